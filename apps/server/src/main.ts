@@ -1,0 +1,1 @@
+import { OTP_LENGTH } from "@cartner/contract"; const x: number = OTP_LENGTH; console.log(x);

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  OTP_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./constants.ts";
+
+const email = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX_LENGTH)
+  .pipe(z.email({ message: "Enter a valid email address" }))
+  .transform((value) => value.toLowerCase());
+
+const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const UserSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const OtpPurposeSchema = z.enum(["register", "login", "update"]);
+export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
+
+export const RegisterBodySchema = z.strictObject({
+  name: z.string().trim().min(1, "Name is required").max(NAME_MAX_LENGTH),
+  email,
+  password,
+});
+export type RegisterBody = z.infer<typeof RegisterBodySchema>;
+
+export const LoginBodySchema = z.strictObject({
+  email,
+  // Any length is accepted here: a short password is simply wrong, and says nothing more.
+  password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+});
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+export const OtpCodeSchema = z
+  .string()
+  .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), `The code is ${OTP_LENGTH} digits`);
+
+export const VerifyOtpBodySchema = z.strictObject({
+  userId: z.uuid("Invalid user id"),
+  code: OtpCodeSchema,
+});
+export type VerifyOtpBody = z.infer<typeof VerifyOtpBodySchema>;
+
+export const ResendOtpBodySchema = z.strictObject({
+  userId: z.uuid("Invalid user id"),
+});
+
+export const AuthStartResponseSchema = z.object({
+  message: z.string(),
+  userId: z.string(),
+  user: UserSchema,
+});
+export type AuthStartResponse = z.infer<typeof AuthStartResponseSchema>;
+
+export const VerifyOtpResponseSchema = z.object({
+  message: z.string(),
+  token: z.string(),
+  user: UserSchema,
+  purpose: OtpPurposeSchema,
+});
+export type VerifyOtpResponse = z.infer<typeof VerifyOtpResponseSchema>;
+
+export const MessageResponseSchema = z.object({ message: z.string() });
+export const TokenResponseSchema = z.object({ token: z.string() });
+export const ValidateTokenResponseSchema = z.object({ valid: z.literal(true), user: UserSchema });
+export type ValidateTokenResponse = z.infer<typeof ValidateTokenResponseSchema>;
+
+export const HealthResponseSchema = z.object({ status: z.literal("ok"), db: z.literal("ok") });

@@ -1,0 +1,30 @@
+/** Business constants from SPEC section 9 and DESIGN section 4. One place, used by server and web. */
+export const OTP_LENGTH = 6;
+export const OTP_TTL_MS = 10 * 60 * 1000;
+export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_MAX_FAILURES_PER_HOUR = 10;
+export const OTP_RESEND_INTERVAL_MS = 60 * 1000;
+
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 128;
+export const NAME_MAX_LENGTH = 80;
+export const EMAIL_MAX_LENGTH = 254;
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const AUTH_SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+export const AUTH_SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The web client refreshes the token every 14 minutes, only after user activity (SPEC 9). */
+export const TOKEN_REFRESH_INTERVAL_MS = 14 * 60 * 1000;
+export const SESSION_SYNC_INTERVAL_MS = 5 * 1000;
+
+export const SESSION_TYPES = ["Couple", "Friends", "Family", "Solo"] as const;
+export const SESSION_PARTICIPANT_OPTIONS = ["1", "2", "3+"] as const;
+
+export const FEE_RATE_PERCENT = 1;
+export const TAX_RATE_PERCENT = 13;
+
+export const TOAST_AUTO_CLOSE_MS = 5000;
+export const SIGN_IN_WARNING_AUTO_CLOSE_MS = 7000;
+export const TESTIMONIAL_SCROLL_STEP_PX = 320;
+export const PROFILE_EMPTY_REDIRECT_MS = 2000;

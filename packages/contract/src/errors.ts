@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/** Every error the API returns has this shape (API.md, Conventions). */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export const ErrorCode = {
+  VALIDATION: "VALIDATION_ERROR",
+  INVALID_JSON: "INVALID_JSON",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  TOKEN_EXPIRED: "TOKEN_EXPIRED",
+  INVALID_CREDENTIALS: "INVALID_CREDENTIALS",
+  INVALID_CODE: "INVALID_CODE",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  EMAIL_TAKEN: "EMAIL_TAKEN",
+  WEAK_PASSWORD: "WEAK_PASSWORD",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  RATE_LIMITED: "RATE_LIMITED",
+  MAIL_FAILED: "MAIL_FAILED",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  INTERNAL: "INTERNAL_ERROR",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
