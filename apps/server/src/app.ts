@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import path from "node:path";
+import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { ErrorCode } from "@cartner/contract";
+import Fastify, { type FastifyInstance, type onRequestHookHandler } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.ts";
+import { openDatabase, type Database } from "./db/client.ts";
+import { authRoutes, bearerToken } from "./features/auth/routes.ts";
+import { createAuthService, type AuthContext } from "./features/auth/service.ts";
+import { createTokenService } from "./features/auth/tokens.ts";
+import { avatarRoutes } from "./features/avatars/routes.ts";
+import { healthRoutes } from "./features/health/routes.ts";
+import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
+import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
+import { systemClock, type Clock } from "./lib/clock.ts";
+import { AppError } from "./lib/errors.ts";
+import { loadSecrets } from "./lib/secrets.ts";
+import { installErrorHandling } from "./plugins/error-handler.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** onRequest hook: 401 unless the bearer token belongs to a live auth session. */
+    authenticate: onRequestHookHandler;
+  }
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+}
+
+export interface AppOverrides {
+  /** An already open database (tests start from a migrated template). */
+  database?: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+}
+
+/** JSON bodies are small; uploads get their own limit where they are accepted. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The SPA's policy: nothing inline, nothing from elsewhere. */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", "data:", "blob:"],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
+
+export async function buildApp(
+  config: Config,
+  overrides: AppOverrides = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Tokens and passwords never reach the log.
+      redact: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    // Stop taking new requests on close and answer them 503 while in-flight ones finish.
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  const clock = overrides.clock ?? systemClock;
+  const database =
+    overrides.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  app.addHook("onClose", async () => {
+    await database.close();
+  });
+  const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
+  const devOutbox = !config.smtpUrl && config.env !== "production";
+  const mailer =
+    overrides.mailer ??
+    (config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+      : createDevOutbox(database.db, app.log));
+  app.addHook("onClose", async () => mailer.close());
+
+  const auth = createAuthService({
+    db: database.db,
+    clock,
+    tokens: createTokenService(secrets.jwtKey, clock),
+    otpKey: secrets.otpKey,
+    mailer,
+  });
+  app.decorateRequest("auth", null as unknown as AuthContext);
+  app.decorate("authenticate", async (request) => {
+    request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.env === "production",
+  });
+  await app.register(cors, {
+    origin: config.appOrigin,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: ["Content-Type", "Authorization"],
+    exposedHeaders: ["Retry-After", "ETag"],
+    maxAge: 600,
+  });
+  await app.register(rateLimit, {
+    max: config.rateLimit,
+    timeWindow: "1 minute",
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        429,
+        ErrorCode.RATE_LIMITED,
+        `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} s.`,
+        { retryAfterSeconds: Math.ceil(context.ttl / 1000) },
+      ),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Cartner API",
+        version: "0.1.0",
+        description: "Shop together: shared sessions, one live cart, a fair split. See API.md.",
+      },
+      servers: [{ url: "/" }],
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      },
+    },
+    transform: jsonSchemaTransform,
+    hideUntagged: true,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(database));
+      await api.register(avatarRoutes);
+      await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
+    },
+    { prefix: "/api" },
+  );
+  if (devOutbox) await app.register(devMailboxRoutes(database.db));
+
+  const indexHtml = path.join(config.webDist, "index.html");
+  const serveWeb = fs.existsSync(indexHtml);
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        // Vite fingerprints assets, so they never change; index.html must always be fresh.
+        res.header(
+          "cache-control",
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? "public, max-age=31536000, immutable"
+            : "no-cache",
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split("?")[0] ?? "/";
+    const isApi =
+      pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/dev/");
+    if (!isApi && serveWeb && (request.method === "GET" || request.method === "HEAD")) {
+      // SPA fallback: the client router draws every other path, including its own 404 page.
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    }
+    return reply.code(404).send({
+      message: `No route for ${request.method} ${pathname}`,
+      code: ErrorCode.NOT_FOUND,
+    });
+  });
+
+  return app;
+}

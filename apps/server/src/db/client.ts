@@ -1,0 +1,99 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../drizzle",
+);
+
+/** Any number of instances may start at once; one of them migrates, the others wait. */
+const MIGRATION_LOCK_ID = 727_001;
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** A directory, or "memory://" for an in-memory database. */
+  dataDir: string;
+  /** A PGlite data-dir dump to start from (tests start from a migrated template). */
+  loadDataDir?: Blob | File;
+  /** Skip migrations (the template is already migrated). */
+  migrate?: boolean;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const migrate = options.migrate !== false;
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, migrate)
+    : openPglite(options.dataDir, options.loadDataDir, migrate);
+}
+
+async function openPostgres(url: string, migrate: boolean): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  if (migrate) {
+    // The advisory lock lives on one connection: take and release it on the same client.
+    const lockClient = await pool.connect();
+    try {
+      await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+      await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+    } finally {
+      await lockClient.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+      lockClient.release();
+    }
+  }
+  return {
+    db,
+    kind: "postgres",
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(
+  dataDir: string,
+  loadDataDir: Blob | File | undefined,
+  migrate: boolean,
+): Promise<Database> {
+  const memory = dataDir === "memory://";
+  if (!memory) await fs.mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(memory ? undefined : path.join(dataDir, "pglite"), {
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
+  const db = drizzlePglite(client, { schema });
+  if (migrate) await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}

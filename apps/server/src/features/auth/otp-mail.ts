@@ -1,0 +1,40 @@
+import { OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
+import { escapeHtml } from "../../lib/html.ts";
+import type { Mail } from "../mail/mailer.ts";
+
+const SUBJECTS: Record<OtpPurpose, string> = {
+  register: "Welcome to Cartner: your verification code",
+  login: "Your Cartner sign-in code",
+  update: "Confirm the change to your Cartner account",
+};
+
+const INTROS: Record<OtpPurpose, string> = {
+  register: "Welcome to Cartner! Enter this code to verify your email and finish signing up.",
+  login: "Enter this code to finish signing in to Cartner.",
+  update: "Enter this code to confirm the change to your Cartner account.",
+};
+
+/** The code mail: a plain-text part with the code, and HTML with every user value escaped. */
+export function otpMail(to: string, name: string, code: string, purpose: OtpPurpose): Mail {
+  const minutes = OTP_TTL_MS / 60_000;
+  const intro = INTROS[purpose];
+  const text = [
+    `Hi ${name},`,
+    "",
+    intro,
+    "",
+    `Your code: ${code}`,
+    "",
+    `It expires in ${minutes} minutes and works once. If you did not ask for it, ignore this mail.`,
+    "",
+    "— Cartner",
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">
+<p>Hi ${escapeHtml(name)},</p>
+<p>${escapeHtml(intro)}</p>
+<p style="font-size:28px;font-weight:700;letter-spacing:6px;color:#4f46e5">${escapeHtml(code)}</p>
+<p>It expires in ${minutes} minutes and works once. If you did not ask for it, ignore this mail.</p>
+<p>— Cartner</p>
+</body></html>`;
+  return { to, subject: SUBJECTS[purpose], text, html };
+}

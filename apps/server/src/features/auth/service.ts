@@ -1,0 +1,335 @@
+import crypto from "node:crypto";
+import {
+  AUTH_SESSION_IDLE_MS,
+  AUTH_SESSION_MAX_AGE_MS,
+  ErrorCode,
+  OTP_MAX_ATTEMPTS,
+  OTP_MAX_FAILURES_PER_HOUR,
+  OTP_RESEND_INTERVAL_MS,
+  OTP_TTL_MS,
+  type LoginBody,
+  type OtpPurpose,
+  type RegisterBody,
+  type User,
+} from "@cartner/contract";
+import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { otpMail } from "./otp-mail.ts";
+import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from "./passwords.ts";
+import type { TokenService } from "./tokens.ts";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  tokens: TokenService;
+  otpKey: Buffer;
+  mailer: Mailer;
+}
+
+export interface AuthContext {
+  user: User;
+  sid: string;
+}
+
+const invalidCode = () =>
+  new AppError(400, ErrorCode.INVALID_CODE, "Invalid or expired code", {
+    fields: { code: "Invalid or expired code" },
+  });
+
+const toUser = (row: { id: string; name: string; email: string }): User => ({
+  _id: row.id,
+  name: row.name,
+  email: row.email,
+});
+
+export function createAuthService(deps: AuthDeps) {
+  const { db, clock, tokens, otpKey, mailer } = deps;
+
+  const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
+
+  /**
+   * Issues a fresh code and mails it. The 60 s interval is claimed with one conditional UPDATE, so
+   * concurrent requests cannot send two codes. If the mail cannot be sent, the code and the claim
+   * are undone, so the user can simply try again once mail works.
+   */
+  async function issueCode(
+    user: { id: string; name: string; email: string },
+    purpose: OtpPurpose,
+    options: { sendTo?: string; payload?: Record<string, string> } = {},
+  ): Promise<void> {
+    const now = clock.now();
+    const earliest = new Date(now.getTime() - OTP_RESEND_INTERVAL_MS);
+    const [claimed] = await db
+      .update(users)
+      .set({ otpSentAt: now })
+      .where(and(eq(users.id, user.id), or(isNull(users.otpSentAt), lt(users.otpSentAt, earliest))))
+      .returning({ previous: users.otpSentAt });
+    if (!claimed) {
+      const [row] = await db
+        .select({ sentAt: users.otpSentAt })
+        .from(users)
+        .where(eq(users.id, user.id));
+      const waitMs =
+        (row?.sentAt?.getTime() ?? now.getTime()) + OTP_RESEND_INTERVAL_MS - now.getTime();
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw tooManyRequests(`Please wait ${seconds} s before requesting a new code.`, seconds);
+    }
+
+    const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
+    const inserted = await db.transaction(async (tx) => {
+      // One live code per account: a new one replaces any earlier one.
+      await tx
+        .update(otpCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)));
+      const [row] = await tx
+        .insert(otpCodes)
+        .values({
+          userId: user.id,
+          purpose,
+          codeHash: hashCode(code),
+          expiresAt: new Date(now.getTime() + OTP_TTL_MS),
+          payload: options.payload ?? null,
+          createdAt: now,
+        })
+        .returning({ id: otpCodes.id });
+      return row!;
+    });
+
+    try {
+      await mailer.send(otpMail(options.sendTo ?? user.email, user.name, code, purpose));
+    } catch {
+      await db.delete(otpCodes).where(eq(otpCodes.id, inserted.id));
+      await db.update(users).set({ otpSentAt: claimed.previous }).where(eq(users.id, user.id));
+      throw new AppError(
+        503,
+        ErrorCode.MAIL_FAILED,
+        "We could not send your code by email right now. Please try again in a moment.",
+      );
+    }
+  }
+
+  async function register(body: RegisterBody) {
+    if (isCommonPassword(body.password)) {
+      throw new AppError(
+        400,
+        ErrorCode.WEAK_PASSWORD,
+        "This password is too common. Choose another.",
+        {
+          fields: { password: "This password is too common. Choose another." },
+        },
+      );
+    }
+    const passwordHash = await hashPassword(body.password);
+    const [existing] = await db.select().from(users).where(eq(users.email, body.email));
+    let user: typeof users.$inferSelect;
+    if (existing?.emailVerifiedAt) {
+      throw new AppError(409, ErrorCode.EMAIL_TAKEN, "An account with this email already exists.", {
+        fields: { email: "An account with this email already exists." },
+      });
+    } else if (existing) {
+      // Never verified: whoever proves they own the inbox completes the sign-up.
+      [user] = (await db
+        .update(users)
+        .set({ name: body.name, passwordHash, updatedAt: clock.now() })
+        .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
+        .returning()) as [typeof users.$inferSelect];
+    } else {
+      const rows = await db
+        .insert(users)
+        .values({ name: body.name, email: body.email, passwordHash })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!rows[0]) {
+        throw new AppError(
+          409,
+          ErrorCode.EMAIL_TAKEN,
+          "An account with this email already exists.",
+          {
+            fields: { email: "An account with this email already exists." },
+          },
+        );
+      }
+      user = rows[0];
+    }
+    await issueCode(user, "register");
+    return {
+      message: "Account created. We sent a 6-digit code to your email.",
+      userId: user.id,
+      user: toUser(user),
+    };
+  }
+
+  async function login(body: LoginBody) {
+    const [user] = await db.select().from(users).where(eq(users.email, body.email));
+    // Same work and the same answer whether the email is unknown or the password is wrong.
+    const ok = await verifyPassword(
+      user?.passwordHash ?? (await dummyPasswordHash()),
+      body.password,
+    );
+    if (!user || !ok) {
+      throw new AppError(401, ErrorCode.INVALID_CREDENTIALS, "Invalid email or password");
+    }
+    await issueCode(user, "login");
+    return {
+      message: "We sent a 6-digit code to your email.",
+      userId: user.id,
+      user: toUser(user),
+    };
+  }
+
+  async function resend(userId: string) {
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    const [live] = user
+      ? await db
+          .select()
+          .from(otpCodes)
+          .where(eq(otpCodes.userId, user.id))
+          .orderBy(desc(otpCodes.createdAt))
+          .limit(1)
+      : [];
+    // Resending continues an existing sign-in; it never starts one.
+    if (!user || !live) {
+      throw new AppError(
+        400,
+        ErrorCode.INVALID_CODE,
+        "There is no code to resend. Please sign in again.",
+      );
+    }
+    await issueCode(user, live.purpose, {
+      ...(live.payload?.newEmail ? { sendTo: live.payload.newEmail } : {}),
+      ...(live.payload ? { payload: live.payload } : {}),
+    });
+    return { message: "A new code is on its way." };
+  }
+
+  async function recentFailures(userId: string): Promise<number> {
+    const since = new Date(clock.now().getTime() - HOUR_MS);
+    const [row] = await db
+      .select({ n: count() })
+      .from(otpFailures)
+      .where(and(eq(otpFailures.userId, userId), gt(otpFailures.createdAt, since)));
+    return row?.n ?? 0;
+  }
+
+  async function recordFailure(userId: string) {
+    await db.insert(otpFailures).values({ userId, createdAt: clock.now() });
+  }
+
+  async function verifyOtp(userId: string, code: string) {
+    const now = clock.now();
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw invalidCode();
+    if ((await recentFailures(userId)) >= OTP_MAX_FAILURES_PER_HOUR) {
+      throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
+    }
+
+    // Claim one attempt atomically: however many requests race, a code is evaluated at most
+    // OTP_MAX_ATTEMPTS times.
+    const [attempt] = await db
+      .update(otpCodes)
+      .set({ attempts: sql`${otpCodes.attempts} + 1` })
+      .where(
+        and(
+          eq(otpCodes.userId, userId),
+          isNull(otpCodes.consumedAt),
+          gt(otpCodes.expiresAt, now),
+          lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
+        ),
+      )
+      .returning();
+    const matches =
+      attempt !== undefined &&
+      crypto.timingSafeEqual(
+        Buffer.from(attempt.codeHash, "hex"),
+        Buffer.from(hashCode(code), "hex"),
+      );
+    if (!attempt || !matches) {
+      await recordFailure(userId);
+      throw invalidCode();
+    }
+
+    return db.transaction(async (tx) => {
+      // Single use: only one of two concurrent correct submissions gets through.
+      const [consumed] = await tx
+        .update(otpCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
+        .returning({ id: otpCodes.id });
+      if (!consumed) throw invalidCode();
+
+      if (!user.emailVerifiedAt) {
+        await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+      }
+      const [session] = await tx
+        .insert(authSessions)
+        .values({ userId: user.id, createdAt: now, lastSeenAt: now })
+        .returning({ id: authSessions.id });
+      const token = await tokens.sign({ userId: user.id, sid: session!.id });
+      return {
+        message: "Verified. Welcome to Cartner!",
+        token,
+        user: toUser(user),
+        purpose: attempt.purpose,
+      };
+    });
+  }
+
+  /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
+  async function authenticate(token: string): Promise<AuthContext> {
+    const claims = await tokens.verify(token);
+    return loadSession(claims.sid, claims.userId);
+  }
+
+  async function loadSession(sid: string, userId: string): Promise<AuthContext> {
+    const now = clock.now().getTime();
+    const [row] = await db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        createdAt: authSessions.createdAt,
+        lastSeenAt: authSessions.lastSeenAt,
+        revokedAt: authSessions.revokedAt,
+      })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .where(and(eq(authSessions.id, sid), eq(authSessions.userId, userId)));
+    if (
+      !row ||
+      row.revokedAt ||
+      now - row.lastSeenAt.getTime() > AUTH_SESSION_IDLE_MS ||
+      now - row.createdAt.getTime() > AUTH_SESSION_MAX_AGE_MS
+    ) {
+      throw unauthorized("Your session has ended. Please sign in again.");
+    }
+    return { user: toUser(row), sid };
+  }
+
+  async function refresh(token: string) {
+    const claims = await tokens.verify(token, { allowExpired: true });
+    await loadSession(claims.sid, claims.userId);
+    await db
+      .update(authSessions)
+      .set({ lastSeenAt: clock.now() })
+      .where(eq(authSessions.id, claims.sid));
+    return { token: await tokens.sign(claims) };
+  }
+
+  async function logout(sid: string) {
+    await db
+      .update(authSessions)
+      .set({ revokedAt: clock.now() })
+      .where(and(eq(authSessions.id, sid), isNull(authSessions.revokedAt)));
+  }
+
+  return { register, login, resend, verifyOtp, authenticate, refresh, logout };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

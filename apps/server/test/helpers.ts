@@ -1,0 +1,135 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import { desc, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, type AppOverrides } from "../src/app.ts";
+import { loadConfig, type Config } from "../src/config.ts";
+import { openDatabase, type Database } from "../src/db/client.ts";
+import { devMails } from "../src/db/schema.ts";
+import type { Clock } from "../src/lib/clock.ts";
+import { withDatabase } from "./global-setup.ts";
+
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  private time: number;
+  constructor(start = Date.now()) {
+    this.time = start;
+  }
+  now(): Date {
+    return new Date(this.time);
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+/** A fresh, migrated database for one test file: PGlite in memory, or a PostgreSQL clone. */
+export async function freshDatabase(): Promise<Database> {
+  if (process.env.TEST_DB === "postgres") {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `cartner_test_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // Cloning needs the template to be idle; parallel test files may clone at the same moment.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database "${name}" template "${inject("postgresTemplate")}"`);
+        break;
+      } catch (error) {
+        if (attempt >= 20 || !/being accessed by other users/.test(String(error))) throw error;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    await admin.end();
+    const database = await openDatabase({
+      databaseUrl: withDatabase(url, name),
+      dataDir: "memory://",
+      migrate: false,
+    });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop database if exists "${name}" with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const dump = await fs.readFile(inject("pgliteTemplate"));
+  return openDatabase({ dataDir: "memory://", loadDataDir: new Blob([dump]), migrate: false });
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: "memory://",
+    LOG_LEVEL: "silent",
+    WEB_DIST: "/nonexistent",
+    AUTH_RATE_LIMIT: "10000",
+    RATE_LIMIT: "100000",
+    ...env,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { env?: Record<string, string> } & Omit<AppOverrides, "database" | "clock"> = {},
+): Promise<TestApp> {
+  const database = await freshDatabase();
+  const clock = new TestClock();
+  const { env, ...overrides } = options;
+  const app = await buildApp(testConfig(env), { ...overrides, database, clock });
+  await app.ready();
+  return { app, database, clock, close: () => app.close() };
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}.${counter}.${crypto.randomBytes(3).toString("hex")}@example.com`;
+}
+
+/** The code from the newest mail to this address (the dev outbox keeps mails in the database). */
+export async function latestCode(database: Database, email: string): Promise<string> {
+  const [mail] = await database.db
+    .select()
+    .from(devMails)
+    .where(eq(devMails.recipient, email))
+    .orderBy(desc(devMails.createdAt))
+    .limit(1);
+  const code = mail?.text.match(/Your code: (\d{6})/)?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+export const PASSWORD = "plum-orchard-42";
+
+/** Registers and verifies a user; returns the token and ids. */
+export async function signUp(t: TestApp, name = "Ann") {
+  const email = uniqueEmail(name.toLowerCase());
+  const register = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/register",
+    payload: { name, email, password: PASSWORD },
+  });
+  if (register.statusCode !== 201) throw new Error(`register failed: ${register.body}`);
+  const { userId } = register.json();
+  const code = await latestCode(t.database, email);
+  const verify = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/verify-otp",
+    payload: { userId, code },
+  });
+  if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
+  return { email, userId: userId as string, token: verify.json().token as string };
+}

@@ -1,0 +1,50 @@
+import net from "node:net";
+import { defineConfig } from "vitest/config";
+
+/** The API tests also run on PostgreSQL when one answers (CI starts the local one). */
+function reachable(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host, timeout: 500 });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("timeout", () => (socket.destroy(), resolve(false)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export default defineConfig(async () => {
+  const postgresUrl =
+    process.env.TEST_DATABASE_URL ??
+    ((await reachable(5432)) ? "postgres://postgres@127.0.0.1:5432/postgres" : undefined);
+  if (!postgresUrl && process.env.CI) {
+    throw new Error(
+      "CI must run the API tests on PostgreSQL too, but none answers on 127.0.0.1:5432",
+    );
+  }
+  const server = (name: string, env: Record<string, string>, include: string[]) => ({
+    test: {
+      name,
+      root: "apps/server",
+      include,
+      globalSetup: ["test/global-setup.ts"],
+      env,
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  });
+  return {
+    test: {
+      projects: [
+        { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
+        "apps/web/vitest.config.ts",
+        server("server:pglite", { TEST_DB: "pglite" }, ["test/**/*.test.ts"]),
+        ...(postgresUrl
+          ? [
+              server("server:postgres", { TEST_DB: "postgres", TEST_DATABASE_URL: postgresUrl }, [
+                "test/api/**/*.test.ts",
+              ]),
+            ]
+          : []),
+      ],
+    },
+  };
+});
