@@ -91,6 +91,16 @@ export async function buildApp(
   app.addHook("onClose", async () => {
     await database.close();
   });
+  // While shutting down, end each keep-alive connection after its response, so close() does not
+  // wait out idle sockets after the in-flight requests have finished.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
   const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer =
@@ -118,7 +128,8 @@ export async function buildApp(
     strictTransportSecurity: config.env === "production",
   });
   await app.register(cors, {
-    origin: config.appOrigin,
+    // Reflect the origin only when it is ours; others get no CORS headers at all.
+    origin: (origin, callback) => callback(null, origin === config.appOrigin),
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     allowedHeaders: ["Content-Type", "Authorization"],
     exposedHeaders: ["Retry-After", "ETag"],

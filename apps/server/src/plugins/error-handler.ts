@@ -80,13 +80,10 @@ export function installErrorHandling(app: FastifyInstance): void {
 
     if (isDatabaseDown(error)) {
       request.log.error({ err: error }, "database unreachable");
-      return reply
-        .code(503)
-        .header("retry-after", "5")
-        .send({
-          message: "The service is briefly unavailable. Please retry.",
-          code: ErrorCode.UNAVAILABLE,
-        });
+      return reply.code(503).header("retry-after", "5").send({
+        message: "The service is briefly unavailable. Please retry.",
+        code: ErrorCode.UNAVAILABLE,
+      });
     }
 
     if (status >= 400 && status < 500) {

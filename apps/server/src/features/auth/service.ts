@@ -69,7 +69,7 @@ export function createAuthService(deps: AuthDeps) {
       .update(users)
       .set({ otpSentAt: now })
       .where(and(eq(users.id, user.id), or(isNull(users.otpSentAt), lt(users.otpSentAt, earliest))))
-      .returning({ previous: users.otpSentAt });
+      .returning({ id: users.id });
     if (!claimed) {
       const [row] = await db
         .select({ sentAt: users.otpSentAt })
@@ -106,7 +106,9 @@ export function createAuthService(deps: AuthDeps) {
       await mailer.send(otpMail(options.sendTo ?? user.email, user.name, code, purpose));
     } catch {
       await db.delete(otpCodes).where(eq(otpCodes.id, inserted.id));
-      await db.update(users).set({ otpSentAt: claimed.previous }).where(eq(users.id, user.id));
+      // The claim only succeeded because no code went out in the last 60 s, so clearing it
+      // restores exactly that state.
+      await db.update(users).set({ otpSentAt: null }).where(eq(users.id, user.id));
       throw new AppError(
         503,
         ErrorCode.MAIL_FAILED,

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+describe("config", () => {
+  it("has defaults that run locally with nothing set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: "development",
+      port: 3000,
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      appOrigin: "http://localhost:3000",
+    });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it("reports every bad variable at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: "nope",
+        DATABASE_URL: "mysql://x",
+        APP_ORIGIN: "not a url",
+        LOG_LEVEL: "loud",
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join("\n");
+    for (const name of ["PORT", "DATABASE_URL", "APP_ORIGIN", "LOG_LEVEL"])
+      expect(problems).toContain(name);
+  });
+
+  it("requires JWT_SECRET and SMTP_URL in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/JWT_SECRET[\s\S]*SMTP_URL/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: "production",
+        JWT_SECRET: "x".repeat(40),
+        SMTP_URL: "smtp://mail:25",
+      }),
+    ).not.toThrow();
+  });
+
+  it("refuses a short JWT_SECRET", () => {
+    expect(() => loadConfig({ JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
+  });
+});

@@ -1,0 +1,161 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers.ts";
+
+let t: TestApp;
+let web: string;
+beforeAll(async () => {
+  web = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-web-"));
+  await fs.mkdir(path.join(web, "assets"));
+  await fs.writeFile(
+    path.join(web, "index.html"),
+    "<!doctype html><title>Cartner</title><div id=root></div>",
+  );
+  await fs.writeFile(path.join(web, "assets", "app-abc123.js"), "console.log(1)");
+  t = await createTestApp({
+    env: {
+      WEB_DIST: web,
+      APP_ORIGIN: "https://shop.example.com",
+      RATE_LIMIT: "100000",
+      AUTH_RATE_LIMIT: "3",
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await fs.rm(web, { recursive: true, force: true });
+});
+
+describe("serving the web app", () => {
+  it("serves index.html for client routes, with a strict CSP", async () => {
+    for (const url of ["/", "/login", "/products?q=x", "/some/unknown/page"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toMatch(/text\/html/);
+      expect(res.body).toContain("<div id=root>");
+      expect(res.headers["cache-control"]).toBe("no-cache");
+    }
+    const res = await t.app.inject({ method: "GET", url: "/login" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("serves fingerprinted assets with a long cache", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/assets/app-abc123.js" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toContain("immutable");
+  });
+
+  it("answers unknown /api paths with JSON 404, not the app", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/nope" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: "NOT_FOUND", message: expect.any(String) });
+    const post = await t.app.inject({ method: "POST", url: "/api/nope", payload: {} });
+    expect(post.statusCode).toBe(404);
+  });
+});
+
+describe("API hygiene", () => {
+  it("reports the database in /api/conhealth", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/conhealth" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", db: "ok" });
+  });
+
+  it("allows CORS only for APP_ORIGIN", async () => {
+    const ok = await t.app.inject({
+      method: "OPTIONS",
+      url: "/api/auth/login",
+      headers: { origin: "https://shop.example.com", "access-control-request-method": "POST" },
+    });
+    expect(ok.headers["access-control-allow-origin"]).toBe("https://shop.example.com");
+    const evil = await t.app.inject({
+      method: "OPTIONS",
+      url: "/api/auth/login",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(evil.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("rate-limits sign-in with 429 and Retry-After", async () => {
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(
+        await t.app.inject({
+          method: "POST",
+          url: "/api/auth/login",
+          payload: { email: "nobody@example.com", password: "whatever" },
+          remoteAddress: "10.1.2.3",
+        }),
+      );
+    }
+    const limited = answers.at(-1)!;
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: "RATE_LIMITED", message: expect.any(String) });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("publishes the OpenAPI document with the auth calls of API.md", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    const paths = Object.keys(doc.paths);
+    for (const p of [
+      "/api/auth/register",
+      "/api/auth/login",
+      "/api/auth/verify-otp",
+      "/api/auth/resend-otp",
+      "/api/auth/refresh-token",
+      "/api/auth/validate-token",
+      "/api/auth/logout",
+      "/api/conhealth",
+    ]) {
+      expect(paths).toContain(p);
+    }
+    const register = doc.paths["/api/auth/register"].post;
+    expect(
+      Object.keys(register.requestBody.content["application/json"].schema.properties).sort(),
+    ).toEqual(["email", "name", "password"]);
+    expect(Object.keys(register.responses)).toEqual(
+      expect.arrayContaining(["201", "400", "409", "429"]),
+    );
+    const ui = await t.app.inject({ method: "GET", url: "/api/docs/" });
+    expect(ui.statusCode).toBe(200);
+  });
+
+  it("draws avatars locally and caches them", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/avatars/ann%40example.com.svg" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/image\/svg\+xml/);
+    expect(res.body).toMatch(/^<svg/);
+    const same = await t.app.inject({ method: "GET", url: "/api/avatars/ann%40example.com.svg" });
+    expect(same.body).toBe(res.body);
+    expect((await t.app.inject({ method: "GET", url: "/api/avatars/ann.png" })).statusCode).toBe(
+      400,
+    );
+  });
+
+  it("lists mails at /dev/mailbox in development", async () => {
+    const dev = await t.app.inject({ method: "GET", url: "/dev/mailbox" });
+    expect(dev.statusCode).toBe(200);
+    expect(dev.headers["content-type"]).toMatch(/text\/html/);
+  });
+});
+
+describe("the database going away", () => {
+  it("turns /api/conhealth into a 503 with the error shape", async () => {
+    const own = await createTestApp();
+    await own.database.close();
+    const res = await own.app.inject({ method: "GET", url: "/api/conhealth" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    await own.app.close().catch(() => {});
+  });
+});

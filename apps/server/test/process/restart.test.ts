@@ -1,0 +1,127 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { mailboxCode, postJson, startServer, type ServerProcess } from "./server-process.ts";
+
+const PASSWORD = "plum-orchard-42";
+let dataDir: string;
+let running: ServerProcess | undefined;
+
+afterEach(async () => {
+  running?.child.kill("SIGKILL");
+  running = undefined;
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+const newDataDir = async () =>
+  (dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-data-")));
+
+async function stop(server: ServerProcess, signal: NodeJS.Signals = "SIGTERM") {
+  server.child.kill(signal);
+  return server.exited;
+}
+
+describe("the embedded database on disk (npm start's default)", () => {
+  it("keeps accounts and the generated JWT secret across a restart", async () => {
+    const dir = await newDataDir();
+    running = await startServer({ DATA_DIR: dir });
+    const email = "restart@example.com";
+    const reg = await postJson(`${running.url}/api/auth/register`, {
+      name: "Ann",
+      email,
+      password: PASSWORD,
+    });
+    expect(reg.status).toBe(201);
+    const code = await mailboxCode(running.url, email);
+    const verified = await postJson(`${running.url}/api/auth/verify-otp`, {
+      userId: reg.body.userId,
+      code,
+    });
+    expect(verified.status).toBe(200);
+    const secret = await fs.readFile(path.join(dir, "jwt-secret"), "utf8");
+    expect((await fs.stat(path.join(dir, "jwt-secret"))).mode & 0o777).toBe(0o600);
+    expect(await stop(running)).toBe(0);
+
+    running = await startServer({ DATA_DIR: dir });
+    expect(await fs.readFile(path.join(dir, "jwt-secret"), "utf8")).toBe(secret);
+    // The token signed before the restart is still valid: same secret, same auth session.
+    const res = await fetch(`${running.url}/api/auth/validate-token`, {
+      headers: { authorization: `Bearer ${verified.body.token}` },
+    });
+    expect(res.status).toBe(200);
+    const again = await postJson(`${running.url}/api/auth/register`, {
+      name: "Ann",
+      email,
+      password: PASSWORD,
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it("loses no acknowledged write when killed with SIGKILL mid-write", async () => {
+    const dir = await newDataDir();
+    running = await startServer({ DATA_DIR: dir });
+    const server = running;
+    const acknowledged: string[] = [];
+    let n = 0;
+    const writer = async () => {
+      for (;;) {
+        const email = `kill.${n++}@example.com`;
+        try {
+          const res = await postJson(`${server.url}/api/auth/register`, {
+            name: "K",
+            email,
+            password: PASSWORD,
+          });
+          if (res.status === 201) acknowledged.push(email);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    while (acknowledged.length < 30) await new Promise((r) => setTimeout(r, 20));
+    server.child.kill("SIGKILL");
+    await Promise.all(writers);
+    expect(await server.exited).toBe("SIGKILL");
+
+    running = await startServer({ DATA_DIR: dir });
+    const lost: string[] = [];
+    for (const email of acknowledged) {
+      // An existing account answers 409; a lost one would be created again (201).
+      const res = await postJson(`${running.url}/api/auth/register`, {
+        name: "K",
+        email,
+        password: PASSWORD,
+      });
+      if (res.status !== 409 && res.status !== 429) lost.push(email);
+    }
+    expect(lost).toEqual([]);
+    // Every acknowledged account has its code mailed: the account and its code were one commit.
+    for (const email of acknowledged.slice(0, 5)) await mailboxCode(running.url, email);
+  });
+
+  it("finishes in-flight requests on SIGTERM and exits cleanly", async () => {
+    const dir = await newDataDir();
+    running = await startServer({ DATA_DIR: dir });
+    const server = running;
+    const requests = Array.from({ length: 10 }, (_, i) =>
+      postJson(`${server.url}/api/auth/register`, {
+        name: "G",
+        email: `graceful.${i}@example.com`,
+        password: PASSWORD,
+      }).then(
+        (r) => r.status,
+        () => "connection error",
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    server.child.kill("SIGTERM");
+    const statuses = await Promise.all(requests);
+    const code = await server.exited;
+    expect(code, server.output()).toBe(0);
+    // Each request either completed or was told to come back; none was cut off mid-way.
+    for (const status of statuses) expect([201, 503]).toContain(status);
+    expect(statuses).toContain(201);
+  });
+});
