@@ -1,0 +1,67 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+// A fresh embedded database for every run; nothing depends on what an earlier run left.
+// The teardown (same process) reads it back from the environment to remove it.
+process.env.CARTNER_E2E_DATA_DIR ??= path.join(
+  os.tmpdir(),
+  `cartner-e2e-${process.pid}-${Date.now()}`,
+);
+const dataDir = process.env.CARTNER_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: "./tests",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    {
+      name: "desktop",
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+      testIgnore: /responsive\.spec\.ts/,
+    },
+    {
+      name: "mobile",
+      use: { ...devices["Pixel 7"], channel: undefined, viewport: { width: 360, height: 780 } },
+      testMatch: /responsive\.spec\.ts/,
+    },
+  ],
+  webServer: {
+    command: "node ../apps/server/src/main.ts",
+    url: `${BASE_URL}/api/conhealth`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      HOST: "localhost",
+      DATA_DIR: dataDir,
+      APP_ORIGIN: BASE_URL,
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT: "10000",
+      RATE_LIMIT: "100000",
+    },
+  },
+  globalTeardown: "./global-teardown.ts",
+});

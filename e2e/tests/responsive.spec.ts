@@ -1,0 +1,35 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+
+test("at 360 px the navigation collapses into a hamburger that closes on route change", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const menu = page.getByRole("button", { name: "Menu" });
+  await expect(menu).toBeVisible();
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  // Nothing overflows sideways.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
+for (const path of ["/", "/login", "/register", "/verify-otp", "/nowhere"]) {
+  test(`${path} has no serious accessibility violations at 360 px`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.locator("main")).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter(
+      (v) => v.impact === "serious" || v.impact === "critical",
+    );
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
+  });
+}
