@@ -32,9 +32,9 @@ test("an existing user signs in with a code and lands on the home page", async (
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/verify-otp$/);
-  // The registration code was sent less than a minute ago; the login code is a new mail.
+  // The login code is a second mail, after the registration code.
   await expect
     .poll(async () => {
       const res = await page.request.get("/dev/mailbox", {
@@ -53,7 +53,7 @@ test("a wrong password shows SPEC's sign-in failure toast", async ({ page }) => 
   await page.goto("/login");
   await page.getByLabel("Email").fill("nobody@example.com");
   await page.getByLabel("Password").fill("not-my-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByText("Signin failed: Invalid email or password").first()).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -253,6 +253,17 @@ describe("one-time codes", () => {
     expect(mails!.n).toBe(2); // the register code and one login code
   });
 
+  it("let a user who just verified sign in again at once", async () => {
+    const { email, userId } = await signUp(t);
+    const res = await post("/api/auth/login", { email, password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const verify = await post("/api/auth/verify-otp", {
+      userId,
+      code: await latestCode(t.database, email),
+    });
+    expect(verify.json().purpose).toBe("login");
+  });
+
   it("refuses to resend for an unknown user", async () => {
     const res = await post("/api/auth/resend-otp", {
       userId: "00000000-0000-4000-8000-000000000000",

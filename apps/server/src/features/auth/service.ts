@@ -266,9 +266,12 @@ export function createAuthService(deps: AuthDeps) {
         .returning({ id: otpCodes.id });
       if (!consumed) throw invalidCode();
 
-      if (!user.emailVerifiedAt) {
-        await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
-      }
+      // The code did its job: the next sign-in may send a new one at once (the 60 s interval
+      // only protects inboxes from codes nobody has used).
+      await tx
+        .update(users)
+        .set({ otpSentAt: null, emailVerifiedAt: user.emailVerifiedAt ?? now })
+        .where(eq(users.id, user.id));
       const [session] = await tx
         .insert(authSessions)
         .values({ userId: user.id, createdAt: now, lastSeenAt: now })
