@@ -197,7 +197,9 @@ export async function buildApp(
     const pathname = request.url.split("?")[0] ?? "/";
     const isApi =
       pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/dev/");
-    if (!isApi && serveWeb && (request.method === "GET" || request.method === "HEAD")) {
+    // A missing file (a stale tab asking for an old chunk) is a 404, not the app.
+    const isFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
+    if (!isApi && !isFile && serveWeb && (request.method === "GET" || request.method === "HEAD")) {
       // SPA fallback: the client router draws every other path, including its own 404 page.
       return reply.header("cache-control", "no-cache").sendFile("index.html");
     }

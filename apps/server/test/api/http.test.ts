@@ -53,6 +53,11 @@ describe("serving the web app", () => {
     expect(res.headers["cache-control"]).toContain("immutable");
   });
 
+  it("answers a missing asset with 404, so a stale tab's old chunk fails cleanly", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/assets/gone-123.js" });
+    expect(res.statusCode).toBe(404);
+  });
+
   it("answers unknown /api paths with JSON 404, not the app", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/nope" });
     expect(res.statusCode).toBe(404);

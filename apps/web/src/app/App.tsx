@@ -1,0 +1,12 @@
+// The react-router/dom provider supports `flushSync` navigations (used when signing out).
+import { RouterProvider } from "react-router/dom";
+import { AppProviders } from "./providers.tsx";
+import { router } from "./router.tsx";
+
+export function App() {
+  return (
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
+}

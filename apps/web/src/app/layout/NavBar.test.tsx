@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
+import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+
+describe("navigation bar", () => {
+  it("offers Explore, Login and the sign-up call to action when signed out", async () => {
+    stubFetch({});
+    renderApp("/");
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    expect(within(nav).getByRole("link", { name: "Explore" })).toHaveAttribute("href", "/products");
+    expect(within(nav).getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
+    expect(within(nav).getByRole("link", { name: "Become a cartner today" })).toHaveAttribute(
+      "href",
+      "/register",
+    );
+    expect(within(nav).queryByRole("button", { name: "Logout" })).not.toBeInTheDocument();
+  });
+
+  it("shows the signed-in links and logs out with a goodbye toast", async () => {
+    signInAs();
+    const fetchMock = stubFetch({
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "POST /api/auth/logout": () => new Response(null, { status: 204 }),
+    });
+    const { user, router } = renderApp("/sessions");
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    for (const name of ["Home", "Explore Marketplace", "Sessions", "My Cart"]) {
+      expect(within(nav).getByRole("link", { name })).toBeInTheDocument();
+    }
+    expect(within(nav).getByRole("link", { name: /Welcome, Ada/ })).toHaveAttribute(
+      "href",
+      "/profile",
+    );
+
+    await user.click(within(nav).getByRole("button", { name: "Logout" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(
+      await screen.findByText("You've logged out successfully. See you soon, Ada Lovelace!"),
+    ).toBeInTheDocument();
+    expect(window.localStorage.getItem("token")).toBeNull();
+    expect(window.localStorage.getItem("user")).toBeNull();
+    expect(callsTo(fetchMock, "POST /api/auth/logout")).toHaveLength(1);
+    expect(within(nav).getByRole("link", { name: "Login" })).toBeInTheDocument();
+  });
+
+  it("toggles the menu with the hamburger and closes it on route change", async () => {
+    stubFetch({});
+    const { user, router } = renderApp("/");
+    const toggle = await screen.findByRole("button", { name: "Menu" });
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(toggle).toHaveAttribute("aria-controls", nav.id);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+
+    await user.click(within(nav).getByRole("link", { name: "Login" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+  });
+});

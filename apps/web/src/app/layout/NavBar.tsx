@@ -1,0 +1,135 @@
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { LogOut, Menu, X } from "lucide-react";
+import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
+import { Avatar, Container, buttonClasses } from "../../components/ui/index.ts";
+import { firstName, useAuth } from "../../lib/auth-store.ts";
+import { cn } from "../../lib/cn.ts";
+import { useLogout } from "../../features/auth/use-logout.ts";
+
+interface NavItem {
+  to: string;
+  label: string;
+  end?: boolean;
+}
+
+const signedOutItems: NavItem[] = [
+  { to: "/products", label: "Explore" },
+  { to: "/login", label: "Login" },
+];
+
+const signedInItems: NavItem[] = [
+  { to: "/", label: "Home", end: true },
+  { to: "/products", label: "Explore Marketplace" },
+  { to: "/sessions", label: "Sessions" },
+  { to: "/cart", label: "My Cart" },
+];
+
+const linkClasses =
+  "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium text-slate-700 " +
+  "transition-colors hover:bg-slate-100 hover:text-ink lg:py-2 " +
+  "aria-[current=page]:bg-primary-50 aria-[current=page]:text-primary-700";
+
+export function NavBar() {
+  const { isSignedIn, user } = useAuth();
+  const { pathname } = useLocation();
+  const logout = useLogout();
+  const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // The menu is open for the path it was opened on, so any route change closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === "Escape" && open) {
+      setOpenOn(null);
+      toggleRef.current?.focus();
+    }
+  }
+
+  const items = isSignedIn ? signedInItems : signedOutItems;
+
+  return (
+    <header
+      className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur-md"
+      onKeyDown={onKeyDown}
+    >
+      <Container className="flex flex-wrap items-center justify-between gap-x-4 py-2.5 lg:h-16 lg:flex-nowrap lg:py-0">
+        <Link
+          to="/"
+          aria-label="Cartner home"
+          className="flex items-center gap-2.5 rounded-xl py-1 font-display text-xl font-bold tracking-tight text-ink"
+        >
+          <LogoMark />
+          <span>Cartner</span>
+        </Link>
+
+        <button
+          ref={toggleRef}
+          type="button"
+          className={buttonClasses({ variant: "ghost", size: "icon", className: "lg:hidden" })}
+          aria-expanded={open}
+          aria-controls={menuId}
+          aria-label="Menu"
+          onClick={() => setOpenOn(open ? null : pathname)}
+        >
+          {open ? (
+            <X aria-hidden="true" className="size-6" />
+          ) : (
+            <Menu aria-hidden="true" className="size-6" />
+          )}
+        </button>
+
+        <nav
+          id={menuId}
+          aria-label="Main"
+          className={cn(open ? "block" : "hidden", "w-full lg:block lg:w-auto")}
+        >
+          <ul className="flex flex-col gap-1 border-t border-slate-200 pt-3 pb-4 lg:flex-row lg:items-center lg:border-0 lg:p-0">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end ?? false} className={linkClasses}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+
+            {isSignedIn ? (
+              <>
+                <li className="lg:ml-2">
+                  <NavLink to="/profile" className={linkClasses}>
+                    <Avatar
+                      seed={user?.email ?? user?.name ?? "cartner"}
+                      name={user?.name ?? ""}
+                      className="size-8"
+                    />
+                    <span>Welcome, {firstName(user?.name)}</span>
+                  </NavLink>
+                </li>
+                <li>
+                  <button
+                    type="button"
+                    onClick={() => void logout()}
+                    className={cn(linkClasses, "w-full text-left")}
+                  >
+                    <LogOut aria-hidden="true" className="size-4" />
+                    Logout
+                  </button>
+                </li>
+              </>
+            ) : (
+              <li className="pt-2 lg:pt-0 lg:pl-2">
+                <Link
+                  to="/register"
+                  className={buttonClasses({ variant: "primary", size: "md", fullWidth: true })}
+                >
+                  Become a cartner today
+                </Link>
+              </li>
+            )}
+          </ul>
+        </nav>
+      </Container>
+    </header>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import { LoginBodySchema, type LoginBody } from "@cartner/contract";
+import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { setPendingUserId } from "../../lib/storage.ts";
+import { authApi } from "./auth-api.ts";
+import { AuthShell } from "./AuthShell.tsx";
+import { focusFirstError, issuesToFieldErrors, type FieldErrors } from "./form-errors.ts";
+import { SocialSignIn } from "./SocialSignIn.tsx";
+
+export interface OtpLocationState {
+  /** Where the code was sent, to tell the user on the next page. */
+  email?: string;
+}
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const login = useMutation({
+    mutationFn: (body: LoginBody) => authApi.login(body),
+    onSuccess: (result) => {
+      setPendingUserId(result.userId);
+      const state: OtpLocationState = { email: result.user.email };
+      navigate("/verify-otp", { state });
+    },
+    onError: (error) => {
+      const message = `Signin failed: ${errorMessage(error, "Something went wrong during login.")}`;
+      toast.error(message, { autoClose: 8000 });
+      setFormError(message);
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const next: FieldErrors = {};
+    if (email.trim() === "") next.email = "Email is required";
+    if (password === "") next.password = "Password is required";
+    const parsed = LoginBodySchema.safeParse({ email, password });
+    const found = parsed.success ? next : { ...issuesToFieldErrors(parsed.error.issues), ...next };
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length > 0) {
+      focusFirstError(event.currentTarget, found, ["email", "password"]);
+      return;
+    }
+    login.mutate(parsed.data);
+  }
+
+  return (
+    <AuthShell
+      title="Welcome back"
+      subtitle="Sign in to pick up where your group left off. We'll email you a 6-digit code."
+    >
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-label="Sign in">
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={errors.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={errors.password}
+        />
+        <FormAlert message={formError} live={false} />
+        <Button type="submit" size="lg" fullWidth loading={login.isPending}>
+          {login.isPending ? "Signing in…" : "Sign in"}
+        </Button>
+      </form>
+
+      <p className="mt-6 text-center text-sm text-slate-600">
+        New to Cartner?{" "}
+        <Link to="/register" className="font-semibold text-primary-700 hover:underline">
+          Create an account
+        </Link>
+      </p>
+
+      <SocialSignIn />
+    </AuthShell>
+  );
+}

@@ -1,0 +1,24 @@
+import { useCallback } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify/unstyled";
+import { signOutLocally } from "../../lib/auth-store.ts";
+import { getUser } from "../../lib/storage.ts";
+import { authApi } from "./auth-api.ts";
+
+export function logoutMessage(name: string | undefined): string {
+  return `You've logged out successfully. See you soon, ${name?.trim() || "friend"}!`;
+}
+
+/** SPEC section 4: logout clears token and user, shows a toast and goes to /login. */
+export function useLogout(): () => Promise<void> {
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    const name = getUser()?.name;
+    // Revoke the server-side session; sign out locally whatever the answer.
+    authApi.logout().catch(() => undefined);
+    // Leave protected pages first (committed at once) so their guard does not send the user to /.
+    await navigate("/login", { flushSync: true });
+    signOutLocally();
+    toast.success(logoutMessage(name), { autoClose: 6000 });
+  }, [navigate]);
+}

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { render, screen } from "@testing-library/react";
+import { ToastContainer } from "react-toastify/unstyled";
+import { bearerOf, callsTo, json, stubFetch } from "../test/fetch-stub.ts";
+import { ApiError, SESSION_EXPIRED_MESSAGE, api, errorMessage } from "./api.ts";
+import { registerNavigator } from "./navigation.ts";
+
+const user = { _id: "u-1", name: "Ada Lovelace", email: "ada@example.com" };
+const expired = () => json(401, { message: "Token expired", code: "TOKEN_EXPIRED" });
+
+let unregister: (() => void) | undefined;
+afterEach(() => unregister?.());
+
+function signIn(token: string) {
+  window.localStorage.setItem("token", token);
+  window.localStorage.setItem("user", JSON.stringify(user));
+}
+
+function trackNavigation() {
+  const navigate = vi.fn();
+  unregister = registerNavigator(navigate);
+  return navigate;
+}
+
+describe("api client", () => {
+  it("sends the Bearer token and parses JSON", async () => {
+    signIn("t-1");
+    const fetchMock = stubFetch({ "GET /api/things": () => json(200, { things: [1, 2] }) });
+    await expect(api.get("/api/things")).resolves.toEqual({ things: [1, 2] });
+    expect(bearerOf(callsTo(fetchMock, "GET /api/things")[0] ?? {})).toBe("Bearer t-1");
+  });
+
+  it("turns the error shape into an ApiError with status, code and fields", async () => {
+    stubFetch({
+      "POST /api/auth/register": () =>
+        json(400, {
+          message: "Invalid input",
+          code: "VALIDATION_ERROR",
+          fields: { password: "This password is too common" },
+        }),
+    });
+    const error = await api.post("/api/auth/register", {}, { auth: false }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+      message: "Invalid input",
+      fields: { password: "This password is too common" },
+    });
+    expect(errorMessage(error, "fallback")).toBe("Invalid input");
+  });
+
+  it("reads Retry-After on a 429", async () => {
+    stubFetch({
+      "POST /api/auth/resend-otp": () =>
+        json(429, { message: "Slow down", code: "RATE_LIMITED" }, { "Retry-After": "42" }),
+    });
+    const error = await api.post("/api/auth/resend-otp", {}).catch((e) => e);
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 42 });
+  });
+
+  it("uses the caller's fallback when the server sent no message", async () => {
+    stubFetch({ "GET /api/x": () => new Response("<html>oops</html>", { status: 502 }) });
+    const error = await api.get("/api/x").catch((e) => e);
+    expect(error).toMatchObject({ status: 502, hasServerMessage: false });
+    expect(errorMessage(error, "Something went wrong during login.")).toBe(
+      "Something went wrong during login.",
+    );
+  });
+
+  it("refreshes once on TOKEN_EXPIRED, shares the refresh, stores the token and retries", async () => {
+    signIn("old");
+    const fetchMock = stubFetch({
+      "GET /api/things": ({ headers }) =>
+        headers.get("Authorization") === "Bearer new" ? json(200, { ok: true }) : expired(),
+      "POST /api/auth/refresh-token": () => json(200, { token: "new" }),
+    });
+
+    const results = await Promise.all([api.get("/api/things"), api.get("/api/things")]);
+
+    expect(results).toEqual([{ ok: true }, { ok: true }]);
+    const refreshes = callsTo(fetchMock, "POST /api/auth/refresh-token");
+    expect(refreshes).toHaveLength(1);
+    expect(bearerOf(refreshes[0] ?? {})).toBe("Bearer old");
+    expect(callsTo(fetchMock, "GET /api/things").map(bearerOf)).toEqual([
+      "Bearer old",
+      "Bearer old",
+      "Bearer new",
+      "Bearer new",
+    ]);
+    expect(window.localStorage.getItem("token")).toBe("new");
+  });
+
+  it("retries only once: a second expiry after the refresh is returned as an error", async () => {
+    signIn("old");
+    const fetchMock = stubFetch({
+      "GET /api/things": expired,
+      "POST /api/auth/refresh-token": () => json(200, { token: "new" }),
+    });
+    const error = await api.get("/api/things").catch((e) => e);
+    expect(error).toMatchObject({ status: 401, code: "TOKEN_EXPIRED" });
+    expect(callsTo(fetchMock, "POST /api/auth/refresh-token")).toHaveLength(1);
+    expect(callsTo(fetchMock, "GET /api/things")).toHaveLength(2);
+  });
+
+  it("does not refresh on other 401s", async () => {
+    signIn("old");
+    const fetchMock = stubFetch({
+      "GET /api/things": () => json(401, { message: "Revoked", code: "UNAUTHORIZED" }),
+    });
+    await expect(api.get("/api/things")).rejects.toMatchObject({ status: 401 });
+    expect(callsTo(fetchMock, "POST /api/auth/refresh-token")).toHaveLength(0);
+    expect(window.localStorage.getItem("token")).toBe("old");
+  });
+
+  it("logs out with 'Session expired' when the refresh answers 401", async () => {
+    render(<ToastContainer />);
+    signIn("old");
+    const navigate = trackNavigation();
+    stubFetch({
+      "GET /api/things": expired,
+      "POST /api/auth/refresh-token": () => json(401, { message: "Expired", code: "UNAUTHORIZED" }),
+    });
+
+    await expect(api.get("/api/things")).rejects.toMatchObject({ code: "TOKEN_EXPIRED" });
+
+    expect(navigate).toHaveBeenCalledWith("/login");
+    expect(window.localStorage.getItem("token")).toBeNull();
+    expect(window.localStorage.getItem("user")).toBeNull();
+    expect(await screen.findByText(SESSION_EXPIRED_MESSAGE)).toBeInTheDocument();
+  });
+
+  it("clears credentials and goes to /login when the refresh fails otherwise", async () => {
+    render(<ToastContainer />);
+    signIn("old");
+    const navigate = trackNavigation();
+    stubFetch({
+      "GET /api/things": expired,
+      "POST /api/auth/refresh-token": () => json(500, { message: "Boom", code: "INTERNAL_ERROR" }),
+    });
+
+    await expect(api.get("/api/things")).rejects.toBeInstanceOf(ApiError);
+
+    expect(navigate).toHaveBeenCalledWith("/login");
+    expect(window.localStorage.getItem("token")).toBeNull();
+    expect(window.localStorage.getItem("user")).toBeNull();
+    expect(screen.queryByText(SESSION_EXPIRED_MESSAGE)).not.toBeInTheDocument();
+  });
+});

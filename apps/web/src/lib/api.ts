@@ -1,0 +1,238 @@
+import { ApiErrorSchema, ErrorCode, TokenResponseSchema } from "@cartner/contract";
+import { toast } from "react-toastify/unstyled";
+import { navigateTo } from "./navigation.ts";
+import { clearCredentials, getToken, setToken } from "./storage.ts";
+
+/** SPEC section 8: a 401 on refresh shows this and redirects to /login. */
+export const SESSION_EXPIRED_MESSAGE = "Session expired. Please login again.";
+const SESSION_EXPIRED_TOAST_ID = "session-expired";
+
+/** Every failed call ends in one of these: the API's `{ message, code, fields? }`, with the status. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+  /** Seconds to wait, from a 429's Retry-After header. */
+  readonly retryAfterSeconds: number | undefined;
+  /** True when `message` came from the server (and so may be shown to the user as is). */
+  readonly hasServerMessage: boolean;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    fields?: Record<string, string> | undefined;
+    retryAfterSeconds?: number | undefined;
+    hasServerMessage: boolean;
+  }) {
+    super(init.message);
+    this.name = "ApiError";
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.hasServerMessage = init.hasServerMessage;
+  }
+}
+
+/** The server's message when there is one, else the caller's fallback (SPEC's "{message or ...}"). */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.hasServerMessage && error.message.trim() !== "") {
+    return error.message;
+  }
+  return fallback;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** A JSON-serialisable value, or FormData for multipart uploads. */
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Send the Bearer token when there is one (default true). */
+  auth?: boolean;
+  /** On a 401 TOKEN_EXPIRED, refresh the token once and retry (default true). */
+  retryOnExpiredToken?: boolean;
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(header);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+async function send(
+  path: string,
+  options: RequestOptions,
+  token: string | null,
+): Promise<Response> {
+  const headers = new Headers(options.headers);
+  headers.set("Accept", "application/json");
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.body);
+  }
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  try {
+    return await fetch(path, {
+      method: options.method ?? "GET",
+      headers,
+      body,
+      signal: options.signal,
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    throw new ApiError({
+      status: 0,
+      code: "NETWORK_ERROR",
+      message: "Could not reach the Cartner server. Check your connection and try again.",
+      hasServerMessage: false,
+    });
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205) return undefined;
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function toApiError(response: Response, body: unknown): ApiError {
+  const retryAfterSeconds = parseRetryAfter(response.headers.get("Retry-After"));
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) {
+    return new ApiError({
+      status: response.status,
+      code: parsed.data.code,
+      message: parsed.data.message,
+      fields: parsed.data.fields,
+      retryAfterSeconds,
+      hasServerMessage: true,
+    });
+  }
+  return new ApiError({
+    status: response.status,
+    code: `HTTP_${response.status}`,
+    message: `Request failed with status ${response.status}`,
+    retryAfterSeconds,
+    hasServerMessage: false,
+  });
+}
+
+async function handle<T>(response: Response): Promise<T> {
+  const body = await readBody(response);
+  if (!response.ok) throw toApiError(response, body);
+  return body as T;
+}
+
+// Token refresh: one request at a time, shared by every caller that needs it.
+
+let refreshInFlight: Promise<string | null> | null = null;
+
+/** Ends the local session after a failed refresh (SPEC section 8, "Token"). */
+async function endSession(expired: boolean): Promise<void> {
+  if (expired) {
+    toast.error(SESSION_EXPIRED_MESSAGE, { toastId: SESSION_EXPIRED_TOAST_ID, autoClose: 8000 });
+  }
+  // Leave the protected page first, so the route guard does not bounce the user to / instead.
+  await navigateTo("/login");
+  clearCredentials();
+}
+
+async function runRefresh(): Promise<string | null> {
+  const token = getToken();
+  if (!token) return null;
+  let response: Response;
+  try {
+    response = await send("/api/auth/refresh-token", { method: "POST" }, token);
+  } catch {
+    await endSession(false);
+    return null;
+  }
+  const body = await readBody(response);
+  // Signed out or in as someone else while we waited: leave their credentials alone.
+  if (getToken() !== token) return getToken();
+  const parsed = TokenResponseSchema.safeParse(body);
+  if (response.ok && parsed.success) {
+    setToken(parsed.data.token);
+    return parsed.data.token;
+  }
+  await endSession(response.status === 401);
+  return null;
+}
+
+/**
+ * Exchanges the current token for a new one. Concurrent callers share one request. Resolves to the
+ * new token, or null when there is none (no token, or the refresh failed and the user was signed out).
+ */
+export function refreshAccessToken(): Promise<string | null> {
+  refreshInFlight ??= runRefresh().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+/** fetch for our JSON API: Bearer token, error parsing, one refresh-and-retry on an expired token. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const token = options.auth === false ? null : getToken();
+  const response = await send(path, options, token);
+  if (response.ok) return handle<T>(response);
+
+  const error = toApiError(response, await readBody(response));
+  const expired =
+    response.status === 401 &&
+    token !== null &&
+    error.code === ErrorCode.TOKEN_EXPIRED &&
+    options.retryOnExpiredToken !== false;
+  if (!expired) throw error;
+
+  // Another call may already have refreshed while this one was in flight.
+  const current = getToken();
+  const fresh = current && current !== token ? current : await refreshAccessToken();
+  if (!fresh) throw error;
+  return handle<T>(await send(path, options, fresh));
+}
+
+type BodylessOptions = Omit<RequestOptions, "method" | "body">;
+
+export const api = {
+  get: <T>(path: string, options?: BodylessOptions) =>
+    apiRequest<T>(path, { ...options, method: "GET" }),
+  post: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
+    apiRequest<T>(path, { ...options, method: "POST", body }),
+  put: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
+    apiRequest<T>(path, { ...options, method: "PUT", body }),
+  patch: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
+    apiRequest<T>(path, { ...options, method: "PATCH", body }),
+  delete: <T>(path: string, options?: BodylessOptions) =>
+    apiRequest<T>(path, { ...options, method: "DELETE" }),
+};
+
+/** SPEC section 7: GET /api/conhealth is called when the app loads and its result is logged. */
+export async function logConnectionHealth(): Promise<void> {
+  try {
+    const health = await api.get<unknown>("/api/conhealth", { auth: false });
+    console.info("Cartner API health:", health);
+  } catch (error) {
+    console.info(
+      "Cartner API health check failed:",
+      error instanceof Error ? error.message : String(error),
+    );
+  }
+}

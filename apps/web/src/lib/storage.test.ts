@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { getPendingSession, getToken, getUser, setPendingSession } from "./storage.ts";
+
+describe("storage", () => {
+  it("never throws on bad JSON and treats it as absent", () => {
+    window.localStorage.setItem("user", "{not json");
+    window.localStorage.setItem("pendingSession", "[1,");
+    expect(getUser()).toBeNull();
+    expect(getPendingSession()).toBeNull();
+  });
+
+  it("ignores well-formed values of the wrong shape", () => {
+    window.localStorage.setItem("user", JSON.stringify({ name: "No id" }));
+    window.localStorage.setItem(
+      "pendingSession",
+      JSON.stringify({ sessionName: "x", sessionType: "Party", participants: "2" }),
+    );
+    expect(getUser()).toBeNull();
+    expect(getPendingSession()).toBeNull();
+  });
+
+  it("round-trips a pending session and treats an empty token as none", () => {
+    setPendingSession({ sessionName: "Trip", sessionType: "Family", participants: "3+" });
+    expect(getPendingSession()).toEqual({
+      sessionName: "Trip",
+      sessionType: "Family",
+      participants: "3+",
+    });
+    window.localStorage.setItem("token", "");
+    expect(getToken()).toBeNull();
+  });
+});

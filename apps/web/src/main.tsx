@@ -1,0 +1,21 @@
+import "@fontsource-variable/sora";
+import "@fontsource-variable/dm-sans";
+// The unstyled react-toastify entry does not inject a <style> tag (CSP); its CSS is bundled instead.
+import "react-toastify/ReactToastify.css";
+import "./styles/index.css";
+
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/App.tsx";
+import { logConnectionHealth } from "./lib/api.ts";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("Cartner: #root element missing from index.html");
+
+void logConnectionHealth();
+
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

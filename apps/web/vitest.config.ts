@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+import react from "@vitejs/plugin-react";
+
+export default defineConfig({
+  plugins: [react()],
+  root: decodeURIComponent(new URL(".", import.meta.url).pathname),
+  // Resolve packages as the browser build does. Without this, react-router and react-router/dom
+  // load as different (CommonJS and ESM) copies with separate router contexts.
+  resolve: { conditions: ["module", "browser", "development"] },
+  test: {
+    name: "web",
+    environment: "jsdom",
+    setupFiles: ["./src/test/setup.ts"],
+    include: ["src/**/*.test.{ts,tsx}"],
+    css: false,
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
