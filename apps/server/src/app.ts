@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { ErrorCode } from "@cartner/contract";
+import helmet from "helmet";
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from "fastify";
 import {
   jsonSchemaTransform,
@@ -22,6 +22,9 @@ import { createTokenService } from "./features/auth/tokens.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
+import { createCatalog } from "./features/products/catalog.ts";
+import { productRoutes } from "./features/products/routes.ts";
+import { seedCatalogIfEmpty } from "./features/products/seed.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
@@ -44,6 +47,8 @@ export interface AppOverrides {
   clock?: Clock;
   mailer?: Mailer;
 }
+
+const AUTH_SESSION_CACHE_MS = 30_000;
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -116,16 +121,25 @@ export async function buildApp(
     tokens: createTokenService(secrets.jwtKey, clock),
     otpKey: secrets.otpKey,
     mailer,
+    // One embedded instance sees every revocation itself, so it may remember live auth sessions
+    // briefly; instances sharing PostgreSQL check the row on every request.
+    sessionCacheMs: database.kind === "pglite" ? AUTH_SESSION_CACHE_MS : 0,
   });
+  await seedCatalogIfEmpty(database.db);
+  const catalog = createCatalog(database.db);
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
   });
 
-  await app.register(helmet, {
+  // Security headers, built once (helmet's middleware, not re-parsed per request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.env === "production",
+  });
+  app.addHook("onRequest", (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
   });
   await app.register(cors, {
     // Reflect the origin only when it is ours; others get no CORS headers at all.
@@ -169,6 +183,7 @@ export async function buildApp(
       await api.register(healthRoutes(database));
       await api.register(avatarRoutes);
       await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
+      await api.register(productRoutes(catalog));
     },
     { prefix: "/api" },
   );

@@ -6,7 +6,9 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { migrationsFolder, openDatabase } from "../src/db/client.ts";
+import { migrationsFolder, openDatabase, type Db } from "../src/db/client.ts";
+import * as schema from "../src/db/schema.ts";
+import { seedCatalog } from "../src/features/products/seed.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,7 +28,9 @@ export default async function setup(project: TestProject) {
   ];
 
   const client = await PGlite.create();
-  await migrate(drizzle(client), { migrationsFolder });
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder });
+  await seedCatalog(db as unknown as Db);
   const dump = await client.dumpDataDir("none");
   await client.close();
   const dumpFile = path.join(dir, "template.tar");
@@ -44,6 +48,7 @@ export default async function setup(project: TestProject) {
     await admin.end();
     const templateUrl = withDatabase(url, name);
     const database = await openDatabase({ databaseUrl: templateUrl, dataDir: "memory://" });
+    await seedCatalog(database.db);
     await database.close();
     project.provide("postgresTemplate", name);
     cleanups.push(async () => {

@@ -1,3 +1,5 @@
 export * from "./constants.ts";
 export * from "./errors.ts";
 export * from "./auth.ts";
+export * from "./products.ts";
+export * from "./money.ts";

@@ -30,6 +30,8 @@ export interface AuthDeps {
   tokens: TokenService;
   otpKey: Buffer;
   mailer: Mailer;
+  /** How long a checked auth session may be trusted without reading its row again (0: never). */
+  sessionCacheMs?: number;
 }
 
 export interface AuthContext {
@@ -49,7 +51,8 @@ const toUser = (row: { id: string; name: string; email: string }): User => ({
 });
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, tokens, otpKey, mailer } = deps;
+  const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0 } = deps;
+  const liveSessions = new Map<string, { context: AuthContext; until: number }>();
 
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
 
@@ -289,7 +292,22 @@ export function createAuthService(deps: AuthDeps) {
   /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
   async function authenticate(token: string): Promise<AuthContext> {
     const claims = await tokens.verify(token);
-    return loadSession(claims.sid, claims.userId);
+    if (sessionCacheMs > 0) {
+      const cached = liveSessions.get(claims.sid);
+      if (
+        cached &&
+        cached.until > clock.now().getTime() &&
+        cached.context.user._id === claims.userId
+      ) {
+        return cached.context;
+      }
+    }
+    const context = await loadSession(claims.sid, claims.userId);
+    if (sessionCacheMs > 0) {
+      if (liveSessions.size > 10_000) liveSessions.clear();
+      liveSessions.set(claims.sid, { context, until: clock.now().getTime() + sessionCacheMs });
+    }
+    return context;
   }
 
   async function loadSession(sid: string, userId: string): Promise<AuthContext> {
@@ -328,6 +346,7 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   async function logout(sid: string) {
+    liveSessions.delete(sid);
     await db
       .update(authSessions)
       .set({ revokedAt: clock.now() })

@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: API throughput and latency with autocannon, each route next to a bare Fastify
+ * route measured in the same run. The server runs as its own process, as `npm start` runs it.
+ * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
+ * against PostgreSQL.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { loadConfig } from "../src/config.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const PASSWORD = "bench-marker-2026";
+
+function loadBenchEnv() {
+  // Only bench knobs here; the server itself is configured by its config module.
+  return {
+    BENCH_SECONDS: process.env.BENCH_SECONDS,
+    BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL,
+  };
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function start(file: string, args: string[], env: Record<string, string> = {}) {
+  return spawn(process.execPath, [path.join(here, file), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function run(url: string, headers: Record<string, string> = {}) {
+  // A short warm-up lets the JIT and the caches settle before measuring.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  return { rps: result.requests.average, p99: result.latency.p99, failed };
+}
+
+async function signIn(base: string): Promise<string> {
+  const email = `bench.${Date.now()}@example.com`;
+  const post = (p: string, body: object) =>
+    fetch(`${base}${p}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Record<string, string>>);
+  const { userId } = await post("/api/auth/register", { name: "Bench", email, password: PASSWORD });
+  const mails = (await (
+    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
+  ).json()) as { mails: Array<{ to: string; text: string }> };
+  const code = mails.mails.find((m) => m.to === email)!.text.match(/Your code: (\d{6})/)![1]!;
+  const { token } = await post("/api/auth/verify-otp", { userId, code });
+  return token!;
+}
+
+interface Row {
+  database: string;
+  route: string;
+  rps: number;
+  p99: number;
+  bareRps: number;
+  failed: number;
+}
+
+async function benchServer(database: string, env: Record<string, string>): Promise<Row[]> {
+  const port = 3196;
+  const base = `http://127.0.0.1:${port}`;
+  const server = start("../src/main.ts", [], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT: "100000000",
+    AUTH_RATE_LIMIT: "100000000",
+    ...env,
+  });
+  const bare = start("bare-server.ts", ["3198"]);
+  try {
+    await waitFor(`${base}/api/conhealth`, server);
+    await waitFor("http://127.0.0.1:3198/bare", bare);
+    const token = await signIn(base);
+    // As a browser asks: signed in, accepting gzip.
+    const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
+    const routes: Array<[string, string]> = [
+      ["GET /api/products", "/api/products"],
+      [
+        "GET /api/products?q=&category=&sort=",
+        "/api/products?q=a&category=Electronics&category=Beauty&sort=price_asc",
+      ],
+    ];
+    const rows: Row[] = [];
+    for (const [name, url] of routes) {
+      // The yardstick is measured right before each route, so both see the same machine state.
+      const bareResult = await run("http://127.0.0.1:3198/bare");
+      const result = await run(`${base}${url}`, auth);
+      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+    }
+    return rows;
+  } finally {
+    server.kill("SIGTERM");
+    bare.kill("SIGTERM");
+  }
+}
+
+loadConfig(); // fail early on a broken environment, as the server would
+const rows: Row[] = [];
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
+try {
+  rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
+  const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
+  if (pgUrl)
+    rows.push(...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: pgUrl })));
+} finally {
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+console.info(
+  `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route\n`,
+);
+console.info("| database | route | req/s | p99 ms | bare route req/s | ratio | errors |");
+console.info("|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  console.info(
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p99} | ${Math.round(r.bareRps)} | ${Math.round((r.rps / r.bareRps) * 100)} % | ${r.failed} |`,
+  );
+}
+if (rows.some((r) => r.failed > 0)) process.exitCode = 1;

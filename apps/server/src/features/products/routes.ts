@@ -1,0 +1,99 @@
+import {
+  ApiErrorSchema,
+  ProductListResponseSchema,
+  ProductQuerySchema,
+  ProductResponseSchema,
+} from "@cartner/contract";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { notFound } from "../../lib/errors.ts";
+import type { Catalog, CachedBody } from "./catalog.ts";
+
+/** Sends a cached body, or 304 when the client already has it. */
+function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cached: CachedBody,
+  type: string,
+  cacheControl: string,
+) {
+  reply
+    .header("etag", cached.etag)
+    .header("cache-control", cacheControl)
+    .header("vary", "accept-encoding");
+  if (request.headers["if-none-match"] === cached.etag) return reply.code(304).send();
+  reply.type(type);
+  if (cached.gzip && /\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
+    return reply.header("content-encoding", "gzip").send(cached.gzip);
+  }
+  return reply.send(cached.body);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const productRoutes =
+  (catalog: Catalog): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/products",
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ["products"],
+          summary: "List products: search, filter by category and price, sort, page",
+          security: [{ bearer: [] }],
+          querystring: ProductQuerySchema,
+          response: { 200: ProductListResponseSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
+        },
+      },
+      async (request, reply) =>
+        sendCached(
+          request,
+          reply,
+          await catalog.list(request.query),
+          "application/json; charset=utf-8",
+          // Per user (behind auth), always revalidated: the ETag makes that a cheap 304.
+          "private, no-cache",
+        ),
+    );
+
+    app.get(
+      "/products/:id",
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ["products"],
+          summary: "One product",
+          security: [{ bearer: [] }],
+          params: z.strictObject({ id: z.string().max(64) }),
+          response: { 200: ProductResponseSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+        },
+      },
+      async (request) => {
+        // A malformed id cannot name a product: the same 404 as a missing one.
+        if (!UUID.test(request.params.id)) throw notFound("Product not found.");
+        return { product: await catalog.get(request.params.id) };
+      },
+    );
+
+    app.get(
+      "/catalog/images/:file",
+      {
+        schema: {
+          tags: ["products"],
+          summary: "A product image (public; the file name changes when the image does)",
+          params: z.strictObject({ file: z.string().max(200) }),
+          response: { 200: z.string().describe("image/svg+xml"), 404: ApiErrorSchema },
+        },
+      },
+      async (request, reply) =>
+        sendCached(
+          request,
+          reply,
+          await catalog.image(request.params.file),
+          "image/svg+xml",
+          "public, max-age=31536000, immutable",
+        ),
+    );
+  };

@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/** The marketplace's categories (SPEC: Products page filters). */
+export const SHOP_CATEGORIES = [
+  "Electronics",
+  "Clothing",
+  "Home & Kitchen",
+  "Beauty",
+  "Sports & Outdoors",
+] as const;
+/** The Cartner Express categories (SPEC: Products page filters). */
+export const EXPRESS_CATEGORIES = ["Food", "Drinks", "Groceries"] as const;
+export const PRODUCT_CATEGORIES = [...SHOP_CATEGORIES, ...EXPRESS_CATEGORIES] as const;
+export const ProductCategorySchema = z.enum(PRODUCT_CATEGORIES);
+export type ProductCategory = z.infer<typeof ProductCategorySchema>;
+
+export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating"] as const;
+export const ProductSortSchema = z.enum(PRODUCT_SORTS);
+export type ProductSort = z.infer<typeof ProductSortSchema>;
+
+/** SPEC's price slider: 0 to 1000 with a minimum gap of 10. */
+export const PRICE_SLIDER_MIN = 0;
+export const PRICE_SLIDER_MAX = 1000;
+export const PRICE_SLIDER_GAP = 10;
+export const PRODUCTS_PAGE_MAX = 100;
+
+export const ProductSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  /** Currency units with at most two decimals (stored as integer cents). */
+  price: z.number(),
+  imageUrl: z.string(),
+  rating: z.number().min(0).max(5),
+  reviews: z.number().int().min(0),
+  description: z.string(),
+  category: ProductCategorySchema,
+  stock: z.number().int().min(0),
+  color: z.string().optional(),
+});
+export type Product = z.infer<typeof ProductSchema>;
+
+const money = z.coerce
+  .number({ message: "must be a number" })
+  .min(0, "must be 0 or more")
+  .max(1_000_000, "is too large");
+
+/** GET /api/products query (API.md). `category` may repeat. */
+export const ProductQuerySchema = z
+  .strictObject({
+    q: z.string().trim().max(100, "is too long").optional(),
+    category: z
+      .union([ProductCategorySchema, z.array(ProductCategorySchema).max(PRODUCT_CATEGORIES.length)])
+      .transform((value) => (Array.isArray(value) ? value : [value]))
+      .optional(),
+    minPrice: money.optional(),
+    maxPrice: money.optional(),
+    sort: ProductSortSchema.default("relevance"),
+    limit: z.coerce.number().int().min(1).max(PRODUCTS_PAGE_MAX).optional(),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  })
+  .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
+    message: "minPrice must not exceed maxPrice",
+    path: ["minPrice"],
+  });
+export type ProductQuery = z.input<typeof ProductQuerySchema>;
+
+export const ProductListResponseSchema = z.object({
+  products: z.array(ProductSchema),
+  total: z.number().int(),
+});
+export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
+
+export const ProductResponseSchema = z.object({ product: ProductSchema });
