@@ -3,3 +3,4 @@ export * from "./errors.ts";
 export * from "./auth.ts";
 export * from "./products.ts";
 export * from "./money.ts";
+export * from "./sessions.ts";

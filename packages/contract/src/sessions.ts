@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES } from "./constants.ts";
+
+export const SESSION_NAME_MAX_LENGTH = 80;
+export const PASSCODE_MAX_LENGTH = 32;
+export const SESSION_CODE_LENGTH = 8;
+export const BUDGET_MAX = 1_000_000;
+/** Avatars shown on a session card before '+N' (SPEC section 9). */
+export const SESSION_CARD_AVATARS = 3;
+
+export const SessionTypeSchema = z.enum(SESSION_TYPES);
+export type SessionType = z.infer<typeof SessionTypeSchema>;
+export const ParticipantsSchema = z.enum(SESSION_PARTICIPANT_OPTIONS);
+export const SessionStatusSchema = z.enum(["active", "ended"]);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+export const RoleSchema = z.enum(["creator", "participant", "viewer", "pending"]);
+export type Role = z.infer<typeof RoleSchema>;
+export const InviteRoleSchema = z.enum(["participant", "viewer"]);
+export type InviteRole = z.infer<typeof InviteRoleSchema>;
+
+const sessionName = z
+  .string()
+  .trim()
+  .min(1, "Session name is required")
+  .max(SESSION_NAME_MAX_LENGTH);
+/** Trimmed; empty means "no passcode". */
+const passcode = z.string().trim().max(PASSCODE_MAX_LENGTH);
+/** Currency units, at most two decimals. */
+const budget = z
+  .number()
+  .min(0, "Budget cannot be negative")
+  .max(BUDGET_MAX, "Budget is too large")
+  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "At most two decimals");
+/** Session codes are case-insensitive for people typing them. */
+export const SessionCodeSchema = z
+  .string()
+  .trim()
+  .min(1, "Session code is required")
+  .max(32)
+  .transform((s) => s.toUpperCase());
+
+export const CreateSessionBodySchema = z.strictObject({
+  sessionName,
+  sessionType: SessionTypeSchema,
+  participants: ParticipantsSchema,
+  passcode: passcode.optional(),
+  budget: budget.nullable().optional(),
+  /** SPEC's client sends it; the token decides who the creator is, so it is ignored. */
+  creator: z.unknown().optional(),
+});
+export type CreateSessionBody = z.input<typeof CreateSessionBodySchema>;
+
+export const UpdateSessionBodySchema = z.strictObject({
+  sessionName: sessionName.optional(),
+  sessionType: SessionTypeSchema.optional(),
+  participants: ParticipantsSchema.optional(),
+  /** "" or null removes the passcode. */
+  passcode: passcode.nullable().optional(),
+  budget: budget.nullable().optional(),
+});
+export type UpdateSessionBody = z.input<typeof UpdateSessionBodySchema>;
+
+export const JoinByCodeBodySchema = z.strictObject({
+  sessionCode: SessionCodeSchema,
+  passcode: z.string().trim().max(PASSCODE_MAX_LENGTH),
+});
+export const SessionCodeBodySchema = z.strictObject({ sessionCode: SessionCodeSchema });
+
+/** Approve or reject a join request: by userId or email; SPEC's panel sends `{ userId: { email } }`. */
+export const JoinDecisionBodySchema = z.union([
+  z.strictObject({ userId: z.uuid() }),
+  z.strictObject({ email: z.email() }),
+  z.strictObject({ userId: z.strictObject({ email: z.email() }) }),
+]);
+
+export const InviteBodySchema = z.strictObject({
+  sessionCode: SessionCodeSchema,
+  emailOrUsername: z.string().trim().min(1, "Email or username is required").max(254),
+  role: InviteRoleSchema,
+});
+
+export const PersonSchema = z.object({ _id: z.string(), name: z.string(), avatar: z.string() });
+export const MemberSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  role: RoleSchema,
+});
+export type Member = z.infer<typeof MemberSchema>;
+
+export const SessionSchema = z.object({
+  _id: z.string(),
+  /** Same as _id: SPEC's client reads `session.id` after creating one. */
+  id: z.string(),
+  sessionName: z.string(),
+  sessionType: SessionTypeSchema,
+  participants: ParticipantsSchema,
+  status: SessionStatusSchema,
+  budget: z.number().nullable(),
+  sessionCode: z.string(),
+  /** Only for the creator and participants. */
+  passcode: z.string().optional(),
+  hasPasscode: z.boolean(),
+  creator: PersonSchema,
+  /** Everyone in the session with their role, the creator included (role "creator"). */
+  invitedUsers: z.array(MemberSchema),
+  cartId: z.string(),
+  cart: z.object({ _id: z.string(), totalPrice: z.number(), itemCount: z.number().int() }),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export const InviteSchema = z.object({
+  _id: z.string(),
+  sessionName: z.string(),
+  sessionCode: z.string(),
+  role: InviteRoleSchema,
+  invitedBy: PersonSchema,
+  createdAt: z.string(),
+});
+export type Invite = z.infer<typeof InviteSchema>;
+
+export const JoinRequestSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  requestedAt: z.string(),
+});
+export type JoinRequest = z.infer<typeof JoinRequestSchema>;
