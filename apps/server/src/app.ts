@@ -19,12 +19,14 @@ import { openDatabase, type Database } from "./db/client.ts";
 import { authRoutes, bearerToken } from "./features/auth/routes.ts";
 import { createAuthService, type AuthContext } from "./features/auth/service.ts";
 import { createTokenService } from "./features/auth/tokens.ts";
-import { avatarRoutes } from "./features/avatars/routes.ts";
+import { avatarRoutes, userAvatarRoutes } from "./features/avatars/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
+import { sessionRoutes } from "./features/sessions/routes.ts";
+import { createSessionService } from "./features/sessions/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
@@ -127,6 +129,7 @@ export async function buildApp(
   });
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
+  const sessionService = createSessionService({ db: database.db, clock });
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
@@ -182,8 +185,12 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes(database));
       await api.register(avatarRoutes);
+      await api.register(userAvatarRoutes);
       await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
       await api.register(productRoutes(catalog));
+      await api.register(sessionRoutes(sessionService, config.authRateLimit), {
+        prefix: "/sessions",
+      });
     },
     { prefix: "/api" },
   );

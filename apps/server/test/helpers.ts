@@ -133,3 +133,55 @@ export async function signUp(t: TestApp, name = "Ann") {
   if (verify.statusCode !== 200) throw new Error(`verify failed: ${verify.body}`);
   return { email, userId: userId as string, token: verify.json().token as string };
 }
+
+/** A signed-in client for app.inject. */
+export function client(t: TestApp, token: string) {
+  return (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+}
+export type Client = ReturnType<typeof client>;
+
+/** Ann's session with Ben (participant), Vic (viewer), Pat (pending) and Sam (stranger). */
+export async function sessionWithEveryRole(t: TestApp) {
+  const people = {
+    creator: await signUp(t, "Ann"),
+    participant: await signUp(t, "Ben"),
+    viewer: await signUp(t, "Vic"),
+    pending: await signUp(t, "Pat"),
+    stranger: await signUp(t, "Sam"),
+  };
+  const as = Object.fromEntries(
+    Object.entries(people).map(([role, p]) => [role, client(t, p.token)]),
+  ) as Record<keyof typeof people, Client>;
+  const created = await as.creator("POST", "/api/sessions", {
+    sessionName: "Weekend groceries",
+    sessionType: "Friends",
+    participants: "3+",
+    passcode: "tulip",
+    budget: 150,
+  });
+  if (created.statusCode !== 201) throw new Error(created.body);
+  const session = created.json().session;
+  const code = session.sessionCode as string;
+  for (const role of ["participant", "pending"] as const) {
+    const join = await as[role]("POST", "/api/sessions/join/code", {
+      sessionCode: code,
+      passcode: "tulip",
+    });
+    if (join.statusCode !== 202) throw new Error(join.body);
+  }
+  await as.creator("POST", `/api/sessions/approve/${code}`, { userId: people.participant.userId });
+  await as.creator("POST", "/api/sessions/invite", {
+    sessionCode: code,
+    emailOrUsername: people.viewer.email,
+    role: "viewer",
+  });
+  const acc = await as.viewer("POST", "/api/sessions/accinvite", { sessionCode: code });
+  if (acc.statusCode !== 200) throw new Error(acc.body);
+  return { people, as, sessionId: session._id as string, code, cartId: session.cartId as string };
+}

@@ -5,6 +5,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
+  uniqueIndex,
   smallint,
   text,
   timestamp,
@@ -119,3 +121,110 @@ export const products = pgTable(
     index("products_category_idx").on(t.category),
   ],
 );
+
+/** A shared shopping session. Budget in integer cents (null: none). */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["Couple", "Friends", "Family", "Solo"] }).notNull(),
+    participants: text("participants", { enum: ["1", "2", "3+"] }).notNull(),
+    status: text("status", { enum: ["active", "ended"] })
+      .notNull()
+      .default("active"),
+    budgetCents: integer("budget_cents"),
+    /** 8 characters from an unambiguous alphabet; what people type to join. */
+    code: text("code").notNull().unique(),
+    /** Shown to the creator and participants, so it is kept as entered (compared in constant time). */
+    passcode: text("passcode"),
+    creatorId: uuid("creator_id")
+      .notNull()
+      .references(() => users.id),
+    /** Grows with every change to the session or its cart; clients use it to spot stale data. */
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("sessions_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
+  ],
+);
+
+/** Who is in a session, with their role; a pending row is a join request. One row per person. */
+export const sessionMembers = pgTable(
+  "session_members",
+  {
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["creator", "participant", "viewer", "pending"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.userId] }),
+    index("session_members_user_idx").on(t.userId),
+  ],
+);
+
+/** An invite by email; it waits for that email to register if it has no account yet. */
+export const sessionInvites = pgTable(
+  "session_invites",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["participant", "viewer"] }).notNull(),
+    invitedBy: uuid("invited_by")
+      .notNull()
+      .references(() => users.id),
+    status: text("status", { enum: ["pending", "accepted", "rejected"] })
+      .notNull()
+      .default("pending"),
+    createdAt: createdAt(),
+    respondedAt: timestamp("responded_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("session_invites_one_pending_idx")
+      .on(t.sessionId, t.email)
+      .where(sql`${t.status} = 'pending'`),
+    index("session_invites_email_idx").on(t.email),
+  ],
+);
+
+/** Failed join attempts, counted per user and per session to slow down guessing. */
+export const joinFailures = pgTable(
+  "join_failures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("join_failures_user_idx").on(t.userId, t.createdAt),
+    index("join_failures_session_idx").on(t.sessionId, t.createdAt),
+  ],
+);
+
+/** One cart per session; ending the session completes it (kept as history). */
+export const carts = pgTable("carts", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  sessionId: uuid("session_id")
+    .notNull()
+    .unique()
+    .references(() => sessions.id, { onDelete: "cascade" }),
+  status: text("status", { enum: ["active", "completed"] })
+    .notNull()
+    .default("active"),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,521 @@
+import {
+  ErrorCode,
+  fromCents,
+  toCents,
+  type Invite,
+  type InviteRole,
+  type JoinRequest,
+  type Member,
+  type Role,
+  type Session,
+  type SessionStatus,
+  type UpdateSessionBody,
+  type User,
+} from "@cartner/contract";
+import { and, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import {
+  carts,
+  joinFailures,
+  sessionInvites,
+  sessionMembers,
+  sessions,
+  users,
+} from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
+import { newSessionCode, sameSecret } from "./codes.ts";
+
+type SessionRow = typeof sessions.$inferSelect;
+
+export const avatarUrl = (userId: string) => `/api/users/${userId}/avatar`;
+
+/** Members who see the session (a pending join request does not). */
+const MEMBER_ROLES: Role[] = ["creator", "participant", "viewer"];
+const JOIN_WINDOW_MS = 15 * 60 * 1000;
+const MAX_JOIN_FAILURES_PER_USER = 10;
+const MAX_JOIN_FAILURES_PER_SESSION = 30;
+
+const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
+const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
+const sessionNotFound = () => notFound("Session not found");
+const invalidJoin = () => forbidden("Invalid session code or passcode");
+
+export interface CreateSessionInput {
+  sessionName: string;
+  sessionType: SessionRow["type"];
+  participants: SessionRow["participants"];
+  passcode?: string | undefined;
+  budget?: number | null | undefined;
+}
+
+export function createSessionService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** Builds API.md's Session shape for several sessions with three queries. */
+  async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const members = await db
+      .select({
+        sessionId: sessionMembers.sessionId,
+        userId: sessionMembers.userId,
+        role: sessionMembers.role,
+        name: users.name,
+        joinedAt: sessionMembers.createdAt,
+      })
+      .from(sessionMembers)
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
+      .where(inArray(sessionMembers.sessionId, ids))
+      .orderBy(sessionMembers.createdAt);
+    const cartRows = await db.select().from(carts).where(inArray(carts.sessionId, ids));
+    const cartBySession = new Map(cartRows.map((c) => [c.sessionId, c]));
+
+    return rows.map((row) => {
+      const people = members.filter((m) => m.sessionId === row.id);
+      const creator = people.find((m) => m.role === "creator");
+      const myRole = people.find((m) => m.userId === viewerId)?.role;
+      const cart = cartBySession.get(row.id)!;
+      const invitedUsers: Member[] = people.map((m) => ({
+        userId: m.userId,
+        name: m.name,
+        avatar: avatarUrl(m.userId),
+        role: m.role,
+      }));
+      return {
+        _id: row.id,
+        id: row.id,
+        sessionName: row.name,
+        sessionType: row.type,
+        participants: row.participants,
+        status: row.status,
+        budget: row.budgetCents === null ? null : fromCents(row.budgetCents),
+        sessionCode: row.code,
+        // Viewers see the session, not its passcode (DESIGN section 4).
+        ...(row.passcode && (myRole === "creator" || myRole === "participant")
+          ? { passcode: row.passcode }
+          : {}),
+        hasPasscode: row.passcode !== null,
+        creator: {
+          _id: row.creatorId,
+          name: creator?.name ?? "Unknown",
+          avatar: avatarUrl(row.creatorId),
+        },
+        invitedUsers,
+        cartId: cart.id,
+        // Lines arrive with the shared cart; until then every cart is empty.
+        cart: { _id: cart.id, totalPrice: 0, itemCount: 0 },
+        version: row.version,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+      };
+    });
+  }
+
+  async function view(row: SessionRow, viewerId: string): Promise<Session> {
+    return (await views([row], viewerId))[0]!;
+  }
+
+  /**
+   * The session and the caller's role in it. Anyone who is not a member (pending included) gets
+   * 404, so session ids reveal nothing; a member without the needed role gets 403.
+   */
+  async function access(sessionId: string, userId: string, allowed: readonly Role[]) {
+    const [found] = await db
+      .select({ session: sessions, role: sessionMembers.role })
+      .from(sessions)
+      .innerJoin(
+        sessionMembers,
+        and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, userId)),
+      )
+      .where(eq(sessions.id, sessionId));
+    if (!found || !MEMBER_ROLES.includes(found.role)) throw sessionNotFound();
+    if (!allowed.includes(found.role)) {
+      throw forbidden(
+        allowed.length === 1 && allowed[0] === "creator"
+          ? "Only the session's creator can do that."
+          : "Your role in this session does not allow that.",
+      );
+    }
+    return found;
+  }
+
+  /** The same, for the calls that name a session by its code. */
+  async function accessByCode(code: string, userId: string, allowed: readonly Role[]) {
+    const [row] = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.code, code));
+    if (!row) throw sessionNotFound();
+    return access(row.id, userId, allowed);
+  }
+
+  const requireActive = (session: SessionRow) => {
+    if (session.status !== "active") throw conflict("This session has ended.");
+  };
+
+  /** Marks a change: bumps the version clients compare. */
+  const touch = (sessionId: string) =>
+    db
+      .update(sessions)
+      .set({ version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
+      .where(eq(sessions.id, sessionId));
+
+  async function create(user: User, input: CreateSessionInput): Promise<Session> {
+    const passcode = input.passcode?.trim() || null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const row = await db.transaction(async (tx) => {
+          const now = clock.now();
+          const [session] = await tx
+            .insert(sessions)
+            .values({
+              name: input.sessionName,
+              type: input.sessionType,
+              participants: input.participants,
+              budgetCents: input.budget == null ? null : toCents(input.budget),
+              code: newSessionCode(),
+              passcode,
+              creatorId: user._id,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          await tx
+            .insert(sessionMembers)
+            .values({ sessionId: session!.id, userId: user._id, role: "creator", createdAt: now });
+          await tx.insert(carts).values({ sessionId: session!.id, createdAt: now, updatedAt: now });
+          return session!;
+        });
+        return view(row, user._id);
+      } catch (error) {
+        // A code collision (1 in 31^8 per pair) is retried with a new code.
+        if (attempt < 3 && /sessions_code_unique/.test(String((error as Error).cause ?? error)))
+          continue;
+        throw error;
+      }
+    }
+  }
+
+  async function list(userId: string, status?: SessionStatus): Promise<Session[]> {
+    const rows = await db
+      .select({ session: sessions })
+      .from(sessionMembers)
+      .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
+      .where(
+        and(
+          eq(sessionMembers.userId, userId),
+          ne(sessionMembers.role, "pending"),
+          status ? eq(sessions.status, status) : undefined,
+        ),
+      )
+      .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt));
+    return views(
+      rows.map((r) => r.session),
+      userId,
+    );
+  }
+
+  async function get(sessionId: string, userId: string): Promise<Session> {
+    const { session } = await access(sessionId, userId, MEMBER_ROLES);
+    return view(session, userId);
+  }
+
+  async function update(
+    sessionId: string,
+    userId: string,
+    body: UpdateSessionBody,
+  ): Promise<Session> {
+    const { session } = await access(sessionId, userId, ["creator"]);
+    requireActive(session);
+    const changes: Partial<typeof sessions.$inferInsert> = {};
+    if (body.sessionName !== undefined) changes.name = body.sessionName;
+    if (body.sessionType !== undefined) changes.type = body.sessionType;
+    if (body.participants !== undefined) changes.participants = body.participants;
+    if (body.passcode !== undefined) changes.passcode = body.passcode?.trim() || null;
+    if (body.budget !== undefined)
+      changes.budgetCents = body.budget === null ? null : toCents(body.budget);
+    const [row] = await db
+      .update(sessions)
+      .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
+      .where(eq(sessions.id, sessionId))
+      .returning();
+    return view(row!, userId);
+  }
+
+  async function leave(sessionId: string, userId: string) {
+    const [membership] = await db
+      .select({ role: sessionMembers.role })
+      .from(sessionMembers)
+      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+    if (!membership) throw sessionNotFound();
+    if (membership.role === "creator") {
+      throw conflict("The creator cannot leave; end the session instead.");
+    }
+    await db
+      .delete(sessionMembers)
+      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+    await touch(sessionId);
+    return {
+      message: membership.role === "pending" ? "Join request withdrawn" : "You left the session",
+    };
+  }
+
+  async function end(sessionId: string, userId: string) {
+    const { session } = await access(sessionId, userId, ["creator"]);
+    requireActive(session);
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      await tx
+        .update(sessions)
+        .set({
+          status: "ended",
+          endedAt: now,
+          updatedAt: now,
+          version: sql`${sessions.version} + 1`,
+        })
+        .where(eq(sessions.id, sessionId));
+      // The cart stays, as history; nothing is deleted by ending.
+      await tx
+        .update(carts)
+        .set({ status: "completed", updatedAt: now })
+        .where(eq(carts.sessionId, sessionId));
+    });
+    return { message: "Session ended", sessionId };
+  }
+
+  async function checkJoinBudget(userId: string) {
+    const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
+    const [row] = await db
+      .select({ n: count() })
+      .from(joinFailures)
+      .where(and(eq(joinFailures.userId, userId), gt(joinFailures.createdAt, since)));
+    if ((row?.n ?? 0) >= MAX_JOIN_FAILURES_PER_USER) {
+      throw tooManyRequests(
+        "Too many failed attempts to join. Please wait a few minutes.",
+        15 * 60,
+      );
+    }
+  }
+
+  async function sessionUnderAttack(sessionId: string): Promise<boolean> {
+    const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
+    const [row] = await db
+      .select({ n: count() })
+      .from(joinFailures)
+      .where(and(eq(joinFailures.sessionId, sessionId), gt(joinFailures.createdAt, since)));
+    return (row?.n ?? 0) >= MAX_JOIN_FAILURES_PER_SESSION;
+  }
+
+  async function joinByCode(userId: string, code: string, passcode: string) {
+    await checkJoinBudget(userId);
+    const [session] = await db.select().from(sessions).where(eq(sessions.code, code));
+    if (session && (await sessionUnderAttack(session.id))) {
+      throw tooManyRequests("This session is refusing join requests for a few minutes.", 15 * 60);
+    }
+    // A session without a passcode lets the code alone through; otherwise both must match.
+    const ok =
+      session !== undefined &&
+      session.status === "active" &&
+      (session.passcode === null || sameSecret(session.passcode, passcode));
+    if (!ok) {
+      await db
+        .insert(joinFailures)
+        .values({ userId, sessionId: session?.id ?? null, createdAt: clock.now() });
+      throw invalidJoin();
+    }
+    const inserted = await db
+      .insert(sessionMembers)
+      .values({ sessionId: session.id, userId, role: "pending", createdAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ role: sessionMembers.role });
+    if (inserted.length === 0)
+      throw conflict("You are already in this session or waiting to join it.");
+    await touch(session.id);
+    return { message: "Join request sent", sessionId: session.id };
+  }
+
+  async function joinRequests(userId: string, code: string): Promise<JoinRequest[]> {
+    const { session } = await accessByCode(code, userId, ["creator"]);
+    const rows = await db
+      .select({
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        requestedAt: sessionMembers.createdAt,
+      })
+      .from(sessionMembers)
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
+      .where(and(eq(sessionMembers.sessionId, session.id), eq(sessionMembers.role, "pending")))
+      .orderBy(sessionMembers.createdAt);
+    return rows.map((r) => ({
+      ...r,
+      avatar: avatarUrl(r.userId),
+      requestedAt: r.requestedAt.toISOString(),
+    }));
+  }
+
+  async function decide(
+    userId: string,
+    code: string,
+    target: { userId?: string; email?: string },
+    approve: boolean,
+  ) {
+    const { session } = await accessByCode(code, userId, ["creator"]);
+    requireActive(session);
+    let targetId = target.userId;
+    if (!targetId && target.email) {
+      const [u] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, target.email.toLowerCase()));
+      targetId = u?.id;
+    }
+    const pendingRow = and(
+      eq(sessionMembers.sessionId, session.id),
+      eq(sessionMembers.userId, targetId ?? "00000000-0000-0000-0000-000000000000"),
+      eq(sessionMembers.role, "pending"),
+    );
+    // Conditional on role = pending: concurrent decisions act once.
+    const changed = approve
+      ? await db.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
+      : await db.delete(sessionMembers).where(pendingRow).returning();
+    if (changed.length === 0) throw notFound("No pending join request from that person");
+    await touch(session.id);
+    return { message: approve ? "Join request approved" : "Join request rejected" };
+  }
+
+  async function invite(user: User, code: string, emailOrUsername: string, role: InviteRole) {
+    const { session } = await accessByCode(code, user._id, ["creator"]);
+    requireActive(session);
+    let email: string;
+    if (emailOrUsername.includes("@")) {
+      email = emailOrUsername.toLowerCase();
+    } else {
+      const matches = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(sql`lower(${users.name}) = lower(${emailOrUsername})`)
+        .limit(2);
+      if (matches.length === 0)
+        throw notFound("Nobody on Cartner has that name. Invite them by email instead.");
+      if (matches.length > 1)
+        throw conflict("Several people have that name. Invite them by email instead.");
+      email = matches[0]!.email;
+    }
+    if (email === user.email) throw conflict("You are already in this session.");
+    const [member] = await db
+      .select({ role: sessionMembers.role })
+      .from(sessionMembers)
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
+      .where(and(eq(sessionMembers.sessionId, session.id), eq(users.email, email)));
+    if (member && member.role !== "pending")
+      throw conflict("That person is already in this session.");
+    const inserted = await db
+      .insert(sessionInvites)
+      .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ id: sessionInvites.id });
+    if (inserted.length === 0) throw conflict("That person already has an invite to this session.");
+    // The same answer whether or not the email has an account: it reveals nothing.
+    return { message: `Invite sent to ${emailOrUsername}` };
+  }
+
+  async function myInvites(user: User): Promise<Invite[]> {
+    const rows = await db
+      .select({
+        id: sessionInvites.id,
+        role: sessionInvites.role,
+        createdAt: sessionInvites.createdAt,
+        sessionName: sessions.name,
+        sessionCode: sessions.code,
+        inviterId: users.id,
+        inviterName: users.name,
+      })
+      .from(sessionInvites)
+      .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+      .innerJoin(users, eq(users.id, sessionInvites.invitedBy))
+      .where(
+        and(
+          eq(sessionInvites.email, user.email),
+          eq(sessionInvites.status, "pending"),
+          eq(sessions.status, "active"),
+        ),
+      )
+      .orderBy(desc(sessionInvites.createdAt));
+    return rows.map((r) => ({
+      _id: r.id,
+      sessionName: r.sessionName,
+      sessionCode: r.sessionCode,
+      role: r.role,
+      invitedBy: { _id: r.inviterId, name: r.inviterName, avatar: avatarUrl(r.inviterId) },
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+
+  async function respond(user: User, code: string, accept: boolean) {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ invite: sessionInvites, session: sessions })
+        .from(sessionInvites)
+        .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+        .where(
+          and(
+            eq(sessions.code, code),
+            eq(sessionInvites.email, user.email),
+            eq(sessionInvites.status, "pending"),
+          ),
+        );
+      if (!found || found.session.status !== "active")
+        throw notFound("No pending invite to that session");
+      const [claimed] = await tx
+        .update(sessionInvites)
+        .set({ status: accept ? "accepted" : "rejected", respondedAt: now })
+        .where(and(eq(sessionInvites.id, found.invite.id), eq(sessionInvites.status, "pending")))
+        .returning({ id: sessionInvites.id });
+      if (!claimed) throw notFound("No pending invite to that session");
+      if (accept) {
+        // An earlier join request by the same person becomes the invited role.
+        await tx
+          .insert(sessionMembers)
+          .values({
+            sessionId: found.session.id,
+            userId: user._id,
+            role: found.invite.role,
+            createdAt: now,
+          })
+          .onConflictDoUpdate({
+            target: [sessionMembers.sessionId, sessionMembers.userId],
+            set: { role: found.invite.role },
+            setWhere: eq(sessionMembers.role, "pending"),
+          });
+      }
+      await tx
+        .update(sessions)
+        .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
+        .where(eq(sessions.id, found.session.id));
+      return accept
+        ? { message: "Invite accepted", sessionId: found.session.id }
+        : { message: "Invite rejected" };
+    });
+  }
+
+  return {
+    create,
+    list,
+    get,
+    update,
+    leave,
+    end,
+    joinByCode,
+    joinRequests,
+    decide,
+    invite,
+    myInvites,
+    respond,
+    access,
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
