@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { MemberSchema, PersonSchema, SessionStatusSchema } from "./sessions.ts";
+
+export const QUANTITY_MIN = 1;
+export const QUANTITY_MAX = 99;
+
+export const AddToCartBodySchema = z.strictObject({
+  productId: z.uuid("Unknown product"),
+  quantity: z.number().int().min(QUANTITY_MIN).max(QUANTITY_MAX).default(1),
+});
+export const QuantityChangeBodySchema = z.strictObject({
+  productId: z.uuid("Unknown product"),
+  change: z.union([z.literal(1), z.literal(-1)], { message: "change is +1 or -1" }),
+  /** Another member's line (creator only); without it, the caller's own line. */
+  lineId: z.uuid().optional(),
+});
+export const LineQuerySchema = z.strictObject({ lineId: z.uuid().optional() });
+
+export const CartLineSchema = z.object({
+  _id: z.string(),
+  productId: z.object({
+    _id: z.string(),
+    name: z.string(),
+    price: z.number(),
+    imageUrl: z.string(),
+    color: z.string().optional(),
+  }),
+  quantity: z.number().int(),
+  addedBy: z.object({ _id: z.string(), name: z.string() }),
+  addedAt: z.string(),
+  lineTotal: z.number(),
+});
+export type CartLine = z.infer<typeof CartLineSchema>;
+
+export const CartSchema = z.object({
+  _id: z.string(),
+  status: z.enum(["active", "completed"]),
+  sessionId: z.object({
+    _id: z.string(),
+    sessionName: z.string(),
+    status: SessionStatusSchema,
+    creator: PersonSchema,
+    invitedUsers: z.array(MemberSchema),
+  }),
+  products: z.array(CartLineSchema),
+  totalPrice: z.number(),
+  itemCount: z.number().int(),
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Cart = z.infer<typeof CartSchema>;
+
+const money = z.number();
+export const SessionSummarySchema = z.object({
+  sessionName: z.string(),
+  participants: z.array(z.object({ _id: z.string(), name: z.string() })),
+  cartItems: z.array(
+    z.object({
+      product: z.object({ _id: z.string(), name: z.string(), price: money, imageUrl: z.string() }),
+      quantity: z.number().int(),
+      addedBy: z.object({ _id: z.string(), name: z.string() }),
+    }),
+  ),
+  split: z.array(
+    z.object({
+      userId: z.string(),
+      name: z.string(),
+      subtotal: money,
+      fees: money,
+      tax: money,
+      total: money,
+    }),
+  ),
+  subtotal: money,
+  fees: money,
+  tax: money,
+  total: money,
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
