@@ -25,6 +25,8 @@ import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
+import { cartRoutes, sessionCartRoutes } from "./features/carts/routes.ts";
+import { createCartService } from "./features/carts/service.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
@@ -130,6 +132,7 @@ export async function buildApp(
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
   const sessionService = createSessionService({ db: database.db, clock });
+  const cartService = createCartService({ db: database.db, clock, sessions: sessionService });
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
@@ -191,6 +194,8 @@ export async function buildApp(
       await api.register(sessionRoutes(sessionService, config.authRateLimit), {
         prefix: "/sessions",
       });
+      await api.register(sessionCartRoutes(cartService), { prefix: "/sessions" });
+      await api.register(cartRoutes(cartService), { prefix: "/carts" });
     },
     { prefix: "/api" },
   );

@@ -228,3 +228,31 @@ export const carts = pgTable("carts", {
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One line per (cart, product, member who added it). Active carts price lines at the product's
+ * current price; ending the session freezes it into unit_price_cents.
+ */
+export const cartLines = pgTable(
+  "cart_lines",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    cartId: uuid("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id),
+    addedBy: uuid("added_by")
+      .notNull()
+      .references(() => users.id),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents"),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("cart_lines_owner_idx").on(t.cartId, t.productId, t.addedBy),
+    check("cart_lines_quantity_range", sql`${t.quantity} between 1 and 99`),
+  ],
+);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, sessionWithEveryRole, uniqueEmail, type TestApp } from "../helpers.ts";
 
 type Role = "creator" | "participant" | "viewer" | "pending" | "stranger";
-type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>>;
+type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>> & { productId: string };
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 interface Row {
@@ -57,6 +57,45 @@ const TABLE: Record<string, Row> = {
       body: { sessionCode: f.code, emailOrUsername: uniqueEmail("invitee"), role: "viewer" },
     }),
     expected: { creator: 201, participant: 403, viewer: 403, pending: 404, stranger: 404 },
+  },
+  "GET /api/sessions/{id}/cart": {
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/cart` }),
+    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
+  },
+  "GET /api/sessions/{id}/summary": {
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/summary` }),
+    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
+  },
+  "GET /api/carts/{cartId}": {
+    request: (f) => ({ url: `/api/carts/${f.cartId}` }),
+    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
+  },
+  "POST /api/carts/{cartId}/product": {
+    request: (f) => ({
+      url: `/api/carts/${f.cartId}/product`,
+      body: { productId: f.productId, quantity: 1 },
+    }),
+    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
+  },
+  // Own lines (creator and participant each have one of this product).
+  "PATCH /api/carts/{cartId}/quantity": {
+    request: (f) => ({
+      url: `/api/carts/${f.cartId}/quantity`,
+      body: { productId: f.productId, change: 1 },
+    }),
+    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
+  },
+  "DELETE /api/carts/{cartId}/product/{productId}": {
+    request: (f) => ({ url: `/api/carts/${f.cartId}/product/${f.productId}` }),
+    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
+  },
+  "DELETE /api/carts/{cartId}/clear": {
+    request: (f) => ({ url: `/api/carts/${f.cartId}/clear` }),
+    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
+  },
+  "DELETE /api/carts/{cartId}": {
+    request: (f) => ({ url: `/api/carts/${f.cartId}` }),
+    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
   // Anyone may ask to join; members and pending requesters already are in.
   "POST /api/sessions/join/code": {
@@ -112,7 +151,15 @@ it("has a row for every route that names a session or a cart", async () => {
 
 describe.each(Object.entries(TABLE))("%s", (route, row) => {
   it("answers each role as the roles table says", async () => {
-    const fixture = await sessionWithEveryRole(t);
+    const base = await sessionWithEveryRole(t);
+    const products = (await base.as.creator("GET", "/api/products?limit=1")).json().products;
+    const fixture: Fixture = { ...base, productId: products[0]._id };
+    for (const role of ["creator", "participant"] as const) {
+      const added = await base.as[role]("POST", `/api/carts/${base.cartId}/product`, {
+        productId: fixture.productId,
+      });
+      expect(added.statusCode, added.body).toBe(200);
+    }
     const method = route.split(" ")[0] as Method;
     const got: Partial<Record<Role, number>> = {};
     for (const role of ORDER) {

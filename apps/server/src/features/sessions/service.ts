@@ -15,8 +15,10 @@ import {
 import { and, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
+  cartLines,
   carts,
   joinFailures,
+  products,
   sessionInvites,
   sessionMembers,
   sessions,
@@ -68,7 +70,18 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       .innerJoin(users, eq(users.id, sessionMembers.userId))
       .where(inArray(sessionMembers.sessionId, ids))
       .orderBy(sessionMembers.createdAt);
-    const cartRows = await db.select().from(carts).where(inArray(carts.sessionId, ids));
+    const cartRows = await db
+      .select({
+        id: carts.id,
+        sessionId: carts.sessionId,
+        totalCents: sql<string>`coalesce(sum(${cartLines.quantity} * coalesce(${cartLines.unitPriceCents}, ${products.priceCents})), 0)`,
+        itemCount: sql<string>`coalesce(sum(${cartLines.quantity}), 0)`,
+      })
+      .from(carts)
+      .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+      .leftJoin(products, eq(products.id, cartLines.productId))
+      .where(inArray(carts.sessionId, ids))
+      .groupBy(carts.id, carts.sessionId);
     const cartBySession = new Map(cartRows.map((c) => [c.sessionId, c]));
 
     return rows.map((row) => {
@@ -103,8 +116,11 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
         },
         invitedUsers,
         cartId: cart.id,
-        // Lines arrive with the shared cart; until then every cart is empty.
-        cart: { _id: cart.id, totalPrice: 0, itemCount: 0 },
+        cart: {
+          _id: cart.id,
+          totalPrice: fromCents(Number(cart.totalCents)),
+          itemCount: Number(cart.itemCount),
+        },
         version: row.version,
         createdAt: row.createdAt.toISOString(),
         updatedAt: row.updatedAt.toISOString(),
@@ -275,11 +291,16 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
           version: sql`${sessions.version} + 1`,
         })
         .where(eq(sessions.id, sessionId));
-      // The cart stays, as history; nothing is deleted by ending.
-      await tx
+      // The cart stays, as history; nothing is deleted by ending. Its prices are frozen.
+      const [cart] = await tx
         .update(carts)
         .set({ status: "completed", updatedAt: now })
-        .where(eq(carts.sessionId, sessionId));
+        .where(eq(carts.sessionId, sessionId))
+        .returning({ id: carts.id });
+      await tx.execute(
+        sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
+            where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart!.id}`,
+      );
     });
     return { message: "Session ended", sessionId };
   }

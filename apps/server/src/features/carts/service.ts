@@ -1,0 +1,346 @@
+import {
+  ErrorCode,
+  fromCents,
+  QUANTITY_MAX,
+  splitCart,
+  type Cart,
+  type CartLine,
+  type Session,
+  type SessionStatus,
+  type SessionSummary,
+  type User,
+} from "@cartner/contract";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { cartLines, carts, products, sessions as sessionsTable, users } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import { imageFileName } from "../products/catalog.ts";
+import type { SessionService } from "../sessions/service.ts";
+
+const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
+const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
+const cartNotFound = () => notFound("Cart not found");
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** The price a line is charged at: frozen once the session ended, else the product's current one. */
+const unitPrice = sql<number>`coalesce(${cartLines.unitPriceCents}, ${products.priceCents})`;
+
+export function createCartService(deps: { db: Db; clock: Clock; sessions: SessionService }) {
+  const { db, clock, sessions } = deps;
+
+  async function linesOf(cartIds: string[]) {
+    if (cartIds.length === 0) return [];
+    return db
+      .select({
+        id: cartLines.id,
+        cartId: cartLines.cartId,
+        quantity: cartLines.quantity,
+        addedAt: cartLines.addedAt,
+        unitPrice,
+        productId: products.id,
+        productName: products.name,
+        slug: products.slug,
+        imageHash: products.imageHash,
+        color: products.color,
+        userId: users.id,
+        userName: users.name,
+      })
+      .from(cartLines)
+      .innerJoin(products, eq(products.id, cartLines.productId))
+      .innerJoin(users, eq(users.id, cartLines.addedBy))
+      .where(inArray(cartLines.cartId, cartIds))
+      .orderBy(asc(cartLines.addedAt), asc(cartLines.id));
+  }
+  type LineRow = Awaited<ReturnType<typeof linesOf>>[number];
+
+  function build(session: Session, cart: typeof carts.$inferSelect, lines: LineRow[]): Cart {
+    const products: CartLine[] = lines.map((l) => ({
+      _id: l.id,
+      productId: {
+        _id: l.productId,
+        name: l.productName,
+        price: fromCents(Number(l.unitPrice)),
+        imageUrl: `/api/catalog/images/${imageFileName(l.slug, l.imageHash)}`,
+        ...(l.color ? { color: l.color } : {}),
+      },
+      quantity: l.quantity,
+      addedBy: { _id: l.userId, name: l.userName },
+      addedAt: l.addedAt.toISOString(),
+      lineTotal: fromCents(Number(l.unitPrice) * l.quantity),
+    }));
+    const totalCents = lines.reduce((sum, l) => sum + Number(l.unitPrice) * l.quantity, 0);
+    return {
+      _id: cart.id,
+      status: cart.status,
+      sessionId: {
+        _id: session._id,
+        sessionName: session.sessionName,
+        status: session.status,
+        creator: session.creator,
+        invitedUsers: session.invitedUsers,
+      },
+      products,
+      totalPrice: fromCents(totalCents),
+      itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
+      version: session.version,
+      createdAt: cart.createdAt.toISOString(),
+      updatedAt: cart.updatedAt.toISOString(),
+    };
+  }
+
+  async function cartOfSession(session: Session): Promise<Cart> {
+    const [cart] = await db.select().from(carts).where(eq(carts.id, session.cartId));
+    return build(session, cart!, await linesOf([cart!.id]));
+  }
+
+  async function sessionIdOf(cartId: string): Promise<string> {
+    const [cart] = await db
+      .select({ sessionId: carts.sessionId })
+      .from(carts)
+      .where(eq(carts.id, cartId));
+    if (!cart) throw cartNotFound();
+    return cart.sessionId;
+  }
+
+  async function list(userId: string, status: SessionStatus): Promise<Cart[]> {
+    const mine = await sessions.list(userId, status);
+    if (mine.length === 0) return [];
+    const cartRows = await db
+      .select()
+      .from(carts)
+      .where(
+        inArray(
+          carts.id,
+          mine.map((s) => s.cartId),
+        ),
+      );
+    const byId = new Map(cartRows.map((c) => [c.id, c]));
+    const lines = await linesOf(cartRows.map((c) => c.id));
+    return mine
+      .map((s) =>
+        build(
+          s,
+          byId.get(s.cartId)!,
+          lines.filter((l) => l.cartId === s.cartId),
+        ),
+      )
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  async function get(cartId: string, userId: string): Promise<Cart> {
+    const sessionId = await sessionIdOf(cartId);
+    return cartOfSession(await sessions.get(sessionId, userId).catch(rethrowAsCartNotFound));
+  }
+
+  const rethrowAsCartNotFound = (error: unknown): never => {
+    if (error instanceof AppError && error.status === 404) throw cartNotFound();
+    throw error;
+  };
+
+  async function getBySession(sessionId: string, userId: string): Promise<Cart> {
+    return cartOfSession(await sessions.get(sessionId, userId));
+  }
+
+  /**
+   * Runs one cart change in a transaction that first locks the cart row, so changes to one cart
+   * are applied one at a time (50 concurrent +1s give +50), then bumps the session's version.
+   */
+  async function change(
+    cartId: string,
+    user: User,
+    apply: (tx: Tx, ctx: { role: string; sessionId: string }) => Promise<void>,
+    allowed: Array<"creator" | "participant"> = ["creator", "participant"],
+  ): Promise<Cart> {
+    const sessionId = await sessionIdOf(cartId);
+    const { role } = await sessions
+      .access(sessionId, user._id, allowed)
+      .catch(rethrowAsCartNotFound);
+    await db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ status: carts.status })
+        .from(carts)
+        .where(eq(carts.id, cartId))
+        .for("update");
+      if (locked?.status !== "active")
+        throw conflict("This session has ended; its cart is read-only.");
+      await apply(tx, { role, sessionId });
+      const now = clock.now();
+      await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
+      await tx
+        .update(sessionsTable)
+        .set({ version: sql`${sessionsTable.version} + 1`, updatedAt: now })
+        .where(eq(sessionsTable.id, sessionId));
+    });
+    return get(cartId, user._id);
+  }
+
+  async function inCart(tx: Tx, cartId: string, productId: string): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
+      .from(cartLines)
+      .where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
+    return Number(row?.n ?? 0);
+  }
+
+  async function checkStock(tx: Tx, cartId: string, productId: string, adding: number) {
+    const [product] = await tx
+      .select({ stock: products.stock })
+      .from(products)
+      .where(eq(products.id, productId));
+    if (!product) throw notFound("Product not found.");
+    const already = await inCart(tx, cartId, productId);
+    if (already + adding > product.stock) {
+      throw conflict(
+        product.stock === 0
+          ? "This product is out of stock."
+          : `Only ${product.stock} in stock${already ? `, and ${already} already in this cart` : ""}.`,
+      );
+    }
+  }
+
+  /** The line a call acts on: lineId (creator: anyone's), else the caller's own line. */
+  async function findLine(
+    tx: Tx,
+    cartId: string,
+    productId: string,
+    user: User,
+    role: string,
+    lineId?: string,
+  ) {
+    const [line] = await tx
+      .select()
+      .from(cartLines)
+      .where(
+        and(
+          eq(cartLines.cartId, cartId),
+          eq(cartLines.productId, productId),
+          lineId ? eq(cartLines.id, lineId) : eq(cartLines.addedBy, user._id),
+        ),
+      );
+    if (!line) throw notFound("That item is not in the cart.");
+    if (line.addedBy !== user._id && role !== "creator") {
+      throw forbidden("You can change only the items you added.");
+    }
+    return line;
+  }
+
+  function add(cartId: string, user: User, productId: string, quantity: number) {
+    return change(cartId, user, async (tx) => {
+      await checkStock(tx, cartId, productId, quantity);
+      const [own] = await tx
+        .select({ quantity: cartLines.quantity })
+        .from(cartLines)
+        .where(
+          and(
+            eq(cartLines.cartId, cartId),
+            eq(cartLines.productId, productId),
+            eq(cartLines.addedBy, user._id),
+          ),
+        );
+      if ((own?.quantity ?? 0) + quantity > QUANTITY_MAX) {
+        throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
+      }
+      const now = clock.now();
+      await tx
+        .insert(cartLines)
+        .values({ cartId, productId, addedBy: user._id, quantity, addedAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [cartLines.cartId, cartLines.productId, cartLines.addedBy],
+          set: { quantity: sql`${cartLines.quantity} + ${quantity}`, updatedAt: now },
+        });
+    });
+  }
+
+  function changeQuantity(
+    cartId: string,
+    user: User,
+    productId: string,
+    delta: 1 | -1,
+    lineId?: string,
+  ) {
+    return change(cartId, user, async (tx, { role }) => {
+      const line = await findLine(tx, cartId, productId, user, role, lineId);
+      if (delta === -1 && line.quantity <= 1) return; // minus at 1 does nothing (SPEC 5)
+      if (delta === 1) {
+        if (line.quantity >= QUANTITY_MAX)
+          throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
+        await checkStock(tx, cartId, productId, 1);
+      }
+      await tx
+        .update(cartLines)
+        .set({ quantity: sql`${cartLines.quantity} + ${delta}`, updatedAt: clock.now() })
+        .where(eq(cartLines.id, line.id));
+    });
+  }
+
+  function removeLine(cartId: string, user: User, productId: string, lineId?: string) {
+    return change(cartId, user, async (tx, { role }) => {
+      const line = await findLine(tx, cartId, productId, user, role, lineId);
+      await tx.delete(cartLines).where(eq(cartLines.id, line.id));
+    });
+  }
+
+  function clear(cartId: string, user: User) {
+    return change(
+      cartId,
+      user,
+      async (tx) => {
+        await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
+      },
+      ["creator"],
+    );
+  }
+
+  /** Deleting a cart ends its session: the cart is kept as history (DESIGN: nothing is deleted). */
+  async function remove(cartId: string, user: User) {
+    const sessionId = await sessionIdOf(cartId);
+    await sessions.end(sessionId, user._id).catch(rethrowAsCartNotFound);
+    return { message: "Cart deleted; the session has ended." };
+  }
+
+  async function summary(sessionId: string, userId: string): Promise<SessionSummary> {
+    const session = await sessions.get(sessionId, userId);
+    const lines = await linesOf([session.cartId]);
+    const { summary: totals, shares } = splitCart(
+      lines.map((l) => ({
+        userId: l.userId,
+        name: l.userName,
+        lineTotal: Number(l.unitPrice) * l.quantity,
+      })),
+    );
+    return {
+      sessionName: session.sessionName,
+      participants: session.invitedUsers
+        .filter((m) => m.role !== "pending")
+        .map((m) => ({ _id: m.userId, name: m.name })),
+      cartItems: lines.map((l) => ({
+        product: {
+          _id: l.productId,
+          name: l.productName,
+          price: fromCents(Number(l.unitPrice)),
+          imageUrl: `/api/catalog/images/${imageFileName(l.slug, l.imageHash)}`,
+        },
+        quantity: l.quantity,
+        addedBy: { _id: l.userId, name: l.userName },
+      })),
+      split: shares.map((s) => ({
+        userId: s.userId,
+        name: s.name,
+        subtotal: fromCents(s.subtotal),
+        fees: fromCents(s.fees),
+        tax: fromCents(s.tax),
+        total: fromCents(s.total),
+      })),
+      subtotal: fromCents(totals.subtotal),
+      fees: fromCents(totals.fees),
+      tax: fromCents(totals.tax),
+      total: fromCents(totals.total),
+    };
+  }
+
+  return { list, get, getBySession, add, changeQuantity, removeLine, clear, remove, summary };
+}
+
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,305 @@
+import type { Product } from "@cartner/contract";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { products } from "../../src/db/schema.ts";
+import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+
+let t: TestApp;
+let catalog: Product[];
+beforeAll(async () => {
+  t = await createTestApp();
+  const f = await sessionWithEveryRole(t);
+  catalog = (await f.as.creator("GET", "/api/products?sort=price_asc")).json().products;
+});
+afterAll(async () => t.close());
+
+const inStock = (min: number) => catalog.find((p) => p.stock >= min && p.price >= 1)!;
+
+describe("adding and changing lines", () => {
+  it("adds to your own line; the same product again adds to it; each member has their own line", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    const first = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().message).toBe("Added to cart");
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: 2,
+    });
+    const cart = (
+      await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: p._id })
+    ).json().cart;
+    expect(cart.products).toHaveLength(2);
+    const ben = cart.products.find((l: { addedBy: { name: string } }) => l.addedBy.name === "Ben");
+    expect(ben).toMatchObject({
+      quantity: 3,
+      productId: { _id: p._id, name: p.name, price: p.price },
+      lineTotal: Math.round(p.price * 300) / 100,
+    });
+    expect(cart.itemCount).toBe(4);
+    expect(cart.totalPrice).toBe(Math.round(p.price * 400) / 100);
+    expect(cart.sessionId).toMatchObject({
+      _id: f.sessionId,
+      sessionName: "Weekend groceries",
+      status: "active",
+      creator: { name: "Ann" },
+    });
+    const session = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(session.cart).toEqual({ _id: f.cartId, totalPrice: cart.totalPrice, itemCount: 4 });
+  });
+
+  it("50 concurrent +1s on one line give exactly +50", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(60);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+          productId: p._id,
+          change: 1,
+        }),
+      ),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    const cart = (await f.as.participant("GET", `/api/carts/${f.cartId}`)).json().cart;
+    expect(cart.products[0].quantity).toBe(51);
+  });
+
+  it("parallel adds of one product by two members make two lines with the right counts", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(40);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? f.as.creator : f.as.participant)("POST", `/api/carts/${f.cartId}/product`, {
+          productId: p._id,
+        }),
+      ),
+    );
+    const cart = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart;
+    expect(cart.products.map((l: { quantity: number }) => l.quantity)).toEqual([5, 5]);
+  });
+
+  it("minus at 1 does nothing; a line holds at most 99", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = catalog.find((x) => x.stock >= 100)!;
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const minus = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+      productId: p._id,
+      change: -1,
+    });
+    expect(minus.statusCode).toBe(200);
+    expect(minus.json().cart.products[0].quantity).toBe(1);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: 98,
+    });
+    const over = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+      productId: p._id,
+      change: 1,
+    });
+    expect(over.statusCode).toBe(409);
+    expect(
+      (await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id }))
+        .statusCode,
+    ).toBe(409);
+  });
+
+  it("respects the stock across the cart's lines", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = catalog.find((x) => x.stock > 0 && x.stock < 20)!;
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: p.stock - 1,
+    });
+    expect(
+      (await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id }))
+        .statusCode,
+    ).toBe(200);
+    const refused = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+      productId: p._id,
+      change: 1,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/in stock/);
+    const soldOut = catalog.find((x) => x.stock === 0)!;
+    const none = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: soldOut._id,
+    });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe("This product is out of stock.");
+  });
+
+  it("lets the creator change and remove anyone's line, and nobody else", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    const creatorLine = (
+      await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: p._id })
+    ).json().cart.products[0]._id;
+    const benCart = (
+      await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id })
+    ).json().cart;
+    const benLine = benCart.products.find(
+      (l: { addedBy: { name: string } }) => l.addedBy.name === "Ben",
+    )._id;
+
+    const byBen = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+      productId: p._id,
+      change: 1,
+      lineId: creatorLine,
+    });
+    expect(byBen.statusCode).toBe(403);
+    expect(
+      (
+        await f.as.participant(
+          "DELETE",
+          `/api/carts/${f.cartId}/product/${p._id}?lineId=${creatorLine}`,
+        )
+      ).statusCode,
+    ).toBe(403);
+
+    const byAnn = await f.as.creator("PATCH", `/api/carts/${f.cartId}/quantity`, {
+      productId: p._id,
+      change: 1,
+      lineId: benLine,
+    });
+    expect(byAnn.statusCode).toBe(200);
+    expect(
+      byAnn.json().cart.products.find((l: { _id: string }) => l._id === benLine).quantity,
+    ).toBe(2);
+    const removed = await f.as.creator(
+      "DELETE",
+      `/api/carts/${f.cartId}/product/${p._id}?lineId=${benLine}`,
+    );
+    expect(removed.json().cart.products.map((l: { _id: string }) => l._id)).toEqual([creatorLine]);
+    expect(
+      (await f.as.participant("DELETE", `/api/carts/${f.cartId}/product/${p._id}`)).statusCode,
+    ).toBe(404);
+  });
+
+  it.each([
+    [{ productId: "x" }, "productId"],
+    [{ quantity: 0 }, "quantity"],
+    [{ quantity: 100 }, "quantity"],
+    [{ quantity: 1.5 }, "quantity"],
+    [{ quantity: "2" }, "quantity"],
+    [{ price: 0 }, "price"],
+  ])("refuses bad add input %#", async (patch, field) => {
+    const f = await sessionWithEveryRole(t);
+    const res = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: inStock(1)._id,
+      ...patch,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields)).toContain(field);
+  });
+
+  it("refuses a change other than +1 or -1 and an unknown product", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(5);
+    expect(
+      (
+        await f.as.creator("PATCH", `/api/carts/${f.cartId}/quantity`, {
+          productId: p._id,
+          change: 2,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+          productId: "00000000-0000-4000-8000-000000000000",
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe("clear, delete, history and frozen prices", () => {
+  it("clear empties the cart", async () => {
+    const f = await sessionWithEveryRole(t);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: inStock(5)._id });
+    const res = await f.as.creator("DELETE", `/api/carts/${f.cartId}/clear`);
+    expect(res.json()).toMatchObject({
+      message: "Cart cleared",
+      cart: { products: [], totalPrice: 0, itemCount: 0 },
+    });
+  });
+
+  it("ending freezes prices; the cart is read-only history for every member", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(5);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: 2,
+    });
+    expect(
+      (await f.as.participant("GET", "/api/carts")).json().carts.map((c: { _id: string }) => c._id),
+    ).toContain(f.cartId);
+
+    const del = await f.as.creator("DELETE", `/api/carts/${f.cartId}`);
+    expect(del.statusCode).toBe(200);
+    await t.database.db.update(products).set({ priceCents: 1 }).where(eq(products.id, p._id));
+
+    const history = (await f.as.viewer("GET", "/api/carts/history")).json().carts;
+    const ended = history.find((c: { _id: string }) => c._id === f.cartId);
+    expect(ended).toMatchObject({
+      status: "completed",
+      itemCount: 2,
+      totalPrice: Math.round(p.price * 200) / 100,
+    });
+    expect(ended.products[0].productId.price).toBe(p.price);
+    expect(
+      (await f.as.participant("GET", "/api/carts")).json().carts.map((c: { _id: string }) => c._id),
+    ).not.toContain(f.cartId);
+    for (const [method, url, body] of [
+      ["POST", `/api/carts/${f.cartId}/product`, { productId: p._id }],
+      ["PATCH", `/api/carts/${f.cartId}/quantity`, { productId: p._id, change: 1 }],
+      ["DELETE", `/api/carts/${f.cartId}/clear`, undefined],
+    ] as const) {
+      expect((await f.as.creator(method, url, body)).statusCode).toBe(409);
+    }
+    // Put the price back for the other tests.
+    await t.database.db
+      .update(products)
+      .set({ priceCents: Math.round(p.price * 100) })
+      .where(eq(products.id, p._id));
+  });
+});
+
+describe("the session summary", () => {
+  it("splits by who added what, with fees and tax adding up to the total", async () => {
+    const f = await sessionWithEveryRole(t);
+    const [a, b] = [catalog.find((x) => x.price === 4.99)!, catalog.find((x) => x.price === 24)!];
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: a._id, quantity: 3 });
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: b._id,
+      quantity: 1,
+    });
+    const res = await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`);
+    expect(res.statusCode).toBe(200);
+    const s = res.json();
+    // Subtotal 14.97 + 24.00 = 38.97; fees 1 % = 0.39; tax 13 % of 39.36 = 5.12; total 44.48.
+    expect(s).toMatchObject({
+      sessionName: "Weekend groceries",
+      subtotal: 38.97,
+      fees: 0.39,
+      tax: 5.12,
+      total: 44.48,
+    });
+    expect(s.participants.map((p: { name: string }) => p.name).sort()).toEqual([
+      "Ann",
+      "Ben",
+      "Vic",
+    ]);
+    expect(s.cartItems).toHaveLength(2);
+    const ann = s.split.find((m: { name: string }) => m.name === "Ann");
+    const ben = s.split.find((m: { name: string }) => m.name === "Ben");
+    expect(ann.subtotal).toBe(14.97);
+    expect(ben.subtotal).toBe(24);
+    expect(Math.round((ann.total + ben.total) * 100)).toBe(4448);
+    expect(Math.round((ann.fees + ben.fees) * 100)).toBe(39);
+    expect(Math.round((ann.tax + ben.tax) * 100)).toBe(512);
+  });
+});
