@@ -1,10 +1,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mailboxCode, postJson, startServer, type ServerProcess } from "./server-process.ts";
 
 const PASSWORD = "plum-orchard-42";
+// These start real server processes (a fresh embedded database takes seconds) and hash passwords
+// on every write: generous time, as CI's machine may be busy with the other test projects.
+vi.setConfig({ testTimeout: 120_000 });
 let dataDir: string;
 let running: ServerProcess | undefined;
 
