@@ -45,10 +45,13 @@ function start(file: string, args: string[], env: Record<string, string> = {}) {
   });
 }
 
-async function run(url: string, headers: Record<string, string> = {}) {
+type Requests = autocannon.Options["requests"];
+
+async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
+  const options = { url, connections: CONNECTIONS, headers, ...(requests ? { requests } : {}) };
   // A short warm-up lets the JIT and the caches settle before measuring.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: SECONDS });
   const failed = result.errors + result.timeouts + result.non2xx;
   return { rps: result.requests.average, p99: result.latency.p99, failed };
 }
@@ -105,12 +108,66 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       ],
     ];
     const rows: Row[] = [];
-    for (const [name, url] of routes) {
+    const measure = async (name: string, url: string, requests?: Requests) => {
       // The yardstick is measured right before each route, so both see the same machine state.
       const bareResult = await run("http://127.0.0.1:3198/bare");
-      const result = await run(`${base}${url}`, auth);
+      const result = await run(`${base}${url}`, auth, requests);
       rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+    };
+    for (const [name, url] of routes) await measure(name, url);
+
+    // A session whose cart holds ten lines, for the cart routes.
+    const json = { ...auth, "content-type": "application/json" };
+    const { session } = (await (
+      await fetch(`${base}/api/sessions`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ sessionName: "Bench", sessionType: "Friends", participants: "3+" }),
+      })
+    ).json()) as { session: { _id: string; cartId: string } };
+    const { products } = (await (
+      await fetch(`${base}/api/products`, { headers: auth })
+    ).json()) as {
+      products: Array<{ _id: string; stock: number }>;
+    };
+    const stocked = products.filter((p) => p.stock >= 5);
+    for (const p of stocked.slice(0, 10)) {
+      await fetch(`${base}/api/carts/${session.cartId}/product`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ productId: p._id, quantity: 2 }),
+      });
     }
+    // Each connection adds its own product and removes it again, so every write is valid.
+    const spare = stocked.slice(10);
+    let next = 0;
+    await measure(
+      "POST add to cart + DELETE line (alternating)",
+      `/api/carts/${session.cartId}/product`,
+      [
+        {
+          method: "POST",
+          setupRequest: (request, context) => {
+            const own = context as { productId?: string };
+            own.productId ??= spare[next++ % spare.length]!._id;
+            return {
+              ...request,
+              headers: json,
+              body: JSON.stringify({ productId: own.productId }),
+            };
+          },
+        },
+        {
+          method: "DELETE",
+          setupRequest: (request, context) => ({
+            ...request,
+            path: `/api/carts/${session.cartId}/product/${(context as { productId?: string }).productId}`,
+          }),
+        },
+      ],
+    );
+    await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
+    await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
     return rows;
   } finally {
     server.kill("SIGTERM");
