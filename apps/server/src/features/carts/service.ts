@@ -5,18 +5,26 @@ import {
   splitCart,
   type Cart,
   type CartLine,
-  type Session,
+  type Member,
+  type Role,
   type SessionStatus,
   type SessionSummary,
   type User,
 } from "@cartner/contract";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { cartLines, carts, products, sessions as sessionsTable, users } from "../../db/schema.ts";
+import {
+  cartLines,
+  carts,
+  products,
+  sessionMembers,
+  sessions as sessionsTable,
+  users,
+} from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { imageFileName } from "../products/catalog.ts";
-import type { SessionService } from "../sessions/service.ts";
+import { avatarUrl, type SessionService } from "../sessions/service.ts";
 
 const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
 const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
@@ -55,7 +63,11 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
   }
   type LineRow = Awaited<ReturnType<typeof linesOf>>[number];
 
-  function build(session: Session, cart: typeof carts.$inferSelect, lines: LineRow[]): Cart {
+  type CartRow = typeof carts.$inferSelect;
+  type SessionRow = typeof sessionsTable.$inferSelect;
+
+  function build(session: SessionRow, members: Member[], cart: CartRow, lines: LineRow[]): Cart {
+    const creator = members.find((m) => m.role === "creator");
     const products: CartLine[] = lines.map((l) => ({
       _id: l.id,
       productId: {
@@ -75,11 +87,15 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
       _id: cart.id,
       status: cart.status,
       sessionId: {
-        _id: session._id,
-        sessionName: session.sessionName,
+        _id: session.id,
+        sessionName: session.name,
         status: session.status,
-        creator: session.creator,
-        invitedUsers: session.invitedUsers,
+        creator: {
+          _id: session.creatorId,
+          name: creator?.name ?? "Unknown",
+          avatar: avatarUrl(session.creatorId),
+        },
+        invitedUsers: members,
       },
       products,
       totalPrice: fromCents(totalCents),
@@ -90,57 +106,77 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
     };
   }
 
-  async function cartOfSession(session: Session): Promise<Cart> {
-    const [cart] = await db.select().from(carts).where(eq(carts.id, session.cartId));
-    return build(session, cart!, await linesOf([cart!.id]));
+  /**
+   * One query for the cart, its session and the caller's role. Anyone not a member (pending
+   * included) gets 404; a member without the needed role gets 403 (DESIGN section 4).
+   */
+  async function load(
+    where: { cartId: string } | { sessionId: string },
+    userId: string,
+    allowed: readonly Role[] = ["creator", "participant", "viewer"],
+  ) {
+    const [row] = await db
+      .select({ cart: carts, session: sessionsTable, role: sessionMembers.role })
+      .from(carts)
+      .innerJoin(sessionsTable, eq(sessionsTable.id, carts.sessionId))
+      .leftJoin(
+        sessionMembers,
+        and(eq(sessionMembers.sessionId, carts.sessionId), eq(sessionMembers.userId, userId)),
+      )
+      .where("cartId" in where ? eq(carts.id, where.cartId) : eq(carts.sessionId, where.sessionId));
+    if (!row?.role || row.role === "pending") {
+      throw "cartId" in where ? cartNotFound() : notFound("Session not found");
+    }
+    if (!allowed.includes(row.role)) {
+      throw forbidden(
+        row.role === "viewer"
+          ? "Viewers can see the cart but not change it."
+          : "Only the session's creator can do that.",
+      );
+    }
+    return { cart: row.cart, session: row.session, role: row.role };
   }
 
-  async function sessionIdOf(cartId: string): Promise<string> {
-    const [cart] = await db
-      .select({ sessionId: carts.sessionId })
-      .from(carts)
-      .where(eq(carts.id, cartId));
-    if (!cart) throw cartNotFound();
-    return cart.sessionId;
+  async function render(cart: CartRow, session: SessionRow): Promise<Cart> {
+    const members = (await sessions.membersOf([session.id])).get(session.id) ?? [];
+    return build(session, members, cart, await linesOf([cart.id]));
   }
 
   async function list(userId: string, status: SessionStatus): Promise<Cart[]> {
-    const mine = await sessions.list(userId, status);
-    if (mine.length === 0) return [];
-    const cartRows = await db
-      .select()
-      .from(carts)
+    const rows = await db
+      .select({ cart: carts, session: sessionsTable })
+      .from(sessionMembers)
+      .innerJoin(sessionsTable, eq(sessionsTable.id, sessionMembers.sessionId))
+      .innerJoin(carts, eq(carts.sessionId, sessionsTable.id))
       .where(
-        inArray(
-          carts.id,
-          mine.map((s) => s.cartId),
-        ),
-      );
-    const byId = new Map(cartRows.map((c) => [c.id, c]));
-    const lines = await linesOf(cartRows.map((c) => c.id));
-    return mine
-      .map((s) =>
-        build(
-          s,
-          byId.get(s.cartId)!,
-          lines.filter((l) => l.cartId === s.cartId),
+        and(
+          eq(sessionMembers.userId, userId),
+          ne(sessionMembers.role, "pending"),
+          eq(sessionsTable.status, status),
         ),
       )
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      .orderBy(desc(carts.updatedAt));
+    if (rows.length === 0) return [];
+    const members = await sessions.membersOf(rows.map((r) => r.session.id));
+    const lines = await linesOf(rows.map((r) => r.cart.id));
+    return rows.map((r) =>
+      build(
+        r.session,
+        members.get(r.session.id) ?? [],
+        r.cart,
+        lines.filter((l) => l.cartId === r.cart.id),
+      ),
+    );
   }
 
   async function get(cartId: string, userId: string): Promise<Cart> {
-    const sessionId = await sessionIdOf(cartId);
-    return cartOfSession(await sessions.get(sessionId, userId).catch(rethrowAsCartNotFound));
+    const { cart, session } = await load({ cartId }, userId);
+    return render(cart, session);
   }
 
-  const rethrowAsCartNotFound = (error: unknown): never => {
-    if (error instanceof AppError && error.status === 404) throw cartNotFound();
-    throw error;
-  };
-
   async function getBySession(sessionId: string, userId: string): Promise<Cart> {
-    return cartOfSession(await sessions.get(sessionId, userId));
+    const { cart, session } = await load({ sessionId }, userId);
+    return render(cart, session);
   }
 
   /**
@@ -150,14 +186,11 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
   async function change(
     cartId: string,
     user: User,
-    apply: (tx: Tx, ctx: { role: string; sessionId: string }) => Promise<void>,
-    allowed: Array<"creator" | "participant"> = ["creator", "participant"],
+    apply: (tx: Tx, ctx: { role: Role }) => Promise<void>,
+    allowed: readonly Role[] = ["creator", "participant"],
   ): Promise<Cart> {
-    const sessionId = await sessionIdOf(cartId);
-    const { role } = await sessions
-      .access(sessionId, user._id, allowed)
-      .catch(rethrowAsCartNotFound);
-    await db.transaction(async (tx) => {
+    const { session, role } = await load({ cartId }, user._id, allowed);
+    const { cart, version, updatedAt } = await db.transaction(async (tx) => {
       const [locked] = await tx
         .select({ status: carts.status })
         .from(carts)
@@ -165,15 +198,21 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
         .for("update");
       if (locked?.status !== "active")
         throw conflict("This session has ended; its cart is read-only.");
-      await apply(tx, { role, sessionId });
+      await apply(tx, { role });
       const now = clock.now();
-      await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
-      await tx
+      const [cartRow] = await tx
+        .update(carts)
+        .set({ updatedAt: now })
+        .where(eq(carts.id, cartId))
+        .returning();
+      const [sessionRow] = await tx
         .update(sessionsTable)
         .set({ version: sql`${sessionsTable.version} + 1`, updatedAt: now })
-        .where(eq(sessionsTable.id, sessionId));
+        .where(eq(sessionsTable.id, session.id))
+        .returning({ version: sessionsTable.version, updatedAt: sessionsTable.updatedAt });
+      return { cart: cartRow!, ...sessionRow! };
     });
-    return get(cartId, user._id);
+    return render(cart, { ...session, version, updatedAt });
   }
 
   async function inCart(tx: Tx, cartId: string, productId: string): Promise<number> {
@@ -295,14 +334,15 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
 
   /** Deleting a cart ends its session: the cart is kept as history (DESIGN: nothing is deleted). */
   async function remove(cartId: string, user: User) {
-    const sessionId = await sessionIdOf(cartId);
-    await sessions.end(sessionId, user._id).catch(rethrowAsCartNotFound);
+    const { session } = await load({ cartId }, user._id, ["creator"]);
+    await sessions.end(session.id, user._id);
     return { message: "Cart deleted; the session has ended." };
   }
 
   async function summary(sessionId: string, userId: string): Promise<SessionSummary> {
-    const session = await sessions.get(sessionId, userId);
-    const lines = await linesOf([session.cartId]);
+    const { cart, session } = await load({ sessionId }, userId);
+    const members = (await sessions.membersOf([session.id])).get(session.id) ?? [];
+    const lines = await linesOf([cart.id]);
     const { summary: totals, shares } = splitCart(
       lines.map((l) => ({
         userId: l.userId,
@@ -311,8 +351,8 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
       })),
     );
     return {
-      sessionName: session.sessionName,
-      participants: session.invitedUsers
+      sessionName: session.name,
+      participants: members
         .filter((m) => m.role !== "pending")
         .map((m) => ({ _id: m.userId, name: m.name })),
       cartItems: lines.map((l) => ({

@@ -54,22 +54,33 @@ export interface CreateSessionInput {
 export function createSessionService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
-  /** Builds API.md's Session shape for several sessions with three queries. */
-  async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const members = await db
+  /** Everyone in these sessions (pending requests included), in joining order, per session. */
+  async function membersOf(sessionIds: string[]): Promise<Map<string, Member[]>> {
+    const rows = await db
       .select({
         sessionId: sessionMembers.sessionId,
         userId: sessionMembers.userId,
         role: sessionMembers.role,
         name: users.name,
-        joinedAt: sessionMembers.createdAt,
       })
       .from(sessionMembers)
       .innerJoin(users, eq(users.id, sessionMembers.userId))
-      .where(inArray(sessionMembers.sessionId, ids))
+      .where(inArray(sessionMembers.sessionId, sessionIds))
       .orderBy(sessionMembers.createdAt);
+    const bySession = new Map<string, Member[]>();
+    for (const r of rows) {
+      const list = bySession.get(r.sessionId) ?? [];
+      list.push({ userId: r.userId, name: r.name, avatar: avatarUrl(r.userId), role: r.role });
+      bySession.set(r.sessionId, list);
+    }
+    return bySession;
+  }
+
+  /** Builds API.md's Session shape for several sessions with three queries. */
+  async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const members = await membersOf(ids);
     const cartRows = await db
       .select({
         id: carts.id,
@@ -85,16 +96,10 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     const cartBySession = new Map(cartRows.map((c) => [c.sessionId, c]));
 
     return rows.map((row) => {
-      const people = members.filter((m) => m.sessionId === row.id);
-      const creator = people.find((m) => m.role === "creator");
-      const myRole = people.find((m) => m.userId === viewerId)?.role;
+      const invitedUsers = members.get(row.id) ?? [];
+      const creator = invitedUsers.find((m) => m.role === "creator");
+      const myRole = invitedUsers.find((m) => m.userId === viewerId)?.role;
       const cart = cartBySession.get(row.id)!;
-      const invitedUsers: Member[] = people.map((m) => ({
-        userId: m.userId,
-        name: m.name,
-        avatar: avatarUrl(m.userId),
-        role: m.role,
-      }));
       return {
         _id: row.id,
         id: row.id,
@@ -536,6 +541,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     myInvites,
     respond,
     access,
+    membersOf,
   };
 }
 
