@@ -19,7 +19,7 @@ import { openDatabase, type Database } from "./db/client.ts";
 import { authRoutes, bearerToken } from "./features/auth/routes.ts";
 import { createAuthService, type AuthContext } from "./features/auth/service.ts";
 import { createTokenService } from "./features/auth/tokens.ts";
-import { avatarRoutes, userAvatarRoutes } from "./features/avatars/routes.ts";
+import { avatarRoutes } from "./features/avatars/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import { createCatalog } from "./features/products/catalog.ts";
@@ -27,6 +27,8 @@ import { productRoutes } from "./features/products/routes.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
 import { cartRoutes, sessionCartRoutes } from "./features/carts/routes.ts";
 import { createCartService } from "./features/carts/service.ts";
+import { profileRoutes } from "./features/profile/routes.ts";
+import { createProfileService } from "./features/profile/service.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
@@ -132,6 +134,7 @@ export async function buildApp(
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
   const sessionService = createSessionService({ db: database.db, clock });
+  const profileService = createProfileService({ db: database.db, clock });
   const cartService = createCartService({ db: database.db, clock, sessions: sessionService });
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
@@ -188,7 +191,7 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes(database));
       await api.register(avatarRoutes);
-      await api.register(userAvatarRoutes);
+      await api.register(profileRoutes(profileService));
       await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
       await api.register(productRoutes(catalog));
       await api.register(sessionRoutes(sessionService, config.authRateLimit), {

@@ -6,3 +6,4 @@ export * from "./money.ts";
 export * from "./sessions.ts";
 export * from "./pricing.ts";
 export * from "./carts.ts";
+export * from "./profile.ts";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  customType,
   check,
   index,
   integer,
@@ -256,3 +257,25 @@ export const cartLines = pgTable(
     check("cart_lines_quantity_range", sql`${t.quantity} between 1 and 99`),
   ],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** What a user tells about themselves; created empty on first read. */
+export const profiles = pgTable("profiles", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  bio: text("bio").notNull().default(""),
+  location: text("location").notNull().default(""),
+  languages: jsonb("languages").$type<string[]>().notNull().default([]),
+  occupation: text("occupation").notNull().default(""),
+  phoneNumber: text("phone_number").notNull().default(""),
+  /** The uploaded picture, re-encoded to a 256 px WebP; in the database so every instance serves it. */
+  avatarWebp: bytea("avatar_webp"),
+  avatarUpdatedAt: timestamp("avatar_updated_at", { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -38,3 +38,23 @@ export function otpMail(to: string, name: string, code: string, purpose: OtpPurp
 </body></html>`;
   return { to, subject: SUBJECTS[purpose], text, html };
 }
+
+/** Sent to the old address when someone asks to move the account to a new one. */
+export function emailChangeNotice(to: string, name: string, newEmail: string): Mail {
+  const text = [
+    `Hi ${name},`,
+    "",
+    `Someone asked to change the email of your Cartner account to ${newEmail}.`,
+    "The change happens only once the code sent to that address is entered.",
+    "If this was not you, sign in and change your password.",
+    "",
+    "— Cartner",
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">
+<p>Hi ${escapeHtml(name)},</p>
+<p>Someone asked to change the email of your Cartner account to <strong>${escapeHtml(newEmail)}</strong>.</p>
+<p>The change happens only once the code sent to that address is entered. If this was not you, sign in and change your password.</p>
+<p>— Cartner</p>
+</body></html>`;
+  return { to, subject: "Your Cartner email is about to change", text, html };
+}

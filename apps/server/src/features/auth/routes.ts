@@ -6,6 +6,7 @@ import {
   RegisterBodySchema,
   ResendOtpBodySchema,
   TokenResponseSchema,
+  UpdateCredentialsBodySchema,
   ValidateTokenResponseSchema,
   VerifyOtpBodySchema,
   VerifyOtpResponseSchema,
@@ -110,6 +111,28 @@ export const authRoutes =
         },
       },
       async (request) => ({ valid: true as const, user: request.auth.user }),
+    );
+
+    app.patch(
+      "/update-credentials",
+      {
+        onRequest: app.authenticate,
+        config: limited,
+        schema: {
+          tags: ["auth"],
+          summary:
+            "Start an email and/or password change; it applies after verify-otp (purpose update)",
+          security: [{ bearer: [] }],
+          body: UpdateCredentialsBodySchema,
+          response: {
+            200: z.object({ message: z.string(), userId: z.string() }),
+            403: ApiErrorSchema,
+            409: ApiErrorSchema,
+            ...errors,
+          },
+        },
+      },
+      async (request) => auth.updateCredentials(request.auth.user._id, request.body),
     );
 
     app.post(

@@ -18,7 +18,7 @@ import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { otpMail } from "./otp-mail.ts";
+import { emailChangeNotice, otpMail } from "./otp-mail.ts";
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from "./passwords.ts";
 import type { TokenService } from "./tokens.ts";
 
@@ -260,7 +260,8 @@ export function createAuthService(deps: AuthDeps) {
       throw invalidCode();
     }
 
-    return db.transaction(async (tx) => {
+    let revokedSomeSessions = false;
+    const result = await db.transaction(async (tx) => {
       // Single use: only one of two concurrent correct submissions gets through.
       const [consumed] = await tx
         .update(otpCodes)
@@ -271,22 +272,55 @@ export function createAuthService(deps: AuthDeps) {
 
       // The code did its job: the next sign-in may send a new one at once (the 60 s interval
       // only protects inboxes from codes nobody has used).
-      await tx
+      const changes: Partial<typeof users.$inferInsert> = {
+        otpSentAt: null,
+        emailVerifiedAt: user.emailVerifiedAt ?? now,
+      };
+      if (attempt.purpose === "update") {
+        // A confirmed credential change: apply it and sign out every other device.
+        if (attempt.payload?.newEmail) changes.email = attempt.payload.newEmail;
+        if (attempt.payload?.newPasswordHash)
+          changes.passwordHash = attempt.payload.newPasswordHash;
+        changes.updatedAt = now;
+        await tx
+          .update(authSessions)
+          .set({ revokedAt: now })
+          .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt)));
+        revokedSomeSessions = true;
+      }
+      const [updated] = await tx
         .update(users)
-        .set({ otpSentAt: null, emailVerifiedAt: user.emailVerifiedAt ?? now })
-        .where(eq(users.id, user.id));
+        .set(changes)
+        .where(eq(users.id, user.id))
+        .returning()
+        .catch((error: unknown) => {
+          if (/users_email_unique/.test(String((error as Error).cause ?? error))) {
+            throw new AppError(
+              409,
+              ErrorCode.EMAIL_TAKEN,
+              "That email now belongs to another account.",
+            );
+          }
+          throw error;
+        });
       const [session] = await tx
         .insert(authSessions)
         .values({ userId: user.id, createdAt: now, lastSeenAt: now })
         .returning({ id: authSessions.id });
       const token = await tokens.sign({ userId: user.id, sid: session!.id });
       return {
-        message: "Verified. Welcome to Cartner!",
+        message:
+          attempt.purpose === "update"
+            ? "Your account was updated."
+            : "Verified. Welcome to Cartner!",
         token,
-        user: toUser(user),
+        user: toUser(updated!),
         purpose: attempt.purpose,
       };
     });
+    // Revoked sessions must not live on in this instance's memory.
+    if (revokedSomeSessions) liveSessions.clear();
+    return result;
   }
 
   /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
@@ -353,7 +387,77 @@ export function createAuthService(deps: AuthDeps) {
       .where(and(eq(authSessions.id, sid), isNull(authSessions.revokedAt)));
   }
 
-  return { register, login, resend, verifyOtp, authenticate, refresh, logout };
+  /**
+   * Starts an email and/or password change. Nothing changes until the code is verified (purpose
+   * update); an email change's code goes to the new address, and the old address is told.
+   */
+  async function updateCredentials(
+    userId: string,
+    body: { email?: string | undefined; password?: string | undefined; currentPassword: string },
+  ) {
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw unauthorized();
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+      throw new AppError(
+        403,
+        ErrorCode.INVALID_CREDENTIALS,
+        "Your current password is incorrect.",
+        {
+          fields: { currentPassword: "Your current password is incorrect." },
+        },
+      );
+    }
+    const payload: Record<string, string> = {};
+    if (body.password !== undefined) {
+      if (isCommonPassword(body.password)) {
+        throw new AppError(
+          400,
+          ErrorCode.WEAK_PASSWORD,
+          "This password is too common. Choose another.",
+          {
+            fields: { password: "This password is too common. Choose another." },
+          },
+        );
+      }
+      payload.newPasswordHash = await hashPassword(body.password);
+    }
+    if (body.email !== undefined) {
+      const email = body.email.toLowerCase();
+      if (email === user.email) {
+        throw new AppError(400, ErrorCode.VALIDATION, "That is already your email.", {
+          fields: { email: "That is already your email." },
+        });
+      }
+      const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      if (taken) {
+        throw new AppError(
+          409,
+          ErrorCode.EMAIL_TAKEN,
+          "An account with this email already exists.",
+          {
+            fields: { email: "An account with this email already exists." },
+          },
+        );
+      }
+      payload.newEmail = email;
+    }
+    await issueCode(user, "update", {
+      ...(payload.newEmail ? { sendTo: payload.newEmail } : {}),
+      payload,
+    });
+    if (payload.newEmail) {
+      // Tell the current address; a failure here must not undo the request.
+      await mailer.send(emailChangeNotice(user.email, user.name, payload.newEmail)).catch(() => {});
+    }
+    return {
+      message: payload.newEmail
+        ? "OTP sent to your new email. Verify to complete the change."
+        : "OTP sent to your email. Verify to complete password change.",
+      userId: user.id,
+    };
+  }
+
+  return { register, login, resend, verifyOtp, authenticate, refresh, logout, updateCredentials };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -35,28 +35,3 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/**
- * A user's picture. Uploads arrive with the profile feature; until a user has one, this redirects
- * to the avatar generated from their id, so clients can always use this URL.
- */
-export const userAvatarRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/users/:userId/avatar",
-    {
-      schema: {
-        tags: ["avatars"],
-        summary: "A user's avatar (redirects to the generated one when none was uploaded)",
-        params: z.strictObject({ userId: z.uuid() }),
-        response: {
-          302: z.null().describe("Redirect to the generated avatar"),
-          400: ApiErrorSchema,
-        },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .header("cache-control", "public, max-age=300")
-        .redirect(`/api/avatars/${request.params.userId}.svg`, 302),
-  );
-};

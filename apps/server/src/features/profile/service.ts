@@ -1,0 +1,145 @@
+import type { Profile } from "@cartner/contract";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/client.ts";
+import { cartLines, carts, profiles, sessionMembers, sessions, users } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { notFound } from "../../lib/errors.ts";
+
+export interface ProfileChanges {
+  name?: string | undefined;
+  bio?: string | undefined;
+  location?: string | undefined;
+  languages?: string[] | undefined;
+  occupation?: string | undefined;
+  phoneNumber?: string | undefined;
+  avatarWebp?: Buffer | undefined;
+}
+
+/** The URL clients show; its `v` changes with each upload, so it can be cached. */
+export const userAvatarUrl = (userId: string, updatedAt: Date | null) =>
+  `/api/users/${userId}/avatar${updatedAt ? `?v=${updatedAt.getTime()}` : ""}`;
+
+export function createProfileService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function ensure(userId: string) {
+    await db.insert(profiles).values({ userId }).onConflictDoNothing();
+  }
+
+  async function get(userId: string): Promise<Profile> {
+    await ensure(userId);
+    const [row] = await db
+      .select({ profile: profiles, user: users })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .where(eq(profiles.userId, userId));
+    if (!row) throw notFound("Profile not found");
+    const joined = await db
+      .select({
+        sessionId: sessions.id,
+        sessionName: sessions.name,
+        status: sessions.status,
+        cartId: carts.id,
+        cartStatus: carts.status,
+        itemCount: sql<string>`coalesce((select sum(${cartLines.quantity}) from ${cartLines} where ${cartLines.cartId} = ${carts.id}), 0)`,
+      })
+      .from(sessionMembers)
+      .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
+      .innerJoin(carts, eq(carts.sessionId, sessions.id))
+      .where(and(eq(sessionMembers.userId, userId), ne(sessionMembers.role, "pending")))
+      .orderBy(desc(sessions.updatedAt));
+    const { profile, user } = row;
+    return {
+      avatar: userAvatarUrl(user.id, profile.avatarUpdatedAt),
+      bio: profile.bio,
+      location: profile.location,
+      languages: profile.languages,
+      occupation: profile.occupation,
+      phoneNumber: profile.phoneNumber,
+      joinedAt: user.createdAt.toISOString(),
+      user: { _id: user.id, name: user.name, email: user.email },
+      sessions: joined.map((j) => ({
+        _id: j.sessionId,
+        sessionName: j.sessionName,
+        status: j.status,
+      })),
+      carts: joined.map((j) => ({
+        _id: j.cartId,
+        sessionId: { _id: j.sessionId, sessionName: j.sessionName },
+        itemCount: Number(j.itemCount),
+        status: j.cartStatus,
+      })),
+    };
+  }
+
+  /** Only the fields given change. */
+  async function update(userId: string, changes: ProfileChanges): Promise<Profile> {
+    await ensure(userId);
+    const now = clock.now();
+    const { name, avatarWebp, ...fields } = changes;
+    const set: Partial<typeof profiles.$inferInsert> = { updatedAt: now };
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) (set as Record<string, unknown>)[key] = value;
+    }
+    if (avatarWebp) {
+      set.avatarWebp = avatarWebp;
+      set.avatarUpdatedAt = now;
+    }
+    await db.transaction(async (tx) => {
+      await tx.update(profiles).set(set).where(eq(profiles.userId, userId));
+      if (name !== undefined)
+        await tx.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId));
+    });
+    return get(userId);
+  }
+
+  async function avatar(userId: string): Promise<Buffer | null> {
+    const [row] = await db
+      .select({ avatar: profiles.avatarWebp })
+      .from(profiles)
+      .where(eq(profiles.userId, userId));
+    return row?.avatar ?? null;
+  }
+
+  /** A small public card, for people who share a session with that user (or themselves). */
+  async function publicUser(viewerId: string, userId: string) {
+    if (viewerId !== userId) {
+      const mine = alias(sessionMembers, "mine");
+      const [shared] = await db
+        .select({ sessionId: mine.sessionId })
+        .from(mine)
+        .innerJoin(
+          sessionMembers,
+          and(eq(sessionMembers.sessionId, mine.sessionId), eq(sessionMembers.userId, userId)),
+        )
+        .where(
+          and(
+            eq(mine.userId, viewerId),
+            ne(mine.role, "pending"),
+            ne(sessionMembers.role, "pending"),
+          ),
+        )
+        .limit(1);
+      if (!shared) throw notFound("User not found");
+    }
+    const [row] = await db
+      .select({ user: users, avatarUpdatedAt: profiles.avatarUpdatedAt })
+      .from(users)
+      .leftJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(users.id, userId));
+    if (!row) throw notFound("User not found");
+    return {
+      user: {
+        _id: row.user.id,
+        name: row.user.name,
+        avatar: userAvatarUrl(row.user.id, row.avatarUpdatedAt),
+        joinedAt: row.user.createdAt.toISOString(),
+      },
+    };
+  }
+
+  return { get, update, avatar, publicUser };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

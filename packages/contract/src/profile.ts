@@ -1,0 +1,87 @@
+import { z } from "zod";
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./constants.ts";
+
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+export const AVATAR_MAX_SIDE = 4096;
+export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+
+/** The text fields of POST /api/profile/me (multipart); each optional, only sent ones change. */
+export const ProfileFieldsSchema = z.strictObject({
+  name: z.string().trim().min(1, "Name cannot be empty").max(NAME_MAX_LENGTH).optional(),
+  bio: z.string().trim().max(500).optional(),
+  location: z.string().trim().max(100).optional(),
+  /** A JSON list of strings, as SPEC's client sends it. */
+  languages: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "Languages must be a JSON list" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(z.string().trim().min(1).max(40)).max(20, "At most 20 languages"))
+    .optional(),
+  occupation: z.string().trim().max(100).optional(),
+  phoneNumber: z
+    .string()
+    .trim()
+    .regex(/^[+()\d\s.-]{0,30}$/, "Use digits, spaces and + ( ) - . only")
+    .optional(),
+});
+export type ProfileFields = z.input<typeof ProfileFieldsSchema>;
+
+export const ProfileSchema = z.object({
+  avatar: z.string(),
+  bio: z.string(),
+  location: z.string(),
+  languages: z.array(z.string()),
+  occupation: z.string(),
+  phoneNumber: z.string(),
+  joinedAt: z.string(),
+  user: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
+  sessions: z.array(z.object({ _id: z.string(), sessionName: z.string(), status: z.string() })),
+  carts: z.array(
+    z.object({
+      _id: z.string(),
+      sessionId: z.object({ _id: z.string(), sessionName: z.string() }),
+      itemCount: z.number().int(),
+      status: z.string(),
+    }),
+  ),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const PublicUserSchema = z.object({
+  user: z.object({ _id: z.string(), name: z.string(), avatar: z.string(), joinedAt: z.string() }),
+});
+
+export const UpdateCredentialsBodySchema = z
+  .strictObject({
+    email: z
+      .string()
+      .trim()
+      .max(EMAIL_MAX_LENGTH)
+      .pipe(z.email("Enter a valid email address"))
+      .optional(),
+    password: z
+      .string()
+      .min(PASSWORD_MIN_LENGTH, `New password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+      .max(PASSWORD_MAX_LENGTH)
+      .optional(),
+    currentPassword: z
+      .string()
+      .min(1, "Your current password is required")
+      .max(PASSWORD_MAX_LENGTH),
+  })
+  .refine((b) => b.email !== undefined || b.password !== undefined, {
+    message: "Send a new email, a new password, or both",
+    path: ["email"],
+  });
+export type UpdateCredentialsBody = z.input<typeof UpdateCredentialsBodySchema>;
