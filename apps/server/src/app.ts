@@ -134,7 +134,11 @@ export async function buildApp(
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
   const sessionService = createSessionService({ db: database.db, clock });
-  const profileService = createProfileService({ db: database.db, clock });
+  const profileService = createProfileService({
+    db: database.db,
+    clock,
+    onNameChanged: () => auth.forgetSessions(),
+  });
   const cartService = createCartService({ db: database.db, clock, sessions: sessionService });
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {

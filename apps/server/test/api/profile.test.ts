@@ -96,6 +96,8 @@ describe("POST /api/profile/me", () => {
       location: "",
     });
     const second = await postProfile(ann.token, form({ location: "Lyon", name: "Ann B." }));
+    const validated = await client(t, ann.token)("GET", "/api/auth/validate-token");
+    expect(validated.json().user.name).toBe("Ann B.");
     expect(second.json()).toMatchObject({
       bio: "I love markets",
       languages: ["English", "French"],

@@ -457,7 +457,22 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
-  return { register, login, resend, verifyOtp, authenticate, refresh, logout, updateCredentials };
+  /** Drops remembered sessions, e.g. after a user's name changed (they carry the user). */
+  function forgetSessions(): void {
+    liveSessions.clear();
+  }
+
+  return {
+    register,
+    login,
+    resend,
+    verifyOtp,
+    authenticate,
+    refresh,
+    logout,
+    updateCredentials,
+    forgetSessions,
+  };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -20,8 +20,8 @@ export interface ProfileChanges {
 export const userAvatarUrl = (userId: string, updatedAt: Date | null) =>
   `/api/users/${userId}/avatar${updatedAt ? `?v=${updatedAt.getTime()}` : ""}`;
 
-export function createProfileService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createProfileService(deps: { db: Db; clock: Clock; onNameChanged?: () => void }) {
+  const { db, clock, onNameChanged } = deps;
 
   async function ensure(userId: string) {
     await db.insert(profiles).values({ userId }).onConflictDoNothing();
@@ -91,6 +91,7 @@ export function createProfileService(deps: { db: Db; clock: Clock }) {
       if (name !== undefined)
         await tx.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId));
     });
+    if (name !== undefined) onNameChanged?.();
     return get(userId);
   }
 
