@@ -34,6 +34,7 @@ import { createSessionService } from "./features/sessions/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
+import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installErrorHandling } from "./plugins/error-handler.ts";
 
@@ -134,6 +135,14 @@ export async function buildApp(
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
   const sessionService = createSessionService({ db: database.db, clock });
+  // Member-only reads are remembered until the next write, when this process sees every write.
+  const readCache = createReadCache(database.kind === "pglite");
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.method !== "GET" && request.method !== "HEAD" && reply.statusCode < 400) {
+      readCache.bump();
+    }
+    return payload;
+  });
   const profileService = createProfileService({
     db: database.db,
     clock,
@@ -198,11 +207,11 @@ export async function buildApp(
       await api.register(profileRoutes(profileService));
       await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
       await api.register(productRoutes(catalog));
-      await api.register(sessionRoutes(sessionService, config.authRateLimit), {
+      await api.register(sessionRoutes(sessionService, config.authRateLimit, readCache), {
         prefix: "/sessions",
       });
-      await api.register(sessionCartRoutes(cartService), { prefix: "/sessions" });
-      await api.register(cartRoutes(cartService), { prefix: "/carts" });
+      await api.register(sessionCartRoutes(cartService, readCache), { prefix: "/sessions" });
+      await api.register(cartRoutes(cartService, readCache), { prefix: "/carts" });
     },
     { prefix: "/api" },
   );

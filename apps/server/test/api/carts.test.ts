@@ -216,6 +216,26 @@ describe("adding and changing lines", () => {
   });
 });
 
+describe("reads after writes", () => {
+  it("a member sees another member's change on the very next read", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(5);
+    const urls = [
+      `/api/carts/${f.cartId}`,
+      `/api/sessions/${f.sessionId}/cart`,
+      `/api/sessions/${f.sessionId}/summary`,
+      `/api/sessions/${f.sessionId}`,
+      "/api/carts",
+      "/api/sessions/sync",
+    ];
+    const before = await Promise.all(urls.map((u) => f.as.viewer("GET", u).then((r) => r.body)));
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const after = await Promise.all(urls.map((u) => f.as.viewer("GET", u).then((r) => r.body)));
+    urls.forEach((url, i) => expect(after[i], url).not.toBe(before[i]));
+    expect(JSON.parse(after[0]!).cart.itemCount).toBe(1);
+  });
+});
+
 describe("clear, delete, history and frozen prices", () => {
   it("clear empties the cart", async () => {
     const f = await sessionWithEveryRole(t);

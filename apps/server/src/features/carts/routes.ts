@@ -9,6 +9,7 @@ import {
 } from "@cartner/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { ReadCache } from "../../lib/read-cache.ts";
 import type { CartService } from "./service.ts";
 
 const CartParams = z.strictObject({ cartId: z.uuid("Cart not found") });
@@ -26,7 +27,7 @@ const tags = ["carts"];
 const security = [{ bearer: [] }];
 
 export const cartRoutes =
-  (carts: CartService): FastifyPluginAsyncZod =>
+  (carts: CartService, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook("onRequest", app.authenticate);
 
@@ -40,7 +41,10 @@ export const cartRoutes =
           response: { 200: CartsResponse, 401: ApiErrorSchema },
         },
       },
-      async (request) => ({ carts: await carts.list(request.auth.user._id, "active") }),
+      async (request) =>
+        cache.read(request, async () => ({
+          carts: await carts.list(request.auth.user._id, "active"),
+        })),
     );
 
     app.get(
@@ -53,7 +57,10 @@ export const cartRoutes =
           response: { 200: CartsResponse, 401: ApiErrorSchema },
         },
       },
-      async (request) => ({ carts: await carts.list(request.auth.user._id, "ended") }),
+      async (request) =>
+        cache.read(request, async () => ({
+          carts: await carts.list(request.auth.user._id, "ended"),
+        })),
     );
 
     app.get(
@@ -67,7 +74,10 @@ export const cartRoutes =
           response: { 200: CartResponse, ...errors },
         },
       },
-      async (request) => ({ cart: await carts.get(request.params.cartId, request.auth.user._id) }),
+      async (request) =>
+        cache.read(request, async () => ({
+          cart: await carts.get(request.params.cartId, request.auth.user._id),
+        })),
     );
 
     app.post(
@@ -175,7 +185,7 @@ export const cartRoutes =
 
 /** The session-scoped cart reads (under /api/sessions). */
 export const sessionCartRoutes =
-  (carts: CartService): FastifyPluginAsyncZod =>
+  (carts: CartService, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook("onRequest", app.authenticate);
     const params = z.strictObject({ id: z.uuid("Session not found") });
@@ -191,9 +201,10 @@ export const sessionCartRoutes =
           response: { 200: CartResponse, ...errors },
         },
       },
-      async (request) => ({
-        cart: await carts.getBySession(request.params.id, request.auth.user._id),
-      }),
+      async (request) =>
+        cache.read(request, async () => ({
+          cart: await carts.getBySession(request.params.id, request.auth.user._id),
+        })),
     );
 
     app.get(
@@ -207,6 +218,7 @@ export const sessionCartRoutes =
           response: { 200: SessionSummarySchema, ...errors },
         },
       },
-      async (request) => carts.summary(request.params.id, request.auth.user._id),
+      async (request) =>
+        cache.read(request, () => carts.summary(request.params.id, request.auth.user._id)),
     );
   };

@@ -14,6 +14,7 @@ import {
 } from "@cartner/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { ReadCache } from "../../lib/read-cache.ts";
 import type { SessionService } from "./service.ts";
 
 const IdParams = z.strictObject({ id: z.uuid("Session not found") });
@@ -30,7 +31,7 @@ const SessionResponse = z.object({ session: SessionSchema });
 const MessageWithSession = z.object({ message: z.string(), sessionId: z.string() });
 
 export const sessionRoutes =
-  (service: SessionService, joinRateLimit: number): FastifyPluginAsyncZod =>
+  (service: SessionService, joinRateLimit: number, cache: ReadCache): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook("onRequest", app.authenticate);
     const tags = ["sessions"];
@@ -63,7 +64,10 @@ export const sessionRoutes =
           response: { 200: SessionsResponse, 401: ApiErrorSchema },
         },
       },
-      async (request) => ({ sessions: await service.list(request.auth.user._id) }),
+      async (request) =>
+        cache.read(request, async () => ({
+          sessions: await service.list(request.auth.user._id),
+        })),
     );
 
     app.get(
@@ -76,7 +80,10 @@ export const sessionRoutes =
           response: { 200: SessionsResponse, 401: ApiErrorSchema },
         },
       },
-      async (request) => ({ sessions: await service.list(request.auth.user._id, "active") }),
+      async (request) =>
+        cache.read(request, async () => ({
+          sessions: await service.list(request.auth.user._id, "active"),
+        })),
     );
 
     app.get(
@@ -92,10 +99,11 @@ export const sessionRoutes =
           },
         },
       },
-      async (request) => {
-        const sessions = await service.list(request.auth.user._id, "active");
-        return { sessions, version: sessions.reduce((sum, s) => sum + s.version, 0) };
-      },
+      async (request) =>
+        cache.read(request, async () => {
+          const sessions = await service.list(request.auth.user._id, "active");
+          return { sessions, version: sessions.reduce((sum, s) => sum + s.version, 0) };
+        }),
     );
 
     app.get(
@@ -108,7 +116,10 @@ export const sessionRoutes =
           response: { 200: z.object({ invites: z.array(InviteSchema) }), 401: ApiErrorSchema },
         },
       },
-      async (request) => ({ invites: await service.myInvites(request.auth.user) }),
+      async (request) =>
+        cache.read(request, async () => ({
+          invites: await service.myInvites(request.auth.user),
+        })),
     );
 
     app.get(
@@ -122,7 +133,10 @@ export const sessionRoutes =
           response: { 200: SessionResponse, ...errors },
         },
       },
-      async (request) => ({ session: await service.get(request.params.id, request.auth.user._id) }),
+      async (request) =>
+        cache.read(request, async () => ({
+          session: await service.get(request.params.id, request.auth.user._id),
+        })),
     );
 
     app.patch(
