@@ -22,9 +22,52 @@ const VerifyOtpPage = lazy(() =>
 const NotFoundPage = lazy(() =>
   import("../features/not-found/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
 );
-const ComingSoonPage = lazy(() =>
-  import("../features/placeholder/ComingSoonPage.tsx").then((m) => ({
-    default: m.ComingSoonPage,
+const ProductsPage = lazy(() =>
+  import("../features/products/ProductsPage.tsx").then((m) => ({ default: m.ProductsPage })),
+);
+const ProductDetailPage = lazy(() =>
+  import("../features/products/ProductDetailPage.tsx").then((m) => ({
+    default: m.ProductDetailPage,
+  })),
+);
+const SessionsPage = lazy(() =>
+  import("../features/sessions/SessionsPage.tsx").then((m) => ({ default: m.SessionsPage })),
+);
+const SessionLobbyPage = lazy(() =>
+  import("../features/sessions/SessionLobbyPage.tsx").then((m) => ({
+    default: m.SessionLobbyPage,
+  })),
+);
+const EditSessionPage = lazy(() =>
+  import("../features/sessions/EditSessionPage.tsx").then((m) => ({
+    default: m.EditSessionPage,
+  })),
+);
+const CartPage = lazy(() =>
+  import("../features/cart/CartPage.tsx").then((m) => ({ default: m.CartPage })),
+);
+const CartHistoryPage = lazy(() =>
+  import("../features/cart/CartHistoryPage.tsx").then((m) => ({ default: m.CartHistoryPage })),
+);
+const SessionSummaryPage = lazy(() =>
+  import("../features/cart/SessionSummaryPage.tsx").then((m) => ({
+    default: m.SessionSummaryPage,
+  })),
+);
+const ProfilePage = lazy(() =>
+  import("../features/profile/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })),
+);
+const EditProfilePage = lazy(() =>
+  import("../features/profile/EditProfilePage.tsx").then((m) => ({ default: m.EditProfilePage })),
+);
+const EditCredentialsPage = lazy(() =>
+  import("../features/profile/EditCredentialsPage.tsx").then((m) => ({
+    default: m.EditCredentialsPage,
+  })),
+);
+const PublicProfilePage = lazy(() =>
+  import("../features/profile/PublicProfilePage.tsx").then((m) => ({
+    default: m.PublicProfilePage,
   })),
 );
 
@@ -38,78 +81,20 @@ const publicRoutes: RouteObject[] = [
 
 /** Signed-in users only (RequireAuth sends everyone else to /). */
 const protectedRoutes: RouteObject[] = [
-  {
-    path: "products",
-    element: (
-      <ComingSoonPage title="Marketplace" description="Browse products and add them to a cart." />
-    ),
-  },
-  {
-    path: "product/:id",
-    element: <ComingSoonPage title="Product Details" description="Everything about one product." />,
-  },
-  {
-    path: "cart",
-    element: <ComingSoonPage title="My Cart" description="All your shared carts in one place." />,
-  },
-  {
-    path: "cart/:sessionId",
-    element: <ComingSoonPage title="My Cart" description="All your shared carts in one place." />,
-  },
-  {
-    path: "cart/id/:cartId",
-    element: <ComingSoonPage title="My Cart" description="All your shared carts in one place." />,
-  },
-  {
-    path: "cart-history",
-    element: <ComingSoonPage title="Cart History" description="Your past carts and receipts." />,
-  },
-  {
-    path: "sessions",
-    element: (
-      <ComingSoonPage
-        title="Sessions"
-        description="Create, join and manage your shopping sessions."
-      />
-    ),
-  },
-  {
-    path: "session/:sessionId",
-    element: (
-      <ComingSoonPage title="Session Lobby" description="Who is here, and what is in the cart." />
-    ),
-  },
-  {
-    path: "session/edit/:id",
-    element: <ComingSoonPage title="Edit Session" description="Rename, retype or re-budget." />,
-  },
-  {
-    path: "session-summary/:sessionId",
-    element: (
-      <ComingSoonPage title="Session Summary" description="The cart and everyone's fair share." />
-    ),
-  },
-  {
-    path: "profile",
-    element: <ComingSoonPage title="Profile" description="Your Cartner profile." />,
-  },
-  {
-    path: "editme",
-    element: <ComingSoonPage title="Edit Profile" description="Tell your group about yourself." />,
-  },
-  {
-    path: "editpass",
-    element: (
-      <ComingSoonPage
-        title="Change Email or Password"
-        description="Update how you sign in to Cartner."
-      />
-    ),
-  },
-  {
-    path: "user/:userId",
-    element: <ComingSoonPage title="Member Profile" description="A fellow shopper's profile." />,
-  },
+  { path: "products", element: <ProductsPage /> },
+  { path: "product/:id", element: <ProductDetailPage /> },
+  { path: "cart", element: <CartPage /> },
+  { path: "cart/:sessionId", element: <CartPage /> },
+  { path: "cart/id/:cartId", element: <CartPage /> },
+  { path: "cart-history", element: <CartHistoryPage /> },
+  { path: "sessions", element: <SessionsPage /> },
+  { path: "session/:sessionId", element: <SessionLobbyPage /> },
+  { path: "session/edit/:id", element: <EditSessionPage /> },
+  { path: "session-summary/:sessionId", element: <SessionSummaryPage /> },
+  { path: "profile", element: <ProfilePage /> },
+  { path: "editme", element: <EditProfilePage /> },
+  { path: "editpass", element: <EditCredentialsPage /> },
+  { path: "user/:userId", element: <PublicProfilePage /> },
 ];
 
 export const routes: RouteObject[] = [
@@ -120,7 +105,7 @@ export const routes: RouteObject[] = [
     children: [
       ...publicRoutes,
       { element: <RequireAuth />, children: protectedRoutes },
-      { path: "*", element: <NotFoundPage /> },
+      { path: "*", element: <NotFoundPage />, handle: { hideSessionSelector: true } },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { Outlet, ScrollRestoration, useLocation } from "react-router";
 import { PageSpinner } from "../../components/ui/index.ts";
+import { SessionSelector } from "../../features/sessions/SessionSelector.tsx";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
 import {
   useActivityTokenRefresh,
@@ -21,6 +22,7 @@ export function RootLayout() {
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       <NavBar />
+      <SessionSelector />
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageSpinner />}>

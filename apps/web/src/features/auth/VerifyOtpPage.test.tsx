@@ -62,10 +62,6 @@ describe("Verify OTP page", () => {
     ["something-else", "/", "One cart for your group. A fair split for everyone."],
   ])("after a %s code, stores the session and goes to %s", async (purpose, path, heading) => {
     startVerification();
-    window.localStorage.setItem(
-      "pendingSession",
-      JSON.stringify({ sessionName: "Trip", sessionType: "Friends", participants: "3+" }),
-    );
     const fetchMock = stubFetch({
       "POST /api/auth/verify-otp": () =>
         json(200, { message: "Verified", token: "fresh-token", user: testUser, purpose }),
@@ -84,12 +80,67 @@ describe("Verify OTP page", () => {
     expect(window.localStorage.getItem("token")).toBe("fresh-token");
     expect(JSON.parse(window.localStorage.getItem("user") ?? "null")).toEqual(testUser);
     expect(window.localStorage.getItem("userId")).toBeNull();
-    expect(window.localStorage.getItem("pendingSession")).not.toBeNull();
     if (purpose === "update") {
       expect(await screen.findByText("Password updated successfully.")).toBeInTheDocument();
     } else {
       expect(screen.queryByText("Password updated successfully.")).not.toBeInTheDocument();
     }
+  });
+
+  it("creates a saved pendingSession after verification and goes to /sessions", async () => {
+    startVerification();
+    window.localStorage.setItem(
+      "pendingSession",
+      JSON.stringify({ sessionName: "Trip", sessionType: "Friends", participants: "3+" }),
+    );
+    const fetchMock = stubFetch({
+      "POST /api/auth/verify-otp": () =>
+        json(200, { message: "Verified", token: "fresh-token", user: testUser, purpose: "login" }),
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "POST /api/sessions": () =>
+        json(201, { message: "Session created", session: { id: "s-9", _id: "s-9" } }),
+      "GET /api/sessions/my": () => json(200, { sessions: [] }),
+      "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
+      "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
+    });
+    const { user, router } = renderApp("/verify-otp");
+
+    await user.type(await screen.findByLabelText("Verification code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/sessions"));
+    expect(callsTo(fetchMock, "POST /api/sessions")[0]?.body).toBe(
+      JSON.stringify({ sessionName: "Trip", sessionType: "Friends", participants: "3+" }),
+    );
+    expect(window.localStorage.getItem("pendingSession")).toBeNull();
+    expect(window.localStorage.getItem(`activeSession:${testUser._id}`)).toBe("s-9");
+    expect(await screen.findByText("Session created")).toBeInTheDocument();
+  });
+
+  it("still goes to /sessions, with SPEC's failure toast, when that creation fails", async () => {
+    startVerification();
+    window.localStorage.setItem(
+      "pendingSession",
+      JSON.stringify({ sessionName: "Trip", sessionType: "Solo", participants: "1" }),
+    );
+    stubFetch({
+      "POST /api/auth/verify-otp": () =>
+        json(200, {
+          message: "Verified",
+          token: "fresh-token",
+          user: testUser,
+          purpose: "register",
+        }),
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "POST /api/sessions": () => json(400, { message: "Name taken", code: "VALIDATION_ERROR" }),
+    });
+    const { user, router } = renderApp("/verify-otp");
+    await user.type(await screen.findByLabelText("Verification code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/sessions"));
+    expect(await screen.findByText("Session creation failed: Name taken")).toBeInTheDocument();
+    expect(window.localStorage.getItem("pendingSession")).toBeNull();
   });
 
   it("shows the server's message when the code is wrong, and stays put", async () => {

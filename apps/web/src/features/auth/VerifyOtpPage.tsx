@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { MailCheck } from "lucide-react";
 import { OTP_LENGTH, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
@@ -16,7 +16,10 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { signIn } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatCountdown } from "../../lib/format.ts";
-import { clearPendingUserId, getPendingUserId } from "../../lib/storage.ts";
+import { clearPendingUserId, getPendingUserId, getUser } from "../../lib/storage.ts";
+import { profileKeys } from "../profile/profile-api.ts";
+import { credentialsUpdatedMessage, type CredentialsOtpState } from "../profile/profile-model.ts";
+import { createPendingSession } from "../sessions/use-create-session.ts";
 import { authApi } from "./auth-api.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import type { OtpLocationState } from "./LoginPage.tsx";
@@ -47,7 +50,9 @@ export function VerifyOtpPage() {
   // Read once: after success the id is removed, and the page must not flash the "missing" state.
   const [userId] = useState(getPendingUserId);
   const location = useLocation();
-  const email = (location.state as OtpLocationState | null)?.email;
+  const state = location.state as (OtpLocationState & CredentialsOtpState) | null;
+  const email = state?.email;
+  const change = state?.credentialsChange;
 
   if (!userId) {
     return (
@@ -61,7 +66,7 @@ export function VerifyOtpPage() {
       </AuthShell>
     );
   }
-  return <VerifyOtpForm userId={userId} email={email} />;
+  return <VerifyOtpForm userId={userId} email={email} change={change} />;
 }
 
 function useResendCountdown() {
@@ -87,8 +92,18 @@ function useResendCountdown() {
   return { secondsLeft, restart };
 }
 
-function VerifyOtpForm({ userId, email }: { userId: string; email: string | undefined }) {
+function VerifyOtpForm({
+  userId,
+  email,
+  change,
+}: {
+  userId: string;
+  email: string | undefined;
+  /** Set by /editpass: what the code confirms. */
+  change: CredentialsOtpState["credentialsChange"];
+}) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const inputId = useId();
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
@@ -99,11 +114,23 @@ function VerifyOtpForm({ userId, email }: { userId: string; email: string | unde
   const verify = useMutation({
     mutationFn: (otp: string) => authApi.verifyOtp({ userId, code: otp }),
     onSuccess: async (result) => {
+      const previousEmail = getUser()?.email;
       signIn(result.token, result.user);
       clearPendingUserId();
-      // A saved pendingSession stays in storage: the sessions flow creates it after sign-in.
-      await navigate(destinationFor(result.purpose), { replace: true });
-      if (result.purpose === "update") toast.success(PASSWORD_UPDATED_MESSAGE, { autoClose: 6000 });
+      // A session filled in while signed out is created now, and the user goes to /sessions.
+      const created = await createPendingSession(result.user);
+      await navigate(created ? "/sessions" : destinationFor(result.purpose), { replace: true });
+      if (result.purpose === "update") {
+        // The profile shows the email: read it again. The message names what changed.
+        void queryClient.invalidateQueries({ queryKey: profileKeys.all });
+        const emailChanged =
+          change?.email ?? (previousEmail !== undefined && previousEmail !== result.user.email);
+        const message = credentialsUpdatedMessage({
+          email: emailChanged,
+          password: change?.password ?? !emailChanged,
+        });
+        toast.success(message, { autoClose: 6000 });
+      }
     },
     onError: (failure) => {
       const message = errorMessage(failure, "OTP verification failed");

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { Sparkles } from "lucide-react";
 import { SIGN_IN_WARNING_AUTO_CLOSE_MS } from "@cartner/contract";
@@ -9,22 +9,31 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { setPendingSession, type PendingSession } from "../../lib/storage.ts";
 import { CreateSessionForm } from "../sessions/CreateSessionForm.tsx";
-import { createdSessionId, sessionsApi } from "../sessions/sessions-api.ts";
+import {
+  NO_SESSION_ID_MESSAGE,
+  createdSessionId,
+  sessionKeys,
+  sessionsApi,
+} from "../sessions/sessions-api.ts";
+import { announceCreated } from "../sessions/use-create-session.ts";
 
 export const SIGN_IN_TO_CREATE_MESSAGE = "Please sign in to create a session";
 
 export function Hero() {
   const navigate = useNavigate();
-  const { isSignedIn } = useAuth();
+  const { isSignedIn, user } = useAuth();
+  const queryClient = useQueryClient();
 
   const createSession = useMutation({
     mutationFn: sessionsApi.create,
     onSuccess: (response) => {
       const id = createdSessionId(response);
       if (!id) {
-        window.alert("Session creation returned no ID");
+        window.alert(NO_SESSION_ID_MESSAGE);
         return;
       }
+      announceCreated(user?._id, id, response.message);
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.all });
       navigate(`/session/${encodeURIComponent(id)}`);
     },
     // SPEC section 8: the landing form reports failure with a browser alert.

@@ -1,9 +1,14 @@
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { ArrowRight } from "lucide-react";
-import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES } from "@cartner/contract";
+import { PASSCODE_MAX_LENGTH, SESSION_NAME_MAX_LENGTH, SESSION_TYPES } from "@cartner/contract";
 import { Button, SelectField, TextField } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import type { PendingSession, SessionParticipants, SessionType } from "../../lib/storage.ts";
+import { ParticipantsField } from "./ParticipantsField.tsx";
+import { parseBudget } from "./session-model.ts";
+
+/** What the form hands over: the hero's fields, plus a budget on the sessions page. */
+export type SessionFormValues = PendingSession & { budget?: number };
 
 /** A sensible head count for each type, until the user picks one themselves. */
 const suggestedParticipants: Record<SessionType, SessionParticipants> = {
@@ -31,10 +36,13 @@ export function toSessionValues(input: {
 }
 
 interface CreateSessionFormProps {
-  onSubmit: (values: PendingSession) => void;
+  onSubmit: (values: SessionFormValues) => void;
   submitting?: boolean;
   initialValues?: Partial<PendingSession> | undefined;
   className?: string;
+  /** Adds the optional Budget field (the sessions page). */
+  withBudget?: boolean;
+  submitLabel?: string;
 }
 
 /** The create-session fields shared by the landing hero and the sessions page. */
@@ -43,8 +51,9 @@ export function CreateSessionForm({
   submitting = false,
   initialValues,
   className,
+  withBudget = false,
+  submitLabel = "Start Session",
 }: CreateSessionFormProps) {
-  const id = useId();
   const [sessionName, setSessionName] = useState(initialValues?.sessionName ?? "");
   const [sessionType, setSessionType] = useState<SessionType | "">(
     initialValues?.sessionType ?? "",
@@ -53,6 +62,8 @@ export function CreateSessionForm({
     initialValues?.participants ?? null,
   );
   const [passcode, setPasscode] = useState(initialValues?.passcode ?? "");
+  const [budget, setBudget] = useState("");
+  const [budgetError, setBudgetError] = useState<string | undefined>();
 
   const participants =
     chosenParticipants ?? (sessionType === "" ? "2" : suggestedParticipants[sessionType]);
@@ -61,7 +72,21 @@ export function CreateSessionForm({
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!ready || submitting) return;
-    onSubmit(toSessionValues({ sessionName, sessionType, participants, passcode }));
+    const values: SessionFormValues = toSessionValues({
+      sessionName,
+      sessionType,
+      participants,
+      passcode,
+    });
+    if (withBudget) {
+      const parsed = parseBudget(budget);
+      if (!parsed.ok) {
+        setBudgetError(parsed.error);
+        return;
+      }
+      if (parsed.value !== null) values.budget = parsed.value;
+    }
+    onSubmit(values);
   }
 
   return (
@@ -76,6 +101,7 @@ export function CreateSessionForm({
         name="sessionName"
         required
         autoComplete="off"
+        maxLength={SESSION_NAME_MAX_LENGTH}
         placeholder="e.g. Weekend groceries"
         value={sessionName}
         onChange={(event) => setSessionName(event.target.value)}
@@ -97,46 +123,39 @@ export function CreateSessionForm({
         ))}
       </SelectField>
 
-      <fieldset>
-        <legend className="text-sm font-semibold text-slate-800">Participants</legend>
-        <div className="mt-1.5 grid grid-cols-3 gap-2">
-          {SESSION_PARTICIPANT_OPTIONS.map((option) => (
-            <label key={option} className="relative">
-              <input
-                type="radio"
-                name={`${id}-participants`}
-                value={option}
-                checked={participants === option}
-                onChange={() => setChosenParticipants(option)}
-                className="peer sr-only"
-              />
-              <span
-                className={cn(
-                  "flex h-11 cursor-pointer items-center justify-center rounded-xl border border-slate-300 bg-white",
-                  "text-[0.9375rem] font-semibold text-slate-700 transition-colors hover:border-slate-400",
-                  "peer-checked:border-primary-600 peer-checked:bg-primary-50 peer-checked:text-primary-800",
-                  "peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-primary-500",
-                )}
-              >
-                {option}
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ParticipantsField value={participants} onChange={setChosenParticipants} />
 
       <TextField
         label="Passcode"
         name="passcode"
         optional
         autoComplete="off"
+        maxLength={PASSCODE_MAX_LENGTH}
         hint="Friends will need it to join your session."
         value={passcode}
         onChange={(event) => setPasscode(event.target.value)}
       />
 
+      {withBudget && (
+        <TextField
+          label="Budget"
+          name="budget"
+          optional
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="e.g. 150"
+          hint="In US dollars. We show how much you save against it."
+          value={budget}
+          error={budgetError}
+          onChange={(event) => {
+            setBudget(event.target.value);
+            if (budgetError) setBudgetError(undefined);
+          }}
+        />
+      )}
+
       <Button type="submit" size="lg" fullWidth disabled={!ready} loading={submitting}>
-        Start Session
+        {submitLabel}
         {!submitting && <ArrowRight aria-hidden="true" className="size-5" />}
       </Button>
     </form>

@@ -1,0 +1,189 @@
+import { useId, useState } from "react";
+import { ChevronDown, Download, History, ReceiptText } from "lucide-react";
+import type { Cart } from "@cartner/contract";
+import { Badge, Button, ButtonLink, Container } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { cn } from "../../lib/cn.ts";
+import { formatDate, formatMoney } from "../../lib/format.ts";
+import { itemsLabel, sessionNameOf } from "./cart-model.ts";
+import { CartSkeleton, EmptyState, LoadError, PageLinks } from "./cart-parts.tsx";
+import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
+import { CartLinesTable } from "./CartLinesTable.tsx";
+import { summaryPath } from "./OrderSummaryCard.tsx";
+
+export const NO_PAST_CARTS_MESSAGE = "You have no past carts.";
+export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt (Coming Soon)";
+
+/** /cart-history: the read-only carts of the user's ended sessions, the first one open. */
+export function CartHistoryPage() {
+  const query = useCartHistory();
+  useRefetchCartsOnSync();
+
+  let body;
+  if (query.data) {
+    body =
+      query.data.length === 0 ? (
+        <EmptyState
+          icon={<History aria-hidden="true" className="size-7" />}
+          title={NO_PAST_CARTS_MESSAGE}
+        >
+          <p>When a session ends, its cart is kept here with the prices everyone paid.</p>
+          <ButtonLink to="/cart" variant="secondary" size="sm">
+            Back to My Cart
+          </ButtonLink>
+        </EmptyState>
+      ) : (
+        <HistoryList carts={query.data} />
+      );
+  } else if (query.isError) {
+    body = (
+      <LoadError
+        title="We couldn't load your past carts."
+        message={errorMessage(query.error, "Check your connection and try again.")}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else {
+    body = <CartSkeleton label="Loading your past carts…" />;
+  }
+
+  return (
+    <Container className="flex flex-col gap-5 py-6 sm:py-8">
+      <title>Cart History — Cartner</title>
+      <header className="flex flex-col gap-2">
+        <PageLinks
+          links={[
+            { to: "/", label: "Home" },
+            { to: "/cart", label: "My Cart" },
+          ]}
+        />
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Cart History</h1>
+        <p className="text-slate-600">Carts from your ended sessions, read-only.</p>
+      </header>
+      {body}
+    </Container>
+  );
+}
+
+function HistoryList({ carts }: { carts: Cart[] }) {
+  const [openIds, setOpenIds] = useState<ReadonlySet<string>>(
+    () => new Set(carts[0] ? [carts[0]._id] : []),
+  );
+  function toggle(id: string) {
+    setOpenIds((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }
+  return (
+    <ul className="flex flex-col gap-4">
+      {carts.map((cart) => (
+        <li key={cart._id}>
+          <HistorySection
+            cart={cart}
+            open={openIds.has(cart._id)}
+            onToggle={() => toggle(cart._id)}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function HistorySection({
+  cart,
+  open,
+  onToggle,
+}: {
+  cart: Cart;
+  open: boolean;
+  onToggle: () => void;
+}) {
+  const titleId = useId();
+  const panelId = useId();
+  const name = sessionNameOf(cart);
+  const sessionId = cart.sessionId?._id;
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="overflow-hidden rounded-card bg-surface shadow-soft ring-1 ring-slate-900/5"
+    >
+      <div className="flex items-start justify-between gap-3 p-4 sm:p-5">
+        <div className="flex min-w-0 flex-col gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id={titleId} className="text-lg font-bold break-words sm:text-xl">
+              {name}
+            </h2>
+            <Badge tone="neutral">Ended</Badge>
+          </div>
+          <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
+            <div className="flex gap-1">
+              <dt>Created</dt>
+              <dd className="font-medium text-slate-800">{formatDate(cart.createdAt)}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt className="sr-only">Total items</dt>
+              <dd className="font-medium text-slate-800">{itemsLabel(cart.itemCount)}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Total</dt>
+              <dd className="font-medium text-slate-800">{formatMoney(cart.totalPrice)}</dd>
+            </div>
+          </dl>
+        </div>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-expanded={open}
+          aria-controls={panelId}
+          aria-label={`Items in ${name}`}
+          title={open ? "Collapse" : "Expand"}
+          onClick={onToggle}
+        >
+          <ChevronDown
+            aria-hidden="true"
+            className={cn("size-5 transition-transform", open && "rotate-180")}
+          />
+        </Button>
+      </div>
+      <div id={panelId} hidden={!open} className="border-t border-slate-100">
+        {open && (
+          <div className="flex flex-col gap-4 p-4 sm:p-5">
+            {cart.products.length === 0 ? (
+              <p className="rounded-2xl bg-slate-50 px-4 py-6 text-center text-slate-600">
+                This cart was empty when the session ended.
+              </p>
+            ) : (
+              <CartLinesTable lines={cart.products} caption={`Items in ${name}`} />
+            )}
+            <div className="flex items-baseline justify-between gap-3 rounded-xl bg-slate-50 px-4 py-3">
+              <span className="text-sm font-semibold text-slate-800">
+                Cart total
+                <span className="font-normal text-slate-600"> · {itemsLabel(cart.itemCount)}</span>
+              </span>
+              <span className="font-display text-lg font-bold text-ink tabular-nums">
+                {formatMoney(cart.totalPrice)}
+              </span>
+            </div>
+            <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+              {sessionId && (
+                <ButtonLink to={summaryPath(sessionId)} variant="secondary" size="sm">
+                  <ReceiptText aria-hidden="true" className="size-4" />
+                  View summary <span className="sr-only">of {name}</span>
+                </ButtonLink>
+              )}
+              <Button size="sm" disabled>
+                <Download aria-hidden="true" className="size-4" />
+                {DOWNLOAD_RECEIPT_LABEL}
+              </Button>
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

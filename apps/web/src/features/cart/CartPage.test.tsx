@@ -1,0 +1,368 @@
+import { describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import type { Cart } from "@cartner/contract";
+import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
+import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import { ben, cleo, makeCart, makeLine, member, products } from "./test-carts.ts";
+
+function openCart(
+  carts: Cart[],
+  { path = "/cart", routes = {} }: { path?: string; routes?: Record<string, StubHandler> } = {},
+) {
+  signInAs();
+  const state = { carts };
+  const fetchMock = stubFetch({
+    "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+    "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
+    "GET /api/carts": () => json(200, { carts: state.carts }),
+    ...routes,
+  });
+  return { ...renderApp(path), fetchMock, state };
+}
+
+const section = (name: string) => screen.getByRole("region", { name });
+const controlsIn = (scope: HTMLElement) =>
+  within(scope)
+    .queryAllByRole("button")
+    .map((button) => button.getAttribute("aria-label") ?? button.textContent?.trim())
+    .filter((label) => /quantity|Remove/.test(label ?? ""));
+
+/** Ann's cart with Ben's and Ada's (the test user's) lines; the test user has `role`. */
+function sharedCart(role: "creator" | "participant" | "viewer") {
+  const ann = { _id: "a0000000-0000-4000-8000-000000000001", name: "Ann Archer" };
+  const creator = role === "creator" ? testUser : ann;
+  const lines = [makeLine(testUser, products.mug, 2), makeLine(ben, products.socks, 1)];
+  return makeCart(lines, {
+    creator,
+    members: [
+      member(creator, "creator"),
+      ...(role === "creator" ? [] : [member(testUser, role)]),
+      member(ben, "participant"),
+      member(cleo, "pending"),
+    ],
+  });
+}
+
+function withName(cart: Cart, sessionName: string): Cart {
+  return { ...cart, sessionId: { ...cart.sessionId, sessionName } };
+}
+
+describe("cart page", () => {
+  it("shows the header, the banner and each cart's creator and participant count", async () => {
+    const mine = withName(sharedCart("creator"), "Weekend groceries");
+    const theirs = withName(
+      { ...sharedCart("participant"), updatedAt: "2025-05-01T09:00:00.000Z" },
+      "",
+    );
+    openCart([mine, theirs]);
+
+    expect(await screen.findByText("You have 2 active cart(s).")).toBeVisible();
+    expect(screen.getByRole("heading", { level: 1, name: "My Cart" })).toBeVisible();
+    const links = within(screen.getByRole("navigation", { name: "Related pages" }));
+    expect(links.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+    expect(links.getByRole("link", { name: "Cart History" })).toHaveAttribute(
+      "href",
+      "/cart-history",
+    );
+    expect(screen.getByRole("link", { name: "Continue Shopping" })).toHaveAttribute(
+      "href",
+      "/products",
+    );
+
+    const first = section("Weekend groceries");
+    expect(within(first).getByText("Creator: You · Participants: 2")).toBeVisible();
+    const second = section("Untitled Session");
+    expect(within(second).getByText("Creator: Ann Archer · Participants: 3")).toBeVisible();
+
+    // The first cart is open, the other collapsed.
+    expect(
+      within(first).getByRole("button", { name: "Items in Weekend groceries" }),
+    ).toHaveAttribute("aria-expanded", "true");
+    expect(
+      within(second).getByRole("button", { name: "Items in Untitled Session" }),
+    ).toHaveAttribute("aria-expanded", "false");
+    expect(within(first).getByRole("columnheader", { name: "Remove" })).toBeInTheDocument();
+    expect(within(first).getByText("Color: Sage")).toBeVisible();
+    expect(within(first).getByText(/^Added by Ben Brown on /)).toBeVisible();
+  });
+
+  it("opens the cart of the route's session first", async () => {
+    const newer = withName(sharedCart("creator"), "Newer");
+    const older = withName(
+      { ...sharedCart("creator"), updatedAt: "2025-04-01T09:00:00.000Z" },
+      "Older",
+    );
+    const { user } = openCart([older, newer], { path: `/cart/${older.sessionId._id}` });
+    const toggle = await screen.findByRole("button", { name: "Items in Older" });
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(screen.getByRole("button", { name: "Items in Newer" })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
+    // Carts stay newest first.
+    const names = screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent);
+    expect(names.slice(0, 2)).toEqual(["Newer", "Older"]);
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(within(section("Older")).queryByRole("table")).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      "creator",
+      [
+        "Decrease quantity of Stoneware Mug",
+        "Increase quantity of Stoneware Mug",
+        "Remove Stoneware Mug",
+        "Decrease quantity of Wool Socks",
+        "Increase quantity of Wool Socks",
+        "Remove Wool Socks",
+      ],
+      true,
+    ],
+    [
+      "participant",
+      [
+        "Decrease quantity of Stoneware Mug",
+        "Increase quantity of Stoneware Mug",
+        "Remove Stoneware Mug",
+      ],
+      false,
+    ],
+    ["viewer", [], false],
+  ] as const)("offers a %s only the controls the role may use", async (role, expected, manages) => {
+    openCart([withName(sharedCart(role), "Party")]);
+    const cart = await screen.findByRole("region", { name: "Party" });
+    expect(controlsIn(cart)).toEqual(expected);
+    expect(within(cart).queryByRole("button", { name: "Clear Cart Party" }) !== null).toBe(manages);
+    expect(within(cart).queryByRole("button", { name: "Delete cart Party" }) !== null).toBe(
+      manages,
+    );
+    // Minus is not offered below 1: Ben's socks are at 1.
+    if (role === "creator") {
+      expect(
+        within(cart).getByRole("button", { name: "Decrease quantity of Wool Socks" }),
+      ).toBeDisabled();
+    }
+  });
+
+  it("changes a quantity at once, with the creator naming the line", async () => {
+    const cart = withName(sharedCart("creator"), "Party");
+    const bens = cart.products[1]!;
+    let answer: (response: Response) => void = () => undefined;
+    const { user, fetchMock, state } = openCart([cart], {
+      routes: {
+        [`PATCH /api/carts/${cart._id}/quantity`]: () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Party" });
+    await user.click(
+      within(region).getByRole("button", { name: "Increase quantity of Wool Socks" }),
+    );
+    // Shown before the server answers.
+    expect(within(region).getAllByText("$51.96").length).toBeGreaterThan(0);
+    const updated = {
+      ...cart,
+      products: [cart.products[0]!, { ...bens, quantity: 2, lineTotal: 25.98 }],
+      totalPrice: 51.96,
+      itemCount: 4,
+    };
+    state.carts = [updated];
+    answer(json(200, { cart: updated }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, `PATCH /api/carts/${cart._id}/quantity`)).toHaveLength(1),
+    );
+    const [call] = callsTo(fetchMock, `PATCH /api/carts/${cart._id}/quantity`);
+    expect(JSON.parse(String(call?.body))).toEqual({
+      productId: bens.productId._id,
+      change: 1,
+      lineId: bens._id,
+    });
+  });
+
+  it("rolls an optimistic quantity change back with a toast when the server refuses", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const cart = withName(sharedCart("participant"), "Party");
+    let answer: (response: Response) => void = () => undefined;
+    const { user } = openCart([cart], {
+      routes: {
+        [`PATCH /api/carts/${cart._id}/quantity`]: () =>
+          new Promise<Response>((resolve) => {
+            answer = resolve;
+          }),
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Party" });
+    const row = () => within(region).getByRole("row", { name: /Stoneware Mug/ });
+    expect(within(row()).getByText("2")).toBeInTheDocument();
+    expect(within(row()).getByText("$25.98")).toBeInTheDocument();
+
+    await user.click(
+      within(region).getByRole("button", { name: "Increase quantity of Stoneware Mug" }),
+    );
+    // Shown before the server answers.
+    expect(within(row()).getByText("3")).toBeInTheDocument();
+    expect(within(row()).getByText("$38.97")).toBeInTheDocument();
+
+    answer(
+      json(409, { message: "Only 2 in stock, and 2 already in this cart.", code: "CONFLICT" }),
+    );
+    expect(
+      await screen.findByText("Only 2 in stock, and 2 already in this cart."),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(row()).getByText("2")).toBeInTheDocument());
+    expect(within(row()).getByText("$25.98")).toBeInTheDocument();
+  });
+
+  it("removes a line at once and puts it back when the server refuses", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const cart = withName(sharedCart("creator"), "Party");
+    const socks = cart.products[1]!;
+    const { user, fetchMock } = openCart([cart], {
+      routes: {
+        [`DELETE /api/carts/${cart._id}/product/${socks.productId._id}`]: () =>
+          json(403, { message: "You can change only the items you added.", code: "FORBIDDEN" }),
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Party" });
+    await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+    expect(await screen.findByText("You can change only the items you added.")).toBeVisible();
+    expect(within(region).getByText("Wool Socks")).toBeVisible();
+    const [call] = fetchMock.mock.calls.filter(([input]) => String(input).includes("/product/"));
+    expect(String(call?.[0])).toContain(`lineId=${socks._id}`);
+  });
+
+  it("clears a cart after the confirmation, with SPEC's toasts", async () => {
+    const cart = withName(sharedCart("creator"), "Party");
+    let fail = true;
+    const { user, state } = openCart([cart], {
+      routes: {
+        [`DELETE /api/carts/${cart._id}/clear`]: () => {
+          if (fail) return json(500, { message: "Database unavailable", code: "INTERNAL_ERROR" });
+          const cleared = { ...cart, products: [], totalPrice: 0, itemCount: 0 };
+          state.carts = [cleared];
+          return json(200, { message: "Cart cleared", cart: cleared });
+        },
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Party" });
+    await user.click(within(region).getByRole("button", { name: "Clear Cart Party" }));
+    let dialog = screen.getByRole("dialog", { name: "Clear all products from this cart?" });
+    await user.click(within(dialog).getByRole("button", { name: "Clear Cart" }));
+    expect(await screen.findByText("Failed to clear cart.")).toBeVisible();
+
+    fail = false;
+    await user.click(within(region).getByRole("button", { name: "Clear Cart Party" }));
+    dialog = screen.getByRole("dialog", { name: "Clear all products from this cart?" });
+    await user.click(within(dialog).getByRole("button", { name: "Clear Cart" }));
+    expect(await screen.findByText("Cart cleared successfully.")).toBeVisible();
+    expect(await within(region).findByText("This cart is empty.")).toBeVisible();
+  });
+
+  it("deletes a cart after the confirmation; cancelling keeps it", async () => {
+    const cart = withName(sharedCart("creator"), "Party");
+    const { user, fetchMock, state } = openCart([cart], {
+      routes: {
+        [`DELETE /api/carts/${cart._id}`]: () => {
+          state.carts = [];
+          return json(200, { message: "Cart deleted; the session has ended." });
+        },
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Party" });
+    await user.click(within(region).getByRole("button", { name: "Delete cart Party" }));
+    const dialog = screen.getByRole("dialog", {
+      name: "Are you sure you want to delete this cart?",
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(callsTo(fetchMock, `DELETE /api/carts/${cart._id}`)).toHaveLength(0);
+
+    await user.click(within(region).getByRole("button", { name: "Delete cart Party" }));
+    await user.click(
+      within(
+        screen.getByRole("dialog", { name: "Are you sure you want to delete this cart?" }),
+      ).getByRole("button", { name: "Delete cart" }),
+    );
+    expect(await screen.findByText("Cart deleted successfully.")).toBeVisible();
+    expect(await screen.findByText("You have no carts yet.")).toBeVisible();
+    expect(screen.getByText("You have 0 active cart(s).")).toBeVisible();
+  });
+
+  it("shows the order summary card and goes on to the session summary", async () => {
+    const line = makeLine(testUser, products.mug, 3);
+    const cart = withName(makeCart([line]), "Party");
+    const { user, router } = openCart([cart]);
+    const summary = await screen.findByRole("region", { name: "Order Summary for Party" });
+    const figures = within(summary)
+      .getAllByRole("definition")
+      .map((dd) => dd.textContent);
+    expect(figures).toEqual(["$38.97", "$0.39", "$5.12", "$44.48"]);
+    await user.click(
+      within(summary).getByRole("button", { name: "Proceed to Checkout for Party" }),
+    );
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/session-summary/${cart.sessionId._id}`),
+    );
+  });
+
+  it("alerts 'Session ID is missing.' when the cart has no session id", async () => {
+    const alert = vi.spyOn(window, "alert").mockImplementation(() => undefined);
+    const cart = makeCart([makeLine(testUser, products.tea)]);
+    const broken = { ...cart, sessionId: { ...cart.sessionId, _id: "", sessionName: "Odd" } };
+    const { user } = openCart([broken]);
+    const summary = await screen.findByRole("region", { name: "Order Summary for Odd" });
+    await user.click(within(summary).getByRole("button", { name: "Proceed to Checkout for Odd" }));
+    expect(alert).toHaveBeenCalledWith("Session ID is missing.");
+  });
+
+  it("says so when there are no carts, with a way to the sessions", async () => {
+    openCart([]);
+    expect(await screen.findByText("You have no carts yet.")).toBeVisible();
+    expect(screen.getByText("You have 0 active cart(s).")).toBeVisible();
+    expect(screen.getByRole("link", { name: "Go to sessions" })).toHaveAttribute(
+      "href",
+      "/sessions",
+    );
+  });
+
+  it("shows an error with a retry", async () => {
+    let fail = true;
+    const { user } = openCart([], {
+      routes: {
+        "GET /api/carts": () =>
+          fail
+            ? json(500, { message: "Database unavailable", code: "INTERNAL_ERROR" })
+            : json(200, { carts: [] }),
+      },
+    });
+    expect(await screen.findByText("We couldn't load your carts.")).toBeVisible();
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("You have no carts yet.")).toBeVisible();
+  });
+
+  it("refetches the carts when the session sync reports a new version", async () => {
+    const cart = withName(sharedCart("creator"), "Party");
+    let version = 1;
+    const { fetchMock, queryClient, state } = openCart([cart], {
+      routes: {
+        "GET /api/sessions/sync": () => json(200, { sessions: [], version }),
+      },
+    });
+    await screen.findByRole("region", { name: "Party" });
+    await waitFor(() => expect(callsTo(fetchMock, "GET /api/sessions/sync").length).toBe(1));
+    const before = callsTo(fetchMock, "GET /api/carts").length;
+
+    state.carts = [
+      { ...cart, products: cart.products.slice(0, 1), totalPrice: 25.98, itemCount: 2 },
+    ];
+    version = 2;
+    await queryClient.refetchQueries({ queryKey: ["sessions", "sync"] });
+    await waitFor(() => expect(callsTo(fetchMock, "GET /api/carts").length).toBe(before + 1));
+    await waitFor(() => expect(screen.queryByText("Wool Socks")).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,263 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { Link, useParams } from "react-router";
+import { History, Info, ShoppingBag, ShoppingCart } from "lucide-react";
+import type { Cart, CartLine } from "@cartner/contract";
+import { ButtonLink, ConfirmDialog, Container } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { isNotFound } from "./carts-api.ts";
+import { findRouteCart, sessionNameOf } from "./cart-model.ts";
+import { CartSkeleton, EmptyState, LoadError, PageLinks } from "./cart-parts.tsx";
+import {
+  CLEAR_CONFIRM,
+  DELETE_CONFIRM,
+  useCartActions,
+  useCartLineActions,
+  useCartLookup,
+  useCarts,
+  useRefetchCartsOnSync,
+} from "./cart-queries.ts";
+import { CartSection } from "./CartSection.tsx";
+
+export const NO_CARTS_MESSAGE = "You have no carts yet.";
+
+export function activeCartsBanner(count: number): string {
+  return `You have ${count} active cart(s).`;
+}
+
+/** /cart, /cart/:sessionId and /cart/id/:cartId: every cart of the user's active sessions. */
+export function CartPage() {
+  const { sessionId, cartId } = useParams();
+  const query = useCarts();
+  useRefetchCartsOnSync();
+  const [announcement, setAnnouncement] = useState("");
+  const target = useMemo(() => ({ sessionId, cartId }), [sessionId, cartId]);
+
+  let body;
+  if (query.data) {
+    const carts = query.data;
+    const routeCart = findRouteCart(carts, target);
+    body = (
+      <>
+        <p
+          role="status"
+          className="flex items-center gap-2 rounded-xl bg-primary-50 px-4 py-3 text-sm font-semibold text-primary-900 ring-1 ring-primary-100 ring-inset"
+        >
+          <ShoppingCart aria-hidden="true" className="size-4 shrink-0 text-accent-600" />
+          {activeCartsBanner(carts.length)}
+        </p>
+        {(sessionId || cartId) && !routeCart && (
+          <MissingRouteCart target={target} onFoundActive={query.refetch} />
+        )}
+        {carts.length === 0 ? (
+          <EmptyState
+            icon={<ShoppingBag aria-hidden="true" className="size-7" />}
+            title={NO_CARTS_MESSAGE}
+          >
+            <p>Each shopping session has one shared cart. Start or join a session to fill one.</p>
+            <ButtonLink to="/sessions" size="sm">
+              Go to sessions
+            </ButtonLink>
+          </EmptyState>
+        ) : (
+          <CartList
+            // A new route target starts over: its cart opens.
+            key={`${sessionId ?? ""}|${cartId ?? ""}`}
+            carts={carts}
+            initialOpenId={routeCart?._id ?? carts[0]?._id ?? null}
+            scrollToOpen={routeCart !== undefined && routeCart !== carts[0]}
+            announce={setAnnouncement}
+          />
+        )}
+      </>
+    );
+  } else if (query.isError) {
+    body = (
+      <LoadError
+        title="We couldn't load your carts."
+        message={errorMessage(query.error, "Check your connection and try again.")}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else {
+    body = <CartSkeleton label="Loading your carts…" />;
+  }
+
+  return (
+    <Container className="flex flex-col gap-5 py-6 sm:py-8">
+      <title>My Cart — Cartner</title>
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-2">
+          <PageLinks
+            links={[
+              { to: "/", label: "Home" },
+              { to: "/cart-history", label: "Cart History" },
+            ]}
+          />
+          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">My Cart</h1>
+        </div>
+        <ButtonLink to="/products" variant="secondary" className="self-start sm:self-auto">
+          <ShoppingBag aria-hidden="true" className="size-4" />
+          Continue Shopping
+        </ButtonLink>
+      </header>
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+      {body}
+    </Container>
+  );
+}
+
+/** The route names a cart the active list lacks: its session ended, or it is not ours to see. */
+function MissingRouteCart({
+  target,
+  onFoundActive,
+}: {
+  target: { sessionId?: string | undefined; cartId?: string | undefined };
+  onFoundActive: () => unknown;
+}) {
+  const lookup = useCartLookup(
+    {
+      ...(target.sessionId ? { sessionId: target.sessionId } : {}),
+      ...(target.cartId ? { cartId: target.cartId } : {}),
+    },
+    true,
+  );
+  const cart = lookup.data;
+  const activeNow = cart?.status === "active" && cart.sessionId?.status === "active";
+
+  useEffect(() => {
+    // The list was older than this cart (e.g. a session created a moment ago): load it again.
+    if (activeNow) void onFoundActive();
+  }, [activeNow, onFoundActive]);
+
+  if (lookup.isPending || activeNow) return null;
+  let text;
+  if (cart) {
+    text = (
+      <>
+        The session “{sessionNameOf(cart)}” has ended, so its cart is read-only now. Find it in{" "}
+        <Link to="/cart-history" className="font-semibold text-primary-700 underline">
+          Cart History
+        </Link>
+        .
+      </>
+    );
+  } else if (isNotFound(lookup.error)) {
+    text = <>We couldn&apos;t find that cart. It may be gone, or you are not in its session.</>;
+  } else {
+    text = <>{errorMessage(lookup.error, "We couldn't load that cart.")}</>;
+  }
+  return (
+    <p className="flex items-start gap-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-900 ring-1 ring-accent-200 ring-inset">
+      <History aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-700" />
+      <span>{text}</span>
+    </p>
+  );
+}
+
+type Pending = { kind: "delete" | "clear"; cart: Cart } | null;
+
+function CartList({
+  carts,
+  initialOpenId,
+  scrollToOpen,
+  announce,
+}: {
+  carts: Cart[];
+  initialOpenId: string | null;
+  scrollToOpen: boolean;
+  announce: (message: string) => void;
+}) {
+  const { user } = useAuth();
+  const userId = user?._id ?? null;
+  const [openIds, setOpenIds] = useState<ReadonlySet<string>>(
+    () => new Set(initialOpenId ? [initialOpenId] : []),
+  );
+  // The order at first load stays while the user works (a change would otherwise move a cart to
+  // the top under their pointer); carts that appear later go first.
+  const [order] = useState(() => carts.map((cart) => cart._id));
+  const ordered = useMemo(() => {
+    const known = carts
+      .filter((cart) => order.includes(cart._id))
+      .sort((a, b) => order.indexOf(a._id) - order.indexOf(b._id));
+    return [...carts.filter((cart) => !order.includes(cart._id)), ...known];
+  }, [carts, order]);
+  const [pending, setPending] = useState<Pending>(null);
+  const { changeQuantity, removeLine } = useCartLineActions(announce);
+  const { clear, remove } = useCartActions();
+
+  useEffect(() => {
+    if (!scrollToOpen || !initialOpenId) return;
+    document
+      .querySelector(`[data-cart-id="${CSS.escape(initialOpenId)}"]`)
+      ?.scrollIntoView?.({ block: "start" });
+    // Only on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const toggle = useCallback((id: string) => {
+    setOpenIds((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+
+  function confirm() {
+    const action = pending;
+    setPending(null);
+    if (action?.kind === "delete") remove.mutate(action.cart);
+    if (action?.kind === "clear") clear.mutate(action.cart);
+  }
+
+  const pendingName = pending ? sessionNameOf(pending.cart) : "";
+
+  return (
+    <>
+      <ul className="flex flex-col gap-4">
+        {ordered.map((cart) => (
+          <li key={cart._id} data-cart-id={cart._id} className="scroll-mt-24">
+            <CartSection
+              cart={cart}
+              userId={userId}
+              open={openIds.has(cart._id)}
+              onToggle={() => toggle(cart._id)}
+              onChangeQuantity={(c: Cart, line: CartLine, change: 1 | -1) =>
+                changeQuantity.mutate({ cart: c, line, change })
+              }
+              onRemoveLine={(c: Cart, line: CartLine) => removeLine.mutate({ cart: c, line })}
+              onClear={(c) => setPending({ kind: "clear", cart: c })}
+              onDelete={(c) => setPending({ kind: "delete", cart: c })}
+              clearing={clear.isPending && clear.variables?._id === cart._id}
+              deleting={remove.isPending && remove.variables?._id === cart._id}
+            />
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === "clear" ? CLEAR_CONFIRM : DELETE_CONFIRM}
+        description={
+          pending?.kind === "clear" ? (
+            <>Every item in “{pendingName}” is removed, including the ones others added.</>
+          ) : (
+            <>
+              This ends “{pendingName}” for everyone. Its cart is kept, read-only, in Cart History.
+            </>
+          )
+        }
+        confirmLabel={pending?.kind === "clear" ? "Clear Cart" : "Delete cart"}
+        onConfirm={confirm}
+        onCancel={() => setPending(null)}
+      />
+      <p className="flex items-start gap-2 text-xs text-slate-500">
+        <Info aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
+        Changes by others in your sessions show up here within a few seconds.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import { useId } from "react";
+import { ChevronDown, Eraser, ShoppingBag, Trash2 } from "lucide-react";
+import type { Cart, CartLine } from "@cartner/contract";
+import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
+import { cn } from "../../lib/cn.ts";
+import { formatMoney } from "../../lib/format.ts";
+import {
+  canChangeLine,
+  canManageCart,
+  cartHeaderLine,
+  isSessionActive,
+  itemsLabel,
+  roleIn,
+  sessionNameOf,
+} from "./cart-model.ts";
+import { CartLinesTable } from "./CartLinesTable.tsx";
+import { OrderSummaryCard } from "./OrderSummaryCard.tsx";
+
+const roleLabels = {
+  creator: "Creator",
+  participant: "Participant",
+  viewer: "Viewer",
+  pending: "Pending",
+} as const;
+
+export interface CartSectionProps {
+  cart: Cart;
+  userId: string | null | undefined;
+  open: boolean;
+  onToggle: () => void;
+  onChangeQuantity: (cart: Cart, line: CartLine, change: 1 | -1) => void;
+  onRemoveLine: (cart: Cart, line: CartLine) => void;
+  onClear: (cart: Cart) => void;
+  onDelete: (cart: Cart) => void;
+  clearing?: boolean;
+  deleting?: boolean;
+}
+
+/** One cart on the cart page: its header (who, how many, actions) and, expanded, its lines. */
+export function CartSection({
+  cart,
+  userId,
+  open,
+  onToggle,
+  onChangeQuantity,
+  onRemoveLine,
+  onClear,
+  onDelete,
+  clearing = false,
+  deleting = false,
+}: CartSectionProps) {
+  const titleId = useId();
+  const panelId = useId();
+  const name = sessionNameOf(cart);
+  const role = roleIn(cart.sessionId, userId);
+  const active = isSessionActive(cart);
+  const manage = canManageCart(role, active);
+  const canAdd = active && (role === "creator" || role === "participant");
+  const empty = cart.products.length === 0;
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      data-testid="cart-section"
+      className="overflow-hidden rounded-card bg-surface shadow-soft ring-1 ring-slate-900/5"
+    >
+      <div className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
+        <div className="flex min-w-0 flex-col gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id={titleId} className="text-lg font-bold break-words sm:text-xl">
+              {name}
+            </h2>
+            {role && (
+              <Badge tone={role === "creator" ? "accent" : "neutral"}>
+                You: {roleLabels[role]}
+              </Badge>
+            )}
+          </div>
+          <p className="text-sm text-slate-600">{cartHeaderLine(cart, userId)}</p>
+          <p className="text-sm text-slate-500">
+            {itemsLabel(cart.itemCount)} · {formatMoney(cart.totalPrice)}
+          </p>
+        </div>
+        <div className="flex shrink-0 items-center gap-2 max-sm:justify-end">
+          {manage && (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={empty}
+              loading={clearing}
+              onClick={() => onClear(cart)}
+            >
+              {!clearing && <Eraser aria-hidden="true" className="size-4" />}
+              Clear Cart <span className="sr-only">{name}</span>
+            </Button>
+          )}
+          {manage && (
+            <Button
+              variant="ghost"
+              size="icon"
+              className="text-danger-700 hover:bg-danger-50 hover:text-danger-800"
+              aria-label={`Delete cart ${name}`}
+              title="Delete cart"
+              loading={deleting}
+              onClick={() => onDelete(cart)}
+            >
+              {!deleting && <Trash2 aria-hidden="true" className="size-5" />}
+            </Button>
+          )}
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-expanded={open}
+            aria-controls={panelId}
+            aria-label={`Items in ${name}`}
+            title={open ? "Collapse" : "Expand"}
+            onClick={onToggle}
+          >
+            <ChevronDown
+              aria-hidden="true"
+              className={cn("size-5 transition-transform", open && "rotate-180")}
+            />
+          </Button>
+        </div>
+      </div>
+
+      <div id={panelId} hidden={!open} className="border-t border-slate-100">
+        {open && (
+          <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[minmax(0,1fr)_18rem]">
+            <div className="flex min-w-0 flex-col gap-3">
+              {empty ? (
+                <div className="flex flex-col items-center gap-3 rounded-2xl bg-slate-50 px-4 py-8 text-center">
+                  <ShoppingBag aria-hidden="true" className="size-8 text-slate-400" />
+                  <p className="font-semibold text-ink">This cart is empty.</p>
+                  {canAdd && (
+                    <ButtonLink to="/products" variant="secondary" size="sm">
+                      Browse products
+                    </ButtonLink>
+                  )}
+                </div>
+              ) : (
+                <CartLinesTable
+                  lines={cart.products}
+                  caption={`Items in ${name}`}
+                  controls={{
+                    canChange: (line) => canChangeLine(role, line, userId, active),
+                    onChange: (line, change) => onChangeQuantity(cart, line, change),
+                    onRemove: (line) => onRemoveLine(cart, line),
+                  }}
+                />
+              )}
+              <div className="flex items-baseline justify-between gap-3 rounded-xl bg-primary-50/70 px-4 py-3">
+                <span className="text-sm font-semibold text-primary-900">
+                  Cart total
+                  <span className="font-normal text-primary-800">
+                    {" "}
+                    · {itemsLabel(cart.itemCount)}
+                  </span>
+                </span>
+                <span className="font-display text-lg font-bold text-ink tabular-nums">
+                  {formatMoney(cart.totalPrice)}
+                </span>
+              </div>
+              {role === "viewer" && (
+                <p className="text-sm text-slate-500">
+                  You&apos;re a viewer here: you can follow the cart, but not change it.
+                </p>
+              )}
+              {role === "participant" && !empty && (
+                <p className="text-sm text-slate-500">
+                  You can change the items you added; the creator manages the rest.
+                </p>
+              )}
+            </div>
+            <OrderSummaryCard
+              totalPrice={cart.totalPrice}
+              sessionId={cart.sessionId?._id}
+              sessionName={name}
+            />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

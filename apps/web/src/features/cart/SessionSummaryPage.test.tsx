@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { screen, within } from "@testing-library/react";
+import type { SessionSummary } from "@cartner/contract";
+import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
+import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import { ben, cleo } from "./test-carts.ts";
+
+function openSummary(handler: StubHandler) {
+  signInAs();
+  stubFetch({
+    "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+    "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
+    "GET /api/sessions/s-1/summary": handler,
+  });
+  return renderApp("/session-summary/s-1");
+}
+
+const summary: SessionSummary = {
+  sessionName: "Weekend groceries",
+  participants: [
+    { _id: testUser._id, name: testUser.name },
+    { _id: ben._id, name: ben.name },
+    { _id: cleo._id, name: cleo.name },
+  ],
+  cartItems: [
+    {
+      product: { _id: "p-mug", name: "Stoneware Mug", price: 12.99, imageUrl: "/m.svg" },
+      quantity: 2,
+      addedBy: { _id: testUser._id, name: testUser.name },
+    },
+    {
+      product: { _id: "p-tea", name: "Jasmine Green Tea", price: 6.5, imageUrl: "/t.svg" },
+      quantity: 2,
+      addedBy: { _id: ben._id, name: ben.name },
+    },
+  ],
+  // As the server computes it; the page shows it as is.
+  split: [
+    {
+      userId: testUser._id,
+      name: testUser.name,
+      subtotal: 25.98,
+      fees: 0.26,
+      tax: 3.41,
+      total: 29.65,
+    },
+    { userId: ben._id, name: ben.name, subtotal: 13, fees: 0.13, tax: 1.71, total: 14.84 },
+  ],
+  subtotal: 38.98,
+  fees: 0.39,
+  tax: 5.12,
+  total: 44.49,
+};
+
+describe("session summary", () => {
+  it("shows the items, the server's split per participant and the total", async () => {
+    const { user } = openSummary(() => json(200, summary));
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Weekend groceries" }),
+    ).toBeVisible();
+
+    const items = screen.getByRole("table", { name: "Items in the cart" });
+    expect(
+      within(items)
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Product", "Quantity", "Added by"]);
+    expect(within(items).getByRole("row", { name: /Jasmine Green Tea/ })).toHaveTextContent(
+      "Ben Brown",
+    );
+
+    const shares = within(screen.getByRole("list", { name: "Cost per participant" })).getAllByRole(
+      "listitem",
+    );
+    expect(shares).toHaveLength(3);
+    expect(shares[0]).toHaveTextContent(/Ada Lovelace \(you\)Total \$29\.65/);
+    expect(shares[0]).toHaveTextContent("$25.98");
+    expect(shares[0]).toHaveTextContent("$0.26");
+    expect(shares[0]).toHaveTextContent("$3.41");
+    expect(shares[1]).toHaveTextContent("$14.84");
+    expect(shares[2]).toHaveTextContent(/Cleo Chu.*\$0\.00.*Nothing added yet/);
+
+    const total = screen.getByRole("region", { name: "Total" });
+    expect(
+      within(total)
+        .getAllByRole("definition")
+        .map((dd) => dd.textContent),
+    ).toEqual(["$38.98", "$0.39", "$5.12", "$44.49"]);
+
+    const pay = within(total).getByRole("button", { name: "Proceed to Payment" });
+    expect(pay).toHaveAttribute("aria-disabled", "true");
+    await user.click(pay);
+    expect(await screen.findByText("Payments are coming soon.")).toBeInTheDocument();
+  });
+
+  it("shows a friendly not-found state on a 404", async () => {
+    openSummary(() => json(404, { message: "Session not found", code: "NOT_FOUND" }));
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Summary not found" }),
+    ).toBeVisible();
+  });
+});

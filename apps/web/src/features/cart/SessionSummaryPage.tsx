@@ -1,0 +1,320 @@
+import { useId } from "react";
+import { Link, useParams } from "react-router";
+import { toast } from "react-toastify/unstyled";
+import { ArrowLeft, CreditCard, ReceiptText, ShoppingBag, Users } from "lucide-react";
+import type { SessionSummary } from "@cartner/contract";
+import { LostCart } from "../../components/illustrations/LostCart.tsx";
+import {
+  Badge,
+  ButtonLink,
+  Card,
+  CardBody,
+  Container,
+  buttonClasses,
+} from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { cn } from "../../lib/cn.ts";
+import { formatMoney } from "../../lib/format.ts";
+import { isNotFound } from "./carts-api.ts";
+import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
+import { LineImage, LoadError } from "./cart-parts.tsx";
+import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";
+import { TotalsList } from "./OrderSummaryCard.tsx";
+
+export const PAYMENTS_SOON_MESSAGE = "Payments are coming soon.";
+export const SUMMARY_NOT_FOUND = "Summary not found";
+
+type Share = SessionSummary["split"][number];
+
+/**
+ * Everyone's share as the server computed it (never recomputed here), plus members who added
+ * nothing yet, at zero.
+ */
+export function sharesOf(summary: SessionSummary): Array<Share & { added: boolean }> {
+  const shares = summary.split.map((share) => ({ ...share, added: true }));
+  const known = new Set(shares.map((share) => share.userId));
+  for (const person of summary.participants) {
+    if (known.has(person._id)) continue;
+    shares.push({
+      userId: person._id,
+      name: person.name,
+      subtotal: 0,
+      fees: 0,
+      tax: 0,
+      total: 0,
+      added: false,
+    });
+  }
+  return shares;
+}
+
+/** /session-summary/:sessionId: the items, the fair split per member and the total. */
+export function SessionSummaryPage() {
+  const { sessionId = "" } = useParams();
+  const query = useSessionSummary(sessionId);
+  useRefetchCartsOnSync();
+
+  if (query.data) return <Summary summary={query.data} sessionId={sessionId} />;
+  if (query.isError && isNotFound(query.error)) return <SummaryNotFound />;
+  return (
+    <Container className="flex flex-col gap-6 py-6 sm:py-8">
+      <title>Session Summary — Cartner</title>
+      <BackToCart sessionId={sessionId} />
+      {query.isError ? (
+        <LoadError
+          title="We couldn't load this summary."
+          message={errorMessage(query.error, "Check your connection and try again.")}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : (
+        <SummarySkeleton />
+      )}
+    </Container>
+  );
+}
+
+function BackToCart({ sessionId }: { sessionId: string }) {
+  return (
+    <Link
+      to={`/cart/${encodeURIComponent(sessionId)}`}
+      className="inline-flex items-center gap-1.5 self-start rounded-md text-sm font-semibold text-primary-700 hover:underline"
+    >
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to cart
+    </Link>
+  );
+}
+
+function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: string }) {
+  const { user } = useAuth();
+  const itemsId = useId();
+  const splitId = useId();
+  const totalId = useId();
+  const hintId = useId();
+  const name = summary.sessionName.trim() || UNTITLED_SESSION;
+  const shares = sharesOf(summary);
+  const itemCount = summary.cartItems.reduce((sum, item) => sum + item.quantity, 0);
+
+  return (
+    <Container className="flex flex-col gap-6 py-6 sm:py-8">
+      <title>{`${name} — Summary — Cartner`}</title>
+      <BackToCart sessionId={sessionId} />
+      <header className="flex flex-col gap-2">
+        <Badge tone="accent" className="self-start">
+          <ReceiptText aria-hidden="true" className="size-3.5" />
+          Session Summary
+        </Badge>
+        <h1 className="text-3xl font-extrabold tracking-tight break-words sm:text-4xl">{name}</h1>
+        <p className="text-slate-600">
+          {summary.participants.length}{" "}
+          {summary.participants.length === 1 ? "participant" : "participants"} ·{" "}
+          {itemsLabel(itemCount)}
+        </p>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <section
+            aria-labelledby={itemsId}
+            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+          >
+            <h2 id={itemsId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
+              <ShoppingBag aria-hidden="true" className="size-5 text-primary-600" />
+              Items
+            </h2>
+            {summary.cartItems.length === 0 ? (
+              <p className="rounded-2xl bg-slate-50 px-4 py-6 text-center text-slate-600">
+                No items in this cart yet.
+              </p>
+            ) : (
+              <ItemsTable summary={summary} />
+            )}
+          </section>
+
+          <section
+            aria-labelledby={splitId}
+            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+          >
+            <div className="flex flex-col gap-1">
+              <h2 id={splitId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
+                <Users aria-hidden="true" className="size-5 text-primary-600" />
+                Cost split
+              </h2>
+              <p className="text-sm text-slate-600">
+                Each person pays for what they added, plus a share of the fees and tax in proportion
+                to it.
+              </p>
+            </div>
+            <ul aria-label="Cost per participant" className="grid gap-3 sm:grid-cols-2">
+              {shares.map((share) => (
+                <li
+                  key={share.userId}
+                  data-testid="split-share"
+                  className="flex flex-col gap-3 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
+                >
+                  <div className="flex items-baseline justify-between gap-3">
+                    <p className="min-w-0 font-semibold break-words text-ink">
+                      {share.name}
+                      {share.userId === user?._id && (
+                        <span className="font-normal text-slate-500"> (you)</span>
+                      )}
+                    </p>
+                    <p className="font-display text-lg font-bold text-ink tabular-nums">
+                      <span className="sr-only">Total </span>
+                      {formatMoney(share.total)}
+                    </p>
+                  </div>
+                  {share.added ? (
+                    <dl className="grid grid-cols-3 gap-2 text-xs">
+                      <ShareFigure label="Subtotal" value={share.subtotal} />
+                      <ShareFigure label="Fees" value={share.fees} />
+                      <ShareFigure label="Tax" value={share.tax} />
+                    </dl>
+                  ) : (
+                    <p className="text-xs text-slate-500">Nothing added yet.</p>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+
+        <section
+          aria-labelledby={totalId}
+          className="flex flex-col gap-4 self-start rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+        >
+          <h2 id={totalId} className="text-lg font-bold sm:text-xl">
+            Total
+          </h2>
+          <TotalsList totals={summary} />
+          <button
+            type="button"
+            aria-disabled="true"
+            aria-describedby={hintId}
+            onClick={() => toast.info(PAYMENTS_SOON_MESSAGE, { toastId: "payments-soon" })}
+            className={cn(buttonClasses({ fullWidth: true }), "cursor-not-allowed opacity-60")}
+          >
+            <CreditCard aria-hidden="true" className="size-4" />
+            Proceed to Payment
+          </button>
+          <p id={hintId} className="text-center text-xs text-slate-500">
+            Coming soon: paying your share right here.
+          </p>
+        </section>
+      </div>
+    </Container>
+  );
+}
+
+function ShareFigure({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-medium text-slate-800 tabular-nums">{formatMoney(value)}</dd>
+    </div>
+  );
+}
+
+function ItemsTable({ summary }: { summary: SessionSummary }) {
+  const cell = "py-3 align-middle max-sm:p-0";
+  return (
+    <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
+      <caption className="sr-only">Items in the cart</caption>
+      <thead role="rowgroup" className="max-sm:sr-only">
+        <tr
+          role="row"
+          className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+        >
+          <th role="columnheader" scope="col" className="py-2 pr-3 font-semibold">
+            Product
+          </th>
+          <th role="columnheader" scope="col" className="px-3 py-2 text-center font-semibold">
+            Quantity
+          </th>
+          <th role="columnheader" scope="col" className="py-2 pl-3 text-right font-semibold">
+            Added by
+          </th>
+        </tr>
+      </thead>
+      <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block">
+        {summary.cartItems.map((item, index) => (
+          <tr
+            key={`${item.product._id}-${item.addedBy._id}-${index}`}
+            role="row"
+            className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
+          >
+            <td role="cell" className={cn(cell, "pr-3 max-sm:col-span-2")}>
+              <div className="flex min-w-0 items-center gap-3">
+                <LineImage src={item.product.imageUrl} className="size-12" />
+                <div className="flex min-w-0 flex-col">
+                  <span className="font-semibold break-words text-ink">{item.product.name}</span>
+                  <span className="text-xs text-slate-500">
+                    {formatMoney(item.product.price)} each
+                  </span>
+                </div>
+              </div>
+            </td>
+            <td
+              role="cell"
+              className={cn(
+                cell,
+                "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
+              )}
+            >
+              <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+              {item.quantity}
+            </td>
+            <td role="cell" className={cn(cell, "pl-3 text-right text-slate-700")}>
+              <span className="text-slate-500 sm:hidden">Added by </span>
+              {item.addedBy.name || "someone"}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SummarySkeleton() {
+  return (
+    <div className="flex flex-col gap-6">
+      <p role="status" className="sr-only">
+        Loading the summary…
+      </p>
+      <div aria-hidden="true" className="flex animate-pulse flex-col gap-3">
+        <div className="h-6 w-36 rounded-full bg-slate-200" />
+        <div className="h-10 w-2/3 max-w-md rounded bg-slate-200" />
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+          <div className="h-72 rounded-card bg-slate-200" />
+          <div className="h-56 rounded-card bg-slate-200" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function SummaryNotFound() {
+  return (
+    <Container className="py-10 sm:py-16">
+      <title>{`${SUMMARY_NOT_FOUND} — Cartner`}</title>
+      <Card className="mx-auto max-w-xl text-center">
+        <CardBody className="flex flex-col items-center gap-4">
+          <LostCart className="max-w-56" />
+          <h1 className="text-2xl font-bold sm:text-3xl">{SUMMARY_NOT_FOUND}</h1>
+          <p className="max-w-md text-slate-600">
+            This session does not exist, or you are not a member of it, so there is no summary to
+            show.
+          </p>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <ButtonLink to="/cart">My Cart</ButtonLink>
+            <ButtonLink to="/sessions" variant="secondary">
+              Sessions
+            </ButtonLink>
+          </div>
+        </CardBody>
+      </Card>
+    </Container>
+  );
+}

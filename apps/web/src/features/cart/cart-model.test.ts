@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { testUser } from "../../test/render-app.tsx";
+import {
+  canChangeLine,
+  cartHeaderLine,
+  cartOrderSummary,
+  findRouteCart,
+  newestCartsFirst,
+  participantCount,
+  withQuantityChange,
+  withoutLine,
+} from "./cart-model.ts";
+import { ben, cleo, makeCart, makeLine, member, products } from "./test-carts.ts";
+
+describe("cart header", () => {
+  it("says 'Creator: You' to the creator and counts the creator plus the members", () => {
+    const cart = makeCart([], {
+      members: [
+        member(testUser, "creator"),
+        member(ben, "participant"),
+        member(cleo, "viewer"),
+        member({ _id: "d-1", name: "Dee" }, "pending"),
+      ],
+    });
+    expect(cartHeaderLine(cart, testUser._id)).toBe("Creator: You · Participants: 3");
+  });
+
+  it("names another creator, and says Unknown when there is no name", () => {
+    const cart = makeCart([], {
+      creator: ben,
+      members: [member(ben, "creator"), member(testUser, "participant")],
+    });
+    expect(cartHeaderLine(cart, testUser._id)).toBe("Creator: Ben Brown · Participants: 2");
+
+    const nameless = makeCart([], { creator: { _id: "x-1", name: "" }, members: [] });
+    expect(cartHeaderLine(nameless, testUser._id)).toBe("Creator: Unknown · Participants: 1");
+  });
+
+  it("counts one for a creator alone", () => {
+    expect(participantCount(makeCart())).toBe(1);
+  });
+});
+
+describe("who may change a line", () => {
+  const mine = makeLine(testUser, products.tea);
+  const bens = makeLine(ben, products.mug);
+
+  it("lets the creator change every line", () => {
+    expect(canChangeLine("creator", mine, testUser._id)).toBe(true);
+    expect(canChangeLine("creator", bens, testUser._id)).toBe(true);
+  });
+
+  it("lets a participant change only their own lines", () => {
+    expect(canChangeLine("participant", mine, testUser._id)).toBe(true);
+    expect(canChangeLine("participant", bens, testUser._id)).toBe(false);
+  });
+
+  it("lets a viewer, a pending member and anyone in an ended session change nothing", () => {
+    expect(canChangeLine("viewer", mine, testUser._id)).toBe(false);
+    expect(canChangeLine("pending", mine, testUser._id)).toBe(false);
+    expect(canChangeLine("creator", mine, testUser._id, false)).toBe(false);
+  });
+});
+
+describe("order summary", () => {
+  it("adds 1 % fees and 13 % tax on subtotal plus fees, to the cent", () => {
+    expect(cartOrderSummary(38.97)).toEqual({
+      subtotal: 38.97,
+      fees: 0.39,
+      tax: 5.12,
+      total: 44.48,
+    });
+    expect(cartOrderSummary(0)).toEqual({ subtotal: 0, fees: 0, tax: 0, total: 0 });
+  });
+});
+
+describe("optimistic changes", () => {
+  it("moves a quantity within 1..99 and recomputes the totals in cents", () => {
+    const line = makeLine(testUser, products.mug, 1);
+    const other = makeLine(ben, products.socks, 2);
+    const cart = makeCart([line, other]);
+    const up = withQuantityChange(cart, line._id, 1);
+    expect(up.products[0]).toMatchObject({ quantity: 2, lineTotal: 25.98 });
+    expect(up.totalPrice).toBe(51.96);
+    expect(up.itemCount).toBe(4);
+    expect(withQuantityChange(cart, line._id, -1).products[0]?.quantity).toBe(1);
+    const gone = withoutLine(up, line._id);
+    expect(gone.products).toHaveLength(1);
+    expect(gone.totalPrice).toBe(25.98);
+  });
+});
+
+describe("cart order", () => {
+  it("sorts newest updatedAt first and finds the route's cart by session or cart id", () => {
+    const older = makeCart([], { updatedAt: "2025-05-01T00:00:00.000Z" });
+    const newer = makeCart([], { updatedAt: "2025-05-03T00:00:00.000Z" });
+    const sorted = newestCartsFirst([older, newer]);
+    expect(sorted.map((c) => c._id)).toEqual([newer._id, older._id]);
+    expect(findRouteCart(sorted, { sessionId: older.sessionId._id })).toBe(older);
+    expect(findRouteCart(sorted, { cartId: newer._id })).toBe(newer);
+    expect(findRouteCart(sorted, {})).toBeUndefined();
+  });
+});

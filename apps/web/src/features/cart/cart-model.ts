@@ -1,0 +1,154 @@
+import {
+  QUANTITY_MAX,
+  QUANTITY_MIN,
+  fromCents,
+  orderSummary,
+  toCents,
+  type Cart,
+  type CartLine,
+  type Member,
+  type Role,
+} from "@cartner/contract";
+
+export const UNTITLED_SESSION = "Untitled Session";
+export const UNKNOWN_CREATOR = "Unknown";
+
+/** What a cart says about its session: the creator and the members with their roles. */
+type Group = {
+  creator?: { _id: string; name: string } | null | undefined;
+  invitedUsers?: Member[] | null | undefined;
+};
+
+/** The caller's role: their invitedUsers entry (the creator id is the fallback for the creator). */
+export function roleIn(group: Group | null | undefined, userId: string | null | undefined) {
+  if (!group || !userId) return null;
+  const entry = group.invitedUsers?.find((member) => member.userId === userId);
+  if (entry) return entry.role;
+  return group.creator?._id === userId ? ("creator" as const) : null;
+}
+
+export function sessionNameOf(cart: Cart): string {
+  const name = cart.sessionId?.sessionName?.trim();
+  return name ? name : UNTITLED_SESSION;
+}
+
+/** SPEC: 'Creator: You', or the creator's name, or 'Unknown'. */
+export function creatorLabel(cart: Cart, userId: string | null | undefined): string {
+  const session = cart.sessionId;
+  const creatorId =
+    session?.creator?._id ?? session?.invitedUsers?.find((m) => m.role === "creator")?.userId;
+  if (creatorId && userId && creatorId === userId) return "You";
+  const name =
+    session?.creator?.name?.trim() ||
+    session?.invitedUsers?.find((m) => m.role === "creator")?.name?.trim();
+  return name || UNKNOWN_CREATOR;
+}
+
+/** SPEC: one for the creator plus the other members (pending join requests are not members). */
+export function participantCount(cart: Cart): number {
+  const creatorId = cart.sessionId?.creator?._id;
+  const others = (cart.sessionId?.invitedUsers ?? []).filter(
+    (member) =>
+      member.role !== "creator" && member.role !== "pending" && member.userId !== creatorId,
+  );
+  return 1 + others.length;
+}
+
+export function cartHeaderLine(cart: Cart, userId: string | null | undefined): string {
+  return `Creator: ${creatorLabel(cart, userId)} · Participants: ${participantCount(cart)}`;
+}
+
+/** What a member may do with one line (DESIGN section 4; the server enforces the same). */
+export function canChangeLine(
+  role: Role | null,
+  line: CartLine,
+  userId: string | null | undefined,
+  sessionActive = true,
+): boolean {
+  if (!sessionActive || !userId) return false;
+  if (role === "creator") return true;
+  return role === "participant" && line.addedBy?._id === userId;
+}
+
+export function canManageCart(role: Role | null, sessionActive = true): boolean {
+  return sessionActive && role === "creator";
+}
+
+export function isSessionActive(cart: Cart): boolean {
+  return cart.status === "active" && cart.sessionId?.status !== "ended";
+}
+
+export function canDecrease(line: CartLine): boolean {
+  return line.quantity > QUANTITY_MIN;
+}
+
+export function canIncrease(line: CartLine): boolean {
+  return line.quantity < QUANTITY_MAX;
+}
+
+function time(value: string): number {
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Newest updatedAt first (a copy). */
+export function newestCartsFirst(carts: readonly Cart[]): Cart[] {
+  return [...carts].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
+}
+
+/** The cart the route names (by session or by cart id), if it is in the list. */
+export function findRouteCart(
+  carts: readonly Cart[],
+  target: { sessionId?: string | undefined; cartId?: string | undefined },
+): Cart | undefined {
+  if (target.cartId) return carts.find((cart) => cart._id === target.cartId);
+  if (target.sessionId) return carts.find((cart) => cart.sessionId?._id === target.sessionId);
+  return undefined;
+}
+
+/** The order summary card (SPEC section 9), in currency units, from integer-cent arithmetic. */
+export function cartOrderSummary(totalPrice: number) {
+  const cents = orderSummary(toCents(totalPrice));
+  return {
+    subtotal: fromCents(cents.subtotal),
+    fees: fromCents(cents.fees),
+    tax: fromCents(cents.tax),
+    total: fromCents(cents.total),
+  };
+}
+
+/** Recomputes a cart's totals from its lines (for optimistic changes), in integer cents. */
+function withTotals(cart: Cart, products: CartLine[]): Cart {
+  const totalCents = products.reduce((sum, line) => sum + toCents(line.lineTotal), 0);
+  return {
+    ...cart,
+    products,
+    totalPrice: fromCents(totalCents),
+    itemCount: products.reduce((sum, line) => sum + line.quantity, 0),
+  };
+}
+
+/** The cart with one line's quantity moved by +1 or -1, kept within 1..99 (optimistic update). */
+export function withQuantityChange(cart: Cart, lineId: string, change: 1 | -1): Cart {
+  const products = cart.products.map((line) => {
+    if (line._id !== lineId) return line;
+    const quantity = Math.min(QUANTITY_MAX, Math.max(QUANTITY_MIN, line.quantity + change));
+    return {
+      ...line,
+      quantity,
+      lineTotal: fromCents(toCents(line.productId.price) * quantity),
+    };
+  });
+  return withTotals(cart, products);
+}
+
+export function withoutLine(cart: Cart, lineId: string): Cart {
+  return withTotals(
+    cart,
+    cart.products.filter((line) => line._id !== lineId),
+  );
+}
+
+export function itemsLabel(count: number): string {
+  return `${count} ${count === 1 ? "item" : "items"}`;
+}

@@ -1,0 +1,159 @@
+import { useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { ImageOff, RefreshCw, TriangleAlert } from "lucide-react";
+import { Button, Card, CardBody } from "../../components/ui/index.ts";
+import { cn } from "../../lib/cn.ts";
+
+/** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
+export function LineImage({
+  src,
+  alt = "",
+  className,
+}: {
+  src: string;
+  alt?: string;
+  className?: string;
+}) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const frame = cn(
+    "size-14 shrink-0 overflow-hidden rounded-xl bg-slate-100 ring-1 ring-slate-900/5",
+    className,
+  );
+  if (failedSrc === src) {
+    return (
+      <span
+        className={cn(frame, "flex items-center justify-center text-slate-400")}
+        {...(alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true })}
+      >
+        <ImageOff aria-hidden="true" className="size-5" />
+      </span>
+    );
+  }
+  return (
+    <span className={frame}>
+      <img
+        src={src}
+        alt={alt}
+        width={56}
+        height={56}
+        loading="lazy"
+        decoding="async"
+        className="size-full object-cover"
+        onError={() => setFailedSrc(src)}
+      />
+    </span>
+  );
+}
+
+/** The small links above a cart page's title (SPEC: Home and Cart History on the cart page). */
+export function PageLinks({ links }: { links: Array<{ to: string; label: string }> }) {
+  return (
+    <nav aria-label="Related pages">
+      <ul className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm font-semibold">
+        {links.map((link, index) => (
+          <li key={link.to} className="flex items-center gap-2">
+            {index > 0 && (
+              <span aria-hidden="true" className="text-slate-300">
+                /
+              </span>
+            )}
+            <Link to={link.to} className="rounded-md text-primary-700 hover:underline">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A load failure with a retry button. */
+export function LoadError({
+  title,
+  message,
+  onRetry,
+  retrying = false,
+}: {
+  title: string;
+  message: string;
+  onRetry: () => void;
+  retrying?: boolean;
+}) {
+  return (
+    <Card>
+      <CardBody className="flex flex-col items-center gap-3 text-center">
+        <span className="flex size-14 items-center justify-center rounded-full bg-danger-50 text-danger-600">
+          <TriangleAlert aria-hidden="true" className="size-7" />
+        </span>
+        <p className="font-display text-lg font-semibold text-ink">{title}</p>
+        <p className="max-w-sm text-sm text-slate-600">{message}</p>
+        <Button onClick={onRetry} loading={retrying} className="mt-1">
+          {!retrying && <RefreshCw aria-hidden="true" className="size-4" />}
+          Try again
+        </Button>
+      </CardBody>
+    </Card>
+  );
+}
+
+/** A friendly empty state. */
+export function EmptyState({
+  icon,
+  title,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-card border border-dashed border-slate-300 bg-white/60 px-6 py-12 text-center">
+      <span className="flex size-14 items-center justify-center rounded-full bg-primary-50 text-primary-600">
+        {icon}
+      </span>
+      <p className="font-display text-lg font-semibold text-ink">{title}</p>
+      {children ? (
+        <div className="flex max-w-sm flex-col items-center gap-3 text-sm text-slate-600">
+          {children}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Placeholder cart sections while the list loads. */
+export function CartSkeleton({ label, sections = 2 }: { label: string; sections?: number }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <p role="status" className="sr-only">
+        {label}
+      </p>
+      {Array.from({ length: sections }, (_, i) => (
+        <div
+          key={i}
+          aria-hidden="true"
+          className="flex animate-pulse flex-col gap-4 rounded-card bg-surface p-5 shadow-soft ring-1 ring-slate-900/5"
+        >
+          <div className="flex items-center justify-between gap-4">
+            <div className="flex flex-1 flex-col gap-2">
+              <div className="h-6 w-1/2 max-w-64 rounded bg-slate-200" />
+              <div className="h-4 w-2/3 max-w-80 rounded bg-slate-200" />
+            </div>
+            <div className="size-10 rounded-xl bg-slate-200" />
+          </div>
+          {i === 0 &&
+            Array.from({ length: 3 }, (_, row) => (
+              <div key={row} className="flex items-center gap-3">
+                <div className="size-14 rounded-xl bg-slate-200" />
+                <div className="flex flex-1 flex-col gap-2">
+                  <div className="h-4 w-1/2 rounded bg-slate-200" />
+                  <div className="h-3 w-1/3 rounded bg-slate-200" />
+                </div>
+                <div className="h-9 w-24 rounded-xl bg-slate-200" />
+              </div>
+            ))}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Cart, CartLine, Member } from "@cartner/contract";
+import { testUser } from "../../test/render-app.tsx";
+import { ben, cleo, member } from "../sessions/test-sessions.ts";
+
+export { ben, cleo, member };
+
+type Person = { _id: string; name: string };
+
+let counter = 0;
+
+export function makeLine(
+  by: Person,
+  product: { name: string; price: number; color?: string },
+  quantity = 1,
+  overrides: Partial<CartLine> = {},
+): CartLine {
+  counter += 1;
+  const slug = product.name.toLowerCase().replace(/\W+/g, "-");
+  return {
+    _id: `l-${counter}`,
+    productId: {
+      _id: `p-${slug}`,
+      name: product.name,
+      price: product.price,
+      imageUrl: `/api/catalog/images/${slug}.svg`,
+      ...(product.color ? { color: product.color } : {}),
+    },
+    quantity,
+    addedBy: { _id: by._id, name: by.name },
+    addedAt: "2025-05-02T10:00:00.000Z",
+    lineTotal: Math.round(product.price * 100 * quantity) / 100,
+    ...overrides,
+  };
+}
+
+/** A cart as the API returns it; the test user creates its session unless told otherwise. */
+export function makeCart(
+  lines: CartLine[] = [],
+  {
+    creator = testUser,
+    members,
+    ...overrides
+  }: Partial<Cart> & { creator?: Person; members?: Member[] } = {},
+): Cart {
+  counter += 1;
+  const totalCents = lines.reduce((sum, line) => sum + Math.round(line.lineTotal * 100), 0);
+  return {
+    _id: `c-${counter}`,
+    status: "active",
+    sessionId: {
+      _id: `s-${counter}`,
+      sessionName: `Session ${counter}`,
+      status: "active",
+      creator: { _id: creator._id, name: creator.name, avatar: "/api/avatars/x.svg" },
+      invitedUsers: members ?? [member(creator, "creator")],
+    },
+    products: lines,
+    totalPrice: totalCents / 100,
+    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    version: 1,
+    createdAt: "2025-05-01T10:00:00.000Z",
+    updatedAt: "2025-05-02T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export const products = {
+  tea: { name: "Jasmine Green Tea", price: 6.5 },
+  mug: { name: "Stoneware Mug", price: 12.99, color: "Sage" },
+  socks: { name: "Wool Socks", price: 12.99 },
+};

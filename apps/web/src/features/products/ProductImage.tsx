@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { ImageOff } from "lucide-react";
+import { cn } from "../../lib/cn.ts";
+
+/** Catalog images are square SVGs; the intrinsic size lets the browser reserve the space. */
+const INTRINSIC_SIZE = 400;
+
+interface ProductImageProps {
+  src: string;
+  /** The product's name for a meaningful image, "" when the name is right beside it in a link. */
+  alt: string;
+  /** Above-the-fold images (the product page's main one) load eagerly. */
+  eager?: boolean;
+  className?: string;
+}
+
+/** A product photo in a fixed square frame, lazily loaded, with a quiet stand-in if it fails. */
+export function ProductImage({ src, alt, eager = false, className }: ProductImageProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const frame = cn("aspect-square w-full overflow-hidden bg-slate-100", className);
+  if (failedSrc === src) {
+    return (
+      <div
+        className={cn(frame, "flex items-center justify-center text-slate-400")}
+        {...(alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true })}
+      >
+        <ImageOff aria-hidden="true" className="size-1/4" />
+      </div>
+    );
+  }
+  return (
+    <div className={frame}>
+      <img
+        src={src}
+        alt={alt}
+        width={INTRINSIC_SIZE}
+        height={INTRINSIC_SIZE}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+        className="size-full object-cover"
+        onError={() => setFailedSrc(src)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
+import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import { listBody, sampleProducts } from "./test-products.ts";
+
+const validate: StubHandler = () => json(200, { valid: true, user: testUser });
+
+/** The query strings the page sent to GET /api/products, in order. */
+function productQueries(mock: ReturnType<typeof stubFetch>): string[] {
+  return mock.mock.calls
+    .map(([input]) => new URL(String(input), "http://localhost"))
+    .filter((url) => url.pathname === "/api/products")
+    .map((url) => url.search.replace(/^\?/, ""));
+}
+
+function openProducts(path = "/products", products: StubHandler = () => json(200, listBody())) {
+  signInAs();
+  const fetchMock = stubFetch({
+    "GET /api/auth/validate-token": validate,
+    "GET /api/products": products,
+  });
+  return { ...renderApp(path), fetchMock };
+}
+
+describe("products page", () => {
+  it("shows the server's products as cards with the result count", async () => {
+    openProducts();
+    expect(await screen.findByRole("heading", { level: 1, name: "Marketplace" })).toBeVisible();
+    expect(await screen.findByText("4 products")).toBeInTheDocument();
+
+    const cards = screen.getAllByRole("article");
+    expect(cards).toHaveLength(4);
+    const first = within(cards[0]!);
+    const image = first.getByRole("img", { name: "Aurora Wireless Headphones" });
+    expect(image).toHaveAttribute("loading", "lazy");
+    expect(image).toHaveAttribute("width");
+    expect(image).toHaveAttribute("height");
+    expect(first.getByText("$129.99")).toBeInTheDocument();
+    expect(first.getByRole("img", { name: "Rated 4.5 out of 5" })).toBeInTheDocument();
+    expect(first.getByText("1,284 reviews")).toBeInTheDocument();
+    expect(first.getByRole("link", { name: "View Aurora Wireless Headphones" })).toHaveAttribute(
+      "href",
+      "/product/p-headphones",
+    );
+    // Out of stock: nothing to add.
+    expect(
+      within(cards[1]!).getByRole("button", { name: "Add Pocket Speaker to cart" }),
+    ).toBeDisabled();
+  });
+
+  it("says an add needs an active session (SPEC's toast) for now", async () => {
+    const { user } = openProducts();
+    await user.click(
+      await screen.findByRole("button", { name: "Add Aurora Wireless Headphones to cart" }),
+    );
+    expect(await screen.findByText("Please select a session with a cart.")).toBeInTheDocument();
+  });
+
+  it("filters through the URL: a category, the sort and a search each push an entry", async () => {
+    const { user, router, fetchMock } = openProducts();
+    await screen.findByText("4 products");
+
+    await user.click(screen.getByRole("checkbox", { name: "Electronics" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?category=Electronics"));
+
+    await user.click(screen.getByRole("radio", { name: "Price Low to High" }));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe("?category=Electronics&sort=price_asc"),
+    );
+    expect(screen.getByRole("radio", { name: "Price Low to High" })).toBeChecked();
+
+    await user.type(screen.getByRole("searchbox", { name: "Search products" }), "audio{Enter}");
+    await waitFor(() =>
+      expect(router.state.location.search).toBe("?q=audio&category=Electronics&sort=price_asc"),
+    );
+    await waitFor(() =>
+      expect(productQueries(fetchMock)).toEqual([
+        "",
+        "category=Electronics",
+        "category=Electronics&sort=price_asc",
+        "q=audio&category=Electronics&sort=price_asc",
+      ]),
+    );
+
+    // Back undoes one change at a time, and the controls follow the URL.
+    await router.navigate(-1);
+    await waitFor(() =>
+      expect(screen.getByRole("searchbox", { name: "Search products" })).toHaveValue(""),
+    );
+    await router.navigate(-1);
+    await waitFor(() => expect(screen.getByRole("radio", { name: "Relevance" })).toBeChecked());
+    expect(screen.getByRole("checkbox", { name: "Electronics" })).toBeChecked();
+  });
+
+  it("reads a shared link's filters into the controls and the request", async () => {
+    const { fetchMock } = openProducts(
+      "/products?category=Drinks&category=Beauty&minPrice=5&maxPrice=30&sort=rating&q=tea",
+    );
+    await screen.findByText("4 products for “tea”");
+    expect(screen.getByRole("checkbox", { name: "Drinks" })).toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Beauty" })).toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Electronics" })).not.toBeChecked();
+    expect(screen.getByRole("radio", { name: "Customer Rating" })).toBeChecked();
+    expect(screen.getByRole("slider", { name: "Minimum price" })).toHaveAttribute(
+      "aria-valuenow",
+      "5",
+    );
+    expect(screen.getByRole("slider", { name: "Maximum price" })).toHaveAttribute(
+      "aria-valuenow",
+      "30",
+    );
+    expect(screen.getByRole("searchbox", { name: "Search products" })).toHaveValue("tea");
+    expect(productQueries(fetchMock)).toEqual([
+      "q=tea&category=Beauty&category=Drinks&minPrice=5&maxPrice=30&sort=rating",
+    ]);
+  });
+
+  it("says when nothing matches, and Clear filters brings the whole list back", async () => {
+    const { user, router, fetchMock } = openProducts(
+      "/products?category=Beauty&q=zzz",
+      ({ path }) => json(200, path === "/api/products" ? listBody([]) : {}),
+    );
+    expect(await screen.findByText("No products match your filters.")).toBeInTheDocument();
+    expect(screen.getByText("0 products for “zzz”")).toBeInTheDocument();
+
+    stubFetch({
+      "GET /api/auth/validate-token": validate,
+      "GET /api/products": () => json(200, listBody()),
+    });
+    await user.click(screen.getByRole("button", { name: "Clear filters" }));
+
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+    expect(await screen.findByText("4 products")).toBeInTheDocument();
+    expect(screen.queryByText("No products match your filters.")).not.toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Beauty" })).not.toBeChecked();
+    expect(screen.getByRole("searchbox", { name: "Search products" })).toHaveValue("");
+    expect(productQueries(fetchMock)).toEqual(["q=zzz&category=Beauty"]);
+  });
+
+  it("shows an error with a retry that loads the list", async () => {
+    let fail = true;
+    const { user } = openProducts("/products", () =>
+      fail
+        ? json(500, { message: "Database unavailable", code: "INTERNAL_ERROR" })
+        : json(200, listBody()),
+    );
+    expect(await screen.findByText("We couldn't load the products.")).toBeInTheDocument();
+    expect(screen.getByText("Database unavailable")).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("4 products")).toBeInTheDocument();
+  });
+
+  it("collapses the filters behind a Filters toggle", async () => {
+    const { user } = openProducts("/products?category=Food");
+    const toggle = await screen.findByRole("button", { name: /^Filters/ });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveTextContent("1 active");
+    const panel = document.getElementById(toggle.getAttribute("aria-controls") ?? "");
+    expect(panel).toHaveClass("hidden");
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(panel).not.toHaveClass("hidden");
+  });
+});
+
+describe("product page", () => {
+  const headphones = sampleProducts[0]!;
+
+  function openProduct(id: string, detail: StubHandler) {
+    signInAs();
+    stubFetch({
+      "GET /api/auth/validate-token": validate,
+      "GET /api/products": () => json(200, listBody()),
+      [`GET /api/products/${id}`]: detail,
+    });
+    return renderApp(`/product/${id}`);
+  }
+
+  it("shows the product, SPEC's placeholders and the similar products, same category first", async () => {
+    const { user } = openProduct(headphones._id, () => json(200, { product: headphones }));
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Aurora Wireless Headphones" }),
+    ).toBeVisible();
+    expect(screen.getByText("$129.99")).toBeInTheDocument();
+    expect(screen.getByText("In stock: 12")).toBeInTheDocument();
+    expect(screen.getByText(headphones.description)).toBeInTheDocument();
+    expect(screen.getByText("Session data not available")).toBeInTheDocument();
+    expect(screen.getByText("Cart data not available")).toBeInTheDocument();
+    expect(screen.getByText("No reviews yet.")).toBeInTheDocument();
+
+    const similar = () => screen.getByRole("region", { name: "Similar Products" });
+    const links = await waitFor(() => within(similar()).getAllByRole("link"));
+    expect(links.map((link) => link.getAttribute("href"))).toEqual([
+      "/product/p-speaker",
+      "/product/p-tea",
+      "/product/p-serum",
+    ]);
+    expect(within(similar()).getByRole("button", { name: "Next products" })).toBeInTheDocument();
+    expect(
+      within(similar()).getByRole("button", { name: "Previous products" }),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Add to Cart" }));
+    expect(await screen.findByText("Please select a session with a cart.")).toBeInTheDocument();
+  });
+
+  it("says 'Product not found.' for a missing product", async () => {
+    openProduct("nope", () => json(404, { message: "Product not found", code: "NOT_FOUND" }));
+    expect(
+      await screen.findByRole("heading", { level: 1, name: "Product not found." }),
+    ).toBeVisible();
+    expect(screen.getByRole("link", { name: "Back to products" })).toHaveAttribute(
+      "href",
+      "/products",
+    );
+  });
+
+  it("opened from a filtered list, links back to that list", async () => {
+    signInAs();
+    stubFetch({
+      "GET /api/auth/validate-token": validate,
+      "GET /api/products": () => json(200, listBody()),
+      "GET /api/products/p-headphones": () => json(200, { product: headphones }),
+    });
+    const { user, router } = renderApp("/products?category=Electronics&sort=rating");
+    await user.click(await screen.findByRole("link", { name: "View Aurora Wireless Headphones" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/product/p-headphones"));
+    const back = await screen.findByRole("link", { name: "Back to products" });
+    expect(back).toHaveAttribute("href", "/products?category=Electronics&sort=rating");
+    await user.click(back);
+    await waitFor(() =>
+      expect(router.state.location.search).toBe("?category=Electronics&sort=rating"),
+    );
+    expect(screen.getByRole("checkbox", { name: "Electronics" })).toBeChecked();
+  });
+});

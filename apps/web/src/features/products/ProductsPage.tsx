@@ -1,0 +1,153 @@
+import { useCallback, useId, useRef, useState } from "react";
+import { SlidersHorizontal, Sparkles } from "lucide-react";
+import { Badge, Button, Container } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { cn } from "../../lib/cn.ts";
+import { FiltersPanel } from "./FiltersPanel.tsx";
+import { DEFAULT_FILTERS, countActiveFilters } from "./filters.ts";
+import { formatCount } from "./format.ts";
+import { MarketplaceIllustration } from "./MarketplaceIllustration.tsx";
+import { NoProducts, ProductGrid, ProductGridSkeleton, ProductsError } from "./ProductGrid.tsx";
+import { useListLinkState } from "./product-links.ts";
+import { useProductList } from "./products-api.ts";
+import { SearchBar } from "./SearchBar.tsx";
+import { useAddToCart } from "./use-add-to-cart.ts";
+import { useProductFilters } from "./use-product-filters.ts";
+
+export const LOAD_ERROR_FALLBACK = "Check your connection and try again.";
+
+function resultSummary(total: number, q: string): string {
+  const count = `${formatCount(total)} ${total === 1 ? "product" : "products"}`;
+  return q ? `${count} for “${q}”` : count;
+}
+
+/** /products: search, filters, sort and the grid, all driven by the URL's query string. */
+export function ProductsPage() {
+  const { filters, setFilters } = useProductFilters();
+  const list = useProductList(filters);
+  const addToCart = useAddToCart();
+  const linkState = useListLinkState();
+  const panelId = useId();
+  const resultsHeadingId = useId();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const activeCount = countActiveFilters(filters);
+
+  const onSearch = useCallback(
+    (q: string, how: "typing" | "submit") =>
+      setFilters({ ...filters, q }, how === "typing" ? "search" : undefined),
+    [filters, setFilters],
+  );
+  const clearAll = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
+
+  const data = list.data;
+  let status: string;
+  if (data) status = resultSummary(data.total, filters.q);
+  else if (list.isError) status = "Products could not be loaded.";
+  else status = "Loading products…";
+
+  return (
+    <>
+      <title>Marketplace — Cartner</title>
+      <section
+        aria-labelledby="marketplace-title"
+        className="relative overflow-hidden bg-linear-to-b from-primary-50/80 via-primary-50/30 to-canvas"
+      >
+        <Container className="grid items-center gap-6 py-8 sm:py-10 md:grid-cols-[1fr_16rem] lg:grid-cols-[1fr_20rem]">
+          <div className="flex min-w-0 flex-col gap-4">
+            <Badge tone="accent" className="self-start px-3 py-1 text-sm">
+              <Sparkles aria-hidden="true" className="size-4" />
+              Shop together, pay your share
+            </Badge>
+            <h1
+              id="marketplace-title"
+              className="text-3xl leading-tight font-extrabold tracking-tight sm:text-4xl"
+            >
+              Marketplace
+            </h1>
+            <p className="max-w-xl text-slate-600 sm:text-lg">
+              Everything your group needs, from gadgets to groceries. Find it here, add it to your
+              shared cart, and split the bill fairly.
+            </p>
+            <SearchBar value={filters.q} onSearch={onSearch} className="max-w-xl" />
+          </div>
+          <MarketplaceIllustration className="hidden max-w-xs justify-self-center md:block" />
+        </Container>
+      </section>
+
+      <Container className="grid gap-6 pt-4 pb-12 sm:pt-6 lg:grid-cols-[15rem_1fr] lg:gap-8">
+        <div className="flex flex-col gap-3 lg:block">
+          <Button
+            ref={toggleRef}
+            variant="secondary"
+            className="self-start lg:hidden"
+            aria-expanded={filtersOpen}
+            aria-controls={panelId}
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            <SlidersHorizontal aria-hidden="true" className="size-4" />
+            Filters
+            {activeCount > 0 && (
+              <span className="rounded-full bg-primary-600 px-2 py-0.5 text-xs text-white">
+                {activeCount}
+                <span className="sr-only"> active</span>
+              </span>
+            )}
+          </Button>
+          <FiltersPanel
+            id={panelId}
+            filters={filters}
+            onChange={setFilters}
+            footer={
+              <Button
+                fullWidth
+                className="mt-1 lg:hidden"
+                onClick={() => {
+                  setFiltersOpen(false);
+                  toggleRef.current?.focus();
+                }}
+              >
+                {data ? `Show ${resultSummary(data.total, "")}` : "Show products"}
+              </Button>
+            }
+            className={cn(
+              "rounded-card bg-surface p-5 shadow-soft ring-1 ring-slate-900/5 lg:block",
+              filtersOpen ? "block" : "hidden",
+            )}
+          />
+        </div>
+
+        <section aria-labelledby={resultsHeadingId} className="flex min-w-0 flex-col gap-4">
+          <div className="flex min-h-9 items-center justify-between gap-3">
+            <h2 id={resultsHeadingId} className="sr-only">
+              Products
+            </h2>
+            <p role="status" className="text-sm font-medium text-slate-600">
+              {status}
+            </p>
+          </div>
+
+          {data ? (
+            data.products.length > 0 ? (
+              <ProductGrid
+                products={data.products}
+                updating={list.isPlaceholderData}
+                onAddToCart={addToCart}
+                linkState={linkState}
+              />
+            ) : (
+              <NoProducts onClear={clearAll} />
+            )
+          ) : list.isError ? (
+            <ProductsError
+              message={errorMessage(list.error, LOAD_ERROR_FALLBACK)}
+              onRetry={() => void list.refetch()}
+            />
+          ) : (
+            <ProductGridSkeleton />
+          )}
+        </section>
+      </Container>
+    </>
+  );
+}

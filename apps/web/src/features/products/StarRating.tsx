@@ -1,0 +1,60 @@
+import { Star, StarHalf } from "lucide-react";
+import { cn } from "../../lib/cn.ts";
+import { formatRating } from "./format.ts";
+
+export type StarKind = "full" | "half" | "empty";
+
+export const STAR_COUNT = 5;
+
+/** Absorbs floating-point noise (e.g. 4.5 arriving as 4.4999999) without rounding real tenths. */
+const EPSILON = 1e-9;
+
+/** SPEC: 5 stars, a full star per whole point and a half star when the fraction is 0.5 or more. */
+export function starKinds(rating: number): StarKind[] {
+  const value = Math.min(STAR_COUNT, Math.max(0, Number.isFinite(rating) ? rating : 0));
+  const full = Math.floor(value + EPSILON);
+  const half = value - full >= 0.5 - EPSILON;
+  return Array.from({ length: STAR_COUNT }, (_, i) =>
+    i < full ? "full" : i === full && half ? "half" : "empty",
+  );
+}
+
+export function ratingLabel(rating: number): string {
+  return `Rated ${formatRating(rating)} out of ${STAR_COUNT}`;
+}
+
+interface StarRatingProps {
+  rating: number;
+  className?: string;
+  /** Size of each star, as Tailwind size classes. */
+  starClassName?: string;
+}
+
+/** Five stars with one accessible name ("Rated 4.5 out of 5"); the icons themselves are hidden. */
+export function StarRating({ rating, className, starClassName = "size-4" }: StarRatingProps) {
+  return (
+    <span
+      role="img"
+      aria-label={ratingLabel(rating)}
+      className={cn("inline-flex items-center gap-0.5", className)}
+    >
+      {starKinds(rating).map((kind, index) => (
+        <span key={index} data-star={kind} className={cn("relative inline-flex", starClassName)}>
+          <Star
+            aria-hidden="true"
+            className={cn(
+              "size-full",
+              kind === "full" ? "fill-accent-400 text-accent-500" : "fill-slate-200 text-slate-300",
+            )}
+          />
+          {kind === "half" && (
+            <StarHalf
+              aria-hidden="true"
+              className="absolute inset-0 size-full fill-accent-400 text-accent-500"
+            />
+          )}
+        </span>
+      ))}
+    </span>
+  );
+}

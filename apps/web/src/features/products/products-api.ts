@@ -1,0 +1,70 @@
+import {
+  keepPreviousData,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
+import type { Product, ProductListResponse } from "@cartner/contract";
+import { ApiError, api } from "../../lib/api.ts";
+import { filtersToSearchParams, type ProductFilters } from "./filters.ts";
+
+/** Query keys: a list is keyed by its canonical query string, so equal filters share a cache entry. */
+export const productKeys = {
+  all: ["products"] as const,
+  lists: () => ["products", "list"] as const,
+  list: (query: string) => ["products", "list", query] as const,
+  detail: (id: string) => ["products", "detail", id] as const,
+};
+
+export const productsApi = {
+  /** GET /api/products?{query}; `query` is a query string without the "?". */
+  list: (query: string, signal?: AbortSignal) =>
+    api.get<ProductListResponse>(query === "" ? "/api/products" : `/api/products?${query}`, {
+      signal,
+    }),
+  get: (id: string, signal?: AbortSignal) =>
+    api.get<{ product: Product }>(`/api/products/${encodeURIComponent(id)}`, { signal }),
+};
+
+/** The filtered grid. The previous result stays on screen while the next one loads. */
+export function useProductList(filters: ProductFilters) {
+  const query = filtersToSearchParams(filters).toString();
+  return useQuery({
+    queryKey: productKeys.list(query),
+    queryFn: ({ signal }) => productsApi.list(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every product (the unfiltered list, shared with the grid's default view). */
+export function useAllProducts() {
+  return useQuery({
+    queryKey: productKeys.list(""),
+    queryFn: ({ signal }) => productsApi.list("", signal),
+  });
+}
+
+/** A product some list already loaded, so the detail page can show it before its own call returns. */
+function findInLists(client: QueryClient, id: string): Product | undefined {
+  for (const [, data] of client.getQueriesData<ProductListResponse>({
+    queryKey: productKeys.lists(),
+  })) {
+    const product = data?.products.find((p) => p._id === id);
+    if (product) return product;
+  }
+  return undefined;
+}
+
+export function useProduct(id: string) {
+  const client = useQueryClient();
+  return useQuery<Product, Error, Product, ReturnType<typeof productKeys.detail>>({
+    queryKey: productKeys.detail(id),
+    queryFn: ({ signal }): Promise<Product> =>
+      productsApi.get(id, signal).then((body) => body.product),
+    placeholderData: () => findInLists(client, id),
+  });
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}

@@ -1,0 +1,142 @@
+import { useCallback, useMemo } from "react";
+import {
+  useMutation,
+  useMutationState,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import type { Cart, Product, Session } from "@cartner/contract";
+import { useAuth } from "../../lib/auth-store.ts";
+import { cartKeys, cartMutationKeys, cartsApi } from "../cart/carts-api.ts";
+import { roleIn } from "../cart/cart-model.ts";
+import { failureToast, successToast } from "../cart/cart-toasts.tsx";
+import {
+  pickActiveSession,
+  readActiveSessionId,
+  useActiveSession,
+} from "../sessions/active-session.ts";
+import { sessionKeys } from "../sessions/sessions-api.ts";
+import type { SyncData } from "../sessions/sessions-queries.ts";
+
+/** SPEC section 8, "Add to cart". */
+export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";
+export const ADDED_MESSAGE = "Added to cart for selected session.";
+export const ADD_FAILED_MESSAGE = "Failed to add product to cart.";
+/** Why the add buttons are disabled (their title, so also their accessible description). */
+export const VIEWER_REASON = "Viewers can't add items to this session's cart.";
+export const ENDED_REASON = "This session has ended; its cart is read-only.";
+
+/**
+ * The one Add to Cart handler, used by the grid's cards and the product page. Call it with a
+ * product; `blockedReason` says why adding is not allowed in the active session (the buttons are
+ * then disabled), and `isAdding` tells whether a product's add is on its way.
+ */
+export type AddToCart = ((product: Product) => void) & {
+  blockedReason: string | null;
+  isAdding: (productId: string) => boolean;
+};
+
+/** Why the signed-in user cannot add to this session's cart, or null when they can. */
+export function addBlockedReason(
+  session: Session | null,
+  userId: string | null | undefined,
+): string | null {
+  if (!session) return null;
+  if (session.status === "ended") return ENDED_REASON;
+  const role = roleIn(session, userId);
+  if (role === "viewer") return VIEWER_REASON;
+  return null;
+}
+
+/** Resolves once the first session sync has answered (or after 10 s), for a click during loading. */
+function syncSettled(client: QueryClient): Promise<void> {
+  const cache = client.getQueryCache();
+  const settled = () =>
+    cache.find({ queryKey: sessionKeys.sync(), exact: true })?.state.status !== "pending";
+  if (settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(finish, 10_000);
+    const unsubscribe = cache.subscribe(() => {
+      if (settled()) finish();
+    });
+  });
+}
+
+interface AddVariables {
+  cartId: string;
+  product: Product;
+}
+
+export function useAddToCart(): AddToCart {
+  const client = useQueryClient();
+  const { user } = useAuth();
+  const userId = user?._id ?? null;
+  const { session, isLoading } = useActiveSession();
+  const blockedReason = addBlockedReason(session, userId);
+
+  const mutation = useMutation({
+    mutationKey: cartMutationKeys.add,
+    mutationFn: ({ cartId, product }: AddVariables) =>
+      cartsApi.add(cartId, { productId: product._id, quantity: 1 }),
+    onSuccess: (body) => {
+      successToast(ADDED_MESSAGE);
+      if (body?.cart) {
+        client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
+          carts?.map((cart) => (cart._id === body.cart._id ? body.cart : cart)),
+        );
+      }
+      void client.invalidateQueries({ queryKey: cartKeys.all });
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+    },
+    onError: (error) => {
+      console.error("Add to cart failed:", error);
+      failureToast(ADD_FAILED_MESSAGE, error);
+    },
+  });
+  const { mutate } = mutation;
+
+  const adding = useMutationState({
+    filters: { mutationKey: cartMutationKeys.add, status: "pending" },
+    select: (m) => (m.state.variables as AddVariables | undefined)?.product._id,
+  });
+
+  const add = useCallback(
+    async (product: Product) => {
+      let target = session;
+      if (!target && isLoading && userId) {
+        // Clicked before the sessions arrived: wait for them rather than say there are none.
+        await syncSettled(client);
+        const data = client.getQueryData<SyncData>(sessionKeys.sync());
+        target = pickActiveSession(data?.sessions ?? [], readActiveSessionId(userId));
+      }
+      const cartId = target?.cartId;
+      if (!target || !cartId) {
+        toast.warning(NO_ACTIVE_SESSION_MESSAGE, { toastId: "add-to-cart-no-session" });
+        return;
+      }
+      const reason = addBlockedReason(target, userId);
+      if (reason) {
+        toast.info(reason, { toastId: "add-to-cart-blocked" });
+        return;
+      }
+      mutate({ cartId, product });
+    },
+    [client, session, isLoading, userId, mutate],
+  );
+
+  // A new function whenever what the buttons show changes, so the cards re-render.
+  return useMemo(
+    () =>
+      Object.assign((product: Product) => void add(product), {
+        blockedReason,
+        isAdding: (productId: string) => adding.includes(productId),
+      }),
+    [add, blockedReason, adding],
+  );
+}

@@ -1,0 +1,283 @@
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import { Check, Inbox, RefreshCw, Send, X } from "lucide-react";
+import { EMAIL_MAX_LENGTH, type InviteRole, type JoinRequest } from "@cartner/contract";
+import {
+  Avatar,
+  Button,
+  Input,
+  Label,
+  SelectField,
+  Spinner,
+  TextField,
+} from "../../components/ui/index.ts";
+import { ApiError, errorMessage } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
+import { sessionKeys, sessionsApi } from "./sessions-api.ts";
+import { useJoinRequests } from "./sessions-queries.ts";
+
+export const INVITE_REQUIRED_MESSAGE = "Email or username is required";
+export const INVITE_FAILED_MESSAGE = "Failed to send invite";
+
+/** The creator's invite form and join-request list (SPEC "Invite and join-request panel"). */
+export function InvitePanel({
+  sessionId,
+  sessionCode,
+}: {
+  sessionId: string;
+  sessionCode: string;
+}) {
+  const headingId = useId();
+  const requestsId = useId();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-6 rounded-card bg-surface p-5 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+    >
+      <div>
+        <h2 id={headingId} className="text-lg font-bold sm:text-xl">
+          Invite people
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Invite by email or username, or share the session code and passcode.
+        </p>
+      </div>
+      <InviteForm sessionCode={sessionCode} />
+      <div className="flex flex-col gap-3 border-t border-slate-100 pt-5">
+        <h3 id={requestsId} className="text-base font-bold">
+          Pending Join Requests
+        </h3>
+        <JoinRequests sessionId={sessionId} sessionCode={sessionCode} labelledBy={requestsId} />
+      </div>
+    </section>
+  );
+}
+
+function InviteForm({ sessionCode }: { sessionCode: string }) {
+  const client = useQueryClient();
+  const codeId = useId();
+  const [emailOrUsername, setEmailOrUsername] = useState("");
+  const [role, setRole] = useState<InviteRole>("participant");
+  const [fieldError, setFieldError] = useState<string | undefined>();
+
+  const invite = useMutation({
+    mutationFn: sessionsApi.invite,
+    onSuccess: (result) => {
+      toast.success(result?.message || "Invite sent", { autoClose: 6000 });
+      setEmailOrUsername("");
+      setFieldError(undefined);
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+    },
+    onError: (error) => {
+      const message = errorMessage(error, INVITE_FAILED_MESSAGE);
+      toast.error(message, { autoClose: 8000 });
+      if (error instanceof ApiError) {
+        const field = error.fields?.emailOrUsername;
+        if (field) setFieldError(field);
+        else if (error.status === 404 || error.status === 409 || error.status === 400) {
+          setFieldError(message);
+        }
+      }
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = emailOrUsername.trim();
+    if (value === "") {
+      setFieldError(INVITE_REQUIRED_MESSAGE);
+      return;
+    }
+    if (invite.isPending) return;
+    setFieldError(undefined);
+    invite.mutate({ sessionCode, emailOrUsername: value, role });
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      aria-label="Invite someone"
+      className="flex flex-col gap-4"
+    >
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={codeId}>Session Code</Label>
+        <Input
+          id={codeId}
+          readOnly
+          value={sessionCode}
+          className="bg-slate-50 font-mono tracking-wider"
+        />
+      </div>
+      <TextField
+        label="Email or Username"
+        name="emailOrUsername"
+        required
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={EMAIL_MAX_LENGTH}
+        placeholder="friend@example.com"
+        value={emailOrUsername}
+        error={fieldError}
+        onChange={(event) => {
+          setEmailOrUsername(event.target.value);
+          if (fieldError) setFieldError(undefined);
+        }}
+      />
+      <SelectField
+        label="Role"
+        name="role"
+        value={role}
+        onChange={(event) => setRole(event.target.value as InviteRole)}
+        hint="Participants add items; viewers only watch."
+      >
+        <option value="participant">Participant</option>
+        <option value="viewer">Viewer</option>
+      </SelectField>
+      <Button type="submit" loading={invite.isPending}>
+        {!invite.isPending && <Send aria-hidden="true" className="size-4" />}
+        Send Invite
+      </Button>
+    </form>
+  );
+}
+
+function JoinRequests({
+  sessionId,
+  sessionCode,
+  labelledBy,
+}: {
+  sessionId: string;
+  sessionCode: string;
+  labelledBy: string;
+}) {
+  const client = useQueryClient();
+  const requests = useJoinRequests(sessionCode, true);
+  const [answering, setAnswering] = useState<{ userId: string; how: "accept" | "reject" } | null>(
+    null,
+  );
+
+  const decide = useMutation({
+    mutationFn: ({ request, how }: { request: JoinRequest; how: "accept" | "reject" }) =>
+      how === "accept"
+        ? sessionsApi.approve(sessionCode, { userId: request.userId })
+        : sessionsApi.reject(sessionCode, { userId: request.userId }),
+    onMutate: ({ request, how }) => setAnswering({ userId: request.userId, how }),
+    onSuccess: (result, { how }) => {
+      toast.success(
+        result?.message || (how === "accept" ? "Request approved" : "Request rejected"),
+        {
+          autoClose: 6000,
+        },
+      );
+    },
+    onError: (error, { how }) => {
+      toast.error(
+        errorMessage(
+          error,
+          how === "accept" ? "Failed to approve request" : "Failed to reject request",
+        ),
+        { autoClose: 8000 },
+      );
+    },
+    onSettled: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: sessionKeys.joinRequests(sessionCode) }),
+        client.invalidateQueries({ queryKey: sessionKeys.detail(sessionId) }),
+        client.invalidateQueries({ queryKey: sessionKeys.mine() }),
+      ]);
+      setAnswering(null);
+    },
+  });
+
+  if (requests.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+        <Spinner className="size-4 text-primary-600" />
+        Loading join requests…
+      </p>
+    );
+  }
+  if (requests.isError && !requests.data) {
+    return (
+      <div className="flex flex-col items-start gap-3 text-sm text-slate-600">
+        <p>{errorMessage(requests.error, "Join requests could not be loaded.")}</p>
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={requests.isFetching}
+          onClick={() => void requests.refetch()}
+        >
+          {!requests.isFetching && <RefreshCw aria-hidden="true" className="size-4" />}
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  const list = requests.data ?? [];
+  if (list.length === 0) {
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-500">
+        <Inbox aria-hidden="true" className="size-4" />
+        No pending join requests.
+      </p>
+    );
+  }
+  return (
+    <ul aria-labelledby={labelledBy} className="flex flex-col gap-3">
+      {list.map((request) => {
+        const busy = answering?.userId === request.userId ? answering.how : null;
+        return (
+          <li
+            key={request.userId}
+            className="flex flex-col gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200/70 ring-inset"
+          >
+            <div className="flex min-w-0 items-center gap-3">
+              <Avatar
+                src={request.avatar}
+                seed={request.email}
+                name={request.name}
+                className="size-10"
+              />
+              <div className="min-w-0">
+                <p className="truncate font-semibold text-ink">{request.name}</p>
+                <p className="truncate text-sm text-slate-600">{request.email}</p>
+                {request.requestedAt ? (
+                  <p className="text-xs text-slate-500">
+                    Asked {formatDateTime(request.requestedAt)}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+            <div className="flex gap-2">
+              <Button
+                size="sm"
+                className="flex-1"
+                loading={busy === "accept"}
+                disabled={busy !== null}
+                onClick={() => decide.mutate({ request, how: "accept" })}
+                aria-label={`Accept ${request.name}`}
+              >
+                {busy !== "accept" && <Check aria-hidden="true" className="size-4" />}
+                Accept
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="flex-1"
+                loading={busy === "reject"}
+                disabled={busy !== null}
+                onClick={() => decide.mutate({ request, how: "reject" })}
+                aria-label={`Reject ${request.name}`}
+              >
+                {busy !== "reject" && <X aria-hidden="true" className="size-4" />}
+                Reject
+              </Button>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

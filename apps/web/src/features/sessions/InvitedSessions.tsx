@@ -1,0 +1,155 @@
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import { Check, Mail, RefreshCw, X } from "lucide-react";
+import type { Invite } from "@cartner/contract";
+import { Avatar, Button, Spinner } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { formatDate } from "../../lib/format.ts";
+import { roleLabels } from "./session-model.ts";
+import { sessionKeys, sessionsApi } from "./sessions-api.ts";
+import { useMyInvites } from "./sessions-queries.ts";
+
+export const INVITES_LOADING = "Loading invites...";
+export const NO_INVITES = "No invites yet.";
+export const INVITES_LOAD_FAILED = "Failed to load invites";
+export const INVITE_ACCEPTED = "Invite accepted! Redirecting...";
+export const INVITE_REJECTED = "Invite rejected";
+
+/** 'Invited Sessions': invites to answer, with Accept and Reject (SPEC sections 2 and 8). */
+export function InvitedSessions({ headingId }: { headingId: string }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const invites = useMyInvites();
+  // Which invite is being answered, and how.
+  const [answering, setAnswering] = useState<{ code: string; how: "accept" | "reject" } | null>(
+    null,
+  );
+
+  useEffect(() => {
+    if (invites.isError) toast.error(INVITES_LOAD_FAILED, { toastId: "invites-load-failed" });
+  }, [invites.isError]);
+
+  const accept = useMutation({
+    mutationFn: (invite: Invite) => sessionsApi.acceptInvite(invite.sessionCode),
+    onMutate: (invite) => setAnswering({ code: invite.sessionCode, how: "accept" }),
+    onSuccess: async (result) => {
+      toast.success(INVITE_ACCEPTED, { autoClose: 6000 });
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+      await navigate(`/session/${encodeURIComponent(result.sessionId)}`);
+    },
+    onError: (error) => {
+      toast.error(`Failed to accept invite: ${errorMessage(error, error.message)}`, {
+        autoClose: 8000,
+      });
+    },
+    onSettled: () => setAnswering(null),
+  });
+
+  const reject = useMutation({
+    mutationFn: (invite: Invite) => sessionsApi.rejectInvite(invite.sessionCode),
+    onMutate: (invite) => setAnswering({ code: invite.sessionCode, how: "reject" }),
+    onSuccess: () => {
+      toast.success(INVITE_REJECTED, { autoClose: 6000 });
+      void client.invalidateQueries({ queryKey: sessionKeys.invites() });
+    },
+    onError: (error) => {
+      toast.error(`Failed to reject invite: ${errorMessage(error, error.message)}`, {
+        autoClose: 8000,
+      });
+    },
+    onSettled: () => setAnswering(null),
+  });
+
+  if (invites.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 py-4 text-sm text-slate-600">
+        <Spinner className="size-4 text-primary-600" />
+        {INVITES_LOADING}
+      </p>
+    );
+  }
+
+  if (invites.isError && !invites.data) {
+    return (
+      <div className="flex flex-col items-start gap-3 py-2 text-sm text-slate-600">
+        <p>Your invites could not be loaded.</p>
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={invites.isFetching}
+          onClick={() => void invites.refetch()}
+        >
+          {!invites.isFetching && <RefreshCw aria-hidden="true" className="size-4" />}
+          Try again
+        </Button>
+      </div>
+    );
+  }
+
+  const list = invites.data ?? [];
+  if (list.length === 0) {
+    return (
+      <p className="flex items-center gap-2 py-4 text-sm text-slate-500">
+        <Mail aria-hidden="true" className="size-4" />
+        {NO_INVITES}
+      </p>
+    );
+  }
+
+  return (
+    <ul aria-labelledby={headingId} className="flex flex-col divide-y divide-slate-100">
+      {list.map((invite) => {
+        const busy = answering?.code === invite.sessionCode ? answering.how : null;
+        return (
+          <li
+            key={invite._id}
+            className="flex flex-col gap-3 py-3 first:pt-1 last:pb-0 sm:flex-row sm:items-center"
+          >
+            <div className="flex min-w-0 flex-1 items-center gap-3">
+              <Avatar
+                src={invite.invitedBy.avatar}
+                seed={invite.invitedBy._id}
+                name={invite.invitedBy.name}
+                className="size-10"
+              />
+              <div className="min-w-0">
+                <p className="line-clamp-2 font-semibold break-words text-ink">
+                  {invite.sessionName}
+                </p>
+                <p className="text-sm text-slate-600">
+                  {invite.invitedBy.name} invited you as {roleLabels[invite.role].toLowerCase()}
+                  {invite.createdAt ? ` · ${formatDate(invite.createdAt)}` : ""}
+                </p>
+              </div>
+            </div>
+            <div className="flex shrink-0 gap-2">
+              <Button
+                size="sm"
+                loading={busy === "accept"}
+                disabled={busy !== null}
+                onClick={() => accept.mutate(invite)}
+                aria-label={`Accept ${invite.sessionName}`}
+              >
+                {busy !== "accept" && <Check aria-hidden="true" className="size-4" />}
+                Accept
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                loading={busy === "reject"}
+                disabled={busy !== null}
+                onClick={() => reject.mutate(invite)}
+                aria-label={`Reject ${invite.sessionName}`}
+              >
+                {busy !== "reject" && <X aria-hidden="true" className="size-4" />}
+                Reject
+              </Button>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

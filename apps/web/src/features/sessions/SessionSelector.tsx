@@ -1,0 +1,76 @@
+import { useId } from "react";
+import { Link, useLocation, useMatches } from "react-router";
+import { ShoppingBag } from "lucide-react";
+import { Container, NativeSelect } from "../../components/ui/index.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { useActiveSession } from "./active-session.ts";
+
+export const SELECTOR_TITLE = "You're currently shopping on:";
+
+/** Routes that mark themselves with this handle (the 404 page) do not show the selector. */
+export interface SessionSelectorHandle {
+  hideSessionSelector?: boolean;
+}
+
+/** SPEC section 2: no selector on /cart, /cart/*, /profile, /editme (and the 404 page). */
+export function selectorHiddenOn(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return path === "/cart" || path.startsWith("/cart/") || path === "/profile" || path === "/editme";
+}
+
+/** 'You're currently shopping on:' a native select of the user's active sessions, newest first. */
+export function SessionSelector() {
+  const { isSignedIn } = useAuth();
+  const { pathname } = useLocation();
+  const matches = useMatches();
+  const selectId = useId();
+  // Mounted on every page, so the 5 s sync keeps running wherever SPEC wants it.
+  const { session, sessions, setActiveSessionId } = useActiveSession();
+
+  const hiddenByRoute = matches.some(
+    (match) => (match.handle as SessionSelectorHandle | undefined)?.hideSessionSelector,
+  );
+  if (!isSignedIn || hiddenByRoute || selectorHiddenOn(pathname)) return null;
+  if (!session || sessions.length === 0) return null;
+
+  return (
+    <div
+      role="region"
+      aria-label="Active session"
+      className="border-b border-primary-100 bg-primary-50/70"
+    >
+      <Container className="flex flex-col gap-1.5 py-2 sm:flex-row sm:items-center sm:gap-3">
+        <label
+          htmlFor={selectId}
+          className="flex shrink-0 items-center gap-2 text-sm font-semibold text-primary-900"
+        >
+          <ShoppingBag aria-hidden="true" className="size-4 text-accent-600" />
+          {SELECTOR_TITLE}
+        </label>
+        <div className="flex min-w-0 items-center gap-3">
+          <div className="min-w-0 flex-1 sm:w-80 sm:flex-none">
+            <NativeSelect
+              id={selectId}
+              value={session._id}
+              onChange={(event) => setActiveSessionId(event.target.value)}
+              className="h-9 truncate text-sm"
+            >
+              {sessions.map((option) => (
+                <option key={option._id} value={option._id}>
+                  {option.sessionName} · {option.sessionType}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <Link
+            to={`/session/${encodeURIComponent(session._id)}`}
+            aria-label={`Open the lobby of ${session.sessionName}`}
+            className="shrink-0 rounded-md text-sm font-semibold text-primary-700 hover:underline"
+          >
+            Open lobby
+          </Link>
+        </div>
+      </Container>
+    </div>
+  );
+}

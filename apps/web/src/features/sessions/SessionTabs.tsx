@@ -1,0 +1,217 @@
+import { useState, type ReactNode } from "react";
+import { Tabs } from "radix-ui";
+import { CalendarClock, History, Search, ShoppingBag } from "lucide-react";
+import type { Session } from "@cartner/contract";
+import { ConfirmDialog, Input } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { cn } from "../../lib/cn.ts";
+import { matchesName } from "./session-model.ts";
+import { EmptyState, LoadError } from "./session-parts.tsx";
+import { useMySessions } from "./sessions-queries.ts";
+import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
+import { useSessionActions } from "./use-session-actions.ts";
+
+type Tab = "active" | "past" | "upcoming";
+type Pending = { kind: "leave" | "end"; session: Session } | null;
+
+export function activeHeading(count: number): string {
+  return `You have (${count}) active Sessions`;
+}
+
+const triggerClasses = cn(
+  "inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-600 sm:flex-none sm:px-4",
+  "transition-colors hover:text-ink",
+  "data-[state=active]:bg-white data-[state=active]:text-primary-700 data-[state=active]:shadow-sm",
+);
+
+const gridClasses = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3";
+
+/** The Active / Past / Upcoming tabs with a search box filtering cards by name. */
+export function SessionTabs() {
+  const { user } = useAuth();
+  const mine = useMySessions();
+  const [tab, setTab] = useState<Tab>("active");
+  const [query, setQuery] = useState("");
+  const [confirming, setConfirming] = useState<Pending>(null);
+  const [running, setRunning] = useState<Pending>(null);
+  const { leave, end } = useSessionActions();
+
+  const all = mine.data ?? [];
+  const active = all.filter((session) => session.status === "active");
+  const past = all.filter((session) => session.status === "ended");
+  const shownActive = active.filter((session) => matchesName(session, query));
+  const shownPast = past.filter((session) => matchesName(session, query));
+  const searching = query.trim() !== "";
+
+  function confirm() {
+    if (!confirming) return;
+    const { kind, session } = confirming;
+    setConfirming(null);
+    setRunning(confirming);
+    const mutation = kind === "leave" ? leave : end;
+    mutation.mutate(session._id, { onSettled: () => setRunning(null) });
+  }
+
+  function renderList(sessions: Session[], total: number, empty: ReactNode) {
+    if (mine.isPending) {
+      return (
+        <div className={gridClasses} role="status" aria-label="Loading sessions">
+          {Array.from({ length: 3 }, (_, i) => (
+            <SessionCardSkeleton key={i} />
+          ))}
+        </div>
+      );
+    }
+    if (mine.isError && !mine.data) {
+      return (
+        <LoadError
+          title="We couldn't load your sessions."
+          message={errorMessage(mine.error, "Check your connection and try again.")}
+          onRetry={() => void mine.refetch()}
+          retrying={mine.isFetching}
+        />
+      );
+    }
+    if (total === 0) return empty;
+    if (sessions.length === 0) {
+      return (
+        <EmptyState
+          icon={<Search aria-hidden="true" className="size-6" />}
+          title={`No sessions match “${query.trim()}”.`}
+        >
+          Try another name, or clear the search.
+        </EmptyState>
+      );
+    }
+    return (
+      <ul className={gridClasses}>
+        {sessions.map((session) => (
+          <li key={session._id} className="min-w-0">
+            <SessionCard
+              session={session}
+              userId={user?._id}
+              onLeave={(s) => setConfirming({ kind: "leave", session: s })}
+              onEnd={(s) => setConfirming({ kind: "end", session: s })}
+              busy={running?.session._id === session._id ? running.kind : null}
+            />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <Tabs.Root value={tab} onValueChange={(value) => setTab(value as Tab)}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <Tabs.List
+          aria-label="Sessions"
+          className="flex rounded-xl bg-slate-100 p-1 ring-1 ring-slate-200 ring-inset"
+        >
+          <Tabs.Trigger value="active" className={triggerClasses}>
+            <ShoppingBag aria-hidden="true" className="size-4" />
+            Active
+          </Tabs.Trigger>
+          <Tabs.Trigger value="past" className={triggerClasses}>
+            <History aria-hidden="true" className="size-4" />
+            Past
+          </Tabs.Trigger>
+          <Tabs.Trigger value="upcoming" className={triggerClasses}>
+            <CalendarClock aria-hidden="true" className="size-4" />
+            Upcoming
+          </Tabs.Trigger>
+        </Tabs.List>
+        {tab !== "upcoming" && (
+          <div className="relative sm:w-72">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+            />
+            <Input
+              type="search"
+              aria-label="Search sessions by name"
+              placeholder="Search sessions"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              className="pl-9"
+            />
+          </div>
+        )}
+      </div>
+
+      <Tabs.Content
+        value="active"
+        className="mt-5 flex flex-col gap-4 focus-visible:outline-offset-4"
+      >
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h3 className="text-lg font-bold">{activeHeading(active.length)}</h3>
+          {searching && !mine.isPending && (
+            <p className="text-sm text-slate-500" aria-live="polite">
+              {shownActive.length} matching
+            </p>
+          )}
+        </div>
+        {renderList(
+          shownActive,
+          active.length,
+          <EmptyState
+            icon={<ShoppingBag aria-hidden="true" className="size-6" />}
+            title="No active sessions yet."
+          >
+            Start one above, or join a friend&apos;s with their session code.
+          </EmptyState>,
+        )}
+      </Tabs.Content>
+
+      <Tabs.Content
+        value="past"
+        className="mt-5 flex flex-col gap-4 focus-visible:outline-offset-4"
+      >
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h3 className="text-lg font-bold">Past Sessions ({past.length})</h3>
+          {searching && !mine.isPending && (
+            <p className="text-sm text-slate-500" aria-live="polite">
+              {shownPast.length} matching
+            </p>
+          )}
+        </div>
+        {renderList(
+          shownPast,
+          past.length,
+          <EmptyState
+            icon={<History aria-hidden="true" className="size-6" />}
+            title="No past sessions yet."
+          >
+            Sessions you end, or that your group ends, move here with their carts.
+          </EmptyState>,
+        )}
+      </Tabs.Content>
+
+      <Tabs.Content value="upcoming" className="mt-5 focus-visible:outline-offset-4">
+        <EmptyState
+          icon={<CalendarClock aria-hidden="true" className="size-6" />}
+          title="Coming Soon!"
+        >
+          Plan a session ahead of time and we&apos;ll remind your group when it starts.
+        </EmptyState>
+      </Tabs.Content>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        title={
+          confirming?.kind === "end"
+            ? `End “${confirming.session.sessionName}”?`
+            : `Leave “${confirming?.session.sessionName ?? ""}”?`
+        }
+        description={
+          confirming?.kind === "end"
+            ? "Everyone leaves the session and its cart moves to history. This cannot be undone."
+            : "You will no longer see this session or its cart. You can ask to join again later."
+        }
+        confirmLabel={confirming?.kind === "end" ? "End Session" : "Leave Session"}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      />
+    </Tabs.Root>
+  );
+}

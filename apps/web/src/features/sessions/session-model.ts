@@ -1,0 +1,87 @@
+import {
+  BUDGET_MAX,
+  SESSION_CARD_AVATARS,
+  type Member,
+  type Role,
+  type Session,
+} from "@cartner/contract";
+
+/** The caller's role: their invitedUsers entry (the creator id is the fallback for the creator). */
+export function roleOf(session: Session, userId: string | null | undefined): Role | null {
+  if (!userId) return null;
+  const entry = session.invitedUsers.find((member) => member.userId === userId);
+  if (entry) return entry.role;
+  return session.creator._id === userId ? "creator" : null;
+}
+
+/** Members who are in the session (everyone but pending join requests), creator first. */
+export function membersOf(session: Session): Member[] {
+  const members = session.invitedUsers.filter((member) => member.role !== "pending");
+  return [
+    ...members.filter((member) => member.role === "creator"),
+    ...members.filter((member) => member.role !== "creator"),
+  ];
+}
+
+export function pendingOf(session: Session): Member[] {
+  return session.invitedUsers.filter((member) => member.role === "pending");
+}
+
+/** SPEC section 9: at most 3 avatars on a card, then '+N' for the rest. */
+export function avatarStack(
+  members: Member[],
+  max: number = SESSION_CARD_AVATARS,
+): { shown: Member[]; more: number } {
+  return { shown: members.slice(0, max), more: Math.max(0, members.length - max) };
+}
+
+/** Savings = budget - cart total, to the cent; null when no budget is set. */
+export function savingsOf(session: Pick<Session, "budget" | "cart">): number | null {
+  if (session.budget === null || session.budget === undefined) return null;
+  const cents =
+    Math.round(session.budget * 100) - Math.round((session.cart?.totalPrice ?? 0) * 100);
+  return cents / 100;
+}
+
+export function cartTotalOf(session: Pick<Session, "cart">): number {
+  return session.cart?.totalPrice ?? 0;
+}
+
+function time(value: string): number {
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Newest updatedAt first (a copy; the input is left alone). */
+export function newestFirst<T extends Pick<Session, "updatedAt">>(sessions: readonly T[]): T[] {
+  return [...sessions].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
+}
+
+export function matchesName(session: Pick<Session, "sessionName">, query: string): boolean {
+  const q = query.trim().toLocaleLowerCase();
+  return q === "" || session.sessionName.toLocaleLowerCase().includes(q);
+}
+
+export const roleLabels: Record<Role, string> = {
+  creator: "Creator",
+  participant: "Participant",
+  viewer: "Viewer",
+  pending: "Pending",
+};
+
+export type BudgetParse = { ok: true; value: number | null } | { ok: false; error: string };
+
+/** The budget field: empty means no budget; otherwise 0..BUDGET_MAX with at most two decimals. */
+export function parseBudget(input: string): BudgetParse {
+  const text = input.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (text === "") return { ok: true, value: null };
+  if (!/^\d+(\.\d{0,2})?$|^\.\d{1,2}$/.test(text)) {
+    return { ok: false, error: "Enter an amount like 150 or 149.99." };
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) return { ok: false, error: "Enter an amount like 150 or 149.99." };
+  if (value > BUDGET_MAX) {
+    return { ok: false, error: `The budget can be at most ${BUDGET_MAX.toLocaleString()}.` };
+  }
+  return { ok: true, value: Math.round(value * 100) / 100 };
+}

@@ -1,0 +1,111 @@
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useLocation } from "react-router";
+import { SESSION_SYNC_INTERVAL_MS, type Session } from "@cartner/contract";
+import { useAuth } from "../../lib/auth-store.ts";
+import { newestFirst } from "./session-model.ts";
+import { sessionKeys, sessionsApi } from "./sessions-api.ts";
+
+/** SPEC section 9: the 5 s session sync is skipped on these pages (and without a token). */
+const SYNC_SKIPPED_PATHS = new Set(["/", "/login", "/register", "/verify-otp"]);
+
+export function syncPollsOn(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return !SYNC_SKIPPED_PATHS.has(path);
+}
+
+export interface SyncData {
+  sessions: Session[];
+  version?: number;
+}
+
+function fingerprint(session: Session): string {
+  return `${session.version}|${session.updatedAt}|${session.status}`;
+}
+
+/**
+ * After each sync, lists and lobbies of sessions that changed (or appeared, or went away) are
+ * refetched, so the 5 s poll keeps every screen current, not only the selector.
+ */
+function invalidateChanged(client: QueryClient, previous: SyncData | undefined, next: SyncData) {
+  if (!previous) return;
+  const before = new Map(previous.sessions.map((s) => [s._id, fingerprint(s)]));
+  const after = new Map(next.sessions.map((s) => [s._id, fingerprint(s)]));
+  const changed = new Set<string>();
+  for (const [id, print] of after) if (before.get(id) !== print) changed.add(id);
+  for (const id of before.keys()) if (!after.has(id)) changed.add(id);
+  if (changed.size === 0) return;
+  void client.invalidateQueries({ queryKey: sessionKeys.mine() });
+  for (const id of changed) void client.invalidateQueries({ queryKey: sessionKeys.detail(id) });
+}
+
+/** GET /sessions/sync: the signed-in user's active sessions, newest first, polled every 5 s. */
+export function useSessionSync() {
+  const { isSignedIn } = useAuth();
+  const { pathname } = useLocation();
+  return useQuery({
+    queryKey: sessionKeys.sync(),
+    queryFn: async ({ signal, client }) => {
+      const previous = client.getQueryData<SyncData>(sessionKeys.sync());
+      const body = await sessionsApi.sync(signal);
+      const next: SyncData = {
+        sessions: newestFirst((body.sessions ?? []).filter((s) => s.status === "active")),
+        ...(body.version === undefined ? {} : { version: body.version }),
+      };
+      invalidateChanged(client, previous, next);
+      return next;
+    },
+    enabled: isSignedIn,
+    staleTime: SESSION_SYNC_INTERVAL_MS,
+    refetchInterval: isSignedIn && syncPollsOn(pathname) ? SESSION_SYNC_INTERVAL_MS : false,
+  });
+}
+
+/** GET /sessions/my: active and ended sessions, for the sessions page's tabs. */
+export function useMySessions() {
+  return useQuery({
+    queryKey: sessionKeys.mine(),
+    queryFn: ({ signal }) => sessionsApi.mine(signal).then((body) => newestFirst(body.sessions)),
+    staleTime: 0,
+  });
+}
+
+/** GET /sessions/:id, kept fresh every 5 s while the lobby is open. */
+export function useSessionDetail(id: string, options: { poll?: boolean } = {}) {
+  return useQuery({
+    queryKey: sessionKeys.detail(id),
+    queryFn: ({ signal }) => sessionsApi.get(id, signal).then((body) => body.session),
+    staleTime: 0,
+    refetchInterval: options.poll ? SESSION_SYNC_INTERVAL_MS : false,
+  });
+}
+
+export function useMyInvites() {
+  return useQuery({
+    queryKey: sessionKeys.invites(),
+    queryFn: ({ signal }) => sessionsApi.myInvites(signal).then((body) => body.invites),
+    staleTime: 0,
+    refetchInterval: SESSION_SYNC_INTERVAL_MS,
+  });
+}
+
+/** The creator's pending join requests, polled while the panel is open. */
+export function useJoinRequests(sessionCode: string, enabled: boolean) {
+  return useQuery({
+    queryKey: sessionKeys.joinRequests(sessionCode),
+    queryFn: ({ signal }) =>
+      sessionsApi.joinRequests(sessionCode, signal).then((body) => body.requests),
+    enabled,
+    staleTime: 0,
+    refetchInterval: enabled ? SESSION_SYNC_INTERVAL_MS : false,
+  });
+}
+
+/**
+ * After leaving or ending a session: drop it from the cached active sessions at once, so the
+ * active session falls back to another one straight away (the refetch confirms it).
+ */
+export function dropFromActiveSessions(client: QueryClient, sessionId: string): void {
+  client.setQueryData<SyncData>(sessionKeys.sync(), (data) =>
+    data ? { ...data, sessions: data.sessions.filter((s) => s._id !== sessionId) } : data,
+  );
+}

@@ -1,0 +1,77 @@
+import { useNavigate } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import type { User } from "@cartner/contract";
+import { errorMessage } from "../../lib/api.ts";
+import { getPendingSession, clearPendingSession } from "../../lib/storage.ts";
+import { writeActiveSessionId } from "./active-session.ts";
+import {
+  NO_SESSION_ID_MESSAGE,
+  createdSessionId,
+  sessionKeys,
+  sessionsApi,
+  type CreateSessionBody,
+  type CreateSessionResponse,
+} from "./sessions-api.ts";
+
+export const SESSION_CREATED_MESSAGE = "Session created!";
+
+/** 'Session creation failed: {server message or error}' (SPEC section 8). */
+export function creationFailedMessage(error: unknown): string {
+  const fallback = error instanceof Error && error.message ? error.message : "Unknown error";
+  return `Session creation failed: ${errorMessage(error, fallback)}`;
+}
+
+/** POSTs the session and returns its id; a missing id is an error (SPEC section 7). */
+export async function createSession(body: CreateSessionBody): Promise<{
+  id: string;
+  response: CreateSessionResponse;
+}> {
+  const response = await sessionsApi.create(body);
+  const id = createdSessionId(response);
+  if (!id) throw new Error(NO_SESSION_ID_MESSAGE);
+  return { id, response };
+}
+
+/** A fresh session becomes the one being shopped on. */
+export function announceCreated(userId: string | undefined, id: string, message?: string): void {
+  if (userId) writeActiveSessionId(userId, id);
+  toast.success(message || SESSION_CREATED_MESSAGE, { autoClose: 6000 });
+}
+
+/** The sessions page's create form: toast, then the new session's lobby. */
+export function useCreateSession(userId: string | undefined) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createSession,
+    onSuccess: async ({ id, response }) => {
+      announceCreated(userId, id, response.message);
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+      await navigate(`/session/${encodeURIComponent(id)}`);
+    },
+    onError: (error) => {
+      toast.error(creationFailedMessage(error), { autoClose: 8000 });
+    },
+  });
+}
+
+/**
+ * After sign-in: the session a signed-out visitor filled in on the landing page is created now
+ * (SPEC section 4) and removed from storage whatever the outcome. Returns true when there was one.
+ */
+export async function createPendingSession(user: User): Promise<boolean> {
+  const pending = getPendingSession();
+  if (!pending) {
+    clearPendingSession();
+    return false;
+  }
+  clearPendingSession();
+  try {
+    const { id, response } = await createSession(pending);
+    announceCreated(user._id, id, response.message);
+  } catch (error) {
+    toast.error(creationFailedMessage(error), { autoClose: 8000 });
+  }
+  return true;
+}

@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import { errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { readActiveSessionId, useActiveSession } from "./active-session.ts";
+import { sessionKeys, sessionsApi } from "./sessions-api.ts";
+import { dropFromActiveSessions } from "./sessions-queries.ts";
+
+export const LEAVE_FAILED_MESSAGE = "Failed to leave session";
+export const END_FAILED_MESSAGE = "Failed to end session";
+
+/**
+ * Leave and End, shared by the session cards and the lobby: toast the server's message, clear the
+ * active session when it was this one, drop the session from the cached lists and refetch them.
+ */
+export function useSessionActions(
+  options: { onDone?: (sessionId: string) => Promise<void> | void } = {},
+) {
+  const client = useQueryClient();
+  const { user } = useAuth();
+  const active = useActiveSession();
+  const { onDone } = options;
+
+  async function afterExit(sessionId: string) {
+    const stored = user ? readActiveSessionId(user._id) : null;
+    if (stored === sessionId || active.session?._id === sessionId) active.clear();
+    dropFromActiveSessions(client, sessionId);
+    // Leave the page before refetching (a lobby refetched after leaving would flash "not found").
+    await onDone?.(sessionId);
+    await client.invalidateQueries({ queryKey: sessionKeys.all });
+  }
+
+  const leave = useMutation({
+    mutationFn: (sessionId: string) => sessionsApi.leave(sessionId),
+    onSuccess: async (result, sessionId) => {
+      toast.success(result?.message || "You left the session.", { autoClose: 6000 });
+      await afterExit(sessionId);
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error, LEAVE_FAILED_MESSAGE), { autoClose: 8000 });
+    },
+  });
+
+  const end = useMutation({
+    mutationFn: (sessionId: string) => sessionsApi.end(sessionId),
+    onSuccess: async (result, sessionId) => {
+      toast.success(result?.message || "Session ended.", { autoClose: 6000 });
+      await afterExit(sessionId);
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error, END_FAILED_MESSAGE), { autoClose: 8000 });
+    },
+  });
+
+  return { leave, end };
+}
