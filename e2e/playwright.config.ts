@@ -18,7 +18,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
@@ -52,6 +52,9 @@ export default defineConfig({
     command: "node ../apps/server/src/main.ts",
     url: `${BASE_URL}/api/conhealth`,
     reuseExistingServer: false,
+    // The server logs only warnings and errors here: show them, so a 500 explains itself.
+    stdout: "pipe",
+    stderr: "pipe",
     timeout: 60_000,
     env: {
       PORT: String(PORT),
