@@ -1,12 +1,19 @@
 import { useId, useState } from "react";
 import { ChevronDown, Download, History, ReceiptText } from "lucide-react";
 import type { Cart } from "@cartner/contract";
-import { Badge, Button, ButtonLink, Container } from "../../components/ui/index.ts";
+import {
+  Badge,
+  Button,
+  ButtonLink,
+  Container,
+  EmptyState,
+  LoadError,
+} from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
-import { CartSkeleton, EmptyState, LoadError, PageLinks } from "./cart-parts.tsx";
+import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
@@ -24,6 +31,7 @@ export function CartHistoryPage() {
     body =
       query.data.length === 0 ? (
         <EmptyState
+          size="lg"
           icon={<History aria-hidden="true" className="size-7" />}
           title={NO_PAST_CARTS_MESSAGE}
         >

@@ -2,12 +2,18 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link, useParams } from "react-router";
 import { History, Info, ShoppingBag, ShoppingCart } from "lucide-react";
 import type { Cart, CartLine } from "@cartner/contract";
-import { ButtonLink, ConfirmDialog, Container } from "../../components/ui/index.ts";
+import {
+  ButtonLink,
+  ConfirmDialog,
+  Container,
+  EmptyState,
+  LoadError,
+} from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { isNotFound } from "./carts-api.ts";
 import { findRouteCart, sessionNameOf } from "./cart-model.ts";
-import { CartSkeleton, EmptyState, LoadError, PageLinks } from "./cart-parts.tsx";
+import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import {
   CLEAR_CONFIRM,
   DELETE_CONFIRM,
@@ -51,6 +57,7 @@ export function CartPage() {
         )}
         {carts.length === 0 ? (
           <EmptyState
+            size="lg"
             icon={<ShoppingBag aria-hidden="true" className="size-7" />}
             title={NO_CARTS_MESSAGE}
           >

@@ -10,6 +10,7 @@ import {
   Card,
   CardBody,
   Container,
+  LoadError,
   buttonClasses,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
@@ -18,7 +19,7 @@ import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { isNotFound } from "./carts-api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
-import { LineImage, LoadError } from "./cart-parts.tsx";
+import { LineImage } from "./cart-parts.tsx";
 import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 

@@ -1,7 +1,6 @@
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
-import { ImageOff, RefreshCw, TriangleAlert } from "lucide-react";
-import { Button, Card, CardBody } from "../../components/ui/index.ts";
+import { ImageOff } from "lucide-react";
 import { cn } from "../../lib/cn.ts";
 
 /** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
@@ -64,60 +63,6 @@ export function PageLinks({ links }: { links: Array<{ to: string; label: string 
         ))}
       </ul>
     </nav>
-  );
-}
-
-/** A load failure with a retry button. */
-export function LoadError({
-  title,
-  message,
-  onRetry,
-  retrying = false,
-}: {
-  title: string;
-  message: string;
-  onRetry: () => void;
-  retrying?: boolean;
-}) {
-  return (
-    <Card>
-      <CardBody className="flex flex-col items-center gap-3 text-center">
-        <span className="flex size-14 items-center justify-center rounded-full bg-danger-50 text-danger-600">
-          <TriangleAlert aria-hidden="true" className="size-7" />
-        </span>
-        <p className="font-display text-lg font-semibold text-ink">{title}</p>
-        <p className="max-w-sm text-sm text-slate-600">{message}</p>
-        <Button onClick={onRetry} loading={retrying} className="mt-1">
-          {!retrying && <RefreshCw aria-hidden="true" className="size-4" />}
-          Try again
-        </Button>
-      </CardBody>
-    </Card>
-  );
-}
-
-/** A friendly empty state. */
-export function EmptyState({
-  icon,
-  title,
-  children,
-}: {
-  icon: ReactNode;
-  title: string;
-  children?: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col items-center gap-3 rounded-card border border-dashed border-slate-300 bg-white/60 px-6 py-12 text-center">
-      <span className="flex size-14 items-center justify-center rounded-full bg-primary-50 text-primary-600">
-        {icon}
-      </span>
-      <p className="font-display text-lg font-semibold text-ink">{title}</p>
-      {children ? (
-        <div className="flex max-w-sm flex-col items-center gap-3 text-sm text-slate-600">
-          {children}
-        </div>
-      ) : null}
-    </div>
   );
 }
 

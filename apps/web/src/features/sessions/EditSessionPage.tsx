@@ -17,6 +17,7 @@ import {
   CardBody,
   Container,
   FormAlert,
+  LoadError,
   PageSpinner,
   SelectField,
   TextField,
@@ -26,7 +27,6 @@ import { useAuth } from "../../lib/auth-store.ts";
 import type { SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
 import { parseBudget, roleOf } from "./session-model.ts";
-import { LoadError } from "./session-parts.tsx";
 import { isNotFound, sessionKeys, sessionsApi } from "./sessions-api.ts";
 import { useSessionDetail } from "./sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";

@@ -21,6 +21,7 @@ import {
   ButtonLink,
   ConfirmDialog,
   Container,
+  LoadError,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
@@ -28,7 +29,7 @@ import { cn } from "../../lib/cn.ts";
 import { useActiveSession } from "./active-session.ts";
 import { InvitePanel } from "./InvitePanel.tsx";
 import { membersOf, pendingOf, roleLabels, roleOf } from "./session-model.ts";
-import { LoadError, MoneyStats, StatusBadge } from "./session-parts.tsx";
+import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "./sessions-api.ts";
 import { useSessionDetail } from "./sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";

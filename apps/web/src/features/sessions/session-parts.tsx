@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
-import { RefreshCw, TriangleAlert } from "lucide-react";
 import type { Member, Session } from "@cartner/contract";
-import { Avatar, Badge, Button, Card, CardBody } from "../../components/ui/index.ts";
+import { Avatar, Badge } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { avatarStack, cartTotalOf, savingsOf } from "./session-model.ts";
@@ -122,62 +121,5 @@ export function MoneyStats({
         </div>
       ))}
     </dl>
-  );
-}
-
-/** A load failure with a retry button. */
-export function LoadError({
-  title,
-  message,
-  onRetry,
-  retrying = false,
-}: {
-  title: string;
-  message: string;
-  onRetry: () => void;
-  retrying?: boolean;
-}) {
-  return (
-    <Card>
-      <CardBody className="flex flex-col items-center gap-3 text-center">
-        <span className="flex size-14 items-center justify-center rounded-full bg-danger-50 text-danger-600">
-          <TriangleAlert aria-hidden="true" className="size-7" />
-        </span>
-        <p className="font-display text-lg font-semibold text-ink">{title}</p>
-        <p className="max-w-sm text-sm text-slate-600">{message}</p>
-        <Button onClick={onRetry} loading={retrying} className="mt-1">
-          {!retrying && <RefreshCw aria-hidden="true" className="size-4" />}
-          Try again
-        </Button>
-      </CardBody>
-    </Card>
-  );
-}
-
-/** A friendly empty state. */
-export function EmptyState({
-  icon,
-  title,
-  children,
-  className,
-}: {
-  icon: ReactNode;
-  title: string;
-  children?: ReactNode;
-  className?: string;
-}) {
-  return (
-    <div
-      className={cn(
-        "flex flex-col items-center gap-2 rounded-card border border-dashed border-slate-300 bg-white/60 px-6 py-10 text-center",
-        className,
-      )}
-    >
-      <span className="flex size-12 items-center justify-center rounded-full bg-primary-50 text-primary-600">
-        {icon}
-      </span>
-      <p className="font-display text-base font-semibold text-ink">{title}</p>
-      {children ? <div className="max-w-sm text-sm text-slate-600">{children}</div> : null}
-    </div>
   );
 }
