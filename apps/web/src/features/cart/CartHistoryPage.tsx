@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { ChevronDown, Download, History, ReceiptText } from "lucide-react";
+import { Download, History, ReceiptText } from "lucide-react";
 import type { Cart } from "@cartner/contract";
 import {
   Badge,
@@ -10,10 +10,9 @@ import {
   LoadError,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
-import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
-import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
+import { CartSkeleton, CollapseToggle, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
@@ -143,20 +142,7 @@ function HistorySection({
             </div>
           </dl>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-expanded={open}
-          aria-controls={panelId}
-          aria-label={`Items in ${name}`}
-          title={open ? "Collapse" : "Expand"}
-          onClick={onToggle}
-        >
-          <ChevronDown
-            aria-hidden="true"
-            className={cn("size-5 transition-transform", open && "rotate-180")}
-          />
-        </Button>
+        <CollapseToggle open={open} panelId={panelId} name={name} onToggle={onToggle} />
       </div>
       <div id={panelId} hidden={!open} className="border-t border-slate-100">
         {open && (

@@ -1,8 +1,7 @@
 import { useId } from "react";
-import { ChevronDown, Eraser, ShoppingBag, Trash2 } from "lucide-react";
+import { Eraser, ShoppingBag, Trash2 } from "lucide-react";
 import type { Cart, CartLine } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
-import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import {
   canChangeLine,
@@ -13,6 +12,7 @@ import {
   roleIn,
   sessionNameOf,
 } from "./cart-model.ts";
+import { CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { OrderSummaryCard } from "./OrderSummaryCard.tsx";
 
@@ -107,20 +107,7 @@ export function CartSection({
               {!deleting && <Trash2 aria-hidden="true" className="size-5" />}
             </Button>
           )}
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-expanded={open}
-            aria-controls={panelId}
-            aria-label={`Items in ${name}`}
-            title={open ? "Collapse" : "Expand"}
-            onClick={onToggle}
-          >
-            <ChevronDown
-              aria-hidden="true"
-              className={cn("size-5 transition-transform", open && "rotate-180")}
-            />
-          </Button>
+          <CollapseToggle open={open} panelId={panelId} name={name} onToggle={onToggle} />
         </div>
       </div>
 

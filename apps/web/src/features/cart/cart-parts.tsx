@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { ImageOff } from "lucide-react";
+import { ChevronDown, ImageOff } from "lucide-react";
+import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 
 /** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
@@ -100,5 +101,35 @@ export function CartSkeleton({ label, sections = 2 }: { label: string; sections?
         </div>
       ))}
     </div>
+  );
+}
+
+/** The expand/collapse button of a cart section (current and past carts). */
+export function CollapseToggle({
+  open,
+  panelId,
+  name,
+  onToggle,
+}: {
+  open: boolean;
+  panelId: string;
+  name: string;
+  onToggle: () => void;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      aria-expanded={open}
+      aria-controls={panelId}
+      aria-label={`Items in ${name}`}
+      title={open ? "Collapse" : "Expand"}
+      onClick={onToggle}
+    >
+      <ChevronDown
+        aria-hidden="true"
+        className={cn("size-5 transition-transform", open && "rotate-180")}
+      />
+    </Button>
   );
 }
