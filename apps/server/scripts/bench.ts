@@ -2,7 +2,7 @@
  * `npm run bench`: API throughput and latency with autocannon, each route next to a bare Fastify
  * route measured in the same run. The server runs as its own process, as `npm start` runs it.
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
- * against PostgreSQL.
+ * against PostgreSQL; BENCH_ONLY picks routes by name.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
@@ -14,7 +14,7 @@ import { loadConfig } from "../src/config.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PASSWORD = "bench-marker-2026";
 
 function loadBenchEnv() {
@@ -22,6 +22,8 @@ function loadBenchEnv() {
   return {
     BENCH_SECONDS: process.env.BENCH_SECONDS,
     BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL,
+    /** Measures only the routes whose name contains this text, e.g. "add to cart". */
+    BENCH_ONLY: process.env.BENCH_ONLY,
   };
 }
 
@@ -46,6 +48,14 @@ function start(file: string, args: string[], env: Record<string, string> = {}) {
 }
 
 type Requests = autocannon.Options["requests"];
+
+let reported = 0;
+/** Shows the first few failed answers, so a failing figure explains itself. */
+function report(status: number, body: string) {
+  if (status < 300 || reported >= 5) return;
+  reported++;
+  console.error(`bench: ${status} ${body.slice(0, 300)}`);
+}
 
 async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
   const options = { url, connections: CONNECTIONS, headers, ...(requests ? { requests } : {}) };
@@ -116,6 +126,8 @@ async function benchServer(database: string, env: Record<string, string>): Promi
     ];
     const rows: Row[] = [];
     const measure = async (name: string, url: string, requests?: Requests) => {
+      const only = loadBenchEnv().BENCH_ONLY;
+      if (only && !name.includes(only)) return;
       // The yardstick is measured right before each route, so both see the same machine state.
       const bareResult = await run("http://127.0.0.1:3198/bare");
       const result = await run(`${base}${url}`, auth, requests);
@@ -146,9 +158,10 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       });
     }
     // Each connection adds its own product to its own cart and removes it again, so every write
-    // is valid: two more sessions give enough (cart, product) pairs for 50 connections.
+    // is valid: four more sessions give enough (cart, product) pairs for 50 connections, also after
+    // the warm-up's and the run's last unfinished rounds strand up to 50 pairs each.
     const pairs: Array<{ cartId: string; productId: string }> = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 4; i++) {
       const { session: extra } = (await (
         await fetch(`${base}/api/sessions`, {
           method: "POST",
@@ -162,10 +175,15 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       ).json()) as { session: { cartId: string } };
       for (const p of stocked) pairs.push({ cartId: extra.cartId, productId: p._id });
     }
-    let next = 0;
+    // autocannon clears a connection's context at the end of each POST+DELETE round, so a pair is
+    // taken from the free pool for one round and given back when its DELETE is answered: no two
+    // connections ever work on the same line.
+    type Pair = { cartId: string; productId: string };
+    const free = [...pairs];
     const own = (context: object) => {
-      const c = context as { pair?: { cartId: string; productId: string } };
-      c.pair ??= pairs[next++ % pairs.length]!;
+      const c = context as { pair?: Pair };
+      c.pair ??= free.shift();
+      if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
       return c.pair;
     };
     await measure(
@@ -183,12 +201,19 @@ async function benchServer(database: string, env: Record<string, string>): Promi
               body: JSON.stringify({ productId: pair.productId }),
             };
           },
+          onResponse: (status, body) => report(status, body),
         },
         {
           method: "DELETE",
           setupRequest: (request, context) => {
             const pair = own(context);
             return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
+          },
+          onResponse: (status, body, context) => {
+            report(status, body);
+            const c = context as { pair?: Pair };
+            if (c.pair) free.push(c.pair);
+            c.pair = undefined;
           },
         },
       ],

@@ -108,14 +108,16 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
 
   /**
    * One query for the cart, its session and the caller's role. Anyone not a member (pending
-   * included) gets 404; a member without the needed role gets 403 (DESIGN section 4).
+   * included) gets 404; a member without the needed role gets 403 (DESIGN section 4). Inside a
+   * write transaction the same query also locks the cart row.
    */
   async function load(
     where: { cartId: string } | { sessionId: string },
     userId: string,
     allowed: readonly Role[] = ["creator", "participant", "viewer"],
+    lockIn?: Tx,
   ) {
-    const [row] = await db
+    const query = (lockIn ?? db)
       .select({ cart: carts, session: sessionsTable, role: sessionMembers.role })
       .from(carts)
       .innerJoin(sessionsTable, eq(sessionsTable.id, carts.sessionId))
@@ -124,6 +126,7 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
         and(eq(sessionMembers.sessionId, carts.sessionId), eq(sessionMembers.userId, userId)),
       )
       .where("cartId" in where ? eq(carts.id, where.cartId) : eq(carts.sessionId, where.sessionId));
+    const [row] = await (lockIn ? query.for("update", { of: carts }) : query);
     if (!row?.role || row.role === "pending") {
       throw "cartId" in where ? cartNotFound() : notFound("Session not found");
     }
@@ -182,6 +185,7 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
   /**
    * Runs one cart change in a transaction that first locks the cart row, so changes to one cart
    * are applied one at a time (50 concurrent +1s give +50), then bumps the session's version.
+   * Few statements on purpose: the embedded database runs one statement at a time for everyone.
    */
   async function change(
     cartId: string,
@@ -189,54 +193,58 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
     apply: (tx: Tx, ctx: { role: Role }) => Promise<void>,
     allowed: readonly Role[] = ["creator", "participant"],
   ): Promise<Cart> {
-    const { session, role } = await load({ cartId }, user._id, allowed);
-    const { cart, version, updatedAt } = await db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select({ status: carts.status })
-        .from(carts)
-        .where(eq(carts.id, cartId))
-        .for("update");
-      if (locked?.status !== "active")
+    const { cart, session } = await db.transaction(async (tx) => {
+      const { cart, session, role } = await load({ cartId }, user._id, allowed, tx);
+      if (cart.status !== "active")
         throw conflict("This session has ended; its cart is read-only.");
       await apply(tx, { role });
       const now = clock.now();
-      const [cartRow] = await tx
-        .update(carts)
-        .set({ updatedAt: now })
-        .where(eq(carts.id, cartId))
-        .returning();
-      const [sessionRow] = await tx
-        .update(sessionsTable)
-        .set({ version: sql`${sessionsTable.version} + 1`, updatedAt: now })
-        .where(eq(sessionsTable.id, session.id))
-        .returning({ version: sessionsTable.version, updatedAt: sessionsTable.updatedAt });
-      return { cart: cartRow!, ...sessionRow! };
+      const { rows } = await tx.execute<{ version: number }>(sql`
+        with touched as (
+          update ${carts} set ${sql.identifier(carts.updatedAt.name)} = ${now}
+          where ${carts.id} = ${cartId}
+        )
+        update ${sessionsTable}
+        set ${sql.identifier(sessionsTable.version.name)} = ${sessionsTable.version} + 1,
+            ${sql.identifier(sessionsTable.updatedAt.name)} = ${now}
+        where ${sessionsTable.id} = ${session.id}
+        returning ${sessionsTable.version} as version`);
+      return {
+        cart: { ...cart, updatedAt: now },
+        session: { ...session, version: Number(rows[0]!.version), updatedAt: now },
+      };
     });
-    return render(cart, { ...session, version, updatedAt });
+    return render(cart, session);
   }
 
-  async function inCart(tx: Tx, cartId: string, productId: string): Promise<number> {
+  /** Throws unless `adding` more of the product fit its stock, counting every member's lines. */
+  async function checkStock(
+    tx: Tx,
+    cartId: string,
+    productId: string,
+    adding: number,
+    userId: string,
+  ): Promise<{ own: number }> {
     const [row] = await tx
-      .select({ n: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
-      .from(cartLines)
-      .where(and(eq(cartLines.cartId, cartId), eq(cartLines.productId, productId)));
-    return Number(row?.n ?? 0);
-  }
-
-  async function checkStock(tx: Tx, cartId: string, productId: string, adding: number) {
-    const [product] = await tx
-      .select({ stock: products.stock })
+      .select({
+        stock: products.stock,
+        inCart: sql<number>`coalesce(sum(${cartLines.quantity}), 0)`,
+        own: sql<number>`coalesce(sum(${cartLines.quantity}) filter (where ${cartLines.addedBy} = ${userId}), 0)`,
+      })
       .from(products)
-      .where(eq(products.id, productId));
-    if (!product) throw notFound("Product not found.");
-    const already = await inCart(tx, cartId, productId);
-    if (already + adding > product.stock) {
+      .leftJoin(cartLines, and(eq(cartLines.productId, products.id), eq(cartLines.cartId, cartId)))
+      .where(eq(products.id, productId))
+      .groupBy(products.id);
+    if (!row) throw notFound("Product not found.");
+    const already = Number(row.inCart);
+    if (already + adding > row.stock) {
       throw conflict(
-        product.stock === 0
+        row.stock === 0
           ? "This product is out of stock."
-          : `Only ${product.stock} in stock${already ? `, and ${already} already in this cart` : ""}.`,
+          : `Only ${row.stock} in stock${already ? `, and ${already} already in this cart` : ""}.`,
       );
     }
+    return { own: Number(row.own) };
   }
 
   /** The line a call acts on: lineId (creator: anyone's), else the caller's own line. */
@@ -267,18 +275,8 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
 
   function add(cartId: string, user: User, productId: string, quantity: number) {
     return change(cartId, user, async (tx) => {
-      await checkStock(tx, cartId, productId, quantity);
-      const [own] = await tx
-        .select({ quantity: cartLines.quantity })
-        .from(cartLines)
-        .where(
-          and(
-            eq(cartLines.cartId, cartId),
-            eq(cartLines.productId, productId),
-            eq(cartLines.addedBy, user._id),
-          ),
-        );
-      if ((own?.quantity ?? 0) + quantity > QUANTITY_MAX) {
+      const { own } = await checkStock(tx, cartId, productId, quantity, user._id);
+      if (own + quantity > QUANTITY_MAX) {
         throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
       }
       const now = clock.now();
@@ -305,7 +303,7 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
       if (delta === 1) {
         if (line.quantity >= QUANTITY_MAX)
           throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
-        await checkStock(tx, cartId, productId, 1);
+        await checkStock(tx, cartId, productId, 1, user._id);
       }
       await tx
         .update(cartLines)
@@ -316,8 +314,21 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
 
   function removeLine(cartId: string, user: User, productId: string, lineId?: string) {
     return change(cartId, user, async (tx, { role }) => {
-      const line = await findLine(tx, cartId, productId, user, role, lineId);
-      await tx.delete(cartLines).where(eq(cartLines.id, line.id));
+      // Delete first and check after: a refusal throws, which rolls the delete back.
+      const [line] = await tx
+        .delete(cartLines)
+        .where(
+          and(
+            eq(cartLines.cartId, cartId),
+            eq(cartLines.productId, productId),
+            lineId ? eq(cartLines.id, lineId) : eq(cartLines.addedBy, user._id),
+          ),
+        )
+        .returning({ addedBy: cartLines.addedBy });
+      if (!line) throw notFound("That item is not in the cart.");
+      if (line.addedBy !== user._id && role !== "creator") {
+        throw forbidden("You can change only the items you added.");
+      }
     });
   }
 
