@@ -4,18 +4,15 @@
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
  * against PostgreSQL; BENCH_ONLY picks routes by name.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { loadConfig } from "../src/config.ts";
+import { serverEnv, signUp, start, waitFor } from "./bench-support.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const PASSWORD = "bench-marker-2026";
 
 function loadBenchEnv() {
   // Only bench knobs here; the server itself is configured by its config module.
@@ -25,26 +22,6 @@ function loadBenchEnv() {
     /** Measures only the routes whose name contains this text, e.g. "add to cart". */
     BENCH_ONLY: process.env.BENCH_ONLY,
   };
-}
-
-async function waitFor(url: string, child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function start(file: string, args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, [path.join(here, file), ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
 }
 
 type Requests = autocannon.Options["requests"];
@@ -71,23 +48,6 @@ async function run(url: string, headers: Record<string, string> = {}, requests?:
   };
 }
 
-async function signIn(base: string): Promise<string> {
-  const email = `bench.${Date.now()}@example.com`;
-  const post = (p: string, body: object) =>
-    fetch(`${base}${p}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<Record<string, string>>);
-  const { userId } = await post("/api/auth/register", { name: "Bench", email, password: PASSWORD });
-  const mails = (await (
-    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
-  ).json()) as { mails: Array<{ to: string; text: string }> };
-  const code = mails.mails.find((m) => m.to === email)!.text.match(/Your code: (\d{6})/)![1]!;
-  const { token } = await post("/api/auth/verify-otp", { userId, code });
-  return token!;
-}
-
 interface Row {
   database: string;
   route: string;
@@ -102,19 +62,12 @@ interface Row {
 async function benchServer(database: string, env: Record<string, string>): Promise<Row[]> {
   const port = 3196;
   const base = `http://127.0.0.1:${port}`;
-  const server = start("../src/main.ts", [], {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    RATE_LIMIT: "100000000",
-    AUTH_RATE_LIMIT: "100000000",
-    ...env,
-  });
+  const server = start("../src/main.ts", [], { ...serverEnv(port), ...env });
   const bare = start("bare-server.ts", ["3198"]);
   try {
     await waitFor(`${base}/api/conhealth`, server);
     await waitFor("http://127.0.0.1:3198/bare", bare);
-    const token = await signIn(base);
+    const { token } = await signUp(base);
     // As a browser asks: signed in, accepting gzip.
     const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
     const routes: Array<[string, string]> = [

@@ -5,7 +5,9 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import websocket from "@fastify/websocket";
 import { ErrorCode } from "@cartner/contract";
+import { sql } from "drizzle-orm";
 import helmet from "helmet";
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from "fastify";
 import {
@@ -31,6 +33,9 @@ import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
+import { createLocalBus, createPostgresBus, type EventBus } from "./features/realtime/bus.ts";
+import { createLiveHub } from "./features/realtime/hub.ts";
+import { liveRoutes } from "./features/realtime/routes.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
@@ -53,9 +58,29 @@ export interface AppOverrides {
   database?: Database;
   clock?: Clock;
   mailer?: Mailer;
+  /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
+  liveCheckMs?: number;
 }
 
 const AUTH_SESSION_CACHE_MS = 30_000;
+/** Live sockets: pinged, and their auth sessions checked, this often (revocation within 60 s). */
+const LIVE_CHECK_MS = 30_000;
+/** The only message a client sends is its auth message. */
+const LIVE_MAX_MESSAGE_BYTES = 8 * 1024;
+
+/** One instance tells its own sockets; instances sharing PostgreSQL use its NOTIFY. */
+async function createEventBus(database: Database, app: FastifyInstance): Promise<EventBus> {
+  if (database.kind !== "postgres" || !database.url) return createLocalBus();
+  const bus = createPostgresBus({
+    url: database.url,
+    notify: (channel, payload) =>
+      database.db.execute(sql`select pg_notify(${channel}, ${payload})`),
+    log: app.log,
+  });
+  await bus.ready;
+  app.addHook("onClose", async () => bus.close());
+  return bus;
+}
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -134,7 +159,8 @@ export async function buildApp(
   });
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
-  const sessionService = createSessionService({ db: database.db, clock });
+  const events = await createEventBus(database, app);
+  const sessionService = createSessionService({ db: database.db, clock, events });
   // Member-only reads are remembered until the next write, when this process sees every write.
   const readCache = createReadCache(database.kind === "pglite");
   app.addHook("onSend", async (request, reply, payload) => {
@@ -148,7 +174,20 @@ export async function buildApp(
     clock,
     onNameChanged: () => auth.forgetSessions(),
   });
-  const cartService = createCartService({ db: database.db, clock, sessions: sessionService });
+  const cartService = createCartService({
+    db: database.db,
+    clock,
+    sessions: sessionService,
+    events,
+  });
+  const hub = createLiveHub({
+    bus: events,
+    memberIds: sessionService.memberIds,
+    authenticate: auth.authenticate,
+    log: app.log,
+    checkEveryMs: overrides.liveCheckMs ?? LIVE_CHECK_MS,
+  });
+  app.addHook("onClose", async () => hub.close());
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
@@ -200,9 +239,13 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
   await app.register(
     async (api) => {
       await api.register(healthRoutes(database));
+      await api.register(
+        liveRoutes({ hub, authenticate: auth.authenticate, appOrigin: config.appOrigin }),
+      );
       await api.register(avatarRoutes);
       await api.register(profileRoutes(profileService));
       await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });

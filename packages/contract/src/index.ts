@@ -7,3 +7,4 @@ export * from "./sessions.ts";
 export * from "./pricing.ts";
 export * from "./carts.ts";
 export * from "./profile.ts";
+export * from "./live.ts";

@@ -15,6 +15,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** PostgreSQL's connection string (the live channel LISTENs on a connection of its own). */
+  url?: string;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -52,8 +54,15 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection (PostgreSQL stopped or restarted) must not crash the process.
+  // The pool reports idle clients' errors here and then drops them.
   pool.on("error", () => {});
+  // A client checked out of the pool (inside a transaction) has no pool listener: its 'error'
+  // event would be unhandled and end the process. The query in flight fails on its own (the
+  // request answers 503), and the pool discards the broken client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   if (migrate) {
     // The advisory lock lives on one connection: take and release it on the same client.
@@ -69,6 +78,7 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
   return {
     db,
     kind: "postgres",
+    url,
     ping: async () => {
       await pool.query("select 1");
     },

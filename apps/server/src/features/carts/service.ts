@@ -24,6 +24,7 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { imageFileName } from "../products/catalog.ts";
+import type { EventBus } from "../realtime/bus.ts";
 import { avatarUrl, type SessionService } from "../sessions/service.ts";
 
 const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
@@ -35,8 +36,14 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** The price a line is charged at: frozen once the session ended, else the product's current one. */
 const unitPrice = sql<number>`coalesce(${cartLines.unitPriceCents}, ${products.priceCents})`;
 
-export function createCartService(deps: { db: Db; clock: Clock; sessions: SessionService }) {
-  const { db, clock, sessions } = deps;
+export function createCartService(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: SessionService;
+  /** Told of every committed cart change (never of a rolled-back one). */
+  events: Pick<EventBus, "publish">;
+}) {
+  const { db, clock, sessions, events } = deps;
 
   async function linesOf(cartIds: string[]) {
     if (cartIds.length === 0) return [];
@@ -199,7 +206,8 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
         throw conflict("This session has ended; its cart is read-only.");
       await apply(tx, { role });
       const now = clock.now();
-      const { rows } = await tx.execute<{ version: number }>(sql`
+      // Both drivers answer raw SQL with { rows }; Db's driver-neutral type does not say so.
+      const { rows } = (await tx.execute(sql`
         with touched as (
           update ${carts} set ${sql.identifier(carts.updatedAt.name)} = ${now}
           where ${carts.id} = ${cartId}
@@ -208,11 +216,17 @@ export function createCartService(deps: { db: Db; clock: Clock; sessions: Sessio
         set ${sql.identifier(sessionsTable.version.name)} = ${sessionsTable.version} + 1,
             ${sql.identifier(sessionsTable.updatedAt.name)} = ${now}
         where ${sessionsTable.id} = ${session.id}
-        returning ${sessionsTable.version} as version`);
+        returning ${sessionsTable.version} as version`)) as unknown as {
+        rows: Array<{ version: number }>;
+      };
       return {
         cart: { ...cart, updatedAt: now },
         session: { ...session, version: Number(rows[0]!.version), updatedAt: now },
       };
+    });
+    events.publish({
+      event: { type: "cart.updated", sessionId: session.id, cartId, version: session.version },
+      members: session.id,
     });
     return render(cart, session);
   }

@@ -5,6 +5,7 @@ import {
   type Invite,
   type InviteRole,
   type JoinRequest,
+  type LiveEventType,
   type Member,
   type Role,
   type Session,
@@ -26,6 +27,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
+import type { EventBus } from "../realtime/bus.ts";
 import { newSessionCode, sameSecret } from "./codes.ts";
 
 type SessionRow = typeof sessions.$inferSelect;
@@ -51,8 +53,35 @@ export interface CreateSessionInput {
   budget?: number | null | undefined;
 }
 
-export function createSessionService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createSessionService(deps: {
+  db: Db;
+  clock: Clock;
+  /** Told of every committed change (never of a rolled-back one). */
+  events: Pick<EventBus, "publish">;
+}) {
+  const { db, clock, events } = deps;
+
+  /** Tells the session's members (and `users`) about a committed change. */
+  const announce = (
+    type: LiveEventType,
+    sessionId: string,
+    version: number | undefined,
+    users?: string[],
+  ) =>
+    events.publish({
+      event: { type, sessionId, ...(version === undefined ? {} : { version }) },
+      members: sessionId,
+      ...(users ? { users } : {}),
+    });
+
+  /** The members who hear a session's events: everyone in it but pending join requests. */
+  async function memberIds(sessionId: string): Promise<string[]> {
+    const rows = await db
+      .select({ userId: sessionMembers.userId })
+      .from(sessionMembers)
+      .where(and(eq(sessionMembers.sessionId, sessionId), ne(sessionMembers.role, "pending")));
+    return rows.map((r) => r.userId);
+  }
 
   /** Everyone in these sessions (pending requests included), in joining order, per session. */
   async function membersOf(sessionIds: string[]): Promise<Map<string, Member[]>> {
@@ -175,12 +204,15 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     if (session.status !== "active") throw conflict("This session has ended.");
   };
 
-  /** Marks a change: bumps the version clients compare. */
-  const touch = (sessionId: string) =>
-    db
+  /** Marks a change: bumps the version clients compare, and returns the new one. */
+  async function touch(sessionId: string): Promise<number | undefined> {
+    const [row] = await db
       .update(sessions)
       .set({ version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
-      .where(eq(sessions.id, sessionId));
+      .where(eq(sessions.id, sessionId))
+      .returning({ version: sessions.version });
+    return row?.version;
+  }
 
   async function create(user: User, input: CreateSessionInput): Promise<Session> {
     const passcode = input.passcode?.trim() || null;
@@ -208,6 +240,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
           await tx.insert(carts).values({ sessionId: session!.id, createdAt: now, updatedAt: now });
           return session!;
         });
+        announce("session.updated", row.id, row.version); // the creator's other tabs
         return view(row, user._id);
       } catch (error) {
         // A code collision (1 in 31^8 per pair) is retried with a new code.
@@ -261,6 +294,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
       .where(eq(sessions.id, sessionId))
       .returning();
+    announce("session.updated", sessionId, row!.version);
     return view(row!, userId);
   }
 
@@ -276,7 +310,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     await db
       .delete(sessionMembers)
       .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
-    await touch(sessionId);
+    announce("member.left", sessionId, await touch(sessionId), [userId]);
     return {
       message: membership.role === "pending" ? "Join request withdrawn" : "You left the session",
     };
@@ -286,8 +320,8 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     const { session } = await access(sessionId, userId, ["creator"]);
     requireActive(session);
     const now = clock.now();
-    await db.transaction(async (tx) => {
-      await tx
+    const version = await db.transaction(async (tx) => {
+      const [ended] = await tx
         .update(sessions)
         .set({
           status: "ended",
@@ -295,7 +329,8 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
           updatedAt: now,
           version: sql`${sessions.version} + 1`,
         })
-        .where(eq(sessions.id, sessionId));
+        .where(eq(sessions.id, sessionId))
+        .returning({ version: sessions.version });
       // The cart stays, as history; nothing is deleted by ending. Its prices are frozen.
       const [cart] = await tx
         .update(carts)
@@ -306,7 +341,9 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
         sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
             where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart!.id}`,
       );
+      return ended!.version;
     });
+    announce("session.ended", sessionId, version);
     return { message: "Session ended", sessionId };
   }
 
@@ -357,7 +394,16 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       .returning({ role: sessionMembers.role });
     if (inserted.length === 0)
       throw conflict("You are already in this session or waiting to join it.");
-    await touch(session.id);
+    const version = await touch(session.id);
+    // Only the creator decides on join requests, so only the creator hears of them.
+    events.publish({
+      event: {
+        type: "joinrequest.created",
+        sessionId: session.id,
+        ...(version ? { version } : {}),
+      },
+      users: [session.creatorId],
+    });
     return { message: "Join request sent", sessionId: session.id };
   }
 
@@ -407,7 +453,10 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       ? await db.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
       : await db.delete(sessionMembers).where(pendingRow).returning();
     if (changed.length === 0) throw notFound("No pending join request from that person");
-    await touch(session.id);
+    const version = await touch(session.id);
+    // An approved member is a member now; a refused one is told too, so their page updates.
+    if (approve) announce("member.joined", session.id, version);
+    else announce("member.left", session.id, version, [targetId!]);
     return { message: approve ? "Join request approved" : "Join request rejected" };
   }
 
@@ -443,6 +492,13 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       .onConflictDoNothing()
       .returning({ id: sessionInvites.id });
     if (inserted.length === 0) throw conflict("That person already has an invite to this session.");
+    const [invitee] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (invitee) {
+      events.publish({
+        event: { type: "invite.received", sessionId: session.id },
+        users: [invitee.id],
+      });
+    }
     // The same answer whether or not the email has an account: it reveals nothing.
     return { message: `Invite sent to ${emailOrUsername}` };
   }
@@ -481,7 +537,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
 
   async function respond(user: User, code: string, accept: boolean) {
     const now = clock.now();
-    return db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
       const [found] = await tx
         .select({ invite: sessionInvites, session: sessions })
         .from(sessionInvites)
@@ -517,14 +573,23 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
             setWhere: eq(sessionMembers.role, "pending"),
           });
       }
-      await tx
+      const [touched] = await tx
         .update(sessions)
         .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
-        .where(eq(sessions.id, found.session.id));
-      return accept
-        ? { message: "Invite accepted", sessionId: found.session.id }
-        : { message: "Invite rejected" };
+        .where(eq(sessions.id, found.session.id))
+        .returning({ version: sessions.version });
+      return { accepted: accept, sessionId: found.session.id, version: touched!.version };
     });
+    // The invitee's other tabs drop the invite either way; the members see who joined.
+    announce(
+      outcome.accepted ? "member.joined" : "session.updated",
+      outcome.sessionId,
+      outcome.version,
+      [user._id],
+    );
+    return outcome.accepted
+      ? { message: "Invite accepted", sessionId: outcome.sessionId }
+      : { message: "Invite rejected" };
   }
 
   return {
@@ -542,6 +607,7 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
     respond,
     access,
     membersOf,
+    memberIds,
   };
 }
 

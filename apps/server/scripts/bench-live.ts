@@ -1,0 +1,229 @@
+/**
+ * `npm run bench:live`: live fan-out on one instance (the embedded default). LIVE_MEMBERS members
+ * (default 1,000) in sessions of LIVE_SESSION_SIZE (default 10) keep a socket open each; for
+ * LIVE_SECONDS (default 20) members change their carts at LIVE_RATE changes per second (default
+ * 20), and every member of the session times the change's event. A change's time starts when its
+ * request is sent, so it includes the write itself. Then LIVE_EXTRA_SOCKETS (default 4,000) more
+ * sockets are opened to see what a socket costs in memory, and how many fit in 1 GB.
+ * BENCH_DATABASE_URL runs it on PostgreSQL instead.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { LiveServerMessage } from "@cartner/contract";
+import { WebSocket } from "ws";
+import { loadConfig } from "../src/config.ts";
+import {
+  inParallel,
+  percentile,
+  postJson,
+  rssMb,
+  serverEnv,
+  signUp,
+  start,
+  waitFor,
+} from "./bench-support.ts";
+
+function settings() {
+  // Only bench knobs here; the server itself is configured by its config module.
+  const n = (value: string | undefined, fallback: number) => Number(value ?? fallback);
+  return {
+    members: n(process.env.LIVE_MEMBERS, 1000),
+    sessionSize: n(process.env.LIVE_SESSION_SIZE, 10),
+    seconds: n(process.env.LIVE_SECONDS, 20),
+    rate: n(process.env.LIVE_RATE, 20),
+    extraSockets: n(process.env.LIVE_EXTRA_SOCKETS, 4000),
+    databaseUrl: process.env.BENCH_DATABASE_URL,
+  };
+}
+
+interface Member {
+  userId: string;
+  token: string;
+  socket?: WebSocket;
+}
+
+interface Session {
+  cartId: string;
+  members: Member[];
+  productIds: string[];
+}
+
+/** Opens a live socket, signs it in and resolves once the server answered ready. */
+function connect(wsUrl: string, token: string, onEvent: (m: LiveServerMessage) => void) {
+  return new Promise<WebSocket>((resolve, reject) => {
+    const socket = new WebSocket(wsUrl);
+    socket.once("open", () => socket.send(JSON.stringify({ type: "auth", token })));
+    socket.once("error", reject);
+    socket.on("close", (code) => reject(new Error(`closed ${code} before ready`)));
+    socket.on("message", (data) => {
+      const message = JSON.parse(String(data)) as LiveServerMessage;
+      if (message.type === "ready") resolve(socket);
+      else onEvent(message);
+    });
+  });
+}
+
+async function main() {
+  const s = settings();
+  loadConfig(); // fail early on a broken environment, as the server would
+  const port = 3197;
+  const base = `http://127.0.0.1:${port}`;
+  const wsUrl = `ws://127.0.0.1:${port}/api/live`;
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
+  const server = start("../src/main.ts", [], {
+    ...serverEnv(port),
+    DATA_DIR: dataDir,
+    ...(s.databaseUrl ? { DATABASE_URL: s.databaseUrl } : {}),
+  });
+  const sockets: WebSocket[] = [];
+  try {
+    await waitFor(`${base}/api/conhealth`, server);
+    const setupStarted = Date.now();
+    const members: Member[] = await inParallel(
+      Array.from({ length: s.members }, (_, i) => i),
+      8,
+      (i) => signUp(base, `Member ${i}`),
+    );
+    const { products } = (await (
+      await fetch(`${base}/api/products`, {
+        headers: { authorization: `Bearer ${members[0]!.token}` },
+      })
+    ).json()) as {
+      products: Array<{ _id: string; stock: number }>;
+    };
+    const stocked = products.filter((p) => p.stock >= 20).map((p) => p._id);
+    const groups = Array.from({ length: Math.ceil(s.members / s.sessionSize) }, (_, g) =>
+      members.slice(g * s.sessionSize, (g + 1) * s.sessionSize),
+    );
+    const sessions: Session[] = await inParallel(groups, 4, async ([creator, ...others]) => {
+      const { session } = await postJson<{ session: { cartId: string; sessionCode: string } }>(
+        base,
+        "/api/sessions",
+        { sessionName: "Live bench", sessionType: "Friends", participants: "3+" },
+        creator!.token,
+      );
+      for (const other of others) {
+        await postJson(
+          base,
+          "/api/sessions/join/code",
+          { sessionCode: session.sessionCode, passcode: "" },
+          other.token,
+        );
+        await postJson(
+          base,
+          `/api/sessions/approve/${session.sessionCode}`,
+          { userId: other.userId },
+          creator!.token,
+        );
+      }
+      return { cartId: session.cartId, members: [creator!, ...others], productIds: stocked };
+    });
+
+    // Arrival times of each change's event, per cart and version, at every member.
+    const arrivals = new Map<string, number[]>();
+    await inParallel(members, 50, async (member) => {
+      member.socket = await connect(wsUrl, member.token, (event) => {
+        if (event.type !== "cart.updated") return;
+        const key = `${event.cartId} ${event.version}`;
+        const list = arrivals.get(key) ?? [];
+        list.push(performance.now());
+        arrivals.set(key, list);
+      });
+      sockets.push(member.socket);
+    });
+    const setupSeconds = (Date.now() - setupStarted) / 1000;
+    const rssConnected = await rssMb(server.pid!);
+
+    // Changes at a steady rate, each by a random member of a random session: add, then remove.
+    const changes: Array<{ key: string; sentAt: number; members: number }> = [];
+    let failed = 0;
+    const inFlight: Promise<void>[] = [];
+    const total = s.seconds * s.rate;
+    const began = performance.now();
+    for (let i = 0; i < total; i++) {
+      const due = began + (i * 1000) / s.rate;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+      const session = sessions[Math.floor(Math.random() * sessions.length)]!;
+      const member = session.members[Math.floor(Math.random() * session.members.length)]!;
+      const productId = session.productIds[i % session.productIds.length]!;
+      const sentAt = performance.now();
+      inFlight.push(
+        fetch(`${base}/api/carts/${session.cartId}/product`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${member.token}`,
+          },
+          body: JSON.stringify({ productId }),
+        }).then(async (res) => {
+          if (!res.ok) {
+            failed++;
+            if (failed <= 5) console.error(`bench: ${res.status} ${await res.text()}`);
+            return;
+          }
+          const { cart } = (await res.json()) as { cart: { version: number } };
+          changes.push({
+            key: `${session.cartId} ${cart.version}`,
+            sentAt,
+            members: session.members.length,
+          });
+        }),
+      );
+    }
+    await Promise.all(inFlight);
+    await new Promise((r) => setTimeout(r, 1000)); // the last events' deliveries
+
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const change of changes) {
+      const times = arrivals.get(change.key) ?? [];
+      missing += change.members - times.length;
+      for (const t of times) latencies.push(t - change.sentAt);
+    }
+    latencies.sort((a, b) => a - b);
+
+    // What a socket costs: open more (signed in as the members, as more tabs would be).
+    const rssBefore = await rssMb(server.pid!);
+    await inParallel(
+      Array.from({ length: s.extraSockets }, (_, i) => members[i % members.length]!),
+      50,
+      async (member) => sockets.push(await connect(wsUrl, member.token, () => {})),
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    const rssAfter = await rssMb(server.pid!);
+    const perSocketKb = ((rssAfter - rssBefore) * 1024) / s.extraSockets;
+    const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + sockets.length;
+
+    const database = s.databaseUrl ? "PostgreSQL" : "embedded (PGlite)";
+    console.info(
+      `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${database}; setup ${setupSeconds.toFixed(0)} s\n`,
+    );
+    console.info("| figure | value |\n|---|---|");
+    const row = (name: string, value: string) => console.info(`| ${name} | ${value} |`);
+    row("connected members (sockets)", String(s.members));
+    row("sessions × members", `${sessions.length} × ${s.sessionSize}`);
+    row("cart changes", `${changes.length} at ${s.rate}/s over ${s.seconds} s`);
+    row("deliveries", `${latencies.length} (missing ${missing}, failed changes ${failed})`);
+    row("change → delivery p50", `${percentile(latencies, 50).toFixed(1)} ms`);
+    row("change → delivery p95", `${percentile(latencies, 95).toFixed(1)} ms`);
+    row("change → delivery p99", `${percentile(latencies, 99).toFixed(1)} ms`);
+    row(`server RSS with ${s.members} sockets`, `${rssConnected.toFixed(0)} MB`);
+    row(
+      `server RSS with ${sockets.length} sockets`,
+      `${rssAfter.toFixed(0)} MB (${perSocketKb.toFixed(1)} KB per socket)`,
+    );
+    row("sockets within 1 GB (extrapolated)", `about ${Math.round(fitIn1Gb / 1000) * 1000}`);
+    if (failed > 0 || missing > 0) {
+      console.error("Some changes failed or some deliveries are missing: figures are not valid.");
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const socket of sockets) socket.terminate();
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,101 @@
+/** What the bench scripts share: starting the real server as its own process, and accounts. */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const BENCH_PASSWORD = "bench-marker-2026";
+
+/** Runs a script of this folder (or the server, "../src/main.ts") with Node, as npm start does. */
+export function start(file: string, args: string[], env: Record<string, string> = {}) {
+  return spawn(process.execPath, [path.join(here, file), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** The environment of a server under load: quiet, and without the per-client rate limits. */
+export const serverEnv = (port: number) => ({
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  RATE_LIMIT: "100000000",
+  AUTH_RATE_LIMIT: "100000000",
+});
+
+export async function waitFor(url: string, child: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export async function postJson<T = Record<string, string>>(
+  base: string,
+  p: string,
+  body: object,
+  token?: string,
+): Promise<T> {
+  const res = await fetch(`${base}${p}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Registers and verifies an account through the dev outbox; returns its id and token. */
+export async function signUp(base: string, name = "Bench") {
+  const email = `bench.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`;
+  const { userId } = await postJson(base, "/api/auth/register", {
+    name,
+    email,
+    password: BENCH_PASSWORD,
+  });
+  const mails = (await (
+    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
+  ).json()) as { mails: Array<{ to: string; text: string }> };
+  const code = mails.mails.find((m) => m.to === email)!.text.match(/Your code: (\d{6})/)![1]!;
+  const { token } = await postJson(base, "/api/auth/verify-otp", { userId, code });
+  return { userId: userId!, token: token! };
+}
+
+/** Runs `task` for each item with at most `limit` at a time. */
+export async function inParallel<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Resident memory of a process in MB (Linux). */
+export async function rssMb(pid: number): Promise<number> {
+  const fs = await import("node:fs/promises");
+  const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

@@ -1,0 +1,123 @@
+import type { LiveEvent } from "@cartner/contract";
+import type { FastifyBaseLogger } from "fastify";
+import pg from "pg";
+
+/**
+ * A committed change, and who hears of it: the members of `members` (a session id) at delivery
+ * time, plus `users` (an invitee, someone who just left). Services publish after commit only.
+ */
+export interface Published {
+  event: LiveEvent;
+  members?: string;
+  users?: string[];
+}
+
+/** Delivered to subscribers; `gap` means events may have been missed (a lost LISTEN connection). */
+export type BusMessage = Published | { gap: true };
+
+export interface EventBus {
+  publish(published: Published): void;
+  subscribe(listener: (message: BusMessage) => void): () => void;
+  close(): Promise<void>;
+}
+
+function listeners() {
+  const set = new Set<(message: BusMessage) => void>();
+  return {
+    add(listener: (message: BusMessage) => void) {
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    emit(message: BusMessage) {
+      for (const listener of set) listener(message);
+    },
+  };
+}
+
+/** One instance: events go straight from the service to this process's sockets. */
+export function createLocalBus(): EventBus {
+  const subscribers = listeners();
+  return {
+    // After the current call stack, as a NOTIFY would arrive: the caller's answer is not delayed.
+    publish: (published) => queueMicrotask(() => subscribers.emit(published)),
+    subscribe: subscribers.add,
+    close: async () => {},
+  };
+}
+
+export const LIVE_CHANNEL = "cartner_live";
+
+/**
+ * Several instances on one PostgreSQL: publish with NOTIFY on one channel, and every instance
+ * (this one included) LISTENs on a connection of its own and forwards to its sockets. When that
+ * connection drops it reconnects with backoff and reports a gap, since NOTIFYs sent meanwhile
+ * are lost.
+ */
+export function createPostgresBus(options: {
+  url: string;
+  /** Runs `select pg_notify(channel, payload)` on the app's pool. */
+  notify: (channel: string, payload: string) => Promise<unknown>;
+  log: FastifyBaseLogger;
+}): EventBus & { ready: Promise<void> } {
+  const { url, notify, log } = options;
+  const subscribers = listeners();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function connect(): Promise<void> {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (msg) => {
+      if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
+      try {
+        subscribers.emit(JSON.parse(msg.payload) as Published);
+      } catch (error) {
+        log.warn({ err: error }, "live: unreadable notification ignored");
+      }
+    });
+    c.on("error", (error) => log.warn({ err: error }, "live: LISTEN connection error"));
+    c.on("end", () => {
+      if (client !== c || closed) return;
+      client = undefined;
+      log.warn("live: LISTEN connection lost; reconnecting");
+      schedule();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${LIVE_CHANNEL}`);
+    client = c;
+  }
+
+  function schedule() {
+    timer = setTimeout(() => {
+      connect().then(
+        () => {
+          delay = 250;
+          log.info("live: LISTEN connection restored");
+          subscribers.emit({ gap: true });
+        },
+        (error: unknown) => {
+          log.warn({ err: error }, "live: reconnect failed");
+          delay = Math.min(delay * 2, 10_000);
+          schedule();
+        },
+      );
+    }, delay);
+    timer.unref();
+  }
+
+  return {
+    ready: connect(),
+    publish(published) {
+      notify(LIVE_CHANNEL, JSON.stringify(published)).catch((error: unknown) =>
+        log.warn({ err: error, event: published.event.type }, "live: NOTIFY failed"),
+      );
+    },
+    subscribe: subscribers.add,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await client?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { LiveClose } from "@cartner/contract";
+import type { FastifyBaseLogger } from "fastify";
+import type { WebSocket } from "ws";
+import type { BusMessage, EventBus } from "./bus.ts";
+
+interface Peer {
+  socket: WebSocket;
+  userId: string;
+  token: string;
+  /** Answered the last ping. */
+  alive: boolean;
+}
+
+export interface LiveHubDeps {
+  bus: EventBus;
+  /** The user ids of a session's members now (pending join requests are not members). */
+  memberIds: (sessionId: string) => Promise<string[]>;
+  /** Throws when the token's auth session is expired or revoked. */
+  authenticate: (token: string) => Promise<unknown>;
+  log: FastifyBaseLogger;
+  /** How often peers are pinged and their auth sessions checked again. */
+  checkEveryMs: number;
+}
+
+/**
+ * This instance's signed-in sockets. Every event from the bus goes to the sockets of the users it
+ * names and of the session's members at delivery time, so a member who was removed hears nothing
+ * more and a new member hears the next change.
+ */
+export function createLiveHub(deps: LiveHubDeps) {
+  const { bus, memberIds, authenticate, log } = deps;
+  const byUser = new Map<string, Set<Peer>>();
+
+  async function deliver(message: BusMessage) {
+    if (byUser.size === 0) return;
+    if ("gap" in message) {
+      // Changes may have been missed: clients reconnect, and refetch what they show.
+      for (const peers of byUser.values())
+        for (const peer of peers) peer.socket.close(LiveClose.RESYNC, "Reconnect to catch up");
+      return;
+    }
+    const users = new Set(message.users);
+    if (message.members) for (const id of await memberIds(message.members)) users.add(id);
+    const text = JSON.stringify(message.event);
+    for (const id of users) {
+      for (const peer of byUser.get(id) ?? []) peer.socket.send(text);
+    }
+  }
+
+  const unsubscribe = bus.subscribe((message) => {
+    deliver(message).catch((error: unknown) =>
+      log.warn({ err: error }, "live: an event could not be delivered"),
+    );
+  });
+
+  async function check(peer: Peer) {
+    if (!peer.alive) {
+      peer.socket.terminate(); // no pong since the last ping: a dead peer
+      return;
+    }
+    peer.alive = false;
+    peer.socket.ping();
+    try {
+      await authenticate(peer.token);
+    } catch {
+      peer.socket.close(LiveClose.UNAUTHORIZED, "Your session has ended");
+    }
+  }
+
+  const timer = setInterval(() => {
+    for (const peers of byUser.values()) for (const peer of peers) void check(peer);
+  }, deps.checkEveryMs);
+  timer.unref();
+
+  return {
+    /** Registers a socket that has authenticated; it is dropped again when it closes. */
+    add(socket: WebSocket, userId: string, token: string) {
+      const peer: Peer = { socket, userId, token, alive: true };
+      let peers = byUser.get(userId);
+      if (!peers) byUser.set(userId, (peers = new Set()));
+      peers.add(peer);
+      socket.on("pong", () => (peer.alive = true));
+      socket.on("close", () => {
+        peers.delete(peer);
+        if (peers.size === 0 && byUser.get(userId) === peers) byUser.delete(userId);
+      });
+    },
+    /** Signed-in sockets on this instance. */
+    size() {
+      let n = 0;
+      for (const peers of byUser.values()) n += peers.size;
+      return n;
+    },
+    close() {
+      clearInterval(timer);
+      unsubscribe();
+    },
+  };
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>;

@@ -1,0 +1,311 @@
+import { LiveClose, type LiveServerMessage } from "@cartner/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+
+/** A live socket that records what it receives and how it closed. */
+interface Peer {
+  messages: LiveServerMessage[];
+  closed: Promise<{ code: number; reason: string }>;
+  socket: WebSocket;
+  /** Resolves with the first message that matches (already received or still to come). */
+  next(match: (m: LiveServerMessage) => boolean): Promise<LiveServerMessage>;
+}
+
+const CHECK_MS = 150;
+let t: TestApp;
+let base: string;
+let world: Awaited<ReturnType<typeof sessionWithEveryRole>>;
+
+beforeAll(async () => {
+  t = await createTestApp({ liveCheckMs: CHECK_MS });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = t.app.server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  base = `ws://127.0.0.1:${address.port}/api/live`;
+  world = await sessionWithEveryRole(t);
+});
+afterAll(() => t.close());
+
+function open(headers: Record<string, string> = {}): Peer {
+  const socket = new WebSocket(base, { headers });
+  const messages: LiveServerMessage[] = [];
+  const waiters: Array<{
+    match: (m: LiveServerMessage) => boolean;
+    resolve: (m: LiveServerMessage) => void;
+  }> = [];
+  socket.on("message", (data) => {
+    const message = JSON.parse(String(data)) as LiveServerMessage;
+    messages.push(message);
+    for (const w of [...waiters]) {
+      if (w.match(message)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(message);
+      }
+    }
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  return {
+    socket,
+    messages,
+    closed,
+    next: (match) => {
+      const found = messages.find(match);
+      return found
+        ? Promise.resolve(found)
+        : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
+
+/** A socket that has sent its token and been answered `ready`. */
+async function signedIn(token: string): Promise<Peer> {
+  const peer = open();
+  await new Promise((resolve, reject) => {
+    peer.socket.once("open", resolve);
+    peer.socket.once("error", reject);
+  });
+  peer.socket.send(JSON.stringify({ type: "auth", token }));
+  await peer.next((m) => m.type === "ready");
+  return peer;
+}
+
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms),
+    ),
+  ]);
+
+/** Lets events in flight arrive, so "received nothing" means something. */
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
+async function someProduct(stock = 2) {
+  const res = await world.as.creator("GET", "/api/products");
+  const products = res.json().products as Array<{ _id: string; stock: number }>;
+  return products.find((p) => p.stock >= stock)!;
+}
+
+describe("GET /api/live: signing in", () => {
+  it("answers ready to a valid token sent as the first message", async () => {
+    const peer = await signedIn(world.people.creator.token);
+    expect(peer.messages).toEqual([{ type: "ready" }]);
+    peer.socket.close();
+  });
+
+  it("closes with 4401 on a wrong token, on a malformed message, and on a token in the URL only", async () => {
+    for (const first of [
+      JSON.stringify({ type: "auth", token: "not-a-token" }),
+      "hello",
+      JSON.stringify({ type: "auth" }),
+      JSON.stringify({ type: "auth", token: world.people.creator.token, extra: 1 }),
+    ]) {
+      const peer = open();
+      await new Promise((r) => peer.socket.once("open", r));
+      peer.socket.send(first);
+      expect((await peer.closed).code).toBe(LiveClose.UNAUTHORIZED);
+      expect(peer.messages).toEqual([]);
+    }
+  });
+
+  it("closes a socket that never authenticates after 5 s", async () => {
+    const peer = open();
+    const started = Date.now();
+    const { code } = await within(peer.closed, 8_000);
+    expect(code).toBe(LiveClose.UNAUTHORIZED);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+  }, 10_000);
+
+  it("refuses the handshake from another site's page", async () => {
+    const peer = open({ origin: "https://evil.example" });
+    const status = await new Promise<number>((resolve) =>
+      peer.socket.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)),
+    );
+    expect(status).toBe(403);
+  });
+
+  it("accepts the app's own origin", async () => {
+    const peer = open({ origin: "http://localhost:3000" });
+    await new Promise((r) => peer.socket.once("open", r));
+    peer.socket.close();
+  });
+
+  it("closes a socket that floods messages with 1008", async () => {
+    const peer = await signedIn(world.people.participant.token);
+    for (let i = 0; i < 40; i++) peer.socket.send("{}");
+    expect((await within(peer.closed, 2_000)).code).toBe(LiveClose.POLICY);
+  });
+
+  it("closes the socket of a revoked auth session", async () => {
+    const { signUp } = await import("../helpers.ts");
+    const dana = await signUp(t, "Dana");
+    const peer = await signedIn(dana.token);
+    const logout = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: { authorization: `Bearer ${dana.token}` },
+    });
+    expect(logout.statusCode).toBeLessThan(300);
+    const { code } = await within(peer.closed, CHECK_MS * 4 + 1_000);
+    expect(code).toBe(LiveClose.UNAUTHORIZED);
+  });
+});
+
+describe("GET /api/live: events", () => {
+  it("tells every member of a cart change, and no stranger or pending requester", async () => {
+    const { people, as, sessionId, cartId } = world;
+    const ann = await signedIn(people.creator.token);
+    const vic = await signedIn(people.viewer.token);
+    const pat = await signedIn(people.pending.token);
+    const sam = await signedIn(people.stranger.token);
+    const product = await someProduct();
+
+    const add = await as.participant("POST", `/api/carts/${cartId}/product`, {
+      productId: product._id,
+    });
+    expect(add.statusCode).toBe(200);
+    const version = add.json().cart.version as number;
+    const expected = { type: "cart.updated", sessionId, cartId, version };
+    expect(
+      await within(
+        ann.next((m) => m.type === "cart.updated"),
+        2_000,
+      ),
+    ).toEqual(expected);
+    expect(
+      await within(
+        vic.next((m) => m.type === "cart.updated"),
+        2_000,
+      ),
+    ).toEqual(expected);
+    await settle();
+    expect(pat.messages).toEqual([{ type: "ready" }]);
+    expect(sam.messages).toEqual([{ type: "ready" }]);
+    for (const p of [ann, vic, pat, sam]) p.socket.close();
+  });
+
+  it("publishes nothing for a refused or rolled-back change", async () => {
+    const { people, as, cartId } = world;
+    const ann = await signedIn(people.creator.token);
+    const product = await someProduct();
+    // Refused before the transaction: a viewer may not add.
+    expect(
+      (await as.viewer("POST", `/api/carts/${cartId}/product`, { productId: product._id }))
+        .statusCode,
+    ).toBe(403);
+    // Refused inside the transaction, after the cart row was locked: more than the stock.
+    expect(
+      (
+        await as.creator("POST", `/api/carts/${cartId}/product`, {
+          productId: product._id,
+          quantity: 99,
+        })
+      ).statusCode,
+    ).toBe(409);
+    await settle();
+    expect(ann.messages).toEqual([{ type: "ready" }]);
+    ann.socket.close();
+  });
+
+  it("tells the creator of a join request and the invitee of an invite", async () => {
+    const { signUp, client } = await import("../helpers.ts");
+    const { people, as, sessionId, code } = world;
+    const ann = await signedIn(people.creator.token);
+    const eve = await signUp(t, "Eve");
+    const eveLive = await signedIn(eve.token);
+    const ben = await signedIn(people.participant.token);
+
+    const join = await client(t, eve.token)("POST", "/api/sessions/join/code", {
+      sessionCode: code,
+      passcode: "tulip",
+    });
+    expect(join.statusCode).toBe(202);
+    expect(
+      await within(
+        ann.next((m) => m.type === "joinrequest.created"),
+        2_000,
+      ),
+    ).toMatchObject({
+      sessionId,
+    });
+
+    const gus = await signUp(t, "Gus");
+    const gusLive = await signedIn(gus.token);
+    const invite = await as.creator("POST", "/api/sessions/invite", {
+      sessionCode: code,
+      emailOrUsername: gus.email,
+      role: "participant",
+    });
+    expect(invite.statusCode).toBeLessThan(300);
+    expect(
+      await within(
+        gusLive.next((m) => m.type === "invite.received"),
+        2_000,
+      ),
+    ).toMatchObject({
+      sessionId,
+    });
+    await settle();
+    // Neither is about Ben, nor is a pending request told of its own session's changes.
+    expect(ben.messages.map((m) => m.type)).toEqual(["ready"]);
+    expect(eveLive.messages.map((m) => m.type)).toEqual(["ready"]);
+    for (const p of [ann, eveLive, ben, gusLive]) p.socket.close();
+  });
+
+  it("stops telling a member who left, and tells the rest", async () => {
+    const { people, as, sessionId, cartId } = world;
+    const ben = await signedIn(people.participant.token);
+    const ann = await signedIn(people.creator.token);
+    expect((await as.participant("DELETE", `/api/sessions/${sessionId}/leave`)).statusCode).toBe(
+      200,
+    );
+    expect(
+      await within(
+        ben.next((m) => m.type === "member.left"),
+        2_000,
+      ),
+    ).toMatchObject({
+      sessionId,
+    });
+    expect(
+      await within(
+        ann.next((m) => m.type === "member.left"),
+        2_000,
+      ),
+    ).toMatchObject({
+      sessionId,
+    });
+    const product = await someProduct();
+    expect(
+      (await as.creator("POST", `/api/carts/${cartId}/product`, { productId: product._id }))
+        .statusCode,
+    ).toBe(200);
+    await within(
+      ann.next((m) => m.type === "cart.updated"),
+      2_000,
+    );
+    await settle();
+    expect(ben.messages.map((m) => m.type)).toEqual(["ready", "member.left"]);
+    ben.socket.close();
+    ann.socket.close();
+  });
+
+  it("tells members when the session ends", async () => {
+    const { people, as, sessionId } = world;
+    const vic = await signedIn(people.viewer.token);
+    const end = await as.creator("PUT", `/api/sessions/${sessionId}/end`);
+    expect(end.statusCode).toBe(200);
+    expect(
+      await within(
+        vic.next((m) => m.type === "session.ended"),
+        2_000,
+      ),
+    ).toMatchObject({
+      sessionId,
+    });
+    vic.socket.close();
+  });
+});

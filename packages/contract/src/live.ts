@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** GET /api/live (API.md): the first message a client sends. */
+export const LiveAuthMessageSchema = z.strictObject({
+  type: z.literal("auth"),
+  token: z.string().min(1).max(4096),
+});
+export type LiveAuthMessage = z.infer<typeof LiveAuthMessageSchema>;
+
+export const LIVE_EVENT_TYPES = [
+  "cart.updated",
+  "session.updated",
+  "session.ended",
+  "member.joined",
+  "member.left",
+  "invite.received",
+  "joinrequest.created",
+] as const;
+export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+
+/** What the server pushes after a committed change; clients refetch what it names. */
+export const LiveEventSchema = z.object({
+  type: z.enum(LIVE_EVENT_TYPES),
+  sessionId: z.string().optional(),
+  cartId: z.string().optional(),
+  /** The session's version after the change (clients skip events older than what they hold). */
+  version: z.number().int().optional(),
+});
+export type LiveEvent = z.infer<typeof LiveEventSchema>;
+
+export const LiveServerMessageSchema = z.union([
+  z.object({ type: z.literal("ready") }),
+  LiveEventSchema,
+]);
+export type LiveServerMessage = z.infer<typeof LiveServerMessageSchema>;
+
+/** Close codes of the live socket. */
+export const LiveClose = {
+  /** Missing, wrong, expired or revoked token (also: no auth message within 5 s). */
+  UNAUTHORIZED: 4401,
+  /** Too many or malformed messages. */
+  POLICY: 1008,
+  /** The server may have missed events (restart, lost database connection): reconnect, refetch. */
+  RESYNC: 1012,
+} as const;
+
+/** The client must authenticate within this time after connecting. */
+export const LIVE_AUTH_TIMEOUT_MS = 5_000;
