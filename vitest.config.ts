@@ -1,5 +1,5 @@
 import net from "node:net";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /** The API tests also run on PostgreSQL when one answers (CI starts the local one). */
 function reachable(port: number, host = "127.0.0.1"): Promise<boolean> {
@@ -20,11 +20,17 @@ export default defineConfig(async () => {
       "CI must run the API tests on PostgreSQL too, but none answers on 127.0.0.1:5432",
     );
   }
-  const server = (name: string, env: Record<string, string>, include: string[]) => ({
+  const server = (
+    name: string,
+    env: Record<string, string>,
+    include: string[],
+    exclude: string[] = [],
+  ) => ({
     test: {
       name,
       root: "apps/server",
       include,
+      exclude: [...configDefaults.exclude, ...exclude],
       globalSetup: ["test/global-setup.ts"],
       env,
       testTimeout: 30_000,
@@ -36,11 +42,20 @@ export default defineConfig(async () => {
       projects: [
         { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
         "apps/web/vitest.config.ts",
-        server("server:pglite", { TEST_DB: "pglite" }, ["test/**/*.test.ts"]),
+        server(
+          "server:pglite",
+          { TEST_DB: "pglite" },
+          ["test/**/*.test.ts"],
+          // Several instances share one database only on PostgreSQL.
+          ["test/process/two-instances.test.ts"],
+        ),
         ...(postgresUrl
           ? [
               server("server:postgres", { TEST_DB: "postgres", TEST_DATABASE_URL: postgresUrl }, [
                 "test/api/**/*.test.ts",
+                // The crash test runs the real server on both databases.
+                "test/process/cart-crash.test.ts",
+                "test/process/two-instances.test.ts",
               ]),
             ]
           : []),

@@ -1,16 +1,33 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/main.ts");
 
-export async function freePort(): Promise<number> {
+/** Whether nothing listens on this port of 127.0.0.1 right now. */
+function portIsFree(port: number): Promise<boolean> {
   const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port from a fixed range (servers started by these tests use 3300-3399, so that they
+ * never collide with other work on a shared machine), tried in random order.
+ */
+export async function freePort(from = 3300, to = 3399): Promise<number> {
+  const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  for (let i = ports.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [ports[i], ports[j]] = [ports[j]!, ports[i]!];
+  }
+  for (const port of ports) if (await portIsFree(port)) return port;
+  throw new Error(`no free port in ${from}-${to}`);
 }
 
 export interface ServerProcess {
@@ -81,4 +98,112 @@ export async function mailboxCode(url: string, email: string): Promise<string> {
   const code = mails.find((m) => m.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
   if (!code) throw new Error(`no code for ${email}`);
   return code;
+}
+
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  ms: number;
+}
+
+/** One JSON API call; rejects only when the connection fails or `timeoutMs` passes. */
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: { body?: unknown; token?: string; timeoutMs?: number } = {},
+): Promise<Answer> {
+  const started = performance.now();
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+  });
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body, ms: performance.now() - started };
+}
+
+/** Registers and verifies an account through the dev outbox; returns its id and token. */
+export async function signUp(base: string, name: string, email: string) {
+  const reg = await postJson(`${base}/api/auth/register`, { name, email, password: PASSWORD });
+  if (reg.status !== 201) throw new Error(`register ${email}: ${reg.status}`);
+  const code = await mailboxCode(base, email);
+  const verified = await postJson(`${base}/api/auth/verify-otp`, { userId: reg.body.userId, code });
+  if (verified.status !== 200) throw new Error(`verify ${email}: ${verified.status}`);
+  return { userId: reg.body.userId as string, token: verified.body.token as string, email };
+}
+
+export const PASSWORD = "plum-orchard-42";
+
+/**
+ * A session whose creator is the first of `people` and every other one an approved participant.
+ * Returns the session and cart ids and some products with enough stock for `perLine` of each per
+ * member.
+ */
+export async function sharedCart(
+  base: string,
+  people: Array<{ userId: string; token: string }>,
+  options: { products: number; perLine: number },
+) {
+  const [creator, ...others] = people;
+  const created = await call(base, "POST", "/api/sessions", {
+    token: creator!.token,
+    body: {
+      sessionName: "Crash test",
+      sessionType: "Friends",
+      participants: "3+",
+      passcode: "tulip",
+    },
+  });
+  if (created.status !== 201) throw new Error(`create session: ${created.status}`);
+  const session = created.body.session as { _id: string; cartId: string; sessionCode: string };
+  for (const person of others) {
+    const join = await call(base, "POST", "/api/sessions/join/code", {
+      token: person.token,
+      body: { sessionCode: session.sessionCode, passcode: "tulip" },
+    });
+    if (join.status !== 202) throw new Error(`join: ${join.status}`);
+    const ok = await call(base, "POST", `/api/sessions/approve/${session.sessionCode}`, {
+      token: creator!.token,
+      body: { userId: person.userId },
+    });
+    if (ok.status !== 200) throw new Error(`approve: ${ok.status}`);
+  }
+  const list = await call(base, "GET", "/api/products", { token: creator!.token });
+  const products = (list.body.products as Array<{ _id: string; price: number; stock: number }>)
+    .filter((p) => p.stock >= options.perLine * people.length)
+    .slice(0, options.products);
+  if (products.length < options.products) throw new Error("not enough products in stock");
+  return { sessionId: session._id, cartId: session.cartId, products };
+}
+
+/** A fresh, empty database on a PostgreSQL server (the server migrates it); `drop` removes it. */
+export async function createPostgresDatabase(adminUrl: string, prefix = "cartner_test_proc") {
+  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
 }
