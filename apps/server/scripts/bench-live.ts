@@ -5,7 +5,7 @@
  * 20), and every member of the session times the change's event. A change's time starts when its
  * request is sent, so it includes the write itself. Then LIVE_EXTRA_SOCKETS (default 4,000) more
  * sockets are opened to see what a socket costs in memory, and how many fit in 1 GB.
- * BENCH_DATABASE_URL runs it on PostgreSQL instead.
+ * BENCH_DATABASE_URL runs it on PostgreSQL instead (a fresh database it creates there and drops).
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -14,6 +14,7 @@ import type { LiveServerMessage } from "@cartner/contract";
 import { WebSocket } from "ws";
 import { loadConfig } from "../src/config.ts";
 import {
+  freshPostgresDatabase,
   inParallel,
   percentile,
   postJson,
@@ -71,10 +72,11 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const wsUrl = `ws://127.0.0.1:${port}/api/live`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
+  const fresh = s.databaseUrl ? await freshPostgresDatabase(s.databaseUrl) : undefined;
   const server = start("../src/main.ts", [], {
     ...serverEnv(port),
     DATA_DIR: dataDir,
-    ...(s.databaseUrl ? { DATABASE_URL: s.databaseUrl } : {}),
+    ...(fresh ? { DATABASE_URL: fresh.url } : {}),
   });
   const sockets: WebSocket[] = [];
   try {
@@ -223,6 +225,7 @@ async function main() {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
     await fs.rm(dataDir, { recursive: true, force: true });
+    await fresh?.drop();
   }
 }
 

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const BENCH_PASSWORD = "bench-marker-2026";
@@ -98,4 +99,24 @@ export async function rssMb(pid: number): Promise<number> {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** A new, empty database on the PostgreSQL server of `adminUrl` (the server migrates it). */
+export async function freshPostgresDatabase(adminUrl: string) {
+  const name = `cartner_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
 }

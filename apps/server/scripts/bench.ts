@@ -2,14 +2,15 @@
  * `npm run bench`: API throughput and latency with autocannon, each route next to a bare Fastify
  * route measured in the same run. The server runs as its own process, as `npm start` runs it.
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
- * against PostgreSQL; BENCH_ONLY picks routes by name.
+ * against PostgreSQL (in a fresh database it creates there and drops afterwards); BENCH_ONLY picks
+ * routes by name.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { loadConfig } from "../src/config.ts";
-import { serverEnv, signUp, start, waitFor } from "./bench-support.ts";
+import { freshPostgresDatabase, serverEnv, signUp, start, waitFor } from "./bench-support.ts";
 
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -34,14 +35,27 @@ function report(status: number, body: string) {
   console.error(`bench: ${status} ${body.slice(0, 300)}`);
 }
 
-async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
-  const options = { url, connections: CONNECTIONS, headers, ...(requests ? { requests } : {}) };
+async function run(
+  url: string,
+  headers: Record<string, string> = {},
+  requests?: Requests,
+  /** Requests per second from all connections together; unset: as fast as answers come. */
+  overallRate?: number,
+) {
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    headers,
+    ...(requests ? { requests } : {}),
+    ...(overallRate ? { overallRate } : {}),
+  };
   // A short warm-up lets the JIT and the caches settle before measuring.
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: SECONDS });
   const failed = result.errors + result.non2xx;
   return {
     rps: result.requests.average,
+    p50: result.latency.p50,
     p99: result.latency.p99,
     failed,
     timeouts: result.timeouts,
@@ -52,6 +66,7 @@ interface Row {
   database: string;
   route: string;
   rps: number;
+  p50: number;
   p99: number;
   bareRps: number;
   failed: number;
@@ -78,12 +93,12 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       ],
     ];
     const rows: Row[] = [];
-    const measure = async (name: string, url: string, requests?: Requests) => {
+    const measure = async (name: string, url: string, requests?: Requests, rate?: number) => {
       const only = loadBenchEnv().BENCH_ONLY;
       if (only && !name.includes(only)) return;
       // The yardstick is measured right before each route, so both see the same machine state.
       const bareResult = await run("http://127.0.0.1:3198/bare");
-      const result = await run(`${base}${url}`, auth, requests);
+      const result = await run(`${base}${url}`, auth, requests, rate);
       rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
     };
     for (const [name, url] of routes) await measure(name, url);
@@ -111,10 +126,10 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       });
     }
     // Each connection adds its own product to its own cart and removes it again, so every write
-    // is valid: four more sessions give enough (cart, product) pairs for 50 connections, also after
-    // the warm-up's and the run's last unfinished rounds strand up to 50 pairs each.
+    // is valid: six more sessions give enough (cart, product) pairs for 50 connections, also after
+    // each warm-up's and run's last unfinished rounds strand up to 50 pairs each.
     const pairs: Array<{ cartId: string; productId: string }> = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 6; i++) {
       const { session: extra } = (await (
         await fetch(`${base}/api/sessions`, {
           method: "POST",
@@ -139,38 +154,39 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
       return c.pair;
     };
-    await measure(
-      "POST add to cart + DELETE line (alternating)",
-      `/api/carts/${session.cartId}/product`,
-      [
-        {
-          method: "POST",
-          setupRequest: (request, context) => {
-            const pair = own(context);
-            return {
-              ...request,
-              path: `/api/carts/${pair.cartId}/product`,
-              headers: json,
-              body: JSON.stringify({ productId: pair.productId }),
-            };
-          },
-          onResponse: (status, body) => report(status, body),
+    const writes: Requests = [
+      {
+        method: "POST",
+        setupRequest: (request, context) => {
+          const pair = own(context);
+          return {
+            ...request,
+            path: `/api/carts/${pair.cartId}/product`,
+            headers: json,
+            body: JSON.stringify({ productId: pair.productId }),
+          };
         },
-        {
-          method: "DELETE",
-          setupRequest: (request, context) => {
-            const pair = own(context);
-            return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
-          },
-          onResponse: (status, body, context) => {
-            report(status, body);
-            const c = context as { pair?: Pair };
-            if (c.pair) free.push(c.pair);
-            c.pair = undefined;
-          },
+        onResponse: (status, body) => report(status, body),
+      },
+      {
+        method: "DELETE",
+        setupRequest: (request, context) => {
+          const pair = own(context);
+          return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
         },
-      ],
-    );
+        onResponse: (status, body, context) => {
+          report(status, body);
+          const c = context as { pair?: Pair };
+          if (c.pair) free.push(c.pair);
+          c.pair = undefined;
+        },
+      },
+    ];
+    // As fast as answers come (throughput), then at a steady 100 writes/s from the same 50
+    // connections (the latency a shopper sees when the server is busy but not saturated).
+    const writeUrl = `/api/carts/${session.cartId}/product`;
+    await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
+    await measure("POST add + DELETE at 100 req/s", writeUrl, writes, 100);
     await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
     await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
     return rows;
@@ -186,8 +202,16 @@ const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
 try {
   rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
   const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
-  if (pgUrl)
-    rows.push(...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: pgUrl })));
+  if (pgUrl) {
+    const fresh = await freshPostgresDatabase(pgUrl);
+    try {
+      rows.push(
+        ...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: fresh.url })),
+      );
+    } finally {
+      await fresh.drop();
+    }
+  }
 } finally {
   await fs.rm(dataDir, { recursive: true, force: true });
 }
@@ -196,12 +220,12 @@ console.info(
   `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route\n`,
 );
 console.info(
-  "| database | route | req/s | p99 ms | bare route req/s | ratio | errors | timeouts |",
+  "| database | route | req/s | p50 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
 );
-console.info("|---|---|---|---|---|---|---|---|");
+console.info("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p99} | ${Math.round(r.bareRps)} | ${Math.round((r.rps / r.bareRps) * 100)} % | ${r.failed} | ${r.timeouts} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${Math.round(r.bareRps)} | ${Math.round((r.rps / r.bareRps) * 100)} % | ${r.failed} | ${r.timeouts} |`,
   );
 }
 if (rows.some((r) => r.failed > 0)) {
