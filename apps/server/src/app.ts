@@ -108,7 +108,14 @@ export async function buildApp(
     logger: {
       level: config.logLevel,
       // Tokens and passwords never reach the log.
-      redact: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
+      redact: [
+        "req.headers.authorization",
+        "req.headers.cookie",
+        "*.headers.authorization",
+        "*.headers.cookie",
+        "*.password",
+        "*.token",
+      ],
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
@@ -198,6 +205,8 @@ export async function buildApp(
     contentSecurityPolicy: { directives: CSP_DIRECTIVES },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.env === "production",
+    // As the CSP's frame-ancestors 'none', for browsers that only know the older header.
+    xFrameOptions: { action: "deny" },
   });
   app.addHook("onRequest", (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
@@ -211,6 +220,7 @@ export async function buildApp(
     maxAge: 600,
   });
   await app.register(rateLimit, {
+    global: false,
     max: config.rateLimit,
     timeWindow: "1 minute",
     errorResponseBuilder: (_request, context) =>
@@ -220,6 +230,13 @@ export async function buildApp(
         `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} s.`,
         { retryAfterSeconds: Math.ceil(context.ttl / 1000) },
       ),
+  });
+
+  // The general limit runs before any route hook (authentication included), so requests with a
+  // bad or revoked token are counted too; routes with their own budget (sign-in) use theirs.
+  const generalLimit = app.rateLimit();
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.routeOptions.config.rateLimit) await generalLimit.call(app, request, reply);
   });
 
   await app.register(swagger, {

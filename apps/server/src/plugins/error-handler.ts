@@ -2,6 +2,7 @@ import { ErrorCode } from "@cartner/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/errors.ts";
+import { loggableError } from "../lib/loggable-error.ts";
 
 /** Fastify's own client-error codes, mapped to API.md's error shape. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message: string }> = {
@@ -25,19 +26,51 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message: string }> =
     code: ErrorCode.VALIDATION,
     message: "Content-Length does not match the body",
   },
+  // @fastify/multipart's limits (413) and its guard against prototype pollution (400).
+  FST_REQ_FILE_TOO_LARGE: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: "The file is too large" },
+  FST_FILES_LIMIT: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: "The form has too many files" },
+  FST_FIELDS_LIMIT: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: "The form has too many fields" },
+  FST_PARTS_LIMIT: { code: ErrorCode.PAYLOAD_TOO_LARGE, message: "The form has too many parts" },
+  FST_PROTO_VIOLATION: { code: ErrorCode.VALIDATION, message: "A field name is not allowed" },
 };
 
-/** Errors that mean the database is out of reach (node-postgres and PGlite). */
-function isDatabaseDown(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return (
-    code === "ECONNREFUSED" ||
-    code === "ECONNRESET" ||
-    code === "57P01" || // admin_shutdown
-    code === "57P03" || // cannot_connect_now
-    (error instanceof Error &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(error.message))
-  );
+/** SQLSTATEs that mean the server cannot be reached or is going away, not a wrong query. */
+const DATABASE_DOWN_SQLSTATES = new Set([
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, recovering)
+  "53300", // too_many_connections
+]);
+const DATABASE_DOWN_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+const DATABASE_DOWN_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Cannot use a pool after calling end/i;
+
+/**
+ * Errors that mean the database is out of reach (node-postgres and PGlite). Drizzle wraps the
+ * driver's error as `cause`, and a failed connection to several addresses is an AggregateError:
+ * look through both.
+ */
+export function isDatabaseDown(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (DATABASE_DOWN_ERRNOS.has(code) || DATABASE_DOWN_SQLSTATES.has(code)) return true;
+    if (code.startsWith("08")) return true; // connection_exception class
+  }
+  if (error instanceof Error && DATABASE_DOWN_MESSAGES.test(error.message)) return true;
+  if (error instanceof AggregateError && error.errors.some((e) => isDatabaseDown(e, depth + 1))) {
+    return true;
+  }
+  return isDatabaseDown((error as { cause?: unknown }).cause, depth + 1);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -79,9 +112,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (known) return reply.code(status).send(known);
 
     if (isDatabaseDown(error)) {
-      request.log.error({ err: error }, "database unreachable");
+      request.log.error({ err: loggableError(error) }, "database unreachable");
       return reply.code(503).header("retry-after", "5").send({
-        message: "The service is briefly unavailable. Please retry.",
+        message: "The database is unavailable right now. Please try again in a moment.",
         code: ErrorCode.UNAVAILABLE,
       });
     }
@@ -89,11 +122,16 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.code(status).send({
         message: error.message || "Bad request",
-        code: status === 404 ? ErrorCode.NOT_FOUND : ErrorCode.VALIDATION,
+        code:
+          status === 404
+            ? ErrorCode.NOT_FOUND
+            : status === 413
+              ? ErrorCode.PAYLOAD_TOO_LARGE
+              : ErrorCode.VALIDATION,
       });
     }
 
-    request.log.error({ err: error }, "unhandled error");
+    request.log.error({ err: loggableError(error) }, "unhandled error");
     return reply
       .code(500)
       .send({ message: "Something went wrong on our side", code: ErrorCode.INTERNAL });

@@ -1,7 +1,7 @@
 import { ACCESS_TOKEN_TTL_S, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS } from "@cartner/contract";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devMails, otpCodes, users } from "../../src/db/schema.ts";
+import { authSessions, devMails, otpCodes, users } from "../../src/db/schema.ts";
 import {
   createTestApp,
   latestCode,
@@ -185,7 +185,7 @@ describe("one-time codes", () => {
     expect((await post("/api/auth/verify-otp", { userId, code })).statusCode).toBe(400);
   });
 
-  it("evaluate at most 5 of 50 parallel wrong guesses", async () => {
+  it("evaluate at most 5 of 50 parallel wrong guesses, then refuse even the right code", async () => {
     const { email, userId } = await register();
     const code = await latestCode(t.database, email);
     const guesses = Array.from({ length: 50 }, (_, i) =>
@@ -194,9 +194,29 @@ describe("one-time codes", () => {
     const answers = await Promise.all(
       guesses.map((g) => post("/api/auth/verify-otp", { userId, code: g })),
     );
-    expect(answers.every((a) => a.statusCode === 400 || a.statusCode === 429)).toBe(true);
+    // Each one refused as a wrong/dead code (400) or a locked account (429), never signed in.
+    for (const a of answers) {
+      expect([400, 429]).toContain(a.statusCode);
+      expect(a.json()).toMatchObject({
+        code: expect.stringMatching(/^(INVALID_CODE|RATE_LIMITED)$/),
+        message: expect.any(String),
+      });
+    }
+    // Attempts are claimed atomically before comparing: only 5 guesses were ever compared.
     const [row] = await t.database.db.select().from(otpCodes).where(eq(otpCodes.userId, userId));
     expect(row!.attempts).toBe(5);
+
+    // The code is dead after 5 tries and the 50 failures locked the account for the hour
+    // (DESIGN: 10 per account per hour): the right code now gets 429, and no session.
+    const right = await post("/api/auth/verify-otp", { userId, code });
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers["retry-after"])).toBeGreaterThan(0);
+    expect(right.json().token).toBeUndefined();
+    const [sessions] = await t.database.db
+      .select({ n: count() })
+      .from(authSessions)
+      .where(eq(authSessions.userId, userId));
+    expect(sessions!.n).toBe(0);
   });
 
   it("lock the account after 10 failed verifications in an hour, and unlock after it", async () => {

@@ -1,5 +1,6 @@
 import { createAvatar } from "@dicebear/core";
 import { notionists } from "@dicebear/collection";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiErrorSchema } from "@cartner/contract";
@@ -16,6 +17,15 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/avatars/:file",
     {
+      // The seed is often someone's email: the request log names the route, not the seed.
+      logSerializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: req.routeOptions.url,
+          host: req.host,
+          remoteAddress: req.ip,
+        }),
+      },
       schema: {
         tags: ["avatars"],
         summary: "A generated avatar for any seed (email, name, session code), as SVG",

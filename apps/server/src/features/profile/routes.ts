@@ -45,6 +45,11 @@ export const profileRoutes =
       "/profile/me",
       {
         onRequest: app.authenticate,
+        // @fastify/multipart traces the options it gives its parser, the request headers (and
+        // so the bearer token) included: keep only the limits.
+        logSerializers: {
+          busboyOptions: (options: { limits?: unknown }) => ({ limits: options.limits }),
+        },
         schema: {
           tags: ["profile"],
           summary:
@@ -64,19 +69,28 @@ export const profileRoutes =
         }
         const fields: Record<string, string> = {};
         let avatar: Buffer | undefined;
-        for await (const part of request.parts()) {
-          if (part.type === "file") {
-            if (part.fieldname !== "avatar") {
-              throw new AppError(
-                400,
-                ErrorCode.VALIDATION,
-                `Unexpected file field ${part.fieldname}`,
-              );
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === "file") {
+              if (part.fieldname !== "avatar") {
+                throw new AppError(
+                  400,
+                  ErrorCode.VALIDATION,
+                  `Unexpected file field ${part.fieldname}`,
+                );
+              }
+              avatar = await part.toBuffer(); // throws 413 past the 5 MB limit
+            } else {
+              fields[part.fieldname] = String(part.value);
             }
-            avatar = await part.toBuffer(); // throws 413 past the 5 MB limit
-          } else {
-            fields[part.fieldname] = String(part.value);
           }
+        } catch (error) {
+          // The multipart parser's own errors (no boundary, a body cut off, a bad part header)
+          // carry no status: they are the client's, not ours. Limits already say 413.
+          if (error instanceof AppError || (error as { statusCode?: number }).statusCode) {
+            throw error;
+          }
+          throw new AppError(400, ErrorCode.VALIDATION, "The form data is malformed.");
         }
         const parsed = ProfileFieldsSchema.safeParse(fields);
         if (!parsed.success) {
