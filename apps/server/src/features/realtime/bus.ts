@@ -83,8 +83,13 @@ export function createPostgresBus(options: {
       log.warn("live: LISTEN connection lost; reconnecting");
       schedule();
     });
-    await c.connect();
-    await c.query(`LISTEN ${LIVE_CHANNEL}`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${LIVE_CHANNEL}`);
+    } catch (error) {
+      await c.end().catch(() => {});
+      throw error;
+    }
     client = c;
   }
 
