@@ -12,7 +12,7 @@ import {
   type RegisterBody,
   type User,
 } from "@cartner/contract";
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -85,12 +85,13 @@ export function createAuthService(deps: AuthDeps) {
     }
 
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
-    const inserted = await db.transaction(async (tx) => {
+    const { inserted, replaced } = await db.transaction(async (tx) => {
       // One live code per account: a new one replaces any earlier one.
-      await tx
+      const replaced = await tx
         .update(otpCodes)
         .set({ consumedAt: now })
-        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)));
+        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)))
+        .returning({ id: otpCodes.id });
       const [row] = await tx
         .insert(otpCodes)
         .values({
@@ -102,13 +103,20 @@ export function createAuthService(deps: AuthDeps) {
           createdAt: now,
         })
         .returning({ id: otpCodes.id });
-      return row!;
+      return { inserted: row!, replaced: replaced.map((r) => r.id) };
     });
 
     try {
       await mailer.send(otpMail(options.sendTo ?? user.email, user.name, code, purpose));
     } catch {
       await db.delete(otpCodes).where(eq(otpCodes.id, inserted.id));
+      // Nothing new reached the user, so the code already in their inbox stays valid.
+      if (replaced.length > 0) {
+        await db
+          .update(otpCodes)
+          .set({ consumedAt: null })
+          .where(and(inArray(otpCodes.id, replaced), eq(otpCodes.consumedAt, now)));
+      }
       // The claim only succeeded because no code went out in the last 60 s, so clearing it
       // restores exactly that state.
       await db.update(users).set({ otpSentAt: null }).where(eq(users.id, user.id));

@@ -27,7 +27,7 @@ export const healthRoutes =
             }),
           ]);
         } catch {
-          throw new AppError(503, ErrorCode.UNAVAILABLE, "The database is unreachable");
+          throw new AppError(503, ErrorCode.UNAVAILABLE, "The database is unavailable");
         } finally {
           clearTimeout(timer);
         }

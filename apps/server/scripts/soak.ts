@@ -1,0 +1,491 @@
+/**
+ * `npm run soak`: minutes of mixed load from several virtual users against the real server process
+ * (browse the catalog, add to the shared cart, change quantities, remove, read the cart and the
+ * summary), sampling the server's resident memory every 10 s. Fails (exit 1) on any error answer
+ * or on clear memory growth.
+ *
+ *   SOAK_MINUTES        duration per database (default 10)
+ *   SOAK_USERS          virtual users, four to a shared session (default 8)
+ *   SOAK_THINK_MS       mean pause between one user's requests (default 50)
+ *   SOAK_DATABASE_URL   postgres://… of a server where the script may create a database: runs the
+ *                       same soak on PostgreSQL as well, in a fresh `soak_<random>` database that
+ *                       it drops afterwards
+ *   SOAK_MAX_RSS_SLOPE  MB per minute of RSS growth after warm-up that counts as a leak (default 2)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+const USERS = Number(process.env.SOAK_USERS ?? 8);
+const THINK_MS = Number(process.env.SOAK_THINK_MS ?? 50);
+const DATABASE_URL = process.env.SOAK_DATABASE_URL;
+const MAX_SLOPE = Number(process.env.SOAK_MAX_RSS_SLOPE ?? 2);
+const SAMPLE_MS = 10_000;
+/** Memory samples from the first part of the run (caches filling, JIT) are not judged. */
+const WARM_UP_FRACTION = 0.2;
+/** A user keeps at most this many of a product in its own line (stock allows all users that). */
+const MAX_PER_LINE = 5;
+const PASSWORD = "soak-marker-2026";
+const REQUEST_TIMEOUT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function portIsFree(port: number): Promise<boolean> {
+  const server = net.createServer();
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  for (let port = 3300; port <= 3399; port++) if (await portIsFree(port)) return port;
+  throw new Error("no free port in 3300-3399");
+}
+
+interface Server {
+  base: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(here, "../src/main.ts")], {
+    // A clean environment: only what this run sets (no DATABASE_URL or SMTP_URL of the shell).
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      RATE_LIMIT: "100000000",
+      AUTH_RATE_LIMIT: "100000000",
+      WEB_DIST: "/nonexistent",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    try {
+      if ((await fetch(`${base}/api/conhealth`)).ok) return { base, child, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not become healthy:\n${output}`);
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once("exit", r));
+  server.child.kill("SIGTERM");
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) / 1024;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Stats {
+  readonly latencies: number[] = [];
+  readonly byOp = new Map<string, number[]>();
+  errors = 0;
+  readonly errorSamples: string[] = [];
+
+  record(op: string, ms: number) {
+    this.latencies.push(ms);
+    let list = this.byOp.get(op);
+    if (!list) this.byOp.set(op, (list = []));
+    list.push(ms);
+  }
+
+  error(op: string, detail: string) {
+    this.errors += 1;
+    if (this.errorSamples.length < 10) this.errorSamples.push(`${op}: ${detail}`);
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: Array<[number, number]>): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
+interface Api {
+  (
+    op: string,
+    method: string,
+    url: string,
+    options?: { token?: string; body?: unknown },
+  ): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Every call is timed and counted; any answer but 2xx (or a failed connection) is an error. */
+function client(base: string, stats: Stats | undefined): Api {
+  return async (op, method, url, options = {}) => {
+    const started = performance.now();
+    try {
+      const res = await fetch(`${base}${url}`, {
+        method,
+        headers: {
+          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        },
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const text = await res.text();
+      stats?.record(op, performance.now() - started);
+      if (res.status < 200 || res.status >= 300) {
+        stats?.error(op, `${res.status} ${text.slice(0, 200)}`);
+        if (!stats) throw new Error(`${op}: ${res.status} ${text}`);
+      }
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    } catch (error) {
+      if (!stats) throw error;
+      stats.record(op, performance.now() - started);
+      stats.error(op, String(error));
+      return { status: 0, body: null };
+    }
+  };
+}
+
+interface VirtualUser {
+  name: string;
+  email: string;
+  userId: string;
+  token: string;
+  cartId: string;
+  sessionId: string;
+  /** The user's own lines: product id -> quantity, as the server must have them. */
+  lines: Map<string, number>;
+}
+
+async function signUp(api: Api, base: string, name: string): Promise<VirtualUser> {
+  const email = `soak.${name.toLowerCase()}.${crypto.randomBytes(4).toString("hex")}@example.com`;
+  const { body } = await api("register", "POST", "/api/auth/register", {
+    body: { name, email, password: PASSWORD },
+  });
+  const mailbox = await (
+    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
+  ).json();
+  const mail = (mailbox as { mails: Array<{ to: string; text: string }> }).mails.find(
+    (m) => m.to === email,
+  );
+  const code = mail?.text.match(/Your code: (\d{6})/)?.[1];
+  if (!code) throw new Error(`no code for ${email}`);
+  const verified = await api("verify", "POST", "/api/auth/verify-otp", {
+    body: { userId: body.userId, code },
+  });
+  return {
+    name,
+    email,
+    userId: body.userId,
+    token: verified.body.token,
+    cartId: "",
+    sessionId: "",
+    lines: new Map(),
+  };
+}
+
+/** Sessions of four: the first user creates, the others join by code and are approved. */
+async function formSessions(api: Api, users: VirtualUser[]) {
+  for (let i = 0; i < users.length; i += 4) {
+    const [creator, ...others] = users.slice(i, i + 4);
+    const { body } = await api("create session", "POST", "/api/sessions", {
+      token: creator!.token,
+      body: {
+        sessionName: `Soak ${i / 4 + 1}`,
+        sessionType: "Friends",
+        participants: "3+",
+        passcode: "soak",
+      },
+    });
+    const { _id, cartId, sessionCode } = body.session;
+    for (const u of [creator!, ...others]) Object.assign(u, { sessionId: _id, cartId });
+    for (const u of others) {
+      await api("join", "POST", "/api/sessions/join/code", {
+        token: u.token,
+        body: { sessionCode, passcode: "soak" },
+      });
+      await api("approve", "POST", `/api/sessions/approve/${sessionCode}`, {
+        token: creator!.token,
+        body: { userId: u.userId },
+      });
+    }
+  }
+}
+
+const QUERIES = [
+  "",
+  "?sort=price_asc",
+  "?sort=rating",
+  "?category=Electronics",
+  "?category=Groceries&category=Drinks",
+  "?q=tea",
+  "?minPrice=5&maxPrice=50&sort=price_desc",
+  "?limit=12&offset=12",
+];
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+
+/** One user's endless visit: mostly browsing and reading, a third cart writes. */
+async function visit(api: Api, user: VirtualUser, productIds: string[], until: number) {
+  let refreshAt = Date.now() + 10 * 60_000; // tokens live 15 minutes
+  while (Date.now() < until) {
+    const auth = { token: user.token };
+    const roll = Math.random();
+    const own = [...user.lines.keys()];
+    if (Date.now() > refreshAt) {
+      const { body } = await api("refresh token", "POST", "/api/auth/refresh-token", auth);
+      if (body?.token) user.token = body.token;
+      refreshAt = Date.now() + 10 * 60_000;
+    } else if (roll < 0.2) {
+      await api("browse products", "GET", `/api/products${pick(QUERIES)}`, auth);
+    } else if (roll < 0.3) {
+      await api("product detail", "GET", `/api/products/${pick(productIds)}`, auth);
+    } else if (roll < 0.45) {
+      const productId = pick(productIds);
+      const has = user.lines.get(productId) ?? 0;
+      if (has < MAX_PER_LINE) {
+        const { status } = await api("add to cart", "POST", `/api/carts/${user.cartId}/product`, {
+          ...auth,
+          body: { productId, quantity: 1 },
+        });
+        if (status === 200) user.lines.set(productId, has + 1);
+      }
+    } else if (roll < 0.57 && own.length > 0) {
+      const productId = pick(own);
+      const has = user.lines.get(productId)!;
+      const change = has >= MAX_PER_LINE ? -1 : Math.random() < 0.5 ? 1 : -1;
+      const { status } = await api(
+        "change quantity",
+        "PATCH",
+        `/api/carts/${user.cartId}/quantity`,
+        {
+          ...auth,
+          body: { productId, change },
+        },
+      );
+      // Minus at 1 does nothing (SPEC).
+      if (status === 200) user.lines.set(productId, Math.max(1, has + change));
+    } else if (roll < 0.62 && own.length > 0) {
+      const productId = pick(own);
+      const { status } = await api(
+        "remove line",
+        "DELETE",
+        `/api/carts/${user.cartId}/product/${productId}`,
+        auth,
+      );
+      if (status === 200) user.lines.delete(productId);
+    } else if (roll < 0.82) {
+      await api("read cart", "GET", `/api/carts/${user.cartId}`, auth);
+    } else if (roll < 0.94) {
+      await api("summary", "GET", `/api/sessions/${user.sessionId}/summary`, auth);
+    } else {
+      await api("my carts", "GET", "/api/carts", auth);
+    }
+    await sleep(Math.random() * 2 * THINK_MS);
+  }
+}
+
+interface Result {
+  database: string;
+  minutes: number;
+  users: number;
+  requests: number;
+  errors: number;
+  errorSamples: string[];
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  byOp: Array<{ op: string; n: number; p99: number }>;
+  rss: { first: number; last: number; max: number; slopePerMin: number; samples: number[] };
+  leak: boolean;
+  mismatches: string[];
+}
+
+async function soak(database: string, env: Record<string, string>): Promise<Result> {
+  const server = await startServer(env);
+  const stats = new Stats();
+  try {
+    const setup = client(server.base, undefined);
+    const users: VirtualUser[] = [];
+    for (let i = 0; i < USERS; i++) users.push(await signUp(setup, server.base, `User${i + 1}`));
+    await formSessions(setup, users);
+    const { body } = await setup("products", "GET", "/api/products", { token: users[0]!.token });
+    const productIds = (body.products as Array<{ _id: string; stock: number }>)
+      .filter((p) => p.stock >= MAX_PER_LINE * 4)
+      .map((p) => p._id);
+
+    const pid = server.child.pid!;
+    const started = Date.now();
+    const until = started + MINUTES * 60_000;
+    const samples: Array<[number, number]> = [[0, await rssMb(pid)]];
+    const sampler = setInterval(() => {
+      rssMb(pid)
+        .then((mb) => samples.push([(Date.now() - started) / 60_000, mb]))
+        .catch(() => {});
+    }, SAMPLE_MS);
+    const progress = setInterval(() => {
+      const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+      const last = samples.at(-1)![1].toFixed(0);
+      console.info(
+        `  ${database}: ${minutes} min, ${stats.latencies.length} requests, ${stats.errors} errors, RSS ${last} MB`,
+      );
+    }, 60_000);
+    const api = client(server.base, stats);
+    try {
+      await Promise.all(users.map((u) => visit(api, u, productIds, until)));
+    } finally {
+      clearInterval(sampler);
+      clearInterval(progress);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    samples.push([(Date.now() - started) / 60_000, await rssMb(pid)]);
+
+    // The server's carts hold exactly what each user's answers said.
+    const mismatches: string[] = [];
+    for (const u of users) {
+      const { body: cart } = await setup("final cart", "GET", `/api/carts/${u.cartId}`, {
+        token: u.token,
+      });
+      const lines = (
+        cart.cart.products as Array<{
+          productId: { _id: string };
+          addedBy: { _id: string };
+          quantity: number;
+        }>
+      ).filter((l) => l.addedBy._id === u.userId);
+      const actual = new Map(lines.map((l) => [l.productId._id, l.quantity]));
+      const expected = u.lines;
+      for (const id of new Set([...actual.keys(), ...expected.keys()])) {
+        if (actual.get(id) !== expected.get(id)) {
+          mismatches.push(`${u.name} ${id}: server ${actual.get(id)}, answers ${expected.get(id)}`);
+        }
+      }
+    }
+
+    const judged = samples.filter(([t]) => t >= MINUTES * WARM_UP_FRACTION);
+    const rssValues = samples.map(([, mb]) => mb);
+    const slopePerMin = slope(judged.length >= 3 ? judged : samples);
+    const first = rssValues[0]!;
+    const last = rssValues.at(-1)!;
+    // Clear growth: steadily up after warm-up, by more than the noise of garbage collection.
+    const leak = slopePerMin > MAX_SLOPE && last - (judged[0]?.[1] ?? first) > 32;
+    return {
+      database,
+      minutes: seconds / 60,
+      users: USERS,
+      requests: stats.latencies.length,
+      errors: stats.errors,
+      errorSamples: stats.errorSamples,
+      rps: stats.latencies.length / seconds,
+      p50: percentile(stats.latencies, 50),
+      p99: percentile(stats.latencies, 99),
+      max: Math.max(...stats.latencies),
+      byOp: [...stats.byOp].map(([op, list]) => ({
+        op,
+        n: list.length,
+        p99: percentile(list, 99),
+      })),
+      rss: { first, last, max: Math.max(...rssValues), slopePerMin, samples: rssValues },
+      leak,
+      mismatches,
+    };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>) {
+  const name = `soak_${crypto.randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`drop database if exists "${name}" with (force)`);
+    await c.end();
+  }
+}
+
+function report(r: Result) {
+  const f = (x: number) => x.toFixed(0);
+  console.info(`\n## ${r.database}: ${r.minutes.toFixed(1)} min, ${r.users} virtual users`);
+  console.info(
+    `requests ${r.requests} (${r.rps.toFixed(0)}/s), errors ${r.errors}, latency p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${f(r.max)} ms`,
+  );
+  console.info(
+    `RSS first ${f(r.rss.first)} MB, last ${f(r.rss.last)} MB, max ${f(r.rss.max)} MB, slope after warm-up ${r.rss.slopePerMin.toFixed(2)} MB/min${r.leak ? "  <-- GROWING" : ""}`,
+  );
+  console.info(`RSS samples (MB, every 10 s): ${r.rss.samples.map(f).join(" ")}`);
+  console.info("| operation | requests | p99 ms |\n|---|---|---|");
+  for (const o of r.byOp) console.info(`| ${o.op} | ${o.n} | ${o.p99.toFixed(1)} |`);
+  for (const e of r.errorSamples) console.error(`error: ${e}`);
+  for (const m of r.mismatches.slice(0, 10)) console.error(`cart mismatch: ${m}`);
+}
+
+const results: Result[] = [];
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-soak-"));
+console.info(
+  `soak: ${MINUTES} min per database, ${USERS} users, ~${THINK_MS} ms think time; ${os.cpus().length} cores, Node ${process.version}`,
+);
+try {
+  const r = await soak("embedded (PGlite)", { DATA_DIR: path.join(dataDir, "pglite") });
+  report(r);
+  results.push(r);
+  if (DATABASE_URL) {
+    const r2 = await withPostgresDatabase(DATABASE_URL, (url) =>
+      soak("PostgreSQL", { DATA_DIR: path.join(dataDir, "pg"), DATABASE_URL: url }),
+    );
+    report(r2);
+    results.push(r2);
+  }
+} finally {
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
+const failed = results.filter((r) => r.errors > 0 || r.leak || r.mismatches.length > 0);
+if (failed.length > 0) {
+  console.error(`\nsoak FAILED on ${failed.map((r) => r.database).join(", ")}`);
+  process.exitCode = 1;
+} else {
+  console.info("\nsoak passed: no errors, carts as answered, no memory growth");
+}

@@ -1,0 +1,169 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, expect, it, vi } from "vitest";
+import {
+  call,
+  createPostgresDatabase,
+  sharedCart,
+  signUp,
+  startServer,
+  type ServerProcess,
+} from "./server-process.ts";
+
+/**
+ * kill -9 in the middle of 200 concurrent cart writes, then a restart on the same data. Runs on
+ * the embedded database (project server:pglite) and on PostgreSQL (project server:postgres).
+ */
+const onPostgres = process.env.TEST_DB === "postgres";
+vi.setConfig({ testTimeout: 60_000 });
+
+const WRITES = 200;
+const MEMBERS = 4;
+const PRODUCTS = 5;
+/** 4 members x 5 products = 20 lines, 10 writes each. */
+const PER_LINE = WRITES / (MEMBERS * PRODUCTS);
+/** The server is killed as this many writes have been acknowledged. */
+const KILL_AFTER = 30;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function backend(): Promise<Record<string, string>> {
+  // On PostgreSQL too: the generated JWT secret lives in DATA_DIR (never the working directory).
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-crash-"));
+  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  if (onPostgres) {
+    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    cleanups.push(database.drop);
+    return { DATA_DIR: dir, DATABASE_URL: database.url };
+  }
+  return { DATA_DIR: dir };
+}
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServer(env);
+  cleanups.push(async () => {
+    server.child.kill("SIGKILL");
+    await server.exited;
+  });
+  return server;
+}
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+it(`keeps every acknowledged cart write and nothing half-written after kill -9 (${onPostgres ? "PostgreSQL" : "embedded PGlite"})`, async () => {
+  const env = await backend();
+  const first = await start(env);
+  const people: Array<Awaited<ReturnType<typeof signUp>>> = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    people.push(await signUp(first.url, `M${i}`, `crash.${i}.${Date.now()}@example.com`));
+  }
+  const { cartId, sessionId, products } = await sharedCart(first.url, people, {
+    products: PRODUCTS,
+    perLine: PER_LINE + 1,
+  });
+  const before = await call(first.url, "GET", `/api/carts/${cartId}`, { token: people[0]!.token });
+  expect(before.body.cart.products).toEqual([]);
+  const startVersion = before.body.cart.version as number;
+
+  // Every write adds one of a product to its author's own line: the line key names both.
+  const key = (productId: string, userId: string) => `${productId}/${userId}`;
+  const acknowledged = new Map<string, number>();
+  const inDoubt = new Map<string, number>();
+  const answered: number[] = [];
+  const bump = (map: Map<string, number>, k: string) => map.set(k, (map.get(k) ?? 0) + 1);
+  const writes = Array.from({ length: WRITES }, (_, i) => {
+    const person = people[i % MEMBERS]!;
+    const product = products[Math.floor(i / MEMBERS) % PRODUCTS]!;
+    const k = key(product._id, person.userId);
+    return call(first.url, "POST", `/api/carts/${cartId}/product`, {
+      token: person.token,
+      body: { productId: product._id, quantity: 1 },
+    }).then(
+      (answer) => {
+        answered.push(answer.status);
+        if (answer.status === 200) {
+          bump(acknowledged, k);
+          // Kill at once, from the very callback that saw the answer: the other writes are
+          // in flight, whatever the speed of the database.
+          if (answered.length === KILL_AFTER) first.child.kill("SIGKILL");
+        } else {
+          bump(inDoubt, k); // an error answer must not have written either; checked below
+        }
+      },
+      () => bump(inDoubt, k), // connection cut: may or may not have committed
+    );
+  });
+  await Promise.all(writes);
+  expect(await first.exited).toBe("SIGKILL");
+  // Before the kill, every write was accepted: 200 concurrent writers are no reason to fail.
+  expect(answered.filter((s) => s !== 200)).toEqual([]);
+  const acked = [...acknowledged.values()].reduce((a, b) => a + b, 0);
+  expect(acked).toBeGreaterThanOrEqual(KILL_AFTER);
+  expect(acked).toBeLessThan(WRITES); // the kill did land in the middle of the writes
+
+  const second = await start(env);
+  const after = await call(second.url, "GET", `/api/carts/${cartId}`, {
+    token: people[0]!.token,
+  });
+  expect(after.status).toBe(200);
+  const cart = after.body.cart as {
+    products: Array<{
+      productId: { _id: string; price: number };
+      addedBy: { _id: string };
+      quantity: number;
+      lineTotal: number;
+    }>;
+    totalPrice: number;
+    itemCount: number;
+    version: number;
+  };
+  const lost: string[] = [];
+  for (const line of cart.products) {
+    const k = key(line.productId._id, line.addedBy._id);
+    const mustHave = acknowledged.get(k) ?? 0;
+    const mayHave = mustHave + (inDoubt.get(k) ?? 0);
+    if (line.quantity < mustHave || line.quantity > mayHave) {
+      lost.push(`${k}: quantity ${line.quantity}, acknowledged ${mustHave}, at most ${mayHave}`);
+    }
+    expect(cents(line.lineTotal)).toBe(cents(line.productId.price) * line.quantity);
+  }
+  for (const [k, n] of acknowledged) {
+    if (!cart.products.some((l) => key(l.productId._id, l.addedBy._id) === k)) {
+      lost.push(`${k}: line missing, ${n} acknowledged`);
+    }
+  }
+  expect(lost).toEqual([]);
+
+  // Each committed write added one item and bumped the version once, in one transaction: a write
+  // that half-happened would leave the item count and the version apart.
+  const items = cart.products.reduce((n, l) => n + l.quantity, 0);
+  expect(cart.itemCount).toBe(items);
+  expect(cart.version - startVersion).toBe(items);
+  expect(cents(cart.totalPrice)).toBe(
+    cart.products.reduce((sum, l) => sum + cents(l.productId.price) * l.quantity, 0),
+  );
+  const summary = await call(second.url, "GET", `/api/sessions/${sessionId}/summary`, {
+    token: people[1]!.token,
+  });
+  expect(summary.status).toBe(200);
+  expect(cents(summary.body.subtotal)).toBe(cents(cart.totalPrice));
+  const shares = summary.body.split as Array<{ total: number }>;
+  expect(shares.reduce((sum, s) => sum + cents(s.total), 0)).toBe(cents(summary.body.total));
+
+  // Nothing is left locked: the next write goes through and counts once.
+  const next = await call(second.url, "POST", `/api/carts/${cartId}/product`, {
+    token: people[2]!.token,
+    body: { productId: products[0]!._id, quantity: 1 },
+  });
+  expect(next.status).toBe(200);
+  expect(next.body.cart.version).toBe(cart.version + 1);
+  expect(next.body.cart.itemCount).toBe(items + 1);
+  console.info(
+    `kill -9 (${onPostgres ? "postgres" : "pglite"}): ${acked} of ${WRITES} writes acknowledged, ` +
+      `${WRITES - acked} cut off, ${items} committed`,
+  );
+});
