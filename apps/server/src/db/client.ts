@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawn } from "node:child_process";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -92,7 +93,7 @@ async function openPglite(
   migrate: boolean,
 ): Promise<Database> {
   const memory = dataDir === "memory://";
-  if (!memory) await fs.mkdir(dataDir, { recursive: true });
+  if (!memory) await createPgliteDirOnce(path.join(dataDir, "pglite"));
   const client = await PGlite.create(memory ? undefined : path.join(dataDir, "pglite"), {
     ...(loadDataDir ? { loadDataDir } : {}),
   });
@@ -106,4 +107,32 @@ async function openPglite(
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * The first start creates the database directory in a child process (see create-pglite.ts), under
+ * a temporary name that is renamed when complete, so a crash midway leaves nothing half-made.
+ */
+async function createPgliteDirOnce(dir: string): Promise<void> {
+  const exists = await fs.access(dir).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  // A fixed name: what an interrupted first start left behind is removed by the next one.
+  const temporary = `${dir}.creating`;
+  await fs.rm(temporary, { recursive: true, force: true });
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("./create-pglite.ts", import.meta.url)), temporary],
+      { stdio: ["ignore", "inherit", "inherit"] },
+    );
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`creating the database failed (${code})`)),
+    );
+  });
+  await fs.rename(temporary, dir);
 }

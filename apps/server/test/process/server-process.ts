@@ -64,7 +64,8 @@ export async function startServer(
     child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
   );
   const url = `http://127.0.0.1:${p}`;
-  const deadline = Date.now() + 30_000;
+  // A first start creates the embedded database: seconds on a quiet machine, more in a busy CI.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
