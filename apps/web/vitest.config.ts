@@ -15,5 +15,7 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    // A page test renders the whole app in jsdom; on a busy 2-core machine some take over 5 s.
+    testTimeout: 15_000,
   },
 });

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { newUser, signUp, type TestUser } from "./fixtures.ts";
+import { expectNoA11yViolations, newUser, signUp, type TestUser } from "./fixtures.ts";
 
 /** Content-Security-Policy violations and uncaught errors seen while a test runs. */
 function watchConsole(page: Page): string[] {
@@ -244,13 +243,7 @@ test("the cart pages have no serious accessibility violations", async ({ browser
   ] as const) {
     await ann.page.goto(path);
     await expect(ann.page.getByText(ready)).toBeVisible();
-    const results = await new AxeBuilder({ page: ann.page }).analyze();
-    const serious = results.violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
-    expect(
-      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    ).toEqual([]);
+    await expectNoA11yViolations(ann.page);
   }
   expect(ann.problems).toEqual([]);
   await ann.context.close();

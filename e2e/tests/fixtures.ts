@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export const PASSWORD = "plum-orchard-42";
@@ -49,4 +50,16 @@ export async function signUp(page: Page, user = newUser()) {
       .first(),
   ).toBeVisible();
   return user;
+}
+
+/**
+ * Runs axe on the page as it is now and fails on serious or critical violations. axe walks every
+ * node and is slow on a busy 2-core machine: call it once per distinct page, when the page is ready.
+ */
+export async function expectNoA11yViolations(page: Page, label = new URL(page.url()).pathname) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, `serious accessibility violations on ${label}`).toEqual([]);
 }

@@ -1,6 +1,5 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signUp } from "./fixtures.ts";
+import { expectNoA11yViolations, signUp } from "./fixtures.ts";
 
 interface GridCard {
   name: string;
@@ -231,13 +230,6 @@ test("at 360 px the filters collapse behind a Filters button and nothing overflo
   expect(await overflow()).toBeLessThanOrEqual(0);
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 test("the products and product pages have no serious accessibility violations", async ({
   page,
 }) => {
@@ -246,12 +238,12 @@ test("the products and product pages have no serious accessibility violations", 
   await page.goto("/products?category=Electronics&minPrice=50&maxPrice=900");
   await expect(resultCount(page)).toBeVisible();
   await readGrid(page);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
 
   const first = (await readGrid(page))[0]!;
   await page.getByRole("link", { name: `View ${first.name}` }).click();
   await expect(
     page.getByRole("region", { name: "Similar Products" }).getByRole("link").first(),
   ).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
 });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { enterCode, newUser, readCode, signUp } from "./fixtures.ts";
+import { enterCode, expectNoA11yViolations, newUser, readCode, signUp } from "./fixtures.ts";
 
 /** A small valid PNG (solid indigo, 64 x 64), built here so the test needs no fixture file. */
 function pngFile(): string {
@@ -52,11 +52,12 @@ async function mailCount(request: APIRequestContext, email: string): Promise<num
 test("a new user fills in the profile, changes the password and signs in with it", async ({
   page,
 }) => {
-  // Three code round-trips and an upload: more than the default 30 s under a loaded machine.
-  test.setTimeout(60_000);
+  // Three code round-trips, an upload and three axe scans: well over the default under load.
+  test.setTimeout(120_000);
   const user = await signUp(page, newUser("Ann"));
   await expect(page).toHaveURL(/\/editme$/);
   await expect(page.getByRole("heading", { level: 1, name: "Edit Profile" })).toBeVisible();
+  await expectNoA11yViolations(page);
 
   // Only ticked fields are editable and sent.
   const bio = page.getByLabel("Bio", { exact: true });
@@ -83,10 +84,13 @@ test("a new user fills in the profile, changes the password and signs in with it
   await expect
     .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
+  await expectNoA11yViolations(page);
 
   // Change the password: the code goes to the same address.
   await page.getByRole("link", { name: /change email or password/i }).click();
   await expect(page).toHaveURL(/\/editpass$/);
+  await expect(page.getByRole("checkbox", { name: "Change Password" })).toBeVisible();
+  await expectNoA11yViolations(page);
   await page.getByRole("checkbox", { name: "Change Password" }).check();
   await page.getByLabel("Current password").fill(user.password);
   await page.getByLabel("New password").fill("fresh-lemon-77");

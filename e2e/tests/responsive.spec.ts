@@ -1,5 +1,5 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectNoA11yViolations } from "./fixtures.ts";
 
 test("at 360 px the navigation collapses into a hamburger that closes on route change", async ({
   page,
@@ -24,12 +24,6 @@ for (const path of ["/", "/login", "/register", "/verify-otp", "/nowhere"]) {
   test(`${path} has no serious accessibility violations at 360 px`, async ({ page }) => {
     await page.goto(path);
     await expect(page.locator("main")).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
-    expect(
-      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    ).toEqual([]);
+    await expectNoA11yViolations(page);
   });
 }

@@ -1,7 +1,14 @@
 import crypto from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { enterCode, newUser, readCode, registerViaUi, signUp, type TestUser } from "./fixtures.ts";
+import {
+  enterCode,
+  expectNoA11yViolations,
+  newUser,
+  readCode,
+  registerViaUi,
+  signUp,
+  type TestUser,
+} from "./fixtures.ts";
 
 /** Content-Security-Policy violations and uncaught errors seen while a test runs. */
 function watchConsole(page: Page): string[] {
@@ -196,12 +203,6 @@ test("the sessions page and a lobby have no serious accessibility violations", a
   for (const ready of ["No pending join requests.", "No invites yet."]) {
     if (ready === "No invites yet.") await page.goto("/sessions");
     await expect(page.getByText(ready)).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
-    expect(
-      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    ).toEqual([]);
+    await expectNoA11yViolations(page);
   }
 });

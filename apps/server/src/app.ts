@@ -284,6 +284,8 @@ export async function buildApp(
       root: config.webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz next to each asset; send the one the browser accepts.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         // Vite fingerprints assets, so they never change; index.html must always be fresh.
         res.header(

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { ToastContainer } from "react-toastify/unstyled";
 import { TOAST_AUTO_CLOSE_MS } from "@cartner/contract";
+import { LiveSync } from "../features/live/LiveSync.tsx";
 import { StorageKey, getToken, subscribeStorage } from "../lib/storage.ts";
 import { createQueryClient } from "./query-client.ts";
 
@@ -25,6 +26,7 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
 
   return (
     <QueryClientProvider client={client}>
+      <LiveSync />
       {children}
       {/* SPEC section 9: top-right, 5 s by default, Alt+T focuses the notifications. */}
       <ToastContainer

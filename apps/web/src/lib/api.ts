@@ -1,6 +1,7 @@
-import { ApiErrorSchema, ErrorCode, TokenResponseSchema } from "@cartner/contract";
+import { ErrorCode } from "@cartner/contract";
 import { toast } from "react-toastify/unstyled";
 import { navigateTo } from "./navigation.ts";
+import { asApiErrorBody, tokenOf } from "./shapes.ts";
 import { clearCredentials, getToken, setToken } from "./storage.ts";
 
 /** SPEC section 8: a 401 on refresh shows this and redirects to /login. */
@@ -115,13 +116,13 @@ async function readBody(response: Response): Promise<unknown> {
 
 function toApiError(response: Response, body: unknown): ApiError {
   const retryAfterSeconds = parseRetryAfter(response.headers.get("Retry-After"));
-  const parsed = ApiErrorSchema.safeParse(body);
-  if (parsed.success) {
+  const parsed = asApiErrorBody(body);
+  if (parsed) {
     return new ApiError({
       status: response.status,
-      code: parsed.data.code,
-      message: parsed.data.message,
-      fields: parsed.data.fields,
+      code: parsed.code,
+      message: parsed.message,
+      fields: parsed.fields,
       retryAfterSeconds,
       hasServerMessage: true,
     });
@@ -168,10 +169,10 @@ async function runRefresh(): Promise<string | null> {
   const body = await readBody(response);
   // Signed out or in as someone else while we waited: leave their credentials alone.
   if (getToken() !== token) return getToken();
-  const parsed = TokenResponseSchema.safeParse(body);
-  if (response.ok && parsed.success) {
-    setToken(parsed.data.token);
-    return parsed.data.token;
+  const newToken = tokenOf(body);
+  if (response.ok && newToken !== null) {
+    setToken(newToken);
+    return newToken;
   }
   await endSession(response.status === 401);
   return null;

@@ -1,21 +1,31 @@
 /** Money and dates are always formatted with Intl (DESIGN section 8). */
 export const CURRENCY = "USD";
 
-const moneyFormatter = new Intl.NumberFormat(undefined, {
-  style: "currency",
-  currency: CURRENCY,
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/*
+ * Formatters are made on first use: building an Intl formatter loads locale data, which costs tens
+ * of milliseconds on a phone, and most pages need only one of them (or none) when they start.
+ */
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
-const dateFormatter = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {
-  dateStyle: "medium",
-  timeStyle: "short",
-});
+const moneyFormatter = lazily(
+  () =>
+    new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency: CURRENCY,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }),
+);
+const dateFormatter = lazily(() => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }));
+const dateTimeFormatter = lazily(
+  () => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }),
+);
 
 export function formatMoney(amount: number): string {
-  return moneyFormatter.format(Number.isFinite(amount) ? amount : 0);
+  return moneyFormatter().format(Number.isFinite(amount) ? amount : 0);
 }
 
 function toDate(value: string | number | Date): Date | null {
@@ -25,12 +35,12 @@ function toDate(value: string | number | Date): Date | null {
 
 export function formatDate(value: string | number | Date): string {
   const date = toDate(value);
-  return date ? dateFormatter.format(date) : "";
+  return date ? dateFormatter().format(date) : "";
 }
 
 export function formatDateTime(value: string | number | Date): string {
   const date = toDate(value);
-  return date ? dateTimeFormatter.format(date) : "";
+  return date ? dateTimeFormatter().format(date) : "";
 }
 
 /** "m:ss" for countdowns, e.g. 59 → "0:59". */

@@ -1,9 +1,5 @@
-import {
-  SESSION_PARTICIPANT_OPTIONS,
-  SESSION_TYPES,
-  UserSchema,
-  type User,
-} from "@cartner/contract";
+import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES, type User } from "@cartner/contract";
+import { isUser } from "./shapes.ts";
 
 /**
  * The browser's local storage, as SPEC section 3 lays it out. Every access goes through this module:
@@ -101,8 +97,8 @@ export function setToken(token: string): void {
 export function parseUser(raw: string | null): User | null {
   if (raw === null) return null;
   try {
-    const result = UserSchema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : null;
+    const value: unknown = JSON.parse(raw);
+    return isUser(value) ? { _id: value._id, name: value.name, email: value.email } : null;
   } catch {
     return null;
   }

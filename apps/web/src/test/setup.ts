@@ -1,6 +1,10 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { cleanup, configure } from "@testing-library/react";
+import { afterEach, beforeEach, vi } from "vitest";
+
+// The products grid renders as a deferred (background) update, which jsdom on a busy machine can
+// take over a second to finish: findBy* and waitFor wait up to 3 s instead of 1 s.
+configure({ asyncUtilTimeout: 3000 });
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it.
 window.scrollTo = () => undefined;
@@ -13,6 +17,12 @@ if (typeof window.ResizeObserver === "undefined") {
     disconnect() {}
   };
 }
+
+// The live socket is opt-in per test (a fake server, see features/live): without WebSocket the app
+// polls as it always did, and no test reaches for a real server.
+beforeEach(() => {
+  vi.stubGlobal("WebSocket", undefined);
+});
 
 afterEach(() => {
   cleanup();

@@ -6,6 +6,7 @@ import { Avatar, Container, buttonClasses } from "../../components/ui/index.ts";
 import { firstName, useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../features/auth/use-logout.ts";
+import { OfflineIndicator } from "../../features/live/OfflineIndicator.tsx";
 
 interface NavItem {
   to: string;
@@ -99,7 +100,7 @@ export function NavBar() {
                 <li className="lg:ml-2">
                   <NavLink to="/profile" className={linkClasses}>
                     <Avatar
-                      seed={user?.email ?? user?.name ?? "cartner"}
+                      seed={user?._id ?? "cartner"}
                       name={user?.name ?? ""}
                       className="size-8"
                     />
@@ -130,6 +131,7 @@ export function NavBar() {
           </ul>
         </nav>
       </Container>
+      <OfflineIndicator />
     </header>
   );
 }

@@ -20,12 +20,15 @@ export function Spinner({ label, className }: SpinnerProps) {
   );
 }
 
-/** The loading state of a whole page or section. */
+/**
+ * The loading state of a whole page. It is a screen tall, so the footer stays below the fold while
+ * the page loads and does not jump when the page arrives (a layout shift).
+ */
 export function PageSpinner({ label = "Loading…" }: { label?: string }) {
   return (
     <div
       role="status"
-      className="flex min-h-[40vh] flex-col items-center justify-center gap-3 text-slate-600"
+      className="flex min-h-dvh flex-col items-center justify-start gap-3 pt-[16vh] text-slate-600"
     >
       <LoaderCircle aria-hidden="true" className="size-8 animate-spin text-primary-600" />
       <span className="text-sm font-medium">{label}</span>

@@ -59,7 +59,8 @@ export function useSessionSummary(sessionId: string) {
 /**
  * Members see each other's changes: whenever the 5 s session sync reports a different version (or
  * a session appears, ends or goes away), the cart queries are refetched. Skipped while a line
- * change of ours is on its way; that change refetches when it settles.
+ * change of ours is on its way; that change refetches when it settles. (While the live socket is
+ * up, its cart.updated events refetch at once and the sync only changes after other events.)
  */
 export function useRefetchCartsOnSync(): void {
   const client = useQueryClient();

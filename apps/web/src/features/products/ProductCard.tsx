@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Link } from "react-router";
 import { ShoppingCart } from "lucide-react";
 import type { Product } from "@cartner/contract";
@@ -15,8 +16,16 @@ interface ProductCardProps {
   linkState: ProductLinkState;
 }
 
-/** One product in the grid (SPEC: image, name, price, stars, review count, View and add to cart). */
-export function ProductCard({ product, onAddToCart, linkState }: ProductCardProps) {
+/**
+ * One product in the grid (SPEC: image, name, price, stars, review count, View and add to cart).
+ * Memoised: the grid holds the whole catalog, and the page re-renders for reasons (the filters
+ * panel, the status line) that do not concern the cards.
+ */
+export const ProductCard = memo(function ProductCard({
+  product,
+  onAddToCart,
+  linkState,
+}: ProductCardProps) {
   const to = productPath(product._id);
   const soldOut = product.stock <= 0;
   const adding = onAddToCart.isAdding(product._id);
@@ -89,7 +98,7 @@ export function ProductCard({ product, onAddToCart, linkState }: ProductCardProp
       </div>
     </article>
   );
-}
+});
 
 /** A card-sized placeholder while the grid loads: the card's layout, with bars for its text. */
 export function ProductCardSkeleton() {

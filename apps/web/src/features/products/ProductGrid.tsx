@@ -26,7 +26,13 @@ export function ProductGrid({ products, updating, onAddToCart, linkState }: Prod
       className={cn(gridClasses, "transition-opacity", updating && "opacity-60")}
     >
       {products.map((product) => (
-        <li key={product._id}>
+        // Off-screen cards skip style, layout and paint until they scroll near the viewport: the
+        // whole catalog at once is a long main-thread task on a phone. The intrinsic size is about
+        // one card, so the scrollbar stays steady.
+        <li
+          key={product._id}
+          className="[contain-intrinsic-size:auto_22rem] [content-visibility:auto]"
+        >
           <ProductCard product={product} onAddToCart={onAddToCart} linkState={linkState} />
         </li>
       ))}

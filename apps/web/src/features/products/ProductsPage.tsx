@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useId, useRef, useState } from "react";
 import { SlidersHorizontal, Sparkles } from "lucide-react";
 import { Badge, Button, Container } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
@@ -41,9 +41,15 @@ export function ProductsPage() {
   const clearAll = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
 
   const data = list.data;
+  // The grid (the whole catalog) is the heaviest render in the app. Drawn from a deferred value it
+  // renders as an interruptible background update in small slices, instead of one long task that
+  // blocks taps and typing on a phone; a list already in the cache still shows at once.
+  const shown = useDeferredValue(data);
   let status: string;
-  if (data) status = resultSummary(data.total, filters.q);
-  else if (list.isError) status = "Products could not be loaded.";
+  // The count is announced once the grid on screen shows the list for the current filters.
+  if (data && shown === data && !list.isPlaceholderData) {
+    status = resultSummary(data.total, filters.q);
+  } else if (list.isError) status = "Products could not be loaded.";
   else status = "Loading products…";
 
   return (
@@ -127,11 +133,11 @@ export function ProductsPage() {
             </p>
           </div>
 
-          {data ? (
-            data.products.length > 0 ? (
+          {shown ? (
+            shown.products.length > 0 ? (
               <ProductGrid
-                products={data.products}
-                updating={list.isPlaceholderData}
+                products={shown.products}
+                updating={list.isPlaceholderData || shown !== data}
                 onAddToCart={addToCart}
                 linkState={linkState}
               />

@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { useLocation } from "react-router";
 
 /**
@@ -24,5 +25,6 @@ export function readProductLinkState(state: unknown): ProductLinkState | null {
 /** State for links on the products list: the list is one entry back. */
 export function useListLinkState(): ProductLinkState {
   const { search } = useLocation();
-  return { listSearch: search, depth: 1 };
+  // Stable while the query string is, so memoised product cards do not re-render.
+  return useMemo(() => ({ listSearch: search, depth: 1 }), [search]);
 }

@@ -282,7 +282,7 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
           {(control) => (
             <div className="flex flex-wrap items-center gap-4">
               <Avatar
-                seed={profile?.user.email ?? user?.email ?? "cartner"}
+                seed={profile?.user._id ?? user?._id ?? "cartner"}
                 name={values.name}
                 src={preview ?? (profile?.avatar || undefined)}
                 alt={preview ? "Preview of your new avatar" : "Your current avatar"}

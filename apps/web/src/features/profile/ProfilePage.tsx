@@ -156,7 +156,7 @@ function ProfileSidebar({ profile }: { profile: Profile }) {
     <Card className="flex flex-col gap-6 p-6" role="complementary" aria-label="Account summary">
       <div className="flex flex-col items-center gap-3 text-center">
         <Avatar
-          seed={profile.user.email}
+          seed={profile.user._id}
           name={profile.user.name}
           src={profile.avatar || undefined}
           alt={`${profile.user.name}'s avatar`}
@@ -265,19 +265,21 @@ function Detail({
   children: ReactNode;
 }) {
   return (
-    <div className="flex min-w-0 items-start gap-3">
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-primary-50 text-primary-600">
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-sm font-semibold text-slate-500">{label}</dt>
-        <dd className="break-words text-slate-800">{children}</dd>
-      </div>
+    // A <dl> group may hold only <dt> and <dd>, so the icon sits inside the term.
+    <div className="relative min-h-9 min-w-0 pl-12">
+      <dt className="text-sm font-semibold text-slate-500">
+        <span className="absolute top-0 left-0 flex size-9 items-center justify-center rounded-xl bg-primary-50 text-primary-600">
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="break-words text-slate-800">{children}</dd>
     </div>
   );
 }
 
-const notSet = <span className="text-slate-400">Not set</span>;
+// Slate 500, not 400: placeholder text still needs 4.5:1 contrast on white.
+const notSet = <span className="text-slate-500 italic">Not set</span>;
 
 function AboutCard({ profile }: { profile: Profile }) {
   const titleId = useId();
@@ -299,7 +301,7 @@ function AboutCard({ profile }: { profile: Profile }) {
         </div>
       </div>
       <p className="break-words whitespace-pre-line text-slate-700">
-        {profile.bio.trim() || <span className="text-slate-400">No bio yet.</span>}
+        {profile.bio.trim() || <span className="text-slate-500 italic">No bio yet.</span>}
       </p>
       <dl className="grid gap-4 sm:grid-cols-3">
         <Detail icon={<MapPin aria-hidden="true" className="size-4" />} label="Location">

@@ -236,7 +236,7 @@ function JoinRequests({
             <div className="flex min-w-0 items-center gap-3">
               <Avatar
                 src={request.avatar}
-                seed={request.email}
+                seed={request.userId}
                 name={request.name}
                 className="size-10"
               />

@@ -82,6 +82,8 @@ export const sessionKeys = {
   detail: (id: string) => ["sessions", "detail", id] as const,
   invites: () => ["sessions", "invites"] as const,
   joinRequests: (sessionCode: string) => ["sessions", "join-requests", sessionCode] as const,
+  /** Every session's join requests (live events name the session by id, not by code). */
+  allJoinRequests: () => ["sessions", "join-requests"] as const,
 };
 
 export const NO_SESSION_ID_MESSAGE = "Session creation returned no ID";

@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useLocation } from "react-router";
 import { SESSION_SYNC_INTERVAL_MS, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
+import { useLiveUp } from "../live/live-status.ts";
 import { newestFirst } from "./session-model.ts";
 import { sessionKeys, sessionsApi } from "./sessions-api.ts";
 
@@ -11,6 +12,15 @@ const SYNC_SKIPPED_PATHS = new Set(["/", "/login", "/register", "/verify-otp"]);
 export function syncPollsOn(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   return !SYNC_SKIPPED_PATHS.has(path);
+}
+
+/**
+ * DESIGN section 6: the 5 s sync is the fallback while the live socket is down; while it is up,
+ * events say what to refetch and polling stops.
+ */
+function useSyncInterval(wanted: boolean): number | false {
+  const liveUp = useLiveUp();
+  return wanted && !liveUp ? SESSION_SYNC_INTERVAL_MS : false;
 }
 
 export interface SyncData {
@@ -38,10 +48,11 @@ function invalidateChanged(client: QueryClient, previous: SyncData | undefined, 
   for (const id of changed) void client.invalidateQueries({ queryKey: sessionKeys.detail(id) });
 }
 
-/** GET /sessions/sync: the signed-in user's active sessions, newest first, polled every 5 s. */
+/** GET /sessions/sync: my active sessions, newest first; polled every 5 s while offline. */
 export function useSessionSync() {
   const { isSignedIn } = useAuth();
   const { pathname } = useLocation();
+  const refetchInterval = useSyncInterval(isSignedIn && syncPollsOn(pathname));
   return useQuery({
     queryKey: sessionKeys.sync(),
     queryFn: async ({ signal, client }) => {
@@ -56,7 +67,7 @@ export function useSessionSync() {
     },
     enabled: isSignedIn,
     staleTime: SESSION_SYNC_INTERVAL_MS,
-    refetchInterval: isSignedIn && syncPollsOn(pathname) ? SESSION_SYNC_INTERVAL_MS : false,
+    refetchInterval,
   });
 }
 
@@ -69,34 +80,37 @@ export function useMySessions() {
   });
 }
 
-/** GET /sessions/:id, kept fresh every 5 s while the lobby is open. */
+/** GET /sessions/:id for the lobby (polled every 5 s while the live socket is down). */
 export function useSessionDetail(id: string, options: { poll?: boolean } = {}) {
+  const refetchInterval = useSyncInterval(options.poll ?? false);
   return useQuery({
     queryKey: sessionKeys.detail(id),
     queryFn: ({ signal }) => sessionsApi.get(id, signal).then((body) => body.session),
     staleTime: 0,
-    refetchInterval: options.poll ? SESSION_SYNC_INTERVAL_MS : false,
+    refetchInterval,
   });
 }
 
 export function useMyInvites() {
+  const refetchInterval = useSyncInterval(true);
   return useQuery({
     queryKey: sessionKeys.invites(),
     queryFn: ({ signal }) => sessionsApi.myInvites(signal).then((body) => body.invites),
     staleTime: 0,
-    refetchInterval: SESSION_SYNC_INTERVAL_MS,
+    refetchInterval,
   });
 }
 
 /** The creator's pending join requests, polled while the panel is open. */
 export function useJoinRequests(sessionCode: string, enabled: boolean) {
+  const refetchInterval = useSyncInterval(enabled);
   return useQuery({
     queryKey: sessionKeys.joinRequests(sessionCode),
     queryFn: ({ signal }) =>
       sessionsApi.joinRequests(sessionCode, signal).then((body) => body.requests),
     enabled,
     staleTime: 0,
-    refetchInterval: enabled ? SESSION_SYNC_INTERVAL_MS : false,
+    refetchInterval,
   });
 }
 

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { SESSION_SYNC_INTERVAL_MS } from "@cartner/contract";
+import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
+import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import { makeSession } from "../sessions/test-sessions.ts";
+import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
+import { INVITE_RECEIVED_MESSAGE, JOIN_REQUEST_MESSAGE } from "./live-events.ts";
+import { OFFLINE_GRACE_MS } from "./live-status.ts";
+import { OFFLINE_MESSAGE } from "./OfflineIndicator.tsx";
+
+function serve() {
+  return stubFetch({
+    "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+    "GET /api/sessions/sync": () => json(200, { sessions: [makeSession()], version: 1 }),
+    "GET /api/sessions/my": () => json(200, { sessions: [makeSession()] }),
+    "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
+    "POST /api/auth/logout": () => new Response(null, { status: 204 }),
+  });
+}
+
+type FetchMock = ReturnType<typeof serve>;
+const syncCalls = (mock: FetchMock) => callsTo(mock, "GET /api/sessions/sync").length;
+const inviteCalls = (mock: FetchMock) => callsTo(mock, "GET /api/sessions/myinvites").length;
+
+/** Signed in on /sessions, with the fake server holding the socket the app opened. */
+async function openSessions() {
+  signInAs();
+  const fetchMock = serve();
+  const app = renderApp("/sessions");
+  await waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+  await waitFor(() => expect(syncCalls(fetchMock)).toBe(1));
+  await waitFor(() => expect(inviteCalls(fetchMock)).toBe(1));
+  return { ...app, fetchMock, socket: FakeSocket.latest() };
+}
+
+beforeEach(() => {
+  FakeSocket.reset();
+  vi.stubGlobal("WebSocket", FakeWebSocket);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("live sync in the app", () => {
+  it("opens no socket while signed out", async () => {
+    serve();
+    renderApp("/");
+    await screen.findByRole("navigation", { name: "Main" });
+    expect(FakeSocket.instances).toHaveLength(0);
+    expect(screen.queryByText(OFFLINE_MESSAGE)).not.toBeInTheDocument();
+  });
+
+  it("authenticates, refetches once ready, and closes on sign-out", async () => {
+    const { fetchMock, socket, user } = await openSessions();
+    expect(socket.url).toBe(`${window.location.origin.replace(/^http/, "ws")}/api/live`);
+    act(() => socket.serverOpen());
+    expect(socket.sent).toEqual([{ type: "auth", token: "token-1" }]);
+
+    act(() => socket.serverSend({ type: "ready" }));
+    // Events may have been missed before ready: the open session queries refetch.
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(2));
+
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    await user.click(within(nav).getByRole("button", { name: "Logout" }));
+    await waitFor(() => expect(socket.closedWith).toBe(1000));
+    expect(FakeSocket.instances).toHaveLength(1);
+  });
+
+  it("toasts an invite and a join request as they arrive", async () => {
+    const { fetchMock, socket } = await openSessions();
+    act(() => socket.serverAccept());
+    await waitFor(() => expect(inviteCalls(fetchMock)).toBe(2));
+
+    act(() => socket.serverSend({ type: "invite.received", sessionId: "s-9" }));
+    expect(await screen.findByText(INVITE_RECEIVED_MESSAGE)).toBeInTheDocument();
+    await waitFor(() => expect(inviteCalls(fetchMock)).toBe(3));
+
+    act(() => socket.serverSend({ type: "joinrequest.created", sessionId: "s-1", version: 2 }));
+    expect(await screen.findByText(JOIN_REQUEST_MESSAGE)).toBeInTheDocument();
+  });
+
+  it("polls every 5 s only while the socket is down, and says so after a grace period", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { fetchMock, socket } = await openSessions();
+
+    // Not connected yet: the fallback poll runs, and the pill shows once the grace period is over.
+    await act(() => vi.advanceTimersByTimeAsync(SESSION_SYNC_INTERVAL_MS));
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(2));
+    expect(screen.getByText(OFFLINE_MESSAGE).closest("[role=status]")).toBeVisible();
+
+    // Up: one refetch for what may have been missed, then no more polling.
+    act(() => socket.serverAccept());
+    expect(screen.queryByText(OFFLINE_MESSAGE)).not.toBeInTheDocument();
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(3));
+    await act(() => vi.advanceTimersByTimeAsync(3 * SESSION_SYNC_INTERVAL_MS));
+    expect(syncCalls(fetchMock)).toBe(3);
+
+    // Down again: a quick reconnect shows nothing, but polling resumes at once.
+    act(() => socket.serverClose(1012));
+    await act(() => vi.advanceTimersByTimeAsync(OFFLINE_GRACE_MS - 100));
+    expect(screen.queryByText(OFFLINE_MESSAGE)).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(screen.getByText(OFFLINE_MESSAGE)).toBeVisible();
+    await act(() => vi.advanceTimersByTimeAsync(SESSION_SYNC_INTERVAL_MS));
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(4));
+    // Meanwhile the client has been trying again.
+    expect(FakeSocket.instances.length).toBeGreaterThan(1);
+  });
+});

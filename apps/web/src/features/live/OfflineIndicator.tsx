@@ -1,0 +1,28 @@
+import { WifiOff } from "lucide-react";
+import { Badge } from "../../components/ui/index.ts";
+import { useLiveState } from "./live-status.ts";
+
+export const OFFLINE_MESSAGE = "Offline – reconnecting…";
+
+/**
+ * A pill hanging under the navigation bar while the live socket has been down for a while. It is
+ * positioned out of flow, so showing it never moves the page (nor wraps the bar at 360 px).
+ */
+export function OfflineIndicator() {
+  const { status, offline } = useLiveState();
+  // The live region exists while the client runs, so screen readers announce the pill appearing.
+  if (status === "off") return null;
+  return (
+    <div
+      role="status"
+      className="pointer-events-none absolute inset-x-0 top-full flex justify-center pt-2"
+    >
+      {offline ? (
+        <Badge tone="accent" className="shadow-soft">
+          <WifiOff aria-hidden="true" className="size-3.5" />
+          {OFFLINE_MESSAGE}
+        </Badge>
+      ) : null}
+    </div>
+  );
+}

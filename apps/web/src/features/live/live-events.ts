@@ -1,0 +1,109 @@
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import type { LiveEvent } from "@cartner/contract";
+import { cartKeys, cartMutationKeys } from "../cart/carts-api.ts";
+import { sessionKeys } from "../sessions/sessions-api.ts";
+
+export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
+export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
+/** SPEC section 9: most toasts stay 6 to 10 s. */
+const LIVE_TOAST_AUTO_CLOSE_MS = 6000;
+
+function invalidate(client: QueryClient, keys: QueryKey[]): void {
+  for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+}
+
+/** After (re)connecting: anything may have changed while no events arrived. */
+export function invalidateAllLive(client: QueryClient): void {
+  invalidate(client, [sessionKeys.all, cartKeys.all]);
+}
+
+/** The session's own views and the lists that show it. */
+function sessionViews(sessionId: string | undefined): QueryKey[] {
+  return [
+    ...(sessionId ? [sessionKeys.detail(sessionId)] : []),
+    sessionKeys.sync(),
+    sessionKeys.mine(),
+  ];
+}
+
+function cartViews(event: LiveEvent): QueryKey[] {
+  const keys: QueryKey[] = [cartKeys.list()];
+  if (event.cartId) keys.push(cartKeys.lookup("cart", event.cartId));
+  if (event.sessionId) {
+    keys.push(cartKeys.lookup("session", event.sessionId), cartKeys.summary(event.sessionId));
+  }
+  return keys;
+}
+
+/** Refetches what the event names (DESIGN section 6) and toasts what concerns the user. */
+export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
+  const { sessionId } = event;
+  switch (event.type) {
+    case "cart.updated": {
+      // While our own line changes are on their way, a refetch would undo their optimistic
+      // update; the last of them refetches everything when it settles.
+      const ownChangesPending = client.isMutating({ mutationKey: cartMutationKeys.lines }) > 0;
+      if (!ownChangesPending) invalidate(client, cartViews(event));
+      // Lobbies and session cards show the cart's total.
+      invalidate(client, [
+        ...(sessionId ? [sessionKeys.detail(sessionId)] : []),
+        sessionKeys.mine(),
+      ]);
+      return;
+    }
+    case "session.updated":
+    case "member.joined":
+    case "member.left":
+      // Accepting or rejecting an invite is announced this way too: the invite list changes.
+      invalidate(client, [
+        ...sessionViews(sessionId),
+        sessionKeys.allJoinRequests(),
+        sessionKeys.invites(),
+      ]);
+      return;
+    case "session.ended":
+      invalidate(client, [...sessionViews(sessionId), cartKeys.all]);
+      return;
+    case "invite.received":
+      invalidate(client, [sessionKeys.invites()]);
+      toast.info(INVITE_RECEIVED_MESSAGE, {
+        toastId: "live-invite",
+        autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+      });
+      return;
+    case "joinrequest.created":
+      // The lobby lists pending members from the session itself.
+      invalidate(client, [
+        sessionKeys.allJoinRequests(),
+        ...(sessionId ? [sessionKeys.detail(sessionId)] : []),
+      ]);
+      toast.info(JOIN_REQUEST_MESSAGE, {
+        toastId: "live-join-request",
+        autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+      });
+      return;
+  }
+}
+
+/**
+ * Drops events that are not newer than one already handled for the same session (a duplicate or
+ * late delivery). Versions come from events only, not from cached data: a query refetched after
+ * a commit says nothing about the other queries that commit changed. Reset on every ready, when
+ * everything is refetched anyway.
+ */
+export function createVersionFilter() {
+  const newest = new Map<string, number>();
+  return {
+    accept(event: LiveEvent): boolean {
+      if (event.sessionId === undefined || event.version === undefined) return true;
+      const seen = newest.get(event.sessionId);
+      if (seen !== undefined && event.version <= seen) return false;
+      newest.set(event.sessionId, event.version);
+      return true;
+    },
+    reset(): void {
+      newest.clear();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Bundle budgets for the web app, checked after `vite build` (part of `npm run build`).
+ *
+ * - Initial JavaScript for `/`: the entry chunk plus everything it imports statically (what the
+ *   browser must download before the landing page can render), at most 170 KB gzip.
+ * - No single JavaScript chunk over 500 kB (minified, before compression).
+ *
+ * The entry and its static imports come from Vite's manifest (build.manifest in vite.config.ts).
+ * Exits 1 with a message naming the budget and the biggest files when one is exceeded.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const INITIAL_JS_GZIP_BUDGET = 170 * 1024;
+const CHUNK_BUDGET = 500 * 1000;
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const dist = path.resolve(import.meta.dirname, "../apps/web/dist");
+const manifestPath = path.join(dist, ".vite/manifest.json");
+if (!fs.existsSync(manifestPath)) {
+  console.error(`check-bundle: ${manifestPath} is missing; run \`npm run build\` first.`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8")) as Manifest;
+
+const gzipSize = (file: string) =>
+  zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The entry chunk and, transitively, its static imports (dynamic imports load later). */
+function initialChunks(): ManifestChunk[] {
+  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry);
+  if (!entry) throw new Error("check-bundle: no entry chunk in the Vite manifest");
+  const seen = new Map<string, ManifestChunk>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.set(key, chunk);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry[0]);
+  return [...seen.values()];
+}
+
+const failures: string[] = [];
+
+const initial = initialChunks()
+  .map((chunk) => ({ file: chunk.file, gzip: gzipSize(chunk.file) }))
+  .sort((a, b) => b.gzip - a.gzip);
+const initialTotal = initial.reduce((sum, chunk) => sum + chunk.gzip, 0);
+const initialCss = [...new Set(initialChunks().flatMap((chunk) => chunk.css ?? []))];
+const cssTotal = initialCss.reduce((sum, file) => sum + gzipSize(file), 0);
+
+console.info(`Initial JavaScript for / (${initial.length} files), gzip:`);
+for (const chunk of initial) console.info(`  ${kb(chunk.gzip).padStart(9)}  ${chunk.file}`);
+console.info(
+  `  ${kb(initialTotal).padStart(9)}  total (budget ${kb(INITIAL_JS_GZIP_BUDGET)}); CSS ${kb(cssTotal)} gzip`,
+);
+if (initialTotal > INITIAL_JS_GZIP_BUDGET) {
+  failures.push(
+    `initial JavaScript for / is ${kb(initialTotal)} gzip, over the ${kb(INITIAL_JS_GZIP_BUDGET)} budget. ` +
+      `Load more of it lazily (React.lazy routes, dynamic import()); biggest: ${initial
+        .slice(0, 3)
+        .map((c) => `${c.file} ${kb(c.gzip)}`)
+        .join(", ")}.`,
+  );
+}
+
+const assets = path.join(dist, "assets");
+const chunks = fs
+  .readdirSync(assets)
+  .filter((name) => name.endsWith(".js"))
+  .map((name) => ({ file: `assets/${name}`, bytes: fs.statSync(path.join(assets, name)).size }))
+  .sort((a, b) => b.bytes - a.bytes);
+const largest = chunks[0];
+if (largest) {
+  console.info(
+    `Largest chunk: ${largest.file}, ${(largest.bytes / 1000).toFixed(1)} kB ` +
+      `(${kb(gzipSize(largest.file))} gzip; budget ${CHUNK_BUDGET / 1000} kB); ${chunks.length} chunks`,
+  );
+}
+for (const chunk of chunks.filter((c) => c.bytes > CHUNK_BUDGET)) {
+  failures.push(
+    `${chunk.file} is ${(chunk.bytes / 1000).toFixed(1)} kB, over the ${CHUNK_BUDGET / 1000} kB chunk budget.`,
+  );
+}
+
+if (failures.length > 0) {
+  for (const failure of failures) console.error(`Bundle budget exceeded: ${failure}`);
+  process.exit(1);
+}
+console.info("Bundle budgets: OK");
