@@ -1,5 +1,6 @@
 /** What the bench scripts share: starting the real server as its own process, and accounts. */
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -101,9 +102,12 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** A new, empty database on the PostgreSQL server of `adminUrl` (the server migrates it). */
-export async function freshPostgresDatabase(adminUrl: string) {
-  const name = `cartner_bench_${Date.now().toString(36)}`;
+/**
+ * A new, empty database on the PostgreSQL server of `adminUrl` (the server migrates it); `drop`
+ * removes it. Used by the bench and soak scripts and the process tests.
+ */
+export async function freshPostgresDatabase(adminUrl: string, prefix = "cartner_bench") {
+  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database "${name}"`);

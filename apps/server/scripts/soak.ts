@@ -19,7 +19,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { freshPostgresDatabase } from "./bench-support.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -430,20 +430,11 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
 }
 
 async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>) {
-  const name = `soak_${crypto.randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshPostgresDatabase(adminUrl, "soak");
   try {
-    return await run(url.toString());
+    return await run(fresh.url);
   } finally {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.end();
+    await fresh.drop();
   }
 }
 

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { freshPostgresDatabase } from "../../scripts/bench-support.ts";
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/main.ts");
 
@@ -190,21 +189,5 @@ export async function sharedCart(
 }
 
 /** A fresh, empty database on a PostgreSQL server (the server migrates it); `drop` removes it. */
-export async function createPostgresDatabase(adminUrl: string, prefix = "cartner_test_proc") {
-  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
-}
+export const createPostgresDatabase = (adminUrl: string, prefix = "cartner_test_proc") =>
+  freshPostgresDatabase(adminUrl, prefix);
