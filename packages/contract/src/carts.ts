@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { QUANTITY_MAX, QUANTITY_MIN } from "./constants.ts";
 import { MemberSchema, PersonSchema, SessionStatusSchema } from "./sessions.ts";
-
-export const QUANTITY_MIN = 1;
-export const QUANTITY_MAX = 99;
 
 export const AddToCartBodySchema = z.strictObject({
   productId: z.uuid("Unknown product"),

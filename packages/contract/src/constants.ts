@@ -28,3 +28,14 @@ export const TOAST_AUTO_CLOSE_MS = 5000;
 export const SIGN_IN_WARNING_AUTO_CLOSE_MS = 7000;
 export const TESTIMONIAL_SCROLL_STEP_PX = 320;
 export const PROFILE_EMPTY_REDIRECT_MS = 2000;
+
+// Limits of sessions and carts. Kept here, apart from the zod schemas that use them, so that the
+// web app's first load can import them without zod.
+export const SESSION_NAME_MAX_LENGTH = 80;
+export const PASSCODE_MAX_LENGTH = 32;
+export const SESSION_CODE_LENGTH = 8;
+export const BUDGET_MAX = 1_000_000;
+/** Avatars shown on a session card before '+N' (SPEC section 9). */
+export const SESSION_CARD_AVATARS = 3;
+export const QUANTITY_MIN = 1;
+export const QUANTITY_MAX = 99;

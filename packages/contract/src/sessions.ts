@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES } from "./constants.ts";
-
-export const SESSION_NAME_MAX_LENGTH = 80;
-export const PASSCODE_MAX_LENGTH = 32;
-export const SESSION_CODE_LENGTH = 8;
-export const BUDGET_MAX = 1_000_000;
-/** Avatars shown on a session card before '+N' (SPEC section 9). */
-export const SESSION_CARD_AVATARS = 3;
+import {
+  BUDGET_MAX,
+  PASSCODE_MAX_LENGTH,
+  SESSION_CODE_LENGTH,
+  SESSION_NAME_MAX_LENGTH,
+  SESSION_PARTICIPANT_OPTIONS,
+  SESSION_TYPES,
+} from "./constants.ts";
 
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
