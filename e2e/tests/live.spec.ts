@@ -125,10 +125,10 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
   expect(ann.syncRequests.filter((at) => at >= quietFrom)).toEqual([]);
   await expectOnline(ann.page);
 
-  // Ben adds: Ann's open cart shows his line within a second and a half, without a reload.
+  // Ben adds: Ann's open cart shows his line within a second of his answer, without a reload.
   await call(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: product._id });
-  await expect(annCart.getByText(`Added by ${ben.user.name} on`)).toBeVisible({ timeout: 1_500 });
-  await expect(annCart.getByText(product.name).first()).toBeVisible({ timeout: 1_500 });
+  await expect(annCart.getByText(`Added by ${ben.user.name} on`)).toBeVisible({ timeout: 1_000 });
+  await expect(annCart.getByText(product.name).first()).toBeVisible();
   expect(received(ann, "cart.updated", session._id)).toBe(true);
 
   // Ben watches the lobby; Ann ends the session from hers: Ben's says Ended without a reload.
