@@ -79,21 +79,14 @@ export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres
   const logFile = path.join(dir, "postgres.log");
   let running = false;
   let destroyed = false;
+  const stopImmediately = async () => {
+    await run([...user.prefix, path.join(bin, "pg_ctl"), "-D", dataDir, "-m", "immediate", "stop"]);
+    running = false;
+  };
   const destroy = async () => {
     if (destroyed) return;
     destroyed = true;
-    if (running) {
-      await run([
-        ...user.prefix,
-        path.join(bin, "pg_ctl"),
-        "-D",
-        dataDir,
-        "-m",
-        "immediate",
-        "stop",
-      ]).catch(() => {});
-      running = false;
-    }
+    if (running) await stopImmediately().catch(() => {});
     await fsp.rm(dir, { recursive: true, force: true });
   };
   try {
@@ -136,18 +129,7 @@ export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
       start,
-      stopImmediately: async () => {
-        await run([
-          ...user.prefix,
-          path.join(bin, "pg_ctl"),
-          "-D",
-          dataDir,
-          "-m",
-          "immediate",
-          "stop",
-        ]);
-        running = false;
-      },
+      stopImmediately,
       destroy,
       log: () => {
         try {
