@@ -1,54 +1,20 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { expectNoA11yViolations, newUser, signUp, type TestUser } from "./fixtures.ts";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import {
+  apiCall,
+  expectNoA11yViolations,
+  signedInPerson,
+  watchConsole,
+  type SignedIn,
+} from "./fixtures.ts";
 
-/** Content-Security-Policy violations and uncaught errors seen while a test runs. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content[- ]Security[- ]Policy/i.test(message.text())) {
-      problems.push(message.text());
-    }
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("response", (response) => {
-    if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
-  });
-  return problems;
-}
-
-interface Person {
-  user: TestUser;
-  id: string;
-  token: string;
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
+type Person = SignedIn & { problems: string[] };
 
 /** Someone signed up and signed in, in their own browser context. */
-async function person(browser: Browser, name: string): Promise<Person> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const problems = watchConsole(page);
-  const user = await signUp(page, newUser(name));
-  const { token, id } = await page.evaluate(() => ({
-    token: localStorage.getItem("token") ?? "",
-    id: (JSON.parse(localStorage.getItem("user") ?? "{}") as { _id?: string })._id ?? "",
+const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, (page) => ({
+    problems: watchConsole(page, { serverErrors: true }),
   }));
-  return { user, id, token, context, page, problems };
-}
-
-/** A setup call to the API with this person's token. */
-async function call<T>(who: Person, method: "GET" | "POST", path: string, data?: object) {
-  const response = await who.page.request.fetch(path, {
-    method,
-    headers: { Authorization: `Bearer ${who.token}` },
-    ...(data ? { data } : {}),
-  });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
 
 interface Product {
   _id: string;
@@ -95,7 +61,7 @@ test("a shared cart: two members fill it, change quantities, see the same split;
 
   // Setup through the API: Ann's session, Ben joins by code and passcode and Ann approves him,
   // Cleo is invited as a viewer and accepts.
-  const { session } = await call<{
+  const { session } = await apiCall<{
     session: { _id: string; sessionCode: string; cartId: string };
   }>(ann, "POST", "/api/sessions", {
     sessionName,
@@ -103,19 +69,19 @@ test("a shared cart: two members fill it, change quantities, see the same split;
     participants: "3+",
     passcode,
   });
-  await call(ben, "POST", "/api/sessions/join/code", {
+  await apiCall(ben, "POST", "/api/sessions/join/code", {
     sessionCode: session.sessionCode,
     passcode,
   });
-  await call(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
-  await call(ann, "POST", "/api/sessions/invite", {
+  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  await apiCall(ann, "POST", "/api/sessions/invite", {
     sessionCode: session.sessionCode,
     emailOrUsername: cleo.user.email,
     role: "viewer",
   });
-  await call(cleo, "POST", "/api/sessions/accinvite", { sessionCode: session.sessionCode });
+  await apiCall(cleo, "POST", "/api/sessions/accinvite", { sessionCode: session.sessionCode });
 
-  const { products } = await call<{ products: Product[] }>(ann, "GET", "/api/products");
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
   const [mine, his] = products.filter((p) => p.stock >= 10);
   expect(mine && his).toBeTruthy();
   const a = mine!;
@@ -225,15 +191,15 @@ test("a shared cart: two members fill it, change quantities, see the same split;
 
 test("the cart pages have no serious accessibility violations", async ({ browser }) => {
   const ann = await person(browser, "Ann");
-  const { session } = await call<{ session: { _id: string; cartId: string } }>(
+  const { session } = await apiCall<{ session: { _id: string; cartId: string } }>(
     ann,
     "POST",
     "/api/sessions",
     { sessionName: "Accessible cart", sessionType: "Solo", participants: "1" },
   );
-  const { products } = await call<{ products: Product[] }>(ann, "GET", "/api/products");
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
   const product = products.find((p) => p.stock >= 5)!;
-  await call(ann, "POST", `/api/carts/${session.cartId}/product`, {
+  await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, {
     productId: product._id,
     quantity: 2,
   });

@@ -1,6 +1,12 @@
 import crypto from "node:crypto";
 import { AxeBuilder } from "@axe-core/playwright";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from "@playwright/test";
 
 export const PASSWORD = "plum-orchard-42";
 
@@ -62,4 +68,68 @@ export async function expectNoA11yViolations(page: Page, label = new URL(page.ur
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(serious, `serious accessibility violations on ${label}`).toEqual([]);
+}
+
+/**
+ * Collects Content-Security-Policy violations and page errors (and, with `serverErrors`, 5xx
+ * answers) while a test runs.
+ */
+export function watchConsole(page: Page, options: { serverErrors?: boolean } = {}): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content[- ]Security[- ]Policy/i.test(message.text())) {
+      problems.push(message.text());
+    }
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  if (options.serverErrors) {
+    page.on("response", (response) => {
+      if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
+    });
+  }
+  return problems;
+}
+
+export interface SignedIn {
+  user: TestUser;
+  id: string;
+  token: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Someone signed up and signed in, in their own browser context; `watch` starts observing the
+ * page before sign-up and its result is merged in.
+ */
+export async function signedInPerson<W extends object>(
+  browser: Browser,
+  name: string,
+  watch: (page: Page) => W,
+): Promise<SignedIn & W> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const watched = watch(page);
+  const user = await signUp(page, newUser(name));
+  const { token, id } = await page.evaluate(() => ({
+    token: localStorage.getItem("token") ?? "",
+    id: (JSON.parse(localStorage.getItem("user") ?? "{}") as { _id?: string })._id ?? "",
+  }));
+  return { ...watched, user, id, token, context, page };
+}
+
+/** A setup call to the API with this person's token; fails the test unless it succeeds. */
+export async function apiCall<T>(
+  who: { page: Page; token: string },
+  method: "GET" | "POST",
+  path: string,
+  data?: object,
+) {
+  const response = await who.page.request.fetch(path, {
+    method,
+    headers: { Authorization: `Bearer ${who.token}` },
+    ...(data ? { data } : {}),
+  });
+  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
 }

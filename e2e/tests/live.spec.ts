@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { newUser, signUp, type TestUser } from "./fixtures.ts";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { apiCall, signedInPerson, type SignedIn } from "./fixtures.ts";
 
 const OFFLINE_MESSAGE = "Offline – reconnecting…";
 /** SESSION_SYNC_INTERVAL_MS: the fallback poll's period. */
@@ -37,36 +37,11 @@ function watch(page: Page): Watch {
   return seen;
 }
 
-interface Person extends Watch {
-  user: TestUser;
-  id: string;
-  token: string;
-  context: BrowserContext;
-  page: Page;
-}
+type Person = SignedIn & Watch;
 
 /** Someone signed up and signed in, in their own browser context, watched from the start. */
-async function person(browser: Browser, name: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const seen = watch(page);
-  const user = await signUp(page, newUser(name));
-  const { token, id } = await page.evaluate(() => ({
-    token: localStorage.getItem("token") ?? "",
-    id: (JSON.parse(localStorage.getItem("user") ?? "{}") as { _id?: string })._id ?? "",
-  }));
-  return { ...seen, user, id, token, context, page } satisfies Person;
-}
-
-async function call<T>(who: Person, method: "GET" | "POST", path: string, data?: object) {
-  const response = await who.page.request.fetch(path, {
-    method,
-    headers: { Authorization: `Bearer ${who.token}` },
-    ...(data ? { data } : {}),
-  });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
+const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, watch);
 
 /** Opens a page and waits until its new live socket is ready. */
 async function openLive(who: Person, path: string) {
@@ -94,7 +69,7 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Live ${crypto.randomBytes(3).toString("hex")}`;
   const passcode = "sesame-42";
-  const { session } = await call<{
+  const { session } = await apiCall<{
     session: { _id: string; sessionCode: string; cartId: string };
   }>(ann, "POST", "/api/sessions", {
     sessionName,
@@ -102,12 +77,12 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
     participants: "2",
     passcode,
   });
-  await call(ben, "POST", "/api/sessions/join/code", {
+  await apiCall(ben, "POST", "/api/sessions/join/code", {
     sessionCode: session.sessionCode,
     passcode,
   });
-  await call(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
-  const { products } = await call<{
+  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  const { products } = await apiCall<{
     products: Array<{ _id: string; name: string; stock: number }>;
   }>(ann, "GET", "/api/products");
   const product = products.find((p) => p.stock >= 5)!;
@@ -126,7 +101,7 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
   await expectOnline(ann.page);
 
   // Ben adds: Ann's open cart shows his line within a second of his answer, without a reload.
-  await call(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: product._id });
+  await apiCall(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: product._id });
   await expect(annCart.getByText(`Added by ${ben.user.name} on`)).toBeVisible({ timeout: 1_000 });
   await expect(annCart.getByText(product.name).first()).toBeVisible();
   expect(received(ann, "cart.updated", session._id)).toBe(true);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { expectNoA11yViolations, signUp } from "./fixtures.ts";
+import { expectNoA11yViolations, signUp, watchConsole } from "./fixtures.ts";
 
 interface GridCard {
   name: string;
@@ -32,18 +32,6 @@ function resultCount(page: Page): Locator {
 async function countOf(page: Page): Promise<number> {
   const text = (await resultCount(page).textContent()) ?? "";
   return Number(text.replace(/,/g, "").match(/^(\d+)/)?.[1] ?? Number.NaN);
-}
-
-/** Collects Content-Security-Policy violations and page errors while a test runs. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content[- ]Security[- ]Policy/i.test(message.text())) {
-      problems.push(message.text());
-    }
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
 }
 
 /** Scrolls every image on the page into view (lazy ones start loading), then checks each loaded. */

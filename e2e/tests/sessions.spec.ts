@@ -7,20 +7,9 @@ import {
   readCode,
   registerViaUi,
   signUp,
+  watchConsole,
   type TestUser,
 } from "./fixtures.ts";
-
-/** Content-Security-Policy violations and uncaught errors seen while a test runs. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && /Content[- ]Security[- ]Policy/i.test(message.text())) {
-      problems.push(message.text());
-    }
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  return problems;
-}
 
 interface Person {
   user: TestUser;
