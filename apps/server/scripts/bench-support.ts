@@ -1,6 +1,7 @@
 /** What the bench scripts share: starting the real server as its own process, and accounts. */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -64,10 +65,7 @@ export async function signUp(base: string, name = "Bench") {
     email,
     password: BENCH_PASSWORD,
   });
-  const mails = (await (
-    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
-  ).json()) as { mails: Array<{ to: string; text: string }> };
-  const code = mails.mails.find((m) => m.to === email)!.text.match(/Your code: (\d{6})/)![1]!;
+  const code = await mailboxCode(base, email);
   const { token } = await postJson(base, "/api/auth/verify-otp", { userId, code });
   return { userId: userId!, token: token! };
 }
@@ -123,4 +121,35 @@ export async function freshPostgresDatabase(adminUrl: string, prefix = "cartner_
       await c.end();
     },
   };
+}
+
+/** The code of the newest dev-outbox mail to `email` (the server runs without SMTP_URL). */
+export async function mailboxCode(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } });
+  const { mails } = (await res.json()) as { mails: Array<{ to: string; text: string }> };
+  const code = mails.find((m) => m.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
+  if (!code) throw new Error(`no code for ${email}`);
+  return code;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  const server = net.createServer();
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port from a fixed range (servers started by tests and the soak use 3300-3399, so that
+ * they never collide with other work on a shared machine), tried in random order.
+ */
+export async function freePort(from = 3300, to = 3399): Promise<number> {
+  const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  for (let i = ports.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [ports[i], ports[j]] = [ports[j]!, ports[i]!];
+  }
+  for (const port of ports) if (await portIsFree(port)) return port;
+  throw new Error(`no free port in ${from}-${to}`);
 }

@@ -15,11 +15,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshPostgresDatabase } from "./bench-support.ts";
+import { freePort, freshPostgresDatabase, mailboxCode } from "./bench-support.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -36,19 +35,6 @@ const PASSWORD = "soak-marker-2026";
 const REQUEST_TIMEOUT_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function portIsFree(port: number): Promise<boolean> {
-  const server = net.createServer();
-  return new Promise((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-async function freePort(): Promise<number> {
-  for (let port = 3300; port <= 3399; port++) if (await portIsFree(port)) return port;
-  throw new Error("no free port in 3300-3399");
-}
 
 interface Server {
   base: string;
@@ -197,14 +183,7 @@ async function signUp(api: Api, base: string, name: string): Promise<VirtualUser
   const { body } = await api("register", "POST", "/api/auth/register", {
     body: { name, email, password: PASSWORD },
   });
-  const mailbox = await (
-    await fetch(`${base}/dev/mailbox`, { headers: { accept: "application/json" } })
-  ).json();
-  const mail = (mailbox as { mails: Array<{ to: string; text: string }> }).mails.find(
-    (m) => m.to === email,
-  );
-  const code = mail?.text.match(/Your code: (\d{6})/)?.[1];
-  if (!code) throw new Error(`no code for ${email}`);
+  const code = await mailboxCode(base, email);
   const verified = await api("verify", "POST", "/api/auth/verify-otp", {
     body: { userId: body.userId, code },
   });

@@ -1,34 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshPostgresDatabase } from "../../scripts/bench-support.ts";
+import { freePort, freshPostgresDatabase, mailboxCode } from "../../scripts/bench-support.ts";
+
+export { freePort, mailboxCode };
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/main.ts");
 
 /** Whether nothing listens on this port of 127.0.0.1 right now. */
-function portIsFree(port: number): Promise<boolean> {
-  const server = net.createServer();
-  return new Promise((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A free port from a fixed range (servers started by these tests use 3300-3399, so that they
- * never collide with other work on a shared machine), tried in random order.
- */
-export async function freePort(from = 3300, to = 3399): Promise<number> {
-  const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  for (let i = ports.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [ports[i], ports[j]] = [ports[j]!, ports[i]!];
-  }
-  for (const port of ports) if (await portIsFree(port)) return port;
-  throw new Error(`no free port in ${from}-${to}`);
-}
-
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -90,14 +69,6 @@ export async function postJson(url: string, body: unknown, token?: string) {
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-export async function mailboxCode(url: string, email: string): Promise<string> {
-  const res = await fetch(`${url}/dev/mailbox`, { headers: { accept: "application/json" } });
-  const { mails } = (await res.json()) as { mails: Array<{ to: string; text: string }> };
-  const code = mails.find((m) => m.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
-  if (!code) throw new Error(`no code for ${email}`);
-  return code;
 }
 
 export interface Answer {
