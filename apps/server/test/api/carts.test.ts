@@ -84,13 +84,17 @@ describe("adding and changing lines", () => {
   it("minus at 1 does nothing; a line holds at most 99", async () => {
     const f = await sessionWithEveryRole(t);
     const p = catalog.find((x) => x.stock >= 100)!;
-    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+    });
     const minus = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
       productId: p._id,
       change: -1,
     });
     expect(minus.statusCode).toBe(200);
     expect(minus.json().cart.products[0].quantity).toBe(1);
+    // Nothing changed, so there is no new version for the other members to fetch.
+    expect(minus.json().cart.version).toBe(added.json().cart.version);
     await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
       productId: p._id,
       quantity: 98,
@@ -285,6 +289,170 @@ describe("clear, delete, history and frozen prices", () => {
       .update(products)
       .set({ priceCents: Math.round(p.price * 100) })
       .where(eq(products.id, p._id));
+  });
+});
+
+describe("refusals and races", () => {
+  it("answers each refusal with its own message and changes nothing", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    const roomy = catalog.find((x) => x.stock >= 100)!;
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: roomy._id });
+    const before = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart;
+    const annLine = before.products.find(
+      (l: { addedBy: { name: string } }) => l.addedBy.name === "Ann",
+    )._id as string;
+    const cart = `/api/carts/${f.cartId}`;
+    const notInCart = inStock(1) === p ? catalog.find((x) => x !== p && x !== roomy)! : inStock(1);
+    const cases = [
+      [
+        f.as.viewer,
+        "POST",
+        `${cart}/product`,
+        { productId: p._id },
+        403,
+        "Viewers can see the cart but not change it.",
+      ],
+      [
+        f.as.viewer,
+        "PATCH",
+        `${cart}/quantity`,
+        { productId: p._id, change: 1, lineId: annLine },
+        403,
+        "Viewers can see the cart but not change it.",
+      ],
+      [f.as.stranger, "POST", `${cart}/product`, { productId: p._id }, 404, "Cart not found"],
+      [
+        f.as.pending,
+        "PATCH",
+        `${cart}/quantity`,
+        { productId: p._id, change: 1 },
+        404,
+        "Cart not found",
+      ],
+      [
+        f.as.participant,
+        "DELETE",
+        `${cart}/clear`,
+        undefined,
+        403,
+        "Only the session's creator can do that.",
+      ],
+      [
+        f.as.participant,
+        "PATCH",
+        `${cart}/quantity`,
+        { productId: p._id, change: -1, lineId: annLine },
+        403,
+        "You can change only the items you added.",
+      ],
+      [
+        f.as.participant,
+        "DELETE",
+        `${cart}/product/${p._id}?lineId=${annLine}`,
+        undefined,
+        403,
+        "You can change only the items you added.",
+      ],
+      [
+        f.as.participant,
+        "PATCH",
+        `${cart}/quantity`,
+        { productId: notInCart._id, change: 1 },
+        404,
+        "That item is not in the cart.",
+      ],
+      [
+        f.as.participant,
+        "DELETE",
+        `${cart}/product/${notInCart._id}`,
+        undefined,
+        404,
+        "That item is not in the cart.",
+      ],
+      [
+        f.as.participant,
+        "POST",
+        `${cart}/product`,
+        { productId: "00000000-0000-4000-8000-000000000000" },
+        404,
+        "Product not found.",
+      ],
+      [
+        f.as.participant,
+        "POST",
+        `${cart}/product`,
+        { productId: roomy._id, quantity: 99 },
+        409,
+        "A line holds at most 99 of a product.",
+      ],
+    ] as const;
+    for (const [as, method, url, body, status, message] of cases) {
+      const res = await as(method, url, body);
+      expect({ method, url, status: res.statusCode, message: res.json().message }).toEqual({
+        method,
+        url,
+        status,
+        message,
+      });
+    }
+    const after = (await f.as.creator("GET", cart)).json().cart;
+    expect(after.version).toBe(before.version);
+    expect(after.products).toEqual(before.products);
+
+    // Once ended: the role is still checked first, then the cart is read-only for everyone.
+    expect((await f.as.creator("DELETE", cart)).statusCode).toBe(200);
+    for (const [as, status, message] of [
+      [f.as.viewer, 403, "Viewers can see the cart but not change it."],
+      [f.as.stranger, 404, "Cart not found"],
+      [f.as.creator, 409, "This session has ended; its cart is read-only."],
+      [f.as.participant, 409, "This session has ended; its cart is read-only."],
+    ] as const) {
+      const res = await as("POST", `${cart}/product`, { productId: p._id });
+      expect({ status: res.statusCode, message: res.json().message }).toEqual({ status, message });
+    }
+  });
+
+  it("concurrent adds by two members never pass the stock", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(8);
+    await t.database.db.update(products).set({ stock: 8 }).where(eq(products.id, p._id));
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? f.as.creator : f.as.participant)("POST", `/api/carts/${f.cartId}/product`, {
+            productId: p._id,
+          }),
+        ),
+      );
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(8);
+      expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(12);
+      const cart = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart;
+      expect(cart.itemCount).toBe(8);
+    } finally {
+      await t.database.db.update(products).set({ stock: p.stock }).where(eq(products.id, p._id));
+    }
+  });
+
+  it("ending the session while members add fails no request", async () => {
+    // On PostgreSQL ending and a cart change lock the same rows; in different orders they deadlocked.
+    for (let round = 0; round < 3; round++) {
+      const f = await sessionWithEveryRole(t);
+      const p = inStock(60);
+      const adds = Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? f.as.creator : f.as.participant)("POST", `/api/carts/${f.cartId}/product`, {
+          productId: p._id,
+        }),
+      );
+      const end = f.as.creator("DELETE", `/api/carts/${f.cartId}`);
+      const answers = await Promise.all(adds);
+      expect((await end).statusCode).toBe(200);
+      expect(answers.map((a) => a.statusCode).filter((s) => s !== 200 && s !== 409)).toEqual([]);
+      const ended = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart;
+      expect(ended.status).toBe("completed");
+      expect(ended.itemCount).toBe(answers.filter((a) => a.statusCode === 200).length);
+    }
   });
 });
 

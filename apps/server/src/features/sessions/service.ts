@@ -321,6 +321,14 @@ export function createSessionService(deps: {
     requireActive(session);
     const now = clock.now();
     const version = await db.transaction(async (tx) => {
+      // The cart row first, as every cart change (cart_write) locks it first: taking the session
+      // row first would deadlock against a change waiting for the session's version bump.
+      // The cart stays, as history; nothing is deleted by ending. Its prices are frozen.
+      const [cart] = await tx
+        .update(carts)
+        .set({ status: "completed", updatedAt: now })
+        .where(eq(carts.sessionId, sessionId))
+        .returning({ id: carts.id });
       const [ended] = await tx
         .update(sessions)
         .set({
@@ -331,12 +339,6 @@ export function createSessionService(deps: {
         })
         .where(eq(sessions.id, sessionId))
         .returning({ version: sessions.version });
-      // The cart stays, as history; nothing is deleted by ending. Its prices are frozen.
-      const [cart] = await tx
-        .update(carts)
-        .set({ status: "completed", updatedAt: now })
-        .where(eq(carts.sessionId, sessionId))
-        .returning({ id: carts.id });
       await tx.execute(
         sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
             where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart!.id}`,
