@@ -185,3 +185,22 @@ export async function sessionWithEveryRole(t: TestApp) {
   if (acc.statusCode !== 200) throw new Error(acc.body);
   return { people, as, sessionId: session._id as string, code, cartId: session.cartId as string };
 }
+
+/**
+ * Runs `fn` with the log written to a string. pino writes to process.stdout when its `write` was
+ * replaced before the logger was made (else straight to file descriptor 1), so build the app inside.
+ */
+export async function captureLog(fn: () => Promise<void>): Promise<string> {
+  const original = process.stdout.write;
+  let captured = "";
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    captured += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await fn();
+  } finally {
+    process.stdout.write = original;
+  }
+  return captured;
+}

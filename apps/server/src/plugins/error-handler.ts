@@ -52,7 +52,7 @@ const DATABASE_DOWN_ERRNOS = new Set([
   "EAI_AGAIN",
 ]);
 const DATABASE_DOWN_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Cannot use a pool after calling end/i;
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed|Cannot use a pool after calling end|PGlite is closed/i;
 
 /**
  * Errors that mean the database is out of reach (node-postgres and PGlite). Drizzle wraps the
@@ -73,7 +73,13 @@ export function isDatabaseDown(error: unknown, depth = 0): boolean {
   return isDatabaseDown((error as { cause?: unknown }).cause, depth + 1);
 }
 
+/** While the database is down every request fails alike: one log line per this interval. */
+const DATABASE_DOWN_LOG_INTERVAL_MS = 10_000;
+
 export function installErrorHandling(app: FastifyInstance): void {
+  let databaseDownLoggedAt = -Infinity;
+  let databaseDownUnlogged = 0;
+
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) {
@@ -112,7 +118,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (known) return reply.code(status).send(known);
 
     if (isDatabaseDown(error)) {
-      request.log.error({ err: loggableError(error) }, "database unreachable");
+      const now = performance.now();
+      if (now - databaseDownLoggedAt >= DATABASE_DOWN_LOG_INTERVAL_MS) {
+        request.log.error(
+          { err: loggableError(error), alsoFailedSinceLastLine: databaseDownUnlogged },
+          "database unreachable",
+        );
+        databaseDownLoggedAt = now;
+        databaseDownUnlogged = 0;
+      } else {
+        databaseDownUnlogged += 1;
+      }
       return reply.code(503).header("retry-after", "5").send({
         message: "The database is unavailable right now. Please try again in a moment.",
         code: ErrorCode.UNAVAILABLE,

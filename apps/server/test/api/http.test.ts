@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers.ts";
+import { captureLog, createTestApp, signUp, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
 let web: string;
@@ -162,5 +162,23 @@ describe("the database going away", () => {
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
     await own.app.close().catch(() => {});
+  });
+
+  it("logs one line for a burst of failed requests, not one per request", async () => {
+    const log = await captureLog(async () => {
+      const own = await createTestApp({ env: { LOG_LEVEL: "error" } });
+      const { token } = await signUp(own);
+      await own.database.close();
+      for (let i = 0; i < 5; i++) {
+        const res = await own.app.inject({
+          method: "GET",
+          url: "/api/products",
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.statusCode).toBe(503);
+      }
+      await own.app.close().catch(() => {});
+    });
+    expect(log.match(/database unreachable/g)).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ import { sql, type SQL } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  captureLog,
   client,
   createTestApp,
   latestCode,
@@ -595,26 +596,6 @@ describe("security headers on the served app and the API", () => {
 });
 
 describe("no user data in the logs", () => {
-  /**
-   * Runs `fn` with the log written to a string. pino writes to process.stdout when its `write`
-   * was replaced before the logger was made (else straight to file descriptor 1), so the app is
-   * built inside.
-   */
-  async function captureLog(fn: () => Promise<void>): Promise<string> {
-    const original = process.stdout.write;
-    let captured = "";
-    process.stdout.write = ((chunk: string | Uint8Array) => {
-      captured += String(chunk);
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      await fn();
-    } finally {
-      process.stdout.write = original;
-    }
-    return captured;
-  }
-
   /** The log lines (JSON) that mention any of the secrets, with the secret named. */
   function leaks(log: string, secrets: Record<string, string>): string[] {
     const found: string[] = [];
