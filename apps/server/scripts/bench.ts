@@ -6,14 +6,24 @@
  * routes by name.
  */
 import fs from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { loadConfig } from "../src/config.ts";
-import { freshPostgresDatabase, serverEnv, signUp, start, waitFor } from "./bench-support.ts";
+import {
+  freshPostgresDatabase,
+  percentile,
+  serverEnv,
+  signUp,
+  start,
+  waitFor,
+} from "./bench-support.ts";
 
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Write rates (requests per second) measured as a steady, evenly spaced stream. */
+const STEADY_RATES = [100, 400];
 
 function loadBenchEnv() {
   // Only bench knobs here; the server itself is configured by its config module.
@@ -35,20 +45,8 @@ function report(status: number, body: string) {
   console.error(`bench: ${status} ${body.slice(0, 300)}`);
 }
 
-async function run(
-  url: string,
-  headers: Record<string, string> = {},
-  requests?: Requests,
-  /** Requests per second from all connections together; unset: as fast as answers come. */
-  overallRate?: number,
-) {
-  const options = {
-    url,
-    connections: CONNECTIONS,
-    headers,
-    ...(requests ? { requests } : {}),
-    ...(overallRate ? { overallRate } : {}),
-  };
+async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
+  const options = { url, connections: CONNECTIONS, headers, ...(requests ? { requests } : {}) };
   // A short warm-up lets the JIT and the caches settle before measuring.
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: SECONDS });
@@ -59,6 +57,92 @@ async function run(
     p99: result.latency.p99,
     failed,
     timeouts: result.timeouts,
+  };
+}
+
+/**
+ * Writes offered at an even `rate` (one every 1000/rate ms) over at most CONNECTIONS keep-alive
+ * connections, each an add or, for a pair already added, its delete. autocannon's own rate limit
+ * sends each connection's share at the start of every second, which measures a burst instead.
+ * Latency counts from when a request was due, so a backlog shows (no coordinated omission).
+ */
+async function steadyWrites(
+  base: string,
+  headers: Record<string, string>,
+  pairs: Array<{ cartId: string; productId: string }>,
+  rate: number,
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  type Pair = { cartId: string; productId: string; added: boolean };
+  const idle: Pair[] = pairs.map((pair) => ({ ...pair, added: false }));
+  // When the server falls behind, more writes wait than there are pairs: they queue for one.
+  const waiting: Array<(pair: Pair) => void> = [];
+  const release = (pair: Pair) => {
+    const next = waiting.shift();
+    if (next) next(pair);
+    else idle.push(pair);
+  };
+  const latencies: number[] = [];
+  let failed = 0;
+  const send = async (due: number) => {
+    const pair = idle.shift() ?? (await new Promise<Pair>((resolve) => waiting.push(resolve)));
+    const path = pair.added
+      ? `/api/carts/${pair.cartId}/product/${pair.productId}`
+      : `/api/carts/${pair.cartId}/product`;
+    const body = pair.added ? undefined : JSON.stringify({ productId: pair.productId });
+    return new Promise<void>((resolve) => {
+      const request = http.request(
+        `${base}${path}`,
+        {
+          agent,
+          method: pair.added ? "DELETE" : "POST",
+          headers: body ? headers : { authorization: headers.authorization! },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => {
+            latencies.push(performance.now() - due);
+            const status = response.statusCode ?? 0;
+            if (status >= 300) failed++;
+            report(status, Buffer.concat(chunks).toString());
+            if (status < 300) pair.added = !pair.added;
+            release(pair);
+            resolve();
+          });
+        },
+      );
+      request.on("error", () => {
+        failed++;
+        release(pair);
+        resolve();
+      });
+      request.end(body);
+    });
+  };
+  const offer = async (seconds: number) => {
+    const start = performance.now();
+    const inFlight: Array<Promise<void>> = [];
+    for (let i = 0; i < seconds * rate; i++) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(send(due));
+    }
+    await Promise.all(inFlight);
+  };
+  await offer(2); // warm-up, as for autocannon's runs
+  latencies.length = 0;
+  failed = 0;
+  await offer(SECONDS);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / SECONDS,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    failed,
+    timeouts: 0,
   };
 }
 
@@ -93,12 +177,12 @@ async function benchServer(database: string, env: Record<string, string>): Promi
       ],
     ];
     const rows: Row[] = [];
-    const measure = async (name: string, url: string, requests?: Requests, rate?: number) => {
+    const measure = async (name: string, url: string, requests?: Requests) => {
       const only = loadBenchEnv().BENCH_ONLY;
       if (only && !name.includes(only)) return;
       // The yardstick is measured right before each route, so both see the same machine state.
       const bareResult = await run("http://127.0.0.1:3198/bare");
-      const result = await run(`${base}${url}`, auth, requests, rate);
+      const result = await run(`${base}${url}`, auth, requests);
       rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
     };
     for (const [name, url] of routes) await measure(name, url);
@@ -182,11 +266,18 @@ async function benchServer(database: string, env: Record<string, string>): Promi
         },
       },
     ];
-    // As fast as answers come (throughput), then at a steady 100 writes/s from the same 50
-    // connections (the latency a shopper sees when the server is busy but not saturated).
+    // As fast as answers come (throughput), then at steady rates (the latency a shopper sees
+    // while the server is busy but not saturated).
     const writeUrl = `/api/carts/${session.cartId}/product`;
     await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
-    await measure("POST add + DELETE at 100 req/s", writeUrl, writes, 100);
+    for (const rate of STEADY_RATES) {
+      const name = `POST add + DELETE at a steady ${rate} req/s`;
+      const only = loadBenchEnv().BENCH_ONLY;
+      if (only && !name.includes(only)) continue;
+      const bareResult = await run("http://127.0.0.1:3198/bare");
+      const result = await steadyWrites(base, json, pairs, rate);
+      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+    }
     await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
     await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
     return rows;
