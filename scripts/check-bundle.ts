@@ -4,8 +4,13 @@
  * - Initial JavaScript for `/`: the entry chunk plus everything it imports statically (what the
  *   browser must download before the landing page can render), at most 170 KB gzip.
  * - No single JavaScript chunk over 500 kB (minified, before compression).
+ * - No zod in what `/` and `/login` (the entry) and `/products` load first: it is about 22 KB
+ *   compressed and builds its schemas when it starts. Forms on those pages check their input with
+ *   light functions; the server validates with the schemas. (Its internals all use the `_zod`
+ *   property, which minification keeps, so a chunk holding zod contains that string.)
  *
- * The entry and its static imports come from Vite's manifest (build.manifest in vite.config.ts).
+ * The entry, the pages and their static imports come from Vite's manifest (build.manifest in
+ * vite.config.ts).
  * Exits 1 with a message naming the budget and the biggest files when one is exceeded.
  */
 import fs from "node:fs";
@@ -35,10 +40,8 @@ const gzipSize = (file: string) =>
   zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The entry chunk and, transitively, its static imports (dynamic imports load later). */
-function initialChunks(): ManifestChunk[] {
-  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry);
-  if (!entry) throw new Error("check-bundle: no entry chunk in the Vite manifest");
+/** A chunk and, transitively, its static imports (what loads with it; dynamic imports load later). */
+function withStaticImports(key: string): ManifestChunk[] {
   const seen = new Map<string, ManifestChunk>();
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -46,8 +49,15 @@ function initialChunks(): ManifestChunk[] {
     seen.set(key, chunk);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
-  visit(entry[0]);
+  visit(key);
   return [...seen.values()];
+}
+
+/** The entry chunk and its static imports. */
+function initialChunks(): ManifestChunk[] {
+  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry);
+  if (!entry) throw new Error("check-bundle: no entry chunk in the Vite manifest");
+  return withStaticImports(entry[0]);
 }
 
 const failures: string[] = [];
@@ -91,6 +101,32 @@ for (const chunk of chunks.filter((c) => c.bytes > CHUNK_BUDGET)) {
   failures.push(
     `${chunk.file} is ${(chunk.bytes / 1000).toFixed(1)} kB, over the ${CHUNK_BUDGET / 1000} kB chunk budget.`,
   );
+}
+
+/** Lazily loaded pages (and the manifest keys of their chunks) that must load without zod too. */
+const ZOD_FREE_PAGES = [{ route: "/products", key: "src/features/products/ProductsPage.tsx" }];
+const zodFreeLoads = [
+  { page: "/ and /login (the entry)", chunks: initialChunks() },
+  ...ZOD_FREE_PAGES.map(({ route, key }) => {
+    if (!manifest[key]) throw new Error(`check-bundle: ${key} is not in the Vite manifest`);
+    return { page: route, chunks: [...initialChunks(), ...withStaticImports(key)] };
+  }),
+];
+const zodFailuresBefore = failures.length;
+for (const { page, chunks } of zodFreeLoads) {
+  const withZod = [...new Set(chunks.map((chunk) => chunk.file))].filter((file) =>
+    fs.readFileSync(path.join(dist, file), "utf8").includes("_zod"),
+  );
+  if (withZod.length > 0) {
+    failures.push(
+      `zod is in the first load of ${page} (${withZod.join(", ")}). Import values the ` +
+        `contract keeps apart from its schemas (packages/contract/src/constants.ts) and check ` +
+        `forms with light functions (apps/web/src/features/auth/login-validation.ts).`,
+    );
+  }
+}
+if (failures.length === zodFailuresBefore) {
+  console.info(`No zod in the first load of ${zodFreeLoads.map((load) => load.page).join(", ")}`);
 }
 
 if (failures.length > 0) {

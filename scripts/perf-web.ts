@@ -3,11 +3,12 @@
  * on /, /login and /products against the production server, then a table of the scores.
  *
  * Builds the web app when apps/web/dist is missing or older than its sources, starts
- * `node apps/server/src/main.ts` on 127.0.0.1 (a free port in 3400-3499, PERF_PORT to choose) with a
+ * `node apps/server/src/main.ts` on 127.0.0.1 (a free port in 3460-3499, PERF_PORT to choose) with a
  * fresh temporary DATA_DIR, signs a new user in for /products (a protected page), runs Lighthouse
  * PERF_RUNS times per page (default 3; the median run by performance is reported, as Lighthouse
  * advises for its run-to-run variance) and stops the server. PERF_REPORT_DIR=dir also writes each
- * reported run's HTML report there. PERF_ORIGIN=http://host:port measures a server that is already
+ * reported run's HTML report and its JSON result (Lighthouse's LHR) there. PERF_PAGES=/login,/products
+ * measures only the pages listed. PERF_ORIGIN=http://host:port measures a server that is already
  * running instead (it must have the dev outbox, for the sign-in). Exits 1 when a page misses the
  * aims (performance >= 90, accessibility >= 95).
  */
@@ -20,11 +21,15 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
 
 const AIMS = { performance: 90, accessibility: 95 };
-const PAGES = [
+const ALL_PAGES = [
   { path: "/", signedIn: false },
   { path: "/login", signedIn: false },
   { path: "/products", signedIn: true },
 ];
+/** PERF_PAGES=/login,/products measures only those pages (all three by default). */
+const PAGES = process.env.PERF_PAGES
+  ? ALL_PAGES.filter((page) => process.env.PERF_PAGES!.split(",").includes(page.path))
+  : ALL_PAGES;
 const RUNS = Math.max(1, Number(process.env.PERF_RUNS ?? 3));
 const CHROME_FLAGS = [
   "--headless=new",
@@ -296,8 +301,9 @@ async function main(): Promise<number> {
       for (const r of results) {
         const name = r.page === "/" ? "landing" : r.page.slice(1).replaceAll("/", "-");
         fs.writeFileSync(path.join(reportDir, `${name}.html`), r.report);
+        fs.writeFileSync(path.join(reportDir, `${name}.json`), JSON.stringify(r.lhr, null, 1));
       }
-      console.info(`HTML reports in ${reportDir}`);
+      console.info(`HTML and JSON reports in ${reportDir}`);
     }
 
     const missed = results.filter(

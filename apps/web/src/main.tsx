@@ -7,12 +7,9 @@ import "./styles/index.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
-import { logConnectionHealth } from "./lib/api.ts";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("Cartner: #root element missing from index.html");
-
-void logConnectionHealth();
 
 // The first render as a transition: React renders it in small slices instead of one long task, so
 // a phone's main thread stays responsive while the page starts (Total Blocking Time).

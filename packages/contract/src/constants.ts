@@ -39,3 +39,22 @@ export const BUDGET_MAX = 1_000_000;
 export const SESSION_CARD_AVATARS = 3;
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
+
+// The catalog (SPEC: the products page's filters and price slider), kept apart from the product
+// schemas for the same reason: the products page imports them without zod.
+/** The marketplace's categories. */
+export const SHOP_CATEGORIES = [
+  "Electronics",
+  "Clothing",
+  "Home & Kitchen",
+  "Beauty",
+  "Sports & Outdoors",
+] as const;
+/** The Cartner Express categories. */
+export const EXPRESS_CATEGORIES = ["Food", "Drinks", "Groceries"] as const;
+export const PRODUCT_CATEGORIES = [...SHOP_CATEGORIES, ...EXPRESS_CATEGORIES] as const;
+export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating"] as const;
+/** SPEC's price slider: 0 to 1000 with a minimum gap of 10. */
+export const PRICE_SLIDER_MIN = 0;
+export const PRICE_SLIDER_MAX = 1000;
+export const PRICE_SLIDER_GAP = 10;

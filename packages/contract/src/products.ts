@@ -1,27 +1,18 @@
 import { z } from "zod";
 
-/** The marketplace's categories (SPEC: Products page filters). */
-export const SHOP_CATEGORIES = [
-  "Electronics",
-  "Clothing",
-  "Home & Kitchen",
-  "Beauty",
-  "Sports & Outdoors",
-] as const;
-/** The Cartner Express categories (SPEC: Products page filters). */
-export const EXPRESS_CATEGORIES = ["Food", "Drinks", "Groceries"] as const;
-export const PRODUCT_CATEGORIES = [...SHOP_CATEGORIES, ...EXPRESS_CATEGORIES] as const;
+import {
+  PRODUCT_CATEGORIES,
+  PRODUCT_SORTS,
+  PRICE_SLIDER_GAP,
+  PRICE_SLIDER_MAX,
+  PRICE_SLIDER_MIN,
+} from "./constants.ts";
+
 export const ProductCategorySchema = z.enum(PRODUCT_CATEGORIES);
 export type ProductCategory = z.infer<typeof ProductCategorySchema>;
-
-export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating"] as const;
 export const ProductSortSchema = z.enum(PRODUCT_SORTS);
 export type ProductSort = z.infer<typeof ProductSortSchema>;
 
-/** SPEC's price slider: 0 to 1000 with a minimum gap of 10. */
-export const PRICE_SLIDER_MIN = 0;
-export const PRICE_SLIDER_MAX = 1000;
-export const PRICE_SLIDER_GAP = 10;
 export const PRODUCTS_PAGE_MAX = 100;
 
 export const ProductSchema = z.object({

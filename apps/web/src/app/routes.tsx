@@ -1,18 +1,17 @@
 import { lazy } from "react";
 import type { RouteObject } from "react-router";
+import { LoginPage } from "../features/auth/LoginPage.tsx";
 import { LandingPage } from "../features/landing/LandingPage.tsx";
 import { RootLayout } from "./layout/RootLayout.tsx";
 import { RequireAuth } from "./RequireAuth.tsx";
 import { RouteErrorPage } from "./RouteErrorPage.tsx";
 
 /*
- * The route table (SPEC section 2), in one place. The landing page ships in the main bundle; every
- * other page is its own lazily loaded chunk. Later issues replace a placeholder by pointing its
- * route at the real page, e.g. `const ProductsPage = lazy(() => import("../features/products/..."))`.
+ * The route table (SPEC section 2), in one place. The landing page and the sign-in page ship in the
+ * main bundle: they are where visitors arrive, and a lazy chunk would hold their first paint back by
+ * another round trip (the sign-in page is a few KB, and validates without zod). Every other page is
+ * its own lazily loaded chunk.
  */
-const LoginPage = lazy(() =>
-  import("../features/auth/LoginPage.tsx").then((m) => ({ default: m.LoginPage })),
-);
 const RegisterPage = lazy(() =>
   import("../features/auth/RegisterPage.tsx").then((m) => ({ default: m.RegisterPage })),
 );

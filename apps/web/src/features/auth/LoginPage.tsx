@@ -2,13 +2,14 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { LoginBodySchema, type LoginBody } from "@cartner/contract";
+import type { LoginBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
 import { authApi } from "./auth-api.ts";
 import { AuthShell } from "./AuthShell.tsx";
-import { focusFirstError, issuesToFieldErrors, type FieldErrors } from "./form-errors.ts";
+import { focusFirstError, type FieldErrors } from "./form-errors.ts";
+import { checkLogin } from "./login-validation.ts";
 import { SocialSignIn } from "./SocialSignIn.tsx";
 
 export interface OtpLocationState {
@@ -40,17 +41,13 @@ export function LoginPage() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const next: FieldErrors = {};
-    if (email.trim() === "") next.email = "Email is required";
-    if (password === "") next.password = "Password is required";
-    const parsed = LoginBodySchema.safeParse({ email, password });
-    const found = parsed.success ? next : { ...issuesToFieldErrors(parsed.error.issues), ...next };
-    setErrors(found);
-    if (!parsed.success || Object.keys(found).length > 0) {
-      focusFirstError(event.currentTarget, found, ["email", "password"]);
+    const checked = checkLogin({ email, password });
+    setErrors(checked.errors);
+    if (!checked.success) {
+      focusFirstError(event.currentTarget, checked.errors, ["email", "password"]);
       return;
     }
-    login.mutate(parsed.data);
+    login.mutate(checked.data);
   }
 
   return (

@@ -52,7 +52,10 @@ const features: Feature[] = [
 
 export function Features() {
   return (
-    <section aria-labelledby="features-title" className="py-16 sm:py-24">
+    <section
+      aria-labelledby="features-title"
+      className="below-the-fold py-16 [contain-intrinsic-size:auto_100rem] sm:py-24 lg:[contain-intrinsic-size:auto_57rem]"
+    >
       <Container>
         <div className="mx-auto max-w-2xl text-center">
           <p className="font-display text-sm font-semibold tracking-widest text-accent-700 uppercase">

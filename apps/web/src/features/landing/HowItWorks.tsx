@@ -30,7 +30,7 @@ export function HowItWorks() {
   return (
     <section
       aria-labelledby="how-title"
-      className="bg-linear-to-b from-primary-50 to-canvas py-16 sm:py-24"
+      className="below-the-fold bg-linear-to-b from-primary-50 to-canvas py-16 [contain-intrinsic-size:auto_78rem] sm:py-24 lg:[contain-intrinsic-size:auto_43rem]"
     >
       <Container className="grid gap-12 lg:grid-cols-[1fr_1.4fr] lg:items-center">
         <div>

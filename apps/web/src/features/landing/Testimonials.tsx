@@ -28,7 +28,10 @@ export function Testimonials() {
   }
 
   return (
-    <section aria-labelledby="testimonials-title" className="py-16 sm:py-24">
+    <section
+      aria-labelledby="testimonials-title"
+      className="below-the-fold py-16 [contain-intrinsic-size:auto_36rem] sm:py-24"
+    >
       <Container>
         <div className="flex flex-wrap items-end justify-between gap-6">
           <div className="max-w-2xl">

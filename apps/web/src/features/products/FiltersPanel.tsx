@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Zap } from "lucide-react";
 import {
   EXPRESS_CATEGORIES,
@@ -30,6 +30,13 @@ const sortOrder: ProductSort[] = ["relevance", "price_asc", "price_desc", "ratin
 
 interface FiltersPanelProps {
   id?: string;
+  /**
+   * Whether the panel is on screen (beside the grid on wide screens, opened with the Filters button
+   * on small ones). The price slider mounts the first time it is: the slider measures its thumbs as
+   * it mounts, which makes the browser lay out the whole page at once, and a hidden panel on a
+   * phone's first load has nothing to measure.
+   */
+  shown?: boolean;
   /** Shown under the filters, e.g. the small-screen "Show N products" button. */
   footer?: ReactNode;
   filters: ProductFilters;
@@ -66,8 +73,17 @@ function Group({
 }
 
 /** Category, Price Range, Sort by and Cartner Express (SPEC), all wired to the grid through the URL. */
-export function FiltersPanel({ id, filters, onChange, footer, className }: FiltersPanelProps) {
+export function FiltersPanel({
+  id,
+  shown = true,
+  filters,
+  onChange,
+  footer,
+  className,
+}: FiltersPanelProps) {
   const priceHeadingId = useId();
+  const [sliderMounted, setSliderMounted] = useState(shown);
+  if (shown && !sliderMounted) setSliderMounted(true);
   const name = useId();
   const active = countActiveFilters(filters) > 0 || filters.sort !== DEFAULT_FILTERS.sort;
 
@@ -110,12 +126,14 @@ export function FiltersPanel({ id, filters, onChange, footer, className }: Filte
         <p id={priceHeadingId} className="mb-3 text-sm font-bold text-ink">
           Price Range
         </p>
-        <PriceRangeSlider
-          labelledBy={priceHeadingId}
-          value={filters.price}
-          onCommit={(price: PriceRange) => onChange({ ...filters, price }, "price")}
-          className="px-1"
-        />
+        {sliderMounted && (
+          <PriceRangeSlider
+            labelledBy={priceHeadingId}
+            value={filters.price}
+            onCommit={(price: PriceRange) => onChange({ ...filters, price }, "price")}
+            className="px-1"
+          />
+        )}
       </div>
 
       <Group legend="Sort by">

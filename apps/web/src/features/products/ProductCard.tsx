@@ -10,8 +10,16 @@ import { productPath, type ProductLinkState } from "./product-links.ts";
 import { StarRating } from "./StarRating.tsx";
 import type { AddToCart } from "./use-add-to-cart.ts";
 
+/** Cards per row on the widest layout (ProductGrid: 2 columns, 3 from `lg`). */
+const FIRST_ROW = 3;
+
 interface ProductCardProps {
   product: Product;
+  /**
+   * The card's place in the grid: the first row's images load at once (they are on screen when the
+   * page opens, the first one is its largest paint), the others lazily as they scroll into view.
+   */
+  position?: number;
   onAddToCart: AddToCart;
   linkState: ProductLinkState;
 }
@@ -23,6 +31,7 @@ interface ProductCardProps {
  */
 export const ProductCard = memo(function ProductCard({
   product,
+  position = Infinity,
   onAddToCart,
   linkState,
 }: ProductCardProps) {
@@ -38,6 +47,8 @@ export const ProductCard = memo(function ProductCard({
         <ProductImage
           src={product.imageUrl}
           alt={product.name}
+          eager={position < FIRST_ROW}
+          priority={position === 0}
           className="transition-transform duration-300 group-hover:scale-[1.02]"
         />
         {soldOut && (

@@ -25,7 +25,7 @@ export function ProductGrid({ products, updating, onAddToCart, linkState }: Prod
       aria-busy={updating || undefined}
       className={cn(gridClasses, "transition-opacity", updating && "opacity-60")}
     >
-      {products.map((product) => (
+      {products.map((product, position) => (
         // Off-screen cards skip style, layout and paint until they scroll near the viewport: the
         // whole catalog at once is a long main-thread task on a phone. The intrinsic size is about
         // one card, so the scrollbar stays steady.
@@ -33,7 +33,12 @@ export function ProductGrid({ products, updating, onAddToCart, linkState }: Prod
           key={product._id}
           className="[contain-intrinsic-size:auto_22rem] [content-visibility:auto]"
         >
-          <ProductCard product={product} onAddToCart={onAddToCart} linkState={linkState} />
+          <ProductCard
+            product={product}
+            position={position}
+            onAddToCart={onAddToCart}
+            linkState={linkState}
+          />
         </li>
       ))}
     </ul>

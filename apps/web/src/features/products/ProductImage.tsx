@@ -9,13 +9,21 @@ interface ProductImageProps {
   src: string;
   /** The product's name for a meaningful image, "" when the name is right beside it in a link. */
   alt: string;
-  /** Above-the-fold images (the product page's main one) load eagerly. */
+  /** Above-the-fold images (the product page's main one, the grid's first row) load eagerly. */
   eager?: boolean;
+  /** The page's most prominent image (its Largest Contentful Paint) is fetched first. */
+  priority?: boolean;
   className?: string;
 }
 
 /** A product photo in a fixed square frame, lazily loaded, with a quiet stand-in if it fails. */
-export function ProductImage({ src, alt, eager = false, className }: ProductImageProps) {
+export function ProductImage({
+  src,
+  alt,
+  eager = false,
+  priority = false,
+  className,
+}: ProductImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const frame = cn("aspect-square w-full overflow-hidden bg-slate-100", className);
   if (failedSrc === src) {
@@ -35,7 +43,8 @@ export function ProductImage({ src, alt, eager = false, className }: ProductImag
         alt={alt}
         width={INTRINSIC_SIZE}
         height={INTRINSIC_SIZE}
-        loading={eager ? "eager" : "lazy"}
+        loading={eager || priority ? "eager" : "lazy"}
+        fetchPriority={priority ? "high" : undefined}
         decoding="async"
         className="size-full object-cover"
         onError={() => setFailedSrc(src)}

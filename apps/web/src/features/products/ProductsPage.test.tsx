@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
@@ -33,9 +33,18 @@ describe("products page", () => {
     expect(cards).toHaveLength(4);
     const first = within(cards[0]!);
     const image = first.getByRole("img", { name: "Aurora Wireless Headphones" });
-    expect(image).toHaveAttribute("loading", "lazy");
+    // The first row is on screen at once (the first image is the page's largest paint); the rest
+    // load as they scroll into view.
+    expect(image).toHaveAttribute("loading", "eager");
+    expect(image).toHaveAttribute("fetchpriority", "high");
     expect(image).toHaveAttribute("width");
     expect(image).toHaveAttribute("height");
+    const second = within(cards[1]!).getByRole("img", { name: "Pocket Speaker" });
+    expect(second).toHaveAttribute("loading", "eager");
+    expect(second).not.toHaveAttribute("fetchpriority");
+    const fourth = within(cards[3]!).getByRole("img", { name: "Glow Serum" });
+    expect(fourth).toHaveAttribute("loading", "lazy");
+    expect(fourth).not.toHaveAttribute("fetchpriority");
     expect(first.getByText("$129.99")).toBeInTheDocument();
     expect(first.getByRole("img", { name: "Rated 4.5 out of 5" })).toBeInTheDocument();
     expect(first.getByText("1,284 reviews")).toBeInTheDocument();
@@ -162,6 +171,46 @@ describe("products page", () => {
     await user.click(toggle);
     expect(toggle).toHaveAttribute("aria-expanded", "true");
     expect(panel).not.toHaveClass("hidden");
+  });
+
+  it("on a small screen, mounts the price slider when the filters are first shown", async () => {
+    vi.stubGlobal("matchMedia", () => ({
+      matches: false,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    const { user } = openProducts("/products?minPrice=100&maxPrice=500");
+    const toggle = await screen.findByRole("button", { name: /^Filters/ });
+    expect(await screen.findByText("4 products")).toBeInTheDocument();
+    expect(screen.queryByRole("slider", { name: "Minimum price" })).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(screen.getByRole("slider", { name: "Minimum price" })).toHaveAttribute(
+      "aria-valuenow",
+      "100",
+    );
+    expect(screen.getByRole("slider", { name: "Maximum price" })).toHaveAttribute(
+      "aria-valuenow",
+      "500",
+    );
+    // Closed again, the panel keeps its slider.
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(screen.getByRole("slider", { name: "Minimum price" })).toBeInTheDocument();
+  });
+
+  it("shows the price slider at once where the filters sit beside the grid", async () => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: query === "(min-width: 64rem)",
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    openProducts();
+    expect(await screen.findByRole("slider", { name: "Minimum price" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /^Filters/ })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { SlidersHorizontal, Sparkles } from "lucide-react";
 import { Badge, Button, Container } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
+import { LG_MEDIA_QUERY, useMediaQuery } from "../../lib/use-media-query.ts";
 import { FiltersPanel } from "./FiltersPanel.tsx";
 import { DEFAULT_FILTERS, countActiveFilters } from "./filters.ts";
 import { formatCount } from "./format.ts";
@@ -30,6 +31,8 @@ export function ProductsPage() {
   const panelId = useId();
   const resultsHeadingId = useId();
   const [filtersOpen, setFiltersOpen] = useState(false);
+  // From `lg` up the filters sit beside the grid; below, the Filters button shows and hides them.
+  const filtersBeside = useMediaQuery(LG_MEDIA_QUERY);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const activeCount = countActiveFilters(filters);
 
@@ -102,6 +105,7 @@ export function ProductsPage() {
           </Button>
           <FiltersPanel
             id={panelId}
+            shown={filtersOpen || filtersBeside}
             filters={filters}
             onChange={setFilters}
             footer={

@@ -1,4 +1,3 @@
-import { Star, StarHalf } from "lucide-react";
 import { cn } from "../../lib/cn.ts";
 import { formatRating } from "./format.ts";
 
@@ -30,7 +29,13 @@ interface StarRatingProps {
   starClassName?: string;
 }
 
-/** Five stars with one accessible name ("Rated 4.5 out of 5"); the icons themselves are hidden. */
+/**
+ * Five stars with one accessible name ("Rated 4.5 out of 5"); the stars themselves are hidden.
+ * Each star is one empty element drawn by its CSS class (`.star-full`, `.star-half`, `.star-empty` in
+ * styles/index.css: lucide's Star and StarHalf outlines as background images), not an inline SVG:
+ * the products grid shows a rating on every card, and six elements per rating instead of about
+ * seventeen make the grid noticeably cheaper to build and lay out on a phone.
+ */
 export function StarRating({ rating, className, starClassName = "size-4" }: StarRatingProps) {
   return (
     <span
@@ -39,21 +44,7 @@ export function StarRating({ rating, className, starClassName = "size-4" }: Star
       className={cn("inline-flex items-center gap-0.5", className)}
     >
       {starKinds(rating).map((kind, index) => (
-        <span key={index} data-star={kind} className={cn("relative inline-flex", starClassName)}>
-          <Star
-            aria-hidden="true"
-            className={cn(
-              "size-full",
-              kind === "full" ? "fill-accent-400 text-accent-500" : "fill-slate-200 text-slate-300",
-            )}
-          />
-          {kind === "half" && (
-            <StarHalf
-              aria-hidden="true"
-              className="absolute inset-0 size-full fill-accent-400 text-accent-500"
-            />
-          )}
-        </span>
+        <span key={index} data-star={kind} className={cn(`star-${kind}`, starClassName)} />
       ))}
     </span>
   );

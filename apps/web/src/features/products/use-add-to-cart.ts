@@ -49,11 +49,17 @@ export function addBlockedReason(
   return null;
 }
 
+function syncIsPending(client: QueryClient): boolean {
+  return (
+    client.getQueryCache().find({ queryKey: sessionKeys.sync(), exact: true })?.state.status ===
+    "pending"
+  );
+}
+
 /** Resolves once the first session sync has answered (or after 10 s), for a click during loading. */
 function syncSettled(client: QueryClient): Promise<void> {
   const cache = client.getQueryCache();
-  const settled = () =>
-    cache.find({ queryKey: sessionKeys.sync(), exact: true })?.state.status !== "pending";
+  const settled = () => !syncIsPending(client);
   if (settled()) return Promise.resolve();
   return new Promise((resolve) => {
     const finish = () => {
@@ -77,7 +83,7 @@ export function useAddToCart(): AddToCart {
   const client = useQueryClient();
   const { user } = useAuth();
   const userId = user?._id ?? null;
-  const { session, isLoading } = useActiveSession();
+  const { session } = useActiveSession();
   const blockedReason = addBlockedReason(session, userId);
 
   const mutation = useMutation({
@@ -106,15 +112,17 @@ export function useAddToCart(): AddToCart {
     select: (m) => (m.state.variables as AddVariables | undefined)?.product._id,
   });
 
+  // The session is looked up when the button is pressed, not taken from this render: `add` then
+  // stays the same function while the sessions load and refresh, which the buttons do not show,
+  // and the memoised cards of the grid do not all re-render for it.
   const add = useCallback(
     async (product: Product) => {
-      let target = session;
-      if (!target && isLoading && userId) {
-        // Clicked before the sessions arrived: wait for them rather than say there are none.
-        await syncSettled(client);
-        const data = client.getQueryData<SyncData>(sessionKeys.sync());
-        target = pickActiveSession(data?.sessions ?? [], readActiveSessionId(userId));
-      }
+      // Clicked before the sessions arrived: wait for them rather than say there are none.
+      if (userId && syncIsPending(client)) await syncSettled(client);
+      const data = client.getQueryData<SyncData>(sessionKeys.sync());
+      const target = userId
+        ? pickActiveSession(data?.sessions ?? [], readActiveSessionId(userId))
+        : null;
       const cartId = target?.cartId;
       if (!target || !cartId) {
         toast.warning(NO_ACTIVE_SESSION_MESSAGE, { toastId: "add-to-cart-no-session" });
@@ -127,7 +135,7 @@ export function useAddToCart(): AddToCart {
       }
       mutate({ cartId, product });
     },
-    [client, session, isLoading, userId, mutate],
+    [client, userId, mutate],
   );
 
   // A new function whenever what the buttons show changes, so the cards re-render.
