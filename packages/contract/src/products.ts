@@ -1,12 +1,5 @@
 import { z } from "zod";
-
-import {
-  PRODUCT_CATEGORIES,
-  PRODUCT_SORTS,
-  PRICE_SLIDER_GAP,
-  PRICE_SLIDER_MAX,
-  PRICE_SLIDER_MIN,
-} from "./constants.ts";
+import { PRODUCT_CATEGORIES, PRODUCT_SORTS } from "./constants.ts";
 
 export const ProductCategorySchema = z.enum(PRODUCT_CATEGORIES);
 export type ProductCategory = z.infer<typeof ProductCategorySchema>;
