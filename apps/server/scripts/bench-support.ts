@@ -9,9 +9,17 @@ import pg from "pg";
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const BENCH_PASSWORD = "bench-marker-2026";
 
-/** Runs a script of this folder (or the server, "../src/main.ts") with Node, as npm start does. */
+/**
+ * Runs a script of this folder (or the server, "../src/main.ts") with Node, as npm start does.
+ * BENCH_NODE_ARGS adds Node options to the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ * to profile it under load (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export function start(file: string, args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, [path.join(here, file), ...args], {
+  const nodeArgs =
+    file.endsWith("main.ts") && process.env.BENCH_NODE_ARGS
+      ? process.env.BENCH_NODE_ARGS.split(" ").filter(Boolean)
+      : [];
+  return spawn(process.execPath, [...nodeArgs, path.join(here, file), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -182,7 +182,7 @@ export async function buildApp(
     onNameChanged: () => auth.forgetSessions(),
   });
   const cartService = createCartService({
-    db: database.db,
+    rows: database.rows,
     clock,
     sessions: sessionService,
     events,

@@ -11,8 +11,8 @@ import {
   type SessionSummary,
   type User,
 } from "@cartner/contract";
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
@@ -122,18 +122,14 @@ function build(view: CartView): Cart {
 }
 
 export function createCartService(deps: {
-  db: Db;
+  /** Every cart read and write is one statement (decision 004). */
+  rows: Database["rows"];
   clock: Clock;
   sessions: SessionService;
   /** Told of every committed cart change (never of a refused one). */
   events: Pick<EventBus, "publish">;
 }) {
-  const { db, clock, sessions, events } = deps;
-
-  /** Raw SQL's rows; both drivers answer { rows }, which Db's driver-neutral type does not say. */
-  async function rows<T>(query: SQL): Promise<T[]> {
-    return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-  }
+  const { rows, clock, sessions, events } = deps;
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
