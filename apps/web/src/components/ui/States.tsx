@@ -3,6 +3,7 @@ import { RefreshCw, TriangleAlert } from "lucide-react";
 import { cn } from "../../lib/cn.ts";
 import { Button } from "./Button.tsx";
 import { Card, CardBody } from "./Card.tsx";
+import { Spinner } from "./Spinner.tsx";
 
 /** A load failure with a retry button. */
 export function LoadError({
@@ -78,5 +79,62 @@ export function EmptyState({
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** A panel's one-line loading state, announced to screen readers. */
+export function InlineLoading({
+  children,
+  className,
+}: {
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <p role="status" className={cn("flex items-center gap-2 text-sm text-slate-600", className)}>
+      <Spinner className="size-4 text-primary-600" />
+      {children}
+    </p>
+  );
+}
+
+/** A panel's load failure with a small retry button. */
+export function InlineLoadError({
+  message,
+  onRetry,
+  retrying = false,
+  className,
+}: {
+  message: string;
+  onRetry: () => void;
+  retrying?: boolean;
+  className?: string;
+}) {
+  return (
+    <div className={cn("flex flex-col items-start gap-3 text-sm text-slate-600", className)}>
+      <p>{message}</p>
+      <Button size="sm" variant="secondary" loading={retrying} onClick={onRetry}>
+        {!retrying && <RefreshCw aria-hidden="true" className="size-4" />}
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+/** A panel's one-line empty state. */
+export function InlineEmpty({
+  icon,
+  children,
+  className,
+}: {
+  icon: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <p className={cn("flex items-center gap-2 text-sm text-slate-500", className)}>
+      {icon}
+      {children}
+    </p>
   );
 }

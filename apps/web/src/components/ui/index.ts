@@ -8,4 +8,4 @@ export { FieldError, FormAlert, SelectField, TextField } from "./Field.tsx";
 export { Input, NativeSelect } from "./Input.tsx";
 export { Label } from "./Label.tsx";
 export { PageSpinner, Spinner } from "./Spinner.tsx";
-export { EmptyState, LoadError } from "./States.tsx";
+export { EmptyState, InlineEmpty, InlineLoadError, InlineLoading, LoadError } from "./States.tsx";

@@ -1,4 +1,4 @@
-import { RefreshCw, SearchX, TriangleAlert } from "lucide-react";
+import { SearchX } from "lucide-react";
 import type { Product } from "@cartner/contract";
 import { Button, Card, CardBody } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
@@ -68,26 +68,6 @@ export function NoProducts({ onClear }: { onClear: () => void }) {
         </p>
         <Button variant="secondary" onClick={onClear} className="mt-1">
           Clear filters
-        </Button>
-      </CardBody>
-    </Card>
-  );
-}
-
-export function ProductsError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <Card>
-      <CardBody className="flex flex-col items-center gap-3 text-center">
-        <span className="flex size-14 items-center justify-center rounded-full bg-danger-50 text-danger-600">
-          <TriangleAlert aria-hidden="true" className="size-7" />
-        </span>
-        <p className="font-display text-lg font-semibold text-ink">
-          We couldn&apos;t load the products.
-        </p>
-        <p className="max-w-sm text-sm text-slate-600">{message}</p>
-        <Button onClick={onRetry} className="mt-1">
-          <RefreshCw aria-hidden="true" className="size-4" />
-          Try again
         </Button>
       </CardBody>
     </Card>

@@ -1,6 +1,6 @@
 import { useCallback, useDeferredValue, useId, useRef, useState } from "react";
 import { SlidersHorizontal, Sparkles } from "lucide-react";
-import { Badge, Button, Container } from "../../components/ui/index.ts";
+import { Badge, Button, Container, LoadError } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { LG_MEDIA_QUERY, useMediaQuery } from "../../lib/use-media-query.ts";
@@ -8,7 +8,7 @@ import { FiltersPanel } from "./FiltersPanel.tsx";
 import { DEFAULT_FILTERS, countActiveFilters } from "./filters.ts";
 import { formatCount } from "./format.ts";
 import { MarketplaceIllustration } from "./MarketplaceIllustration.tsx";
-import { NoProducts, ProductGrid, ProductGridSkeleton, ProductsError } from "./ProductGrid.tsx";
+import { NoProducts, ProductGrid, ProductGridSkeleton } from "./ProductGrid.tsx";
 import { useListLinkState } from "./product-links.ts";
 import { useProductList } from "./products-api.ts";
 import { SearchBar } from "./SearchBar.tsx";
@@ -149,9 +149,11 @@ export function ProductsPage() {
               <NoProducts onClear={clearAll} />
             )
           ) : list.isError ? (
-            <ProductsError
+            <LoadError
+              title="We couldn't load the products."
               message={errorMessage(list.error, LOAD_ERROR_FALLBACK)}
               onRetry={() => void list.refetch()}
+              retrying={list.isFetching}
             />
           ) : (
             <ProductGridSkeleton />

@@ -1,15 +1,17 @@
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { Check, Inbox, RefreshCw, Send, X } from "lucide-react";
+import { Check, Inbox, Send, X } from "lucide-react";
 import { EMAIL_MAX_LENGTH, type InviteRole, type JoinRequest } from "@cartner/contract";
 import {
   Avatar,
   Button,
+  InlineEmpty,
+  InlineLoadError,
+  InlineLoading,
   Input,
   Label,
   SelectField,
-  Spinner,
   TextField,
 } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
@@ -192,36 +194,23 @@ function JoinRequests({
   });
 
   if (requests.isPending) {
-    return (
-      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-        <Spinner className="size-4 text-primary-600" />
-        Loading join requests…
-      </p>
-    );
+    return <InlineLoading>Loading join requests…</InlineLoading>;
   }
   if (requests.isError && !requests.data) {
     return (
-      <div className="flex flex-col items-start gap-3 text-sm text-slate-600">
-        <p>{errorMessage(requests.error, "Join requests could not be loaded.")}</p>
-        <Button
-          size="sm"
-          variant="secondary"
-          loading={requests.isFetching}
-          onClick={() => void requests.refetch()}
-        >
-          {!requests.isFetching && <RefreshCw aria-hidden="true" className="size-4" />}
-          Try again
-        </Button>
-      </div>
+      <InlineLoadError
+        message={errorMessage(requests.error, "Join requests could not be loaded.")}
+        onRetry={() => void requests.refetch()}
+        retrying={requests.isFetching}
+      />
     );
   }
   const list = requests.data ?? [];
   if (list.length === 0) {
     return (
-      <p className="flex items-center gap-2 text-sm text-slate-500">
-        <Inbox aria-hidden="true" className="size-4" />
+      <InlineEmpty icon={<Inbox aria-hidden="true" className="size-4" />}>
         No pending join requests.
-      </p>
+      </InlineEmpty>
     );
   }
   return (

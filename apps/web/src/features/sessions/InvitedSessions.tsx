@@ -2,9 +2,15 @@ import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { Check, Mail, RefreshCw, X } from "lucide-react";
+import { Check, Mail, X } from "lucide-react";
 import type { Invite } from "@cartner/contract";
-import { Avatar, Button, Spinner } from "../../components/ui/index.ts";
+import {
+  Avatar,
+  Button,
+  InlineEmpty,
+  InlineLoadError,
+  InlineLoading,
+} from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
 import { roleLabels } from "./session-model.ts";
@@ -63,38 +69,26 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
   });
 
   if (invites.isPending) {
-    return (
-      <p role="status" className="flex items-center gap-2 py-4 text-sm text-slate-600">
-        <Spinner className="size-4 text-primary-600" />
-        {INVITES_LOADING}
-      </p>
-    );
+    return <InlineLoading className="py-4">{INVITES_LOADING}</InlineLoading>;
   }
 
   if (invites.isError && !invites.data) {
     return (
-      <div className="flex flex-col items-start gap-3 py-2 text-sm text-slate-600">
-        <p>Your invites could not be loaded.</p>
-        <Button
-          size="sm"
-          variant="secondary"
-          loading={invites.isFetching}
-          onClick={() => void invites.refetch()}
-        >
-          {!invites.isFetching && <RefreshCw aria-hidden="true" className="size-4" />}
-          Try again
-        </Button>
-      </div>
+      <InlineLoadError
+        className="py-2"
+        message="Your invites could not be loaded."
+        onRetry={() => void invites.refetch()}
+        retrying={invites.isFetching}
+      />
     );
   }
 
   const list = invites.data ?? [];
   if (list.length === 0) {
     return (
-      <p className="flex items-center gap-2 py-4 text-sm text-slate-500">
-        <Mail aria-hidden="true" className="size-4" />
+      <InlineEmpty className="py-4" icon={<Mail aria-hidden="true" className="size-4" />}>
         {NO_INVITES}
-      </p>
+      </InlineEmpty>
     );
   }
 
