@@ -1,4 +1,4 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { Link } from "react-router";
 import { cn } from "../../lib/cn.ts";
 import { Spinner } from "./Spinner.tsx";
@@ -85,4 +85,19 @@ export type ButtonLinkProps = ComponentProps<typeof Link> & ButtonStyleProps;
 /** A router link that looks like a button (navigation stays a link for assistive tech). */
 export function ButtonLink({ variant, size, fullWidth, className, ...props }: ButtonLinkProps) {
   return <Link className={buttonClasses({ variant, size, fullWidth, className })} {...props} />;
+}
+
+/**
+ * A form's footer: Cancel (a link back to `cancelTo`) and the submit button passed as children.
+ * On phones they stack with the submit button on top, within thumb's reach.
+ */
+export function FormActions({ cancelTo, children }: { cancelTo: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <ButtonLink to={cancelTo} variant="secondary">
+        Cancel
+      </ButtonLink>
+      {children}
+    </div>
+  );
 }

@@ -1,6 +1,6 @@
 export { Avatar } from "./Avatar.tsx";
 export { Badge, type BadgeTone } from "./Badge.tsx";
-export { Button, ButtonLink, buttonClasses, type ButtonProps } from "./Button.tsx";
+export { Button, ButtonLink, FormActions, buttonClasses, type ButtonProps } from "./Button.tsx";
 export { Card, CardBody } from "./Card.tsx";
 export { ConfirmDialog, type ConfirmDialogProps } from "./ConfirmDialog.tsx";
 export { Container } from "./Container.tsx";

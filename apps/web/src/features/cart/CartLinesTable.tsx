@@ -3,7 +3,7 @@ import type { CartLine } from "@cartner/contract";
 import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { canDecrease, canIncrease } from "./cart-model.ts";
-import { LineImage } from "./cart-parts.tsx";
+import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 
 export const ADDED_BY_SOMEONE = "Added by someone";
 
@@ -35,133 +35,114 @@ const iconButton =
 
 /**
  * The cart's lines: Product, Quantity, Total, Remove (SPEC). At 640 px and below each row is a
- * stacked card (product and remove on top, quantity and total below); explicit roles keep the
- * table semantics for screen readers when the layout changes.
+ * stacked card: product and remove on top, quantity and total below.
  */
 export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps) {
-  const cell = "py-3 align-middle max-sm:p-0";
+  const columns: StackedColumn[] = [
+    { label: "Product", align: "left" },
+    { label: "Quantity", align: "center" },
+    { label: "Total", align: "right" },
+  ];
+  if (controls) columns.push({ label: "Remove", align: "right" });
+  const cell = stackedCell;
   return (
-    <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
-      <caption className="sr-only">{caption}</caption>
-      <thead role="rowgroup" className="max-sm:sr-only">
-        <tr
-          role="row"
-          className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase"
-        >
-          <th role="columnheader" scope="col" className="py-2 pr-3 font-semibold">
-            Product
-          </th>
-          <th role="columnheader" scope="col" className="px-3 py-2 text-center font-semibold">
-            Quantity
-          </th>
-          <th role="columnheader" scope="col" className="px-3 py-2 text-right font-semibold">
-            Total
-          </th>
-          {controls && (
-            <th role="columnheader" scope="col" className="py-2 pl-3 text-right font-semibold">
-              Remove
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block">
-        {lines.map((line) => {
-          const name = line.productId.name;
-          const editable = controls?.canChange(line) ?? false;
-          return (
-            <tr
-              key={line._id}
-              role="row"
-              className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
-            >
-              <td role="cell" className={cn(cell, "pr-3 max-sm:col-start-1 max-sm:row-start-1")}>
-                <div className="flex min-w-0 items-start gap-3">
-                  <LineImage src={line.productId.imageUrl} />
-                  <div className="flex min-w-0 flex-col gap-0.5">
-                    <span className="font-semibold break-words text-ink">{name}</span>
-                    <span className="text-xs text-slate-500">
-                      {formatMoney(line.productId.price)} each
-                    </span>
-                    {line.productId.color && (
-                      <span className="text-xs text-slate-500">Color: {line.productId.color}</span>
-                    )}
-                    <span className="text-xs text-slate-500">{addedByText(line)}</span>
-                  </div>
+    <StackedTable caption={caption} columns={columns}>
+      {lines.map((line) => {
+        const name = line.productId.name;
+        const editable = controls?.canChange(line) ?? false;
+        return (
+          <tr
+            key={line._id}
+            role="row"
+            className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
+          >
+            <td role="cell" className={cn(cell, "pr-3 max-sm:col-start-1 max-sm:row-start-1")}>
+              <div className="flex min-w-0 items-start gap-3">
+                <LineImage src={line.productId.imageUrl} />
+                <div className="flex min-w-0 flex-col gap-0.5">
+                  <span className="font-semibold break-words text-ink">{name}</span>
+                  <span className="text-xs text-slate-500">
+                    {formatMoney(line.productId.price)} each
+                  </span>
+                  {line.productId.color && (
+                    <span className="text-xs text-slate-500">Color: {line.productId.color}</span>
+                  )}
+                  <span className="text-xs text-slate-500">{addedByText(line)}</span>
                 </div>
-              </td>
-              <td
-                role="cell"
-                className={cn(
-                  cell,
-                  "px-3 text-center max-sm:col-start-1 max-sm:row-start-2 max-sm:pl-[4.25rem] max-sm:text-left",
-                )}
-              >
-                {editable && controls ? (
-                  <div className="inline-flex items-center rounded-xl bg-white ring-1 ring-slate-300 ring-inset">
-                    <button
-                      type="button"
-                      className={iconButton}
-                      aria-label={`Decrease quantity of ${name}`}
-                      disabled={!canDecrease(line)}
-                      onClick={() => controls.onChange(line, -1)}
-                    >
-                      <Minus aria-hidden="true" className="size-4" />
-                    </button>
-                    <span className="min-w-8 text-center font-semibold text-ink tabular-nums">
-                      {line.quantity}
-                    </span>
-                    <button
-                      type="button"
-                      className={iconButton}
-                      aria-label={`Increase quantity of ${name}`}
-                      disabled={!canIncrease(line)}
-                      onClick={() => controls.onChange(line, 1)}
-                    >
-                      <Plus aria-hidden="true" className="size-4" />
-                    </button>
-                  </div>
-                ) : (
-                  <span className="font-semibold text-ink tabular-nums">
-                    <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+              </div>
+            </td>
+            <td
+              role="cell"
+              className={cn(
+                cell,
+                "px-3 text-center max-sm:col-start-1 max-sm:row-start-2 max-sm:pl-[4.25rem] max-sm:text-left",
+              )}
+            >
+              {editable && controls ? (
+                <div className="inline-flex items-center rounded-xl bg-white ring-1 ring-slate-300 ring-inset">
+                  <button
+                    type="button"
+                    className={iconButton}
+                    aria-label={`Decrease quantity of ${name}`}
+                    disabled={!canDecrease(line)}
+                    onClick={() => controls.onChange(line, -1)}
+                  >
+                    <Minus aria-hidden="true" className="size-4" />
+                  </button>
+                  <span className="min-w-8 text-center font-semibold text-ink tabular-nums">
                     {line.quantity}
                   </span>
-                )}
-              </td>
+                  <button
+                    type="button"
+                    className={iconButton}
+                    aria-label={`Increase quantity of ${name}`}
+                    disabled={!canIncrease(line)}
+                    onClick={() => controls.onChange(line, 1)}
+                  >
+                    <Plus aria-hidden="true" className="size-4" />
+                  </button>
+                </div>
+              ) : (
+                <span className="font-semibold text-ink tabular-nums">
+                  <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+                  {line.quantity}
+                </span>
+              )}
+            </td>
+            <td
+              role="cell"
+              className={cn(
+                cell,
+                "px-3 text-right font-semibold whitespace-nowrap text-ink tabular-nums",
+                "max-sm:col-start-2 max-sm:row-start-2 max-sm:self-center",
+              )}
+            >
+              {formatMoney(line.lineTotal)}
+            </td>
+            {controls && (
               <td
                 role="cell"
                 className={cn(
                   cell,
-                  "px-3 text-right font-semibold whitespace-nowrap text-ink tabular-nums",
-                  "max-sm:col-start-2 max-sm:row-start-2 max-sm:self-center",
+                  "pl-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-start",
                 )}
               >
-                {formatMoney(line.lineTotal)}
+                {editable && (
+                  <button
+                    type="button"
+                    className={cn(iconButton, "hover:bg-danger-50 hover:text-danger-700")}
+                    aria-label={`Remove ${name}`}
+                    title="Remove"
+                    onClick={() => controls.onRemove(line)}
+                  >
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </button>
+                )}
               </td>
-              {controls && (
-                <td
-                  role="cell"
-                  className={cn(
-                    cell,
-                    "pl-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-start",
-                  )}
-                >
-                  {editable && (
-                    <button
-                      type="button"
-                      className={cn(iconButton, "hover:bg-danger-50 hover:text-danger-700")}
-                      aria-label={`Remove ${name}`}
-                      title="Remove"
-                      onClick={() => controls.onRemove(line)}
-                    >
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </button>
-                  )}
-                </td>
-              )}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+            )}
+          </tr>
+        );
+      })}
+    </StackedTable>
   );
 }

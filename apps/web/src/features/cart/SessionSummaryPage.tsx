@@ -19,7 +19,7 @@ import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { isNotFound } from "./carts-api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
-import { LineImage } from "./cart-parts.tsx";
+import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 
@@ -218,63 +218,50 @@ function ShareFigure({ label, value }: { label: string; value: number }) {
   );
 }
 
+const ITEM_COLUMNS: StackedColumn[] = [
+  { label: "Product", align: "left" },
+  { label: "Quantity", align: "center" },
+  { label: "Added by", align: "right" },
+];
+
 function ItemsTable({ summary }: { summary: SessionSummary }) {
-  const cell = "py-3 align-middle max-sm:p-0";
+  const cell = stackedCell;
   return (
-    <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
-      <caption className="sr-only">Items in the cart</caption>
-      <thead role="rowgroup" className="max-sm:sr-only">
+    <StackedTable caption="Items in the cart" columns={ITEM_COLUMNS}>
+      {summary.cartItems.map((item, index) => (
         <tr
+          key={`${item.product._id}-${item.addedBy._id}-${index}`}
           role="row"
-          className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+          className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
         >
-          <th role="columnheader" scope="col" className="py-2 pr-3 font-semibold">
-            Product
-          </th>
-          <th role="columnheader" scope="col" className="px-3 py-2 text-center font-semibold">
-            Quantity
-          </th>
-          <th role="columnheader" scope="col" className="py-2 pl-3 text-right font-semibold">
-            Added by
-          </th>
-        </tr>
-      </thead>
-      <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block">
-        {summary.cartItems.map((item, index) => (
-          <tr
-            key={`${item.product._id}-${item.addedBy._id}-${index}`}
-            role="row"
-            className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
-          >
-            <td role="cell" className={cn(cell, "pr-3 max-sm:col-span-2")}>
-              <div className="flex min-w-0 items-center gap-3">
-                <LineImage src={item.product.imageUrl} className="size-12" />
-                <div className="flex min-w-0 flex-col">
-                  <span className="font-semibold break-words text-ink">{item.product.name}</span>
-                  <span className="text-xs text-slate-500">
-                    {formatMoney(item.product.price)} each
-                  </span>
-                </div>
+          <td role="cell" className={cn(cell, "pr-3 max-sm:col-span-2")}>
+            <div className="flex min-w-0 items-center gap-3">
+              <LineImage src={item.product.imageUrl} className="size-12" />
+              <div className="flex min-w-0 flex-col">
+                <span className="font-semibold break-words text-ink">{item.product.name}</span>
+                <span className="text-xs text-slate-500">
+                  {formatMoney(item.product.price)} each
+                </span>
               </div>
-            </td>
-            <td
-              role="cell"
-              className={cn(
-                cell,
-                "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
-              )}
-            >
-              <span className="font-normal text-slate-500 sm:hidden">Qty </span>
-              {item.quantity}
-            </td>
-            <td role="cell" className={cn(cell, "pl-3 text-right text-slate-700")}>
-              <span className="text-slate-500 sm:hidden">Added by </span>
-              {item.addedBy.name || "someone"}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </div>
+          </td>
+          <td
+            role="cell"
+            className={cn(
+              cell,
+              "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
+            )}
+          >
+            <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+            {item.quantity}
+          </td>
+          <td role="cell" className={cn(cell, "pl-3 text-right text-slate-700")}>
+            <span className="text-slate-500 sm:hidden">Added by </span>
+            {item.addedBy.name || "someone"}
+          </td>
+        </tr>
+      ))}
+    </StackedTable>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { ChevronDown, ImageOff } from "lucide-react";
 import { Button } from "../../components/ui/index.ts";
@@ -131,5 +131,61 @@ export function CollapseToggle({
         className={cn("size-5 transition-transform", open && "rotate-180")}
       />
     </Button>
+  );
+}
+
+export interface StackedColumn {
+  label: string;
+  align: "left" | "center" | "right";
+}
+
+/** Padding and alignment of every cell of a StackedTable; rows add their own grid placement. */
+export const stackedCell = "py-3 align-middle max-sm:p-0";
+
+const alignClass = { left: "", center: "text-center", right: "text-right" } as const;
+
+/**
+ * A table whose rows become small stacked cards at 640 px and below (the rows' cells place
+ * themselves on a grid there); explicit roles keep the table semantics for screen readers when
+ * the display changes. Used for the cart's lines and the summary's items.
+ */
+export function StackedTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: StackedColumn[];
+  children: ReactNode;
+}) {
+  const last = columns.length - 1;
+  return (
+    <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
+      <caption className="sr-only">{caption}</caption>
+      <thead role="rowgroup" className="max-sm:sr-only">
+        <tr
+          role="row"
+          className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+        >
+          {columns.map((column, index) => (
+            <th
+              key={column.label}
+              role="columnheader"
+              scope="col"
+              className={cn(
+                "py-2 font-semibold",
+                index === 0 ? "pr-3" : index === last ? "pl-3" : "px-3",
+                alignClass[column.align],
+              )}
+            >
+              {column.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block">
+        {children}
+      </tbody>
+    </table>
   );
 }

@@ -7,6 +7,7 @@ import type { UpdateCredentialsBody } from "@cartner/contract";
 import {
   Button,
   ButtonLink,
+  FormActions,
   Card,
   Container,
   FormAlert,
@@ -194,14 +195,11 @@ export function EditCredentialsPage() {
 
             <FormAlert message={errors.form} />
 
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <ButtonLink to="/profile" variant="secondary">
-                Cancel
-              </ButtonLink>
+            <FormActions cancelTo="/profile">
               <Button type="submit" loading={submit.isPending}>
                 {submit.isPending ? "Sending…" : "Continue"}
               </Button>
-            </div>
+            </FormActions>
           </form>
         </Card>
       </div>

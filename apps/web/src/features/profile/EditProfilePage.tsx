@@ -8,6 +8,7 @@ import {
   Avatar,
   Button,
   ButtonLink,
+  FormActions,
   Card,
   Container,
   FormAlert,
@@ -317,14 +318,11 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
 
         <FormAlert message={formError} />
 
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <ButtonLink to="/profile" variant="secondary">
-            Cancel
-          </ButtonLink>
+        <FormActions cancelTo="/profile">
           <Button type="submit" loading={save.isPending}>
             {save.isPending ? "Saving…" : "Save changes"}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </Card>
   );

@@ -13,6 +13,7 @@ import {
 import {
   Button,
   ButtonLink,
+  FormActions,
   Card,
   CardBody,
   Container,
@@ -237,15 +238,12 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
         onChange={(event) => set("budget", event.target.value)}
       />
       <FormAlert message={formError} live={false} />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <ButtonLink to={lobby} variant="secondary">
-          Cancel
-        </ButtonLink>
+      <FormActions cancelTo={lobby}>
         <Button type="submit" disabled={!dirty} loading={save.isPending}>
           {!save.isPending && <Save aria-hidden="true" className="size-4" />}
           Save
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

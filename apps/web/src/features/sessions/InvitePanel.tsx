@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { Check, Inbox, Send, X } from "lucide-react";
+import { Inbox, Send } from "lucide-react";
 import { EMAIL_MAX_LENGTH, type InviteRole, type JoinRequest } from "@cartner/contract";
 import {
   Avatar,
@@ -18,6 +18,7 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { sessionKeys, sessionsApi } from "./sessions-api.ts";
 import { useJoinRequests } from "./sessions-queries.ts";
+import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITE_REQUIRED_MESSAGE = "Email or username is required";
 export const INVITE_FAILED_MESSAGE = "Failed to send invite";
@@ -156,12 +157,10 @@ function JoinRequests({
 }) {
   const client = useQueryClient();
   const requests = useJoinRequests(sessionCode, true);
-  const [answering, setAnswering] = useState<{ userId: string; how: "accept" | "reject" } | null>(
-    null,
-  );
+  const [answering, setAnswering] = useState<{ userId: string; how: Answer } | null>(null);
 
   const decide = useMutation({
-    mutationFn: ({ request, how }: { request: JoinRequest; how: "accept" | "reject" }) =>
+    mutationFn: ({ request, how }: { request: JoinRequest; how: Answer }) =>
       how === "accept"
         ? sessionsApi.approve(sessionCode, { userId: request.userId })
         : sessionsApi.reject(sessionCode, { userId: request.userId }),
@@ -239,31 +238,12 @@ function JoinRequests({
                 ) : null}
               </div>
             </div>
-            <div className="flex gap-2">
-              <Button
-                size="sm"
-                className="flex-1"
-                loading={busy === "accept"}
-                disabled={busy !== null}
-                onClick={() => decide.mutate({ request, how: "accept" })}
-                aria-label={`Accept ${request.name}`}
-              >
-                {busy !== "accept" && <Check aria-hidden="true" className="size-4" />}
-                Accept
-              </Button>
-              <Button
-                size="sm"
-                variant="secondary"
-                className="flex-1"
-                loading={busy === "reject"}
-                disabled={busy !== null}
-                onClick={() => decide.mutate({ request, how: "reject" })}
-                aria-label={`Reject ${request.name}`}
-              >
-                {busy !== "reject" && <X aria-hidden="true" className="size-4" />}
-                Reject
-              </Button>
-            </div>
+            <AnswerButtons
+              subject={request.name}
+              busy={busy}
+              grow
+              onAnswer={(how) => decide.mutate({ request, how })}
+            />
           </li>
         );
       })}

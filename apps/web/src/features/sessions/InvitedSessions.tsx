@@ -2,20 +2,15 @@ import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { Check, Mail, X } from "lucide-react";
+import { Mail } from "lucide-react";
 import type { Invite } from "@cartner/contract";
-import {
-  Avatar,
-  Button,
-  InlineEmpty,
-  InlineLoadError,
-  InlineLoading,
-} from "../../components/ui/index.ts";
+import { Avatar, InlineEmpty, InlineLoadError, InlineLoading } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
 import { roleLabels } from "./session-model.ts";
 import { sessionKeys, sessionsApi } from "./sessions-api.ts";
 import { useMyInvites } from "./sessions-queries.ts";
+import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITES_LOADING = "Loading invites...";
 export const NO_INVITES = "No invites yet.";
@@ -29,9 +24,7 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
   const client = useQueryClient();
   const invites = useMyInvites();
   // Which invite is being answered, and how.
-  const [answering, setAnswering] = useState<{ code: string; how: "accept" | "reject" } | null>(
-    null,
-  );
+  const [answering, setAnswering] = useState<{ code: string; how: Answer } | null>(null);
 
   useEffect(() => {
     if (invites.isError) toast.error(INVITES_LOAD_FAILED, { toastId: "invites-load-failed" });
@@ -118,29 +111,11 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
                 </p>
               </div>
             </div>
-            <div className="flex shrink-0 gap-2">
-              <Button
-                size="sm"
-                loading={busy === "accept"}
-                disabled={busy !== null}
-                onClick={() => accept.mutate(invite)}
-                aria-label={`Accept ${invite.sessionName}`}
-              >
-                {busy !== "accept" && <Check aria-hidden="true" className="size-4" />}
-                Accept
-              </Button>
-              <Button
-                size="sm"
-                variant="secondary"
-                loading={busy === "reject"}
-                disabled={busy !== null}
-                onClick={() => reject.mutate(invite)}
-                aria-label={`Reject ${invite.sessionName}`}
-              >
-                {busy !== "reject" && <X aria-hidden="true" className="size-4" />}
-                Reject
-              </Button>
-            </div>
+            <AnswerButtons
+              subject={invite.sessionName}
+              busy={busy}
+              onAnswer={(how) => (how === "accept" ? accept : reject).mutate(invite)}
+            />
           </li>
         );
       })}

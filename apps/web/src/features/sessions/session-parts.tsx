@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
+import { Check, X } from "lucide-react";
 import type { Member, Session } from "@cartner/contract";
-import { Avatar, Badge } from "../../components/ui/index.ts";
+import { Avatar, Badge, Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { avatarStack, cartTotalOf, savingsOf } from "./session-model.ts";
@@ -121,5 +122,52 @@ export function MoneyStats({
         </div>
       ))}
     </dl>
+  );
+}
+
+export type Answer = "accept" | "reject";
+
+/**
+ * Accept and Reject for an invite or a join request. `busy` is the answer on its way: that button
+ * spins and both wait. `subject` names the row for screen readers ('Accept Ann').
+ */
+export function AnswerButtons({
+  subject,
+  busy,
+  onAnswer,
+  grow = false,
+}: {
+  subject: string;
+  busy: Answer | null;
+  onAnswer: (how: Answer) => void;
+  /** Let the buttons share the row's width (narrow panels). */
+  grow?: boolean;
+}) {
+  return (
+    <div className="flex shrink-0 gap-2">
+      <Button
+        size="sm"
+        className={cn(grow && "flex-1")}
+        loading={busy === "accept"}
+        disabled={busy !== null}
+        onClick={() => onAnswer("accept")}
+        aria-label={`Accept ${subject}`}
+      >
+        {busy !== "accept" && <Check aria-hidden="true" className="size-4" />}
+        Accept
+      </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        className={cn(grow && "flex-1")}
+        loading={busy === "reject"}
+        disabled={busy !== null}
+        onClick={() => onAnswer("reject")}
+        aria-label={`Reject ${subject}`}
+      >
+        {busy !== "reject" && <X aria-hidden="true" className="size-4" />}
+        Reject
+      </Button>
+    </div>
   );
 }
