@@ -5,7 +5,8 @@
  * 20), and every member of the session times the change's event. A change's time starts when its
  * request is sent, so it includes the write itself. Then LIVE_EXTRA_SOCKETS (default 15,000; mind
  * `ulimit -n` and the ~28,000 local ports of one loopback address) more
- * sockets are opened to see what a socket costs in memory, and how many fit in 1 GB.
+ * sockets are opened to see what a socket costs in memory, and how many fit in 1 GB; memory is read
+ * after full garbage collections (gc-on-signal.ts), so it is what the server holds.
  * BENCH_DATABASE_URL runs it on PostgreSQL instead (a fresh database it creates there and drops).
  */
 import fs from "node:fs/promises";
@@ -19,10 +20,11 @@ import {
   inParallel,
   percentile,
   postJson,
-  rssMb,
   serverEnv,
+  settledRssMb,
   signUp,
   start,
+  stopProcess,
   waitFor,
 } from "./bench-support.ts";
 
@@ -74,11 +76,12 @@ async function main() {
   const wsUrl = `ws://127.0.0.1:${port}/api/live`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
   const fresh = s.databaseUrl ? await freshPostgresDatabase(s.databaseUrl) : undefined;
-  const server = start("../src/main.ts", [], {
-    ...serverEnv(port),
-    DATA_DIR: dataDir,
-    ...(fresh ? { DATABASE_URL: fresh.url } : {}),
-  });
+  const server = start(
+    "../src/main.ts",
+    [],
+    { ...serverEnv(port), DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
+    { gcOnSignal: true },
+  );
   const sockets: WebSocket[] = [];
   try {
     await waitFor(`${base}/api/conhealth`, server);
@@ -136,7 +139,7 @@ async function main() {
       sockets.push(member.socket);
     });
     const setupSeconds = (Date.now() - setupStarted) / 1000;
-    const rssConnected = await rssMb(server.pid!);
+    const rssConnected = await settledRssMb(server.pid!);
 
     // Changes at a steady rate, each by a random member of a random session: add, then remove.
     const changes: Array<{ key: string; sentAt: number; members: number }> = [];
@@ -187,14 +190,13 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     // What a socket costs: open more (signed in as the members, as more tabs would be).
-    const rssBefore = await rssMb(server.pid!);
+    const rssBefore = await settledRssMb(server.pid!);
     await inParallel(
       Array.from({ length: s.extraSockets }, (_, i) => members[i % members.length]!),
       50,
       async (member) => sockets.push(await connect(wsUrl, member.token, () => {})),
     );
-    await new Promise((r) => setTimeout(r, 2000));
-    const rssAfter = await rssMb(server.pid!);
+    const rssAfter = await settledRssMb(server.pid!);
     const perSocketKb = ((rssAfter - rssBefore) * 1024) / s.extraSockets;
     const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + sockets.length;
 
@@ -228,8 +230,7 @@ async function main() {
     }
   } finally {
     for (const socket of sockets) socket.terminate();
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await stopProcess(server);
     await fs.rm(dataDir, { recursive: true, force: true });
     await fresh?.drop();
   }

@@ -14,11 +14,19 @@ export const BENCH_PASSWORD = "bench-marker-2026";
  * BENCH_NODE_ARGS adds Node options to the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  * to profile it under load (Node refuses --cpu-prof in NODE_OPTIONS).
  */
-export function start(file: string, args: string[], env: Record<string, string> = {}) {
+export function start(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { gcOnSignal?: boolean } = {},
+) {
   const nodeArgs =
     file.endsWith("main.ts") && process.env.BENCH_NODE_ARGS
       ? process.env.BENCH_NODE_ARGS.split(" ").filter(Boolean)
       : [];
+  if (options.gcOnSignal) {
+    nodeArgs.push("--expose-gc", "--import", path.join(here, "gc-on-signal.ts"));
+  }
   return spawn(process.execPath, [...nodeArgs, path.join(here, file), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -101,6 +109,28 @@ export async function rssMb(pid: number): Promise<number> {
   const fs = await import("node:fs/promises");
   const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+}
+
+/** Stops a child process (SIGTERM, SIGKILL after 15 s); returns at once if it has already exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * RSS of a server started with `gcOnSignal`, right after two full garbage collections (the
+ * second frees what the first's finalizers let go), so two readings differ by what is live.
+ */
+export async function settledRssMb(pid: number): Promise<number> {
+  for (let i = 0; i < 2; i++) {
+    process.kill(pid, "SIGWINCH");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return rssMb(pid);
 }
 
 export function percentile(sorted: number[], p: number): number {
