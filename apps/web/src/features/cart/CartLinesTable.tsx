@@ -29,6 +29,16 @@ interface CartLinesTableProps {
   controls?: LineControls;
 }
 
+const COLUMNS: StackedColumn[] = [
+  { label: "Product", className: "pr-3" },
+  { label: "Quantity", className: "px-3 text-center" },
+  { label: "Total", className: "px-3 text-right" },
+];
+const COLUMNS_WITH_REMOVE: StackedColumn[] = [
+  ...COLUMNS,
+  { label: "Remove", className: "pl-3 text-right" },
+];
+
 const iconButton =
   "inline-flex size-9 items-center justify-center rounded-lg text-slate-600 transition-colors " +
   "hover:bg-slate-100 hover:text-ink disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent";
@@ -38,15 +48,8 @@ const iconButton =
  * stacked card: product and remove on top, quantity and total below.
  */
 export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps) {
-  const columns: StackedColumn[] = [
-    { label: "Product", align: "left" },
-    { label: "Quantity", align: "center" },
-    { label: "Total", align: "right" },
-  ];
-  if (controls) columns.push({ label: "Remove", align: "right" });
-  const cell = stackedCell;
   return (
-    <StackedTable caption={caption} columns={columns}>
+    <StackedTable caption={caption} columns={controls ? COLUMNS_WITH_REMOVE : COLUMNS}>
       {lines.map((line) => {
         const name = line.productId.name;
         const editable = controls?.canChange(line) ?? false;
@@ -56,7 +59,10 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
             role="row"
             className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
           >
-            <td role="cell" className={cn(cell, "pr-3 max-sm:col-start-1 max-sm:row-start-1")}>
+            <td
+              role="cell"
+              className={cn(stackedCell, "pr-3 max-sm:col-start-1 max-sm:row-start-1")}
+            >
               <div className="flex min-w-0 items-start gap-3">
                 <LineImage src={line.productId.imageUrl} />
                 <div className="flex min-w-0 flex-col gap-0.5">
@@ -74,7 +80,7 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
             <td
               role="cell"
               className={cn(
-                cell,
+                stackedCell,
                 "px-3 text-center max-sm:col-start-1 max-sm:row-start-2 max-sm:pl-[4.25rem] max-sm:text-left",
               )}
             >
@@ -112,7 +118,7 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
             <td
               role="cell"
               className={cn(
-                cell,
+                stackedCell,
                 "px-3 text-right font-semibold whitespace-nowrap text-ink tabular-nums",
                 "max-sm:col-start-2 max-sm:row-start-2 max-sm:self-center",
               )}
@@ -123,7 +129,7 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
               <td
                 role="cell"
                 className={cn(
-                  cell,
+                  stackedCell,
                   "pl-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-start",
                 )}
               >

@@ -219,13 +219,12 @@ function ShareFigure({ label, value }: { label: string; value: number }) {
 }
 
 const ITEM_COLUMNS: StackedColumn[] = [
-  { label: "Product", align: "left" },
-  { label: "Quantity", align: "center" },
-  { label: "Added by", align: "right" },
+  { label: "Product", className: "pr-3" },
+  { label: "Quantity", className: "px-3 text-center" },
+  { label: "Added by", className: "pl-3 text-right" },
 ];
 
 function ItemsTable({ summary }: { summary: SessionSummary }) {
-  const cell = stackedCell;
   return (
     <StackedTable caption="Items in the cart" columns={ITEM_COLUMNS}>
       {summary.cartItems.map((item, index) => (
@@ -234,7 +233,7 @@ function ItemsTable({ summary }: { summary: SessionSummary }) {
           role="row"
           className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
         >
-          <td role="cell" className={cn(cell, "pr-3 max-sm:col-span-2")}>
+          <td role="cell" className={cn(stackedCell, "pr-3 max-sm:col-span-2")}>
             <div className="flex min-w-0 items-center gap-3">
               <LineImage src={item.product.imageUrl} className="size-12" />
               <div className="flex min-w-0 flex-col">
@@ -248,14 +247,14 @@ function ItemsTable({ summary }: { summary: SessionSummary }) {
           <td
             role="cell"
             className={cn(
-              cell,
+              stackedCell,
               "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
             )}
           >
             <span className="font-normal text-slate-500 sm:hidden">Qty </span>
             {item.quantity}
           </td>
-          <td role="cell" className={cn(cell, "pl-3 text-right text-slate-700")}>
+          <td role="cell" className={cn(stackedCell, "pl-3 text-right text-slate-700")}>
             <span className="text-slate-500 sm:hidden">Added by </span>
             {item.addedBy.name || "someone"}
           </td>

@@ -136,13 +136,12 @@ export function CollapseToggle({
 
 export interface StackedColumn {
   label: string;
-  align: "left" | "center" | "right";
+  /** Padding and alignment, the same as the column's cells so header and figures line up. */
+  className: string;
 }
 
 /** Padding and alignment of every cell of a StackedTable; rows add their own grid placement. */
 export const stackedCell = "py-3 align-middle max-sm:p-0";
-
-const alignClass = { left: "", center: "text-center", right: "text-right" } as const;
 
 /**
  * A table whose rows become small stacked cards at 640 px and below (the rows' cells place
@@ -158,7 +157,6 @@ export function StackedTable({
   columns: StackedColumn[];
   children: ReactNode;
 }) {
-  const last = columns.length - 1;
   return (
     <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
       <caption className="sr-only">{caption}</caption>
@@ -167,16 +165,12 @@ export function StackedTable({
           role="row"
           className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-500 uppercase"
         >
-          {columns.map((column, index) => (
+          {columns.map((column) => (
             <th
               key={column.label}
               role="columnheader"
               scope="col"
-              className={cn(
-                "py-2 font-semibold",
-                index === 0 ? "pr-3" : index === last ? "pl-3" : "px-3",
-                alignClass[column.align],
-              )}
+              className={cn("py-2 font-semibold", column.className)}
             >
               {column.label}
             </th>

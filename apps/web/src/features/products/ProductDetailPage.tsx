@@ -15,7 +15,6 @@ import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import { Badge, Button, ButtonLink, Card, CardBody, Container } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatMoney } from "../../lib/format.ts";
-
 import { formatCount, formatRating, reviewsLabel } from "./format.ts";
 import { ProductImage } from "./ProductImage.tsx";
 import { readProductLinkState, type ProductLinkState } from "./product-links.ts";

@@ -32,7 +32,7 @@ interface StarRatingProps {
 /**
  * Five stars with one accessible name ("Rated 4.5 out of 5"); the stars themselves are hidden.
  * Each star is one empty element drawn by its CSS class (`.star-full`, `.star-half`, `.star-empty` in
- * styles/index.css: lucide's Star and StarHalf outlines as background images), not an inline SVG:
+ * styles/index.css: our own star polygon as background images), not an inline SVG:
  * the products grid shows a rating on every card, and six elements per rating instead of about
  * seventeen make the grid noticeably cheaper to build and lay out on a phone.
  */

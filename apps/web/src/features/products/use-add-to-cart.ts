@@ -118,7 +118,7 @@ export function useAddToCart(): AddToCart {
   const add = useCallback(
     async (product: Product) => {
       // Clicked before the sessions arrived: wait for them rather than say there are none.
-      if (userId && syncIsPending(client)) await syncSettled(client);
+      if (userId) await syncSettled(client);
       const data = client.getQueryData<SyncData>(sessionKeys.sync());
       const target = userId
         ? pickActiveSession(data?.sessions ?? [], readActiveSessionId(userId))
