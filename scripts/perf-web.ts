@@ -27,9 +27,20 @@ const ALL_PAGES = [
   { path: "/products", signedIn: true },
 ];
 /** PERF_PAGES=/login,/products measures only those pages (all three by default). */
-const PAGES = process.env.PERF_PAGES
-  ? ALL_PAGES.filter((page) => process.env.PERF_PAGES!.split(",").includes(page.path))
-  : ALL_PAGES;
+const PAGES = pickPages(process.env.PERF_PAGES);
+
+function pickPages(list: string | undefined) {
+  if (!list) return ALL_PAGES;
+  const wanted = list.split(",").map((page) => page.trim());
+  const unknown = wanted.filter((page) => !ALL_PAGES.some((known) => known.path === page));
+  if (unknown.length > 0) {
+    console.error(
+      `PERF_PAGES: unknown page(s) ${unknown.join(", ")}; known: ${ALL_PAGES.map((p) => p.path).join(", ")}`,
+    );
+    process.exit(2);
+  }
+  return ALL_PAGES.filter((page) => wanted.includes(page.path));
+}
 const RUNS = Math.max(1, Number(process.env.PERF_RUNS ?? 3));
 const CHROME_FLAGS = [
   "--headless=new",

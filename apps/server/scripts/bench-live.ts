@@ -198,7 +198,8 @@ async function main() {
     );
     const rssAfter = await settledRssMb(server.pid!);
     const perSocketKb = ((rssAfter - rssBefore) * 1024) / s.extraSockets;
-    const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + sockets.length;
+    // The headroom left at rssBefore, when only the members' sockets were open.
+    const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + s.members;
 
     const database = s.databaseUrl ? "PostgreSQL" : "embedded (PGlite)";
     console.info(

@@ -133,9 +133,10 @@ export async function settledRssMb(pid: number): Promise<number> {
   return rssMb(pid);
 }
 
-export function percentile(sorted: number[], p: number): number {
+/** The p-th percentile (nearest rank) of values sorted in ascending order. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /**

@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +28,7 @@ import {
   freePort,
   freshPostgresDatabase,
   mailboxCode,
+  percentile,
   rssMb,
   stopProcess,
 } from "./bench-support.ts";
@@ -75,10 +77,13 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const log = process.env.SOAK_SERVER_LOG;
+  // One stream keeps the log's lines in order (an append per chunk could reorder them).
+  const log = process.env.SOAK_SERVER_LOG
+    ? createWriteStream(process.env.SOAK_SERVER_LOG, { flags: "a" })
+    : undefined;
   const keep = (d: Buffer) => {
     output = (output + d.toString()).slice(-20_000);
-    if (log) void fs.appendFile(log, d);
+    log?.write(d);
   };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
@@ -115,12 +120,6 @@ class Stats {
     this.errors += 1;
     if (this.errorSamples.length < 10) this.errorSamples.push(`${op}: ${detail}`);
   }
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** Least-squares slope of y over x. */
@@ -405,6 +404,7 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
     // reached is that refill, however steep; growing well past it, steadily, is a leak.
     const memoryJudged = MINUTES >= MIN_MINUTES_TO_JUDGE_MEMORY;
     const leak = memoryJudged && slopePerMin > MAX_SLOPE && judgedMax - warmUpMax > MAX_NEW_HIGH_MB;
+    const sorted = Float64Array.from(stats.latencies).sort();
     return {
       database,
       minutes: seconds / 60,
@@ -413,13 +413,13 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
       errors: stats.errors,
       errorSamples: stats.errorSamples,
       rps: stats.latencies.length / seconds,
-      p50: percentile(stats.latencies, 50),
-      p99: percentile(stats.latencies, 99),
-      max: stats.latencies.reduce((a, b) => Math.max(a, b), 0),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? 0,
       byOp: [...stats.byOp].map(([op, list]) => ({
         op,
         n: list.length,
-        p99: percentile(list, 99),
+        p99: percentile(Float64Array.from(list).sort(), 99),
       })),
       rss: {
         first,
