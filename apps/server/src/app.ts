@@ -27,7 +27,7 @@ import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
-import { cartRoutes, sessionCartRoutes } from "./features/carts/routes.ts";
+import { cartRoutes } from "./features/carts/routes.ts";
 import { createCartService } from "./features/carts/service.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
@@ -270,8 +270,7 @@ export async function buildApp(
       await api.register(sessionRoutes(sessionService, config.authRateLimit, readCache), {
         prefix: "/sessions",
       });
-      await api.register(sessionCartRoutes(cartService, readCache), { prefix: "/sessions" });
-      await api.register(cartRoutes(cartService, readCache), { prefix: "/carts" });
+      await api.register(cartRoutes(cartService, readCache));
     },
     { prefix: "/api" },
   );

@@ -8,3 +8,5 @@ export * from "./pricing.ts";
 export * from "./carts.ts";
 export * from "./profile.ts";
 export * from "./live.ts";
+export * from "./permissions.ts";
+export * from "./endpoints.ts";

@@ -1,0 +1,93 @@
+/**
+ * The permissions table: DESIGN section 4's roles table (and section 9's additions as they come),
+ * as data. The server's gates, the SQL functions' tests, the authorization test and the web's
+ * buttons all read it, so a change to a rule is one edit here plus its test.
+ *
+ * Zod-free on purpose: the web reads it on pages of its first load (docs/decisions/008).
+ */
+
+/** A member's role in a session; "pending" is a join request waiting for the creator. */
+export const SESSION_ROLES = ["creator", "participant", "viewer", "pending"] as const;
+export type SessionRole = (typeof SESSION_ROLES)[number];
+/** Who is asking, as the table sees it: a role, or nobody in the session at all. */
+export type Caller = SessionRole | "stranger";
+export const CALLERS: readonly Caller[] = [...SESSION_ROLES, "stranger"];
+
+/** Roles that see a session (DESIGN 4: pending and strangers get 404, so ids reveal nothing). */
+export const MEMBER_ROLES = ["creator", "participant", "viewer"] as const satisfies SessionRole[];
+
+const CREATOR_ONLY = "Only the session's creator can do that.";
+const VIEWERS_READ_ONLY = "Viewers can see the cart but not change it.";
+
+interface Rule {
+  /** The roles allowed to do it. */
+  readonly allow: readonly SessionRole[];
+  /** What a member (creator, participant, viewer) outside `allow` is told: 403 with this message. */
+  readonly forbidden?: string;
+  /** Per-role answers that are not 403, such as a creator who may not leave (409). */
+  readonly instead?: Partial<Record<SessionRole, { status: 409; message: string }>>;
+  /** The viewer's 403 message when it differs from `forbidden`. */
+  readonly viewer?: string;
+}
+
+export const PERMISSIONS = {
+  /** See the session, its cart and summary (the passcode: `session.passcode`). */
+  "session.read": { allow: MEMBER_ROLES },
+  /** See the passcode in the session's answer (viewers get it hidden, not refused). */
+  "session.passcode": { allow: ["creator", "participant"] },
+  "session.edit": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  "session.end": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  "session.invite": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** List, approve and reject join requests. */
+  "session.decideJoin": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Leave; a pending requester withdraws. The creator must end the session instead. */
+  "session.leave": {
+    allow: ["participant", "viewer", "pending"],
+    instead: {
+      creator: { status: 409, message: "The creator cannot leave; end the session instead." },
+    },
+  },
+  "cart.add": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
+  /** Change the quantity of, or remove, a line the caller added. */
+  "cart.changeOwnLine": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
+  /** The same on anyone's line. */
+  "cart.changeAnyLine": {
+    allow: ["creator"],
+    forbidden: "You can change only the items you added.",
+    viewer: VIEWERS_READ_ONLY,
+  },
+  "cart.clear": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
+  /** Deleting a cart ends its session (the cart stays as history). */
+  "cart.delete": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
+} as const satisfies Record<string, Rule>;
+
+export type Action = keyof typeof PERMISSIONS;
+export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
+
+export function can(role: Caller | null | undefined, action: Action): boolean {
+  return role != null && (PERMISSIONS[action].allow as readonly string[]).includes(role);
+}
+
+/** What the API answers a caller refused by the table. */
+export interface Refusal {
+  status: 403 | 404 | 409;
+  /** Absent for 404: the caller names what was not found ("Session not found", ...). */
+  message?: string;
+}
+
+/**
+ * null when the role may do it; otherwise the answer: 404 for anyone who is not a member (pending
+ * included, unless the action allows pending), a per-role 409 where the table says so, else 403.
+ */
+export function refusal(role: Caller | null | undefined, action: Action): Refusal | null {
+  if (can(role, action)) return null;
+  const rule: Rule = PERMISSIONS[action];
+  if (role == null || role === "stranger" || role === "pending") return { status: 404 };
+  const instead = rule.instead?.[role];
+  if (instead) return instead;
+  const message =
+    (role === "viewer" ? rule.viewer : undefined) ??
+    rule.forbidden ??
+    "Your role in this session does not allow that.";
+  return { status: 403, message };
+}
