@@ -1,104 +1,130 @@
 /**
- * DESIGN section 4, the roles table, walked route by route: every route that names a session (by
- * id or code) or a cart is called by each role, and the status must match the table. The first
- * test fails when a route that names a session or cart has no row here.
+ * The permissions table, walked route by route: every route of the endpoint table that names a
+ * session (by id or code) or a cart is called by each role, and the status must be what the
+ * permissions table says (its refusal, or the route's success status). The first tests fail when
+ * a served route is missing from the endpoint table, or a role-checked route has no way to call it
+ * here. The line rows also prove that cart_write(), the SQL function behind every cart change,
+ * agrees with the table for every role and cart action.
  */
+import {
+  CALLERS,
+  endpoints,
+  refusal,
+  splitEndpointKey,
+  type Action,
+  type Caller,
+  type EndpointKey,
+} from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createTestApp, sessionWithEveryRole, uniqueEmail, type TestApp } from "../helpers.ts";
 
-type Role = "creator" | "participant" | "viewer" | "pending" | "stranger";
-type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>> & { productId: string };
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>> & {
+  productId: string;
+  /** Each member's own line (creator and participant have one of the product). */
+  lineOf: { creator: string; participant: string };
+};
 
 interface Row {
-  request: (f: Fixture) => { url: string; body?: unknown };
-  expected: Record<Role, number>;
+  endpoint: EndpointKey;
+  /** Defaults to the endpoint's access; a route serving two actions has a row for each. */
+  action?: Action;
+  request: (f: Fixture, role: Caller) => { url: string; body?: unknown };
+  /** Only for routes any user may call ("user"), whose answers depend on state, not role. */
+  expected?: Record<Caller, number>;
 }
 
-/** `METHOD /openapi/path` → how to call it, and what each role gets. */
-const TABLE: Record<string, Row> = {
-  "GET /api/sessions/{id}": {
-    request: (f) => ({ url: `/api/sessions/${f.sessionId}` }),
-    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
-  },
-  "PATCH /api/sessions/{id}": {
+const ROWS: Row[] = [
+  { endpoint: "GET /api/sessions/:id", request: (f) => ({ url: `/api/sessions/${f.sessionId}` }) },
+  {
+    endpoint: "PATCH /api/sessions/:id",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}`, body: { budget: 42 } }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "DELETE /api/sessions/{id}/leave": {
+  {
+    endpoint: "DELETE /api/sessions/:id/leave",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/leave` }),
-    expected: { creator: 409, participant: 200, viewer: 200, pending: 200, stranger: 404 },
   },
-  "PUT /api/sessions/{id}/end": {
+  {
+    endpoint: "PUT /api/sessions/:id/end",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/end` }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "POST /api/sessions/joinrequests": {
+  {
+    endpoint: "GET /api/sessions/:id/cart",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/cart` }),
+  },
+  {
+    endpoint: "GET /api/sessions/:id/summary",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/summary` }),
+  },
+  {
+    endpoint: "POST /api/sessions/joinrequests",
     request: (f) => ({ url: "/api/sessions/joinrequests", body: { sessionCode: f.code } }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "POST /api/sessions/approve/{code}": {
+  {
+    endpoint: "POST /api/sessions/approve/:code",
     request: (f) => ({
       url: `/api/sessions/approve/${f.code}`,
       body: { userId: f.people.pending.userId },
     }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "POST /api/sessions/reject/{code}": {
+  {
+    endpoint: "POST /api/sessions/reject/:code",
     request: (f) => ({
       url: `/api/sessions/reject/${f.code}`,
       body: { userId: f.people.pending.userId },
     }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "POST /api/sessions/invite": {
+  {
+    endpoint: "POST /api/sessions/invite",
     request: (f) => ({
       url: "/api/sessions/invite",
       body: { sessionCode: f.code, emailOrUsername: uniqueEmail("invitee"), role: "viewer" },
     }),
-    expected: { creator: 201, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "GET /api/sessions/{id}/cart": {
-    request: (f) => ({ url: `/api/sessions/${f.sessionId}/cart` }),
-    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
-  },
-  "GET /api/sessions/{id}/summary": {
-    request: (f) => ({ url: `/api/sessions/${f.sessionId}/summary` }),
-    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
-  },
-  "GET /api/carts/{cartId}": {
-    request: (f) => ({ url: `/api/carts/${f.cartId}` }),
-    expected: { creator: 200, participant: 200, viewer: 200, pending: 404, stranger: 404 },
-  },
-  "POST /api/carts/{cartId}/product": {
+  { endpoint: "GET /api/carts/:cartId", request: (f) => ({ url: `/api/carts/${f.cartId}` }) },
+  {
+    endpoint: "POST /api/carts/:cartId/product",
     request: (f) => ({
       url: `/api/carts/${f.cartId}/product`,
       body: { productId: f.productId, quantity: 1 },
     }),
-    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
   },
-  // Own lines (creator and participant each have one of this product).
-  "PATCH /api/carts/{cartId}/quantity": {
+  // Own lines: without lineId a line call acts on the caller's own line.
+  {
+    endpoint: "PATCH /api/carts/:cartId/quantity",
     request: (f) => ({
       url: `/api/carts/${f.cartId}/quantity`,
       body: { productId: f.productId, change: 1 },
     }),
-    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
   },
-  "DELETE /api/carts/{cartId}/product/{productId}": {
+  {
+    endpoint: "DELETE /api/carts/:cartId/product/:productId",
     request: (f) => ({ url: `/api/carts/${f.cartId}/product/${f.productId}` }),
-    expected: { creator: 200, participant: 200, viewer: 403, pending: 404, stranger: 404 },
   },
-  "DELETE /api/carts/{cartId}/clear": {
+  // Someone else's line, named by lineId.
+  {
+    endpoint: "PATCH /api/carts/:cartId/quantity",
+    action: "cart.changeAnyLine",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/quantity`,
+      body: { productId: f.productId, change: 1, lineId: othersLine(f, role) },
+    }),
+  },
+  {
+    endpoint: "DELETE /api/carts/:cartId/product/:productId",
+    action: "cart.changeAnyLine",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/product/${f.productId}?lineId=${othersLine(f, role)}`,
+    }),
+  },
+  {
+    endpoint: "DELETE /api/carts/:cartId/clear",
     request: (f) => ({ url: `/api/carts/${f.cartId}/clear` }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
   },
-  "DELETE /api/carts/{cartId}": {
-    request: (f) => ({ url: `/api/carts/${f.cartId}` }),
-    expected: { creator: 200, participant: 403, viewer: 403, pending: 404, stranger: 404 },
-  },
+  { endpoint: "DELETE /api/carts/:cartId", request: (f) => ({ url: `/api/carts/${f.cartId}` }) },
   // Anyone may ask to join; members and pending requesters already are in.
-  "POST /api/sessions/join/code": {
+  {
+    endpoint: "POST /api/sessions/join/code",
     request: (f) => ({
       url: "/api/sessions/join/code",
       body: { sessionCode: f.code, passcode: "tulip" },
@@ -106,18 +132,40 @@ const TABLE: Record<string, Row> = {
     expected: { creator: 409, participant: 409, viewer: 409, pending: 409, stranger: 202 },
   },
   // Only the invitee answers an invite; nobody here has a pending one.
-  "POST /api/sessions/accinvite": {
+  {
+    endpoint: "POST /api/sessions/accinvite",
     request: (f) => ({ url: "/api/sessions/accinvite", body: { sessionCode: f.code } }),
     expected: { creator: 404, participant: 404, viewer: 404, pending: 404, stranger: 404 },
   },
-  "POST /api/sessions/rejinvite": {
+  {
+    endpoint: "POST /api/sessions/rejinvite",
     request: (f) => ({ url: "/api/sessions/rejinvite", body: { sessionCode: f.code } }),
     expected: { creator: 404, participant: 404, viewer: 404, pending: 404, stranger: 404 },
   },
-};
+];
+
+/** A line the caller did not add: the participant's for the creator, else the creator's. */
+function othersLine(f: Fixture, role: Caller): string {
+  return role === "creator" ? f.lineOf.participant : f.lineOf.creator;
+}
+
+const successStatus = (key: EndpointKey) =>
+  Number(Object.keys(endpoints[key].responses).find((status) => status.startsWith("2")));
+
+/** What the tables say each caller gets. */
+function expectedFor(row: Row): Record<Caller, number> {
+  if (row.expected) return row.expected;
+  const action = row.action ?? (endpoints[row.endpoint].access as Action);
+  return Object.fromEntries(
+    CALLERS.map((caller) => [
+      caller,
+      refusal(caller, action)?.status ?? successStatus(row.endpoint),
+    ]),
+  ) as Record<Caller, number>;
+}
 
 /** Roles in an order where no call changes what a later role's call depends on. */
-const ORDER: Role[] = ["stranger", "pending", "viewer", "participant", "creator"];
+const ORDER: Caller[] = ["stranger", "pending", "viewer", "participant", "creator"];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -125,47 +173,60 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-it("has a row for every route that names a session or a cart", async () => {
+it("serves exactly the routes of the endpoint table", async () => {
   const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
-  const naming: string[] = [];
-  for (const [path, operations] of Object.entries<
-    Record<
-      string,
-      { requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } }
-    >
-  >(doc.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      const bodyKeys = Object.keys(
-        operation.requestBody?.content?.["application/json"]?.schema?.properties ?? {},
-      );
-      const namesOne =
-        /^\/api\/(sessions|carts)\/.*\{[^}]+\}/.test(path) ||
-        bodyKeys.includes("sessionCode") ||
-        bodyKeys.includes("cartId");
-      if (namesOne) naming.push(`${method.toUpperCase()} ${path}`);
-    }
-  }
-  expect(naming.length).toBeGreaterThan(5);
-  expect(naming.filter((route) => !TABLE[route])).toEqual([]);
+  const served = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, operations]) =>
+    Object.keys(operations).map(
+      (method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`,
+    ),
+  );
+  expect(served.sort()).toEqual(Object.keys(endpoints).sort());
 });
 
-describe.each(Object.entries(TABLE))("%s", (route, row) => {
-  it("answers each role as the roles table says", async () => {
-    const base = await sessionWithEveryRole(t);
-    const products = (await base.as.creator("GET", "/api/products?limit=1")).json().products;
-    const fixture: Fixture = { ...base, productId: products[0]._id };
-    for (const role of ["creator", "participant"] as const) {
-      const added = await base.as[role]("POST", `/api/carts/${base.cartId}/product`, {
-        productId: fixture.productId,
-      });
-      expect(added.statusCode, added.body).toBe(200);
-    }
-    const method = route.split(" ")[0] as Method;
-    const got: Partial<Record<Role, number>> = {};
-    for (const role of ORDER) {
-      const { url, body } = row.request(fixture);
-      got[role] = (await fixture.as[role](method, url, body)).statusCode;
-    }
-    expect(got).toEqual(row.expected);
+it("has a row for every route the permissions table guards, and for every route naming a session", () => {
+  const guarded = (Object.keys(endpoints) as EndpointKey[]).filter((key) => {
+    const { access } = endpoints[key];
+    const [, path] = splitEndpointKey(key);
+    const body = "body" in endpoints[key] ? endpoints[key].body : undefined;
+    const namesSession =
+      /^\/api\/(sessions|carts)\/.*:/.test(path) ||
+      (body instanceof z.ZodObject && "sessionCode" in body.shape);
+    return (access !== "public" && access !== "user" && access !== "token") || namesSession;
   });
+  expect(guarded.length).toBeGreaterThan(5);
+  expect(guarded.filter((key) => !ROWS.some((row) => row.endpoint === key))).toEqual([]);
+  // A "user" route's answers are not the table's: such a row says what it expects, no other does.
+  for (const row of ROWS) {
+    expect(row.expected !== undefined, row.endpoint).toBe(
+      endpoints[row.endpoint].access === "user",
+    );
+  }
 });
+
+describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, row] as const))(
+  "%s",
+  (_name, row) => {
+    it("answers each role as the permissions table says", async () => {
+      const base = await sessionWithEveryRole(t);
+      const products = (await base.as.creator("GET", "/api/products?limit=1")).json().products;
+      const productId = products[0]._id as string;
+      const lineOf = {} as Fixture["lineOf"];
+      for (const role of ["creator", "participant"] as const) {
+        const added = await base.as[role]("POST", `/api/carts/${base.cartId}/product`, {
+          productId,
+        });
+        expect(added.statusCode, added.body).toBe(200);
+        const lines: { _id: string; addedBy: { _id: string } }[] = added.json().cart.products;
+        lineOf[role] = lines.find((l) => l.addedBy._id === base.people[role].userId)!._id;
+      }
+      const fixture: Fixture = { ...base, productId, lineOf };
+      const [method] = splitEndpointKey(row.endpoint);
+      const got: Partial<Record<Caller, number>> = {};
+      for (const role of ORDER) {
+        const { url, body } = row.request(fixture, role);
+        got[role] = (await fixture.as[role](method, url, body)).statusCode;
+      }
+      expect(got).toEqual(expectedFor(row));
+    });
+  },
+);
