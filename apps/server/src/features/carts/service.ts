@@ -3,6 +3,7 @@ import {
   fromCents,
   QUANTITY_MAX,
   splitCart,
+  type Action,
   type Cart,
   type CartLine,
   type Member,
@@ -16,12 +17,12 @@ import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
+import { refusalError, requireAllowed } from "../../lib/permissions.ts";
 import { imageFileName } from "../products/catalog.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { avatarUrl, type SessionService } from "../sessions/service.ts";
 
 const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
-const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
 const cartNotFound = () => notFound("Cart not found");
 
 /** What cart_view() (drizzle/0005_cart_writes.sql) answers: everything a cart answer shows. */
@@ -70,12 +71,21 @@ interface WriteResult {
   view: CartView | null;
 }
 
-const roleRefusal = (role: Role) =>
-  forbidden(
-    role === "viewer"
-      ? "Viewers can see the cart but not change it."
-      : "Only the session's creator can do that.",
+/** cart_write()'s refusal, worded by the permissions table; a table that allows it is a bug. */
+function refusedBy(role: Role, action: Action, verdict: string): Error {
+  return (
+    refusalError(role, action, "Cart not found") ??
+    new Error(`cart_write() refused (${verdict}) what the permissions table allows (${action})`)
   );
+}
+
+/** The permissions table's action behind each cart_write() operation. */
+const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
+  add: "cart.add",
+  step: "cart.changeOwnLine",
+  remove: "cart.changeOwnLine",
+  clear: "cart.clear",
+};
 
 const imageUrl = (line: { slug: string; imageHash: string }) =>
   `/api/catalog/images/${imageFileName(line.slug, line.imageHash)}`;
@@ -138,7 +148,7 @@ export function createCartService(deps: {
   async function access(
     where: { cartId: string } | { sessionId: string },
     userId: string,
-    allowed: readonly Role[] = ["creator", "participant", "viewer"],
+    action: Action = "session.read",
   ): Promise<CartView> {
     const [row] = await rows<{ role: Role | null; view: CartView }>(sql`
       select ${sessionMembers.role} as role,
@@ -147,11 +157,8 @@ export function createCartService(deps: {
       left join ${sessionMembers}
         on ${sessionMembers.sessionId} = ${carts.sessionId} and ${sessionMembers.userId} = ${userId}
       where ${"cartId" in where ? eq(carts.id, where.cartId) : eq(carts.sessionId, where.sessionId)}`);
-    if (!row?.role || row.role === "pending") {
-      throw "cartId" in where ? cartNotFound() : notFound("Session not found");
-    }
-    if (!allowed.includes(row.role)) throw roleRefusal(row.role);
-    return row.view;
+    requireAllowed(row?.role, action, "cartId" in where ? "Cart not found" : "Session not found");
+    return row!.view;
   }
 
   async function list(userId: string, status: SessionStatus): Promise<Cart[]> {
@@ -200,10 +207,12 @@ export function createCartService(deps: {
         break;
       case "no_cart":
         throw cartNotFound();
+      // cart_write() applies the permissions table's rules itself (one statement per change);
+      // the messages come from the table, and authorization.test.ts proves the two agree.
       case "viewer":
-        throw roleRefusal("viewer");
+        throw refusedBy("viewer", ACTION_OF[op], verdict);
       case "not_creator":
-        throw roleRefusal("participant");
+        throw refusedBy("participant", ACTION_OF[op], verdict);
       case "ended":
         throw conflict("This session has ended; its cart is read-only.");
       case "no_product":
@@ -211,7 +220,7 @@ export function createCartService(deps: {
       case "no_line":
         throw notFound("That item is not in the cart.");
       case "not_own":
-        throw forbidden("You can change only the items you added.");
+        throw refusedBy("participant", "cart.changeAnyLine", verdict);
       case "line_full":
         throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
       case "stock": {
@@ -260,7 +269,7 @@ export function createCartService(deps: {
 
   /** Deleting a cart ends its session: the cart is kept as history (DESIGN: nothing is deleted). */
   async function remove(cartId: string, user: User) {
-    const { session } = await access({ cartId }, user._id, ["creator"]);
+    const { session } = await access({ cartId }, user._id, "cart.delete");
     await sessions.end(session.id, user._id);
     return { message: "Cart deleted; the session has ended." };
   }

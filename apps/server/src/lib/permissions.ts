@@ -1,0 +1,32 @@
+import { ErrorCode, refusal, type Action, type Caller } from "@cartner/contract";
+import { AppError } from "./errors.ts";
+
+/**
+ * The permissions table's refusal for this role and action as the error to throw (404 with the
+ * caller's not-found message for anyone outside the session, else the table's 403 or 409), or
+ * null when the role may do it.
+ */
+export function refusalError(
+  role: Caller | null | undefined,
+  action: Action,
+  notFoundMessage: string,
+): AppError | null {
+  const denied = refusal(role, action);
+  if (!denied) return null;
+  if (denied.status === 404) return new AppError(404, ErrorCode.NOT_FOUND, notFoundMessage);
+  return new AppError(
+    denied.status,
+    denied.status === 403 ? ErrorCode.FORBIDDEN : ErrorCode.CONFLICT,
+    denied.message ?? "Your role in this session does not allow that.",
+  );
+}
+
+/** The server's one gate: services call it with the role they read in the same query as the data. */
+export function requireAllowed(
+  role: Caller | null | undefined,
+  action: Action,
+  notFoundMessage: string,
+): void {
+  const error = refusalError(role, action, notFoundMessage);
+  if (error) throw error;
+}
