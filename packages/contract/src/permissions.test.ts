@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ACTIONS, CALLERS, MEMBER_ROLES, PERMISSIONS, can, refusal } from "./permissions.ts";
+
+describe("the permissions table", () => {
+  it("refuses anyone outside the session with 404 unless the action allows them", () => {
+    for (const action of ACTIONS) {
+      expect(refusal("stranger", action)).toEqual({ status: 404 });
+      expect(refusal(null, action)).toEqual({ status: 404 });
+      if (!can("pending", action)) expect(refusal("pending", action)).toEqual({ status: 404 });
+    }
+  });
+
+  it("answers members it refuses with 403 and a message, or the table's 409", () => {
+    for (const action of ACTIONS) {
+      for (const role of MEMBER_ROLES) {
+        const answer = refusal(role, action);
+        if (can(role, action)) expect(answer).toBeNull();
+        else {
+          expect([403, 409]).toContain(answer?.status);
+          expect(answer?.message).toBeTruthy();
+        }
+      }
+    }
+  });
+
+  // DESIGN section 4, row by row.
+  it.each([
+    ["session.read", { creator: 1, participant: 1, viewer: 1, pending: 0, stranger: 0 }],
+    ["cart.add", { creator: 1, participant: 1, viewer: 0, pending: 0, stranger: 0 }],
+    ["cart.changeOwnLine", { creator: 1, participant: 1, viewer: 0, pending: 0, stranger: 0 }],
+    ["cart.changeAnyLine", { creator: 1, participant: 0, viewer: 0, pending: 0, stranger: 0 }],
+    ["cart.clear", { creator: 1, participant: 0, viewer: 0, pending: 0, stranger: 0 }],
+    ["session.invite", { creator: 1, participant: 0, viewer: 0, pending: 0, stranger: 0 }],
+    ["session.leave", { creator: 0, participant: 1, viewer: 1, pending: 1, stranger: 0 }],
+  ] as const)("%s follows DESIGN section 4", (action, expected) => {
+    const got = Object.fromEntries(CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
+    expect(got).toEqual(expected);
+  });
+
+  it("tells the creator to end the session rather than leave it", () => {
+    expect(refusal("creator", "session.leave")).toEqual({
+      status: 409,
+      message: "The creator cannot leave; end the session instead.",
+    });
+  });
+
+  it("tells viewers the cart is read-only", () => {
+    for (const action of ["cart.add", "cart.changeOwnLine", "cart.clear"] as const) {
+      expect(refusal("viewer", action)?.message).toBe(PERMISSIONS["cart.add"].viewer);
+    }
+  });
+});
