@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { render, screen } from "@testing-library/react";
 import { ToastContainer } from "react-toastify/unstyled";
 import { bearerOf, callsTo, json, stubFetch } from "../test/fetch-stub.ts";
-import { ApiError, SESSION_EXPIRED_MESSAGE, api, errorMessage } from "./api.ts";
+import { ApiError, SESSION_EXPIRED_MESSAGE, apiRequest, errorMessage } from "./api.ts";
 import { registerNavigator } from "./navigation.ts";
 
 const user = { _id: "u-1", name: "Ada Lovelace", email: "ada@example.com" };
@@ -26,7 +26,7 @@ describe("api client", () => {
   it("sends the Bearer token and parses JSON", async () => {
     signIn("t-1");
     const fetchMock = stubFetch({ "GET /api/things": () => json(200, { things: [1, 2] }) });
-    await expect(api.get("/api/things")).resolves.toEqual({ things: [1, 2] });
+    await expect(apiRequest("/api/things")).resolves.toEqual({ things: [1, 2] });
     expect(bearerOf(callsTo(fetchMock, "GET /api/things")[0] ?? {})).toBe("Bearer t-1");
   });
 
@@ -39,7 +39,11 @@ describe("api client", () => {
           fields: { password: "This password is too common" },
         }),
     });
-    const error = await api.post("/api/auth/register", {}, { auth: false }).catch((e) => e);
+    const error = await apiRequest("/api/auth/register", {
+      method: "POST",
+      body: {},
+      auth: false,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 400,
@@ -55,13 +59,15 @@ describe("api client", () => {
       "POST /api/auth/resend-otp": () =>
         json(429, { message: "Slow down", code: "RATE_LIMITED" }, { "Retry-After": "42" }),
     });
-    const error = await api.post("/api/auth/resend-otp", {}).catch((e) => e);
+    const error = await apiRequest("/api/auth/resend-otp", { method: "POST", body: {} }).catch(
+      (e) => e,
+    );
     expect(error).toMatchObject({ status: 429, retryAfterSeconds: 42 });
   });
 
   it("uses the caller's fallback when the server sent no message", async () => {
     stubFetch({ "GET /api/x": () => new Response("<html>oops</html>", { status: 502 }) });
-    const error = await api.get("/api/x").catch((e) => e);
+    const error = await apiRequest("/api/x").catch((e) => e);
     expect(error).toMatchObject({ status: 502, hasServerMessage: false });
     expect(errorMessage(error, "Something went wrong during login.")).toBe(
       "Something went wrong during login.",
@@ -76,7 +82,7 @@ describe("api client", () => {
       "POST /api/auth/refresh-token": () => json(200, { token: "new" }),
     });
 
-    const results = await Promise.all([api.get("/api/things"), api.get("/api/things")]);
+    const results = await Promise.all([apiRequest("/api/things"), apiRequest("/api/things")]);
 
     expect(results).toEqual([{ ok: true }, { ok: true }]);
     const refreshes = callsTo(fetchMock, "POST /api/auth/refresh-token");
@@ -97,7 +103,7 @@ describe("api client", () => {
       "GET /api/things": expired,
       "POST /api/auth/refresh-token": () => json(200, { token: "new" }),
     });
-    const error = await api.get("/api/things").catch((e) => e);
+    const error = await apiRequest("/api/things").catch((e) => e);
     expect(error).toMatchObject({ status: 401, code: "TOKEN_EXPIRED" });
     expect(callsTo(fetchMock, "POST /api/auth/refresh-token")).toHaveLength(1);
     expect(callsTo(fetchMock, "GET /api/things")).toHaveLength(2);
@@ -108,7 +114,7 @@ describe("api client", () => {
     const fetchMock = stubFetch({
       "GET /api/things": () => json(401, { message: "Revoked", code: "UNAUTHORIZED" }),
     });
-    await expect(api.get("/api/things")).rejects.toMatchObject({ status: 401 });
+    await expect(apiRequest("/api/things")).rejects.toMatchObject({ status: 401 });
     expect(callsTo(fetchMock, "POST /api/auth/refresh-token")).toHaveLength(0);
     expect(window.localStorage.getItem("token")).toBe("old");
   });
@@ -122,7 +128,7 @@ describe("api client", () => {
       "POST /api/auth/refresh-token": () => json(401, { message: "Expired", code: "UNAUTHORIZED" }),
     });
 
-    await expect(api.get("/api/things")).rejects.toMatchObject({ code: "TOKEN_EXPIRED" });
+    await expect(apiRequest("/api/things")).rejects.toMatchObject({ code: "TOKEN_EXPIRED" });
 
     expect(navigate).toHaveBeenCalledWith("/login");
     expect(window.localStorage.getItem("token")).toBeNull();
@@ -139,7 +145,7 @@ describe("api client", () => {
       "POST /api/auth/refresh-token": () => json(500, { message: "Boom", code: "INTERNAL_ERROR" }),
     });
 
-    await expect(api.get("/api/things")).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("/api/things")).rejects.toBeInstanceOf(ApiError);
 
     expect(navigate).toHaveBeenCalledWith("/login");
     expect(window.localStorage.getItem("token")).toBeNull();

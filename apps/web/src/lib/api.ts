@@ -210,25 +210,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return handle<T>(await send(path, options, fresh));
 }
 
-type BodylessOptions = Omit<RequestOptions, "method" | "body">;
-
-export const api = {
-  get: <T>(path: string, options?: BodylessOptions) =>
-    apiRequest<T>(path, { ...options, method: "GET" }),
-  post: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(path, { ...options, method: "POST", body }),
-  put: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(path, { ...options, method: "PUT", body }),
-  patch: <T>(path: string, body?: unknown, options?: BodylessOptions) =>
-    apiRequest<T>(path, { ...options, method: "PATCH", body }),
-  delete: <T>(path: string, options?: BodylessOptions) =>
-    apiRequest<T>(path, { ...options, method: "DELETE" }),
-};
-
 /** SPEC section 7: GET /api/conhealth is called when the app loads and its result is logged. */
 export async function logConnectionHealth(): Promise<void> {
   try {
-    const health = await api.get<unknown>("/api/conhealth", { auth: false });
+    const health = await apiRequest<unknown>("/api/conhealth", { auth: false });
     console.info("Cartner API health:", health);
   } catch (error) {
     console.info(

@@ -2,7 +2,7 @@
 import type { EndpointKey, RequestOf, ResponseOf } from "@cartner/contract";
 import { apiRequest, type RequestOptions } from "./api.ts";
 
-type CallOptions = Pick<RequestOptions, "signal" | "auth" | "headers">;
+type CallOptions = Pick<RequestOptions, "signal" | "auth" | "headers" | "retryOnExpiredToken">;
 
 /** `call(key)` for routes that take nothing; `call(key, { params, query, body })` otherwise. */
 type CallArgs<K extends EndpointKey> =
@@ -19,16 +19,15 @@ export function fillPath(template: string, params: Record<string, unknown> = {})
   });
 }
 
-/** ?a=1&b=x&b=y from an object; arrays repeat their key, undefined and null are left out. */
-export function queryString(query: Record<string, unknown> = {}): string {
+/** a=1&b=x&b=y from an object: arrays repeat their key, undefined and null are left out. */
+export function queryString(query: object = {}): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item !== undefined && item !== null) search.append(key, String(item));
     }
   }
-  const text = search.toString();
-  return text ? `?${text}` : "";
+  return search.toString();
 }
 
 /**
@@ -43,6 +42,7 @@ export function call<K extends EndpointKey>(key: K, ...args: CallArgs<K>): Promi
   ];
   const space = key.indexOf(" ");
   const method = key.slice(0, space);
-  const path = fillPath(key.slice(space + 1), request?.params) + queryString(request?.query);
+  const search = queryString(request?.query);
+  const path = fillPath(key.slice(space + 1), request?.params) + (search ? `?${search}` : "");
   return apiRequest<ResponseOf<K>>(path, { ...options, method, body: request?.body });
 }

@@ -1,22 +1,19 @@
-import type {
-  AuthStartResponse,
-  LoginBody,
-  RegisterBody,
-  ValidateTokenResponse,
-  VerifyOtpResponse,
-} from "@cartner/contract";
-import { api } from "../../lib/api.ts";
+import type { RequestOf } from "@cartner/contract";
+import { call } from "../../lib/call.ts";
 
-/** The Auth calls of API.md. Sign-in steps are public: no token is sent. */
+const publicCall = { auth: false } as const;
+
+/** The Auth calls of the endpoint table. Sign-in steps are public: no token is sent. */
 export const authApi = {
-  register: (body: RegisterBody) =>
-    api.post<AuthStartResponse>("/api/auth/register", body, { auth: false }),
-  login: (body: LoginBody) => api.post<AuthStartResponse>("/api/auth/login", body, { auth: false }),
-  verifyOtp: (body: { userId: string; code: string }) =>
-    api.post<VerifyOtpResponse>("/api/auth/verify-otp", body, { auth: false }),
-  resendOtp: (body: { userId: string }) =>
-    api.post<{ message: string }>("/api/auth/resend-otp", body, { auth: false }),
+  register: (body: RequestOf<"POST /api/auth/register">["body"]) =>
+    call("POST /api/auth/register", { body }, publicCall),
+  login: (body: RequestOf<"POST /api/auth/login">["body"]) =>
+    call("POST /api/auth/login", { body }, publicCall),
+  verifyOtp: (body: RequestOf<"POST /api/auth/verify-otp">["body"]) =>
+    call("POST /api/auth/verify-otp", { body }, publicCall),
+  resendOtp: (body: RequestOf<"POST /api/auth/resend-otp">["body"]) =>
+    call("POST /api/auth/resend-otp", { body }, publicCall),
   validateToken: (signal?: AbortSignal) =>
-    api.get<ValidateTokenResponse>("/api/auth/validate-token", signal ? { signal } : undefined),
-  logout: () => api.post<void>("/api/auth/logout", undefined, { retryOnExpiredToken: false }),
+    call("GET /api/auth/validate-token", {}, signal ? { signal } : undefined),
+  logout: () => call("POST /api/auth/logout", {}, { retryOnExpiredToken: false }),
 };

@@ -1,44 +1,31 @@
-import type { Cart, SessionSummary } from "@cartner/contract";
-import { ApiError, api } from "../../lib/api.ts";
+import type { RequestOf } from "@cartner/contract";
+import { ApiError } from "../../lib/api.ts";
+import { call } from "../../lib/call.ts";
 
-export interface CartResponse {
-  cart: Cart;
-}
+/** The line to change; the creator may name anyone's (lineId), others only their own. */
+export type QuantityChangeBody = RequestOf<"PATCH /api/carts/:cartId/quantity">["body"];
 
-export interface MessageAndCart {
-  message: string;
-  cart: Cart;
-}
-
-export interface QuantityChangeBody {
-  productId: string;
-  change: 1 | -1;
-  /** The line to change; the creator may name anyone's, others only their own. */
-  lineId?: string;
-}
-
-const enc = encodeURIComponent;
-
-/** The Carts calls of API.md (plus the session-scoped cart and summary reads). */
+/** The Carts calls of the endpoint table (plus the session-scoped cart and summary reads). */
 export const cartsApi = {
-  list: (signal?: AbortSignal) => api.get<{ carts: Cart[] }>("/api/carts", { signal }),
-  history: (signal?: AbortSignal) => api.get<{ carts: Cart[] }>("/api/carts/history", { signal }),
+  list: (signal?: AbortSignal) => call("GET /api/carts", {}, { signal }),
+  history: (signal?: AbortSignal) => call("GET /api/carts/history", {}, { signal }),
   get: (cartId: string, signal?: AbortSignal) =>
-    api.get<CartResponse>(`/api/carts/${enc(cartId)}`, { signal }),
+    call("GET /api/carts/:cartId", { params: { cartId } }, { signal }),
   ofSession: (sessionId: string, signal?: AbortSignal) =>
-    api.get<CartResponse>(`/api/sessions/${enc(sessionId)}/cart`, { signal }),
+    call("GET /api/sessions/:id/cart", { params: { id: sessionId } }, { signal }),
   summary: (sessionId: string, signal?: AbortSignal) =>
-    api.get<SessionSummary>(`/api/sessions/${enc(sessionId)}/summary`, { signal }),
-  add: (cartId: string, body: { productId: string; quantity?: number }) =>
-    api.post<MessageAndCart>(`/api/carts/${enc(cartId)}/product`, body),
+    call("GET /api/sessions/:id/summary", { params: { id: sessionId } }, { signal }),
+  add: (cartId: string, body: RequestOf<"POST /api/carts/:cartId/product">["body"]) =>
+    call("POST /api/carts/:cartId/product", { params: { cartId }, body }),
   changeQuantity: (cartId: string, body: QuantityChangeBody) =>
-    api.patch<CartResponse>(`/api/carts/${enc(cartId)}/quantity`, body),
+    call("PATCH /api/carts/:cartId/quantity", { params: { cartId }, body }),
   removeLine: (cartId: string, productId: string, lineId?: string) =>
-    api.delete<CartResponse>(
-      `/api/carts/${enc(cartId)}/product/${enc(productId)}${lineId ? `?lineId=${enc(lineId)}` : ""}`,
-    ),
-  clear: (cartId: string) => api.delete<MessageAndCart>(`/api/carts/${enc(cartId)}/clear`),
-  remove: (cartId: string) => api.delete<{ message: string }>(`/api/carts/${enc(cartId)}`),
+    call("DELETE /api/carts/:cartId/product/:productId", {
+      params: { cartId, productId },
+      query: lineId ? { lineId } : {},
+    }),
+  clear: (cartId: string) => call("DELETE /api/carts/:cartId/clear", { params: { cartId } }),
+  remove: (cartId: string) => call("DELETE /api/carts/:cartId", { params: { cartId } }),
 };
 
 /** Query keys. Everything cart-related lives under ["carts"], so one invalidation covers it. */

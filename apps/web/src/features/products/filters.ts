@@ -5,8 +5,10 @@ import {
   PRODUCT_CATEGORIES,
   PRODUCT_SORTS,
   type ProductCategory,
+  type ProductQuery,
   type ProductSort,
 } from "@cartner/contract";
+import { queryString } from "../../lib/call.ts";
 
 /**
  * The products page's filters. They live in the URL query string (shareable, and the back button
@@ -115,20 +117,22 @@ export function parseFilters(params: URLSearchParams): ProductFilters {
  * The canonical query string for some filters, used both for the page's URL and for the API call:
  * defaults are left out; a moved price slider sends both bounds (0..1000 sends neither).
  */
-export function filtersToSearchParams(filters: ProductFilters): URLSearchParams {
-  const params = new URLSearchParams();
+/** The API query for these filters: only what differs from the default list. */
+export function filtersToQuery(filters: ProductFilters): ProductQuery {
+  const query: ProductQuery = {};
   const q = filters.q.trim();
-  if (q !== "") params.set("q", q);
-  for (const category of normalizeCategories(filters.categories)) {
-    params.append("category", category);
-  }
+  if (q !== "") query.q = q;
+  const categories = normalizeCategories(filters.categories);
+  if (categories.length > 0) query.category = categories;
   const price = clampPriceRange(filters.price);
-  if (!isFullPriceRange(price)) {
-    params.set("minPrice", String(price[0]));
-    params.set("maxPrice", String(price[1]));
-  }
-  if (filters.sort !== DEFAULT_FILTERS.sort) params.set("sort", filters.sort);
-  return params;
+  if (!isFullPriceRange(price)) [query.minPrice, query.maxPrice] = price;
+  if (filters.sort !== DEFAULT_FILTERS.sort) query.sort = filters.sort;
+  return query;
+}
+
+/** The same as the page's search params (and the list's cache key). */
+export function filtersToSearchParams(filters: ProductFilters): URLSearchParams {
+  return new URLSearchParams(queryString(filtersToQuery(filters)));
 }
 
 /** How many filters narrow the list (search and sort not counted): for the Filters toggle's badge. */

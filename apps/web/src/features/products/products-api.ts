@@ -5,9 +5,10 @@ import {
   useQueryClient,
   type QueryClient,
 } from "@tanstack/react-query";
-import type { Product, ProductListResponse } from "@cartner/contract";
-import { ApiError, api } from "../../lib/api.ts";
-import { filtersToSearchParams, type ProductFilters } from "./filters.ts";
+import type { Product, ProductListResponse, ProductQuery } from "@cartner/contract";
+import { ApiError } from "../../lib/api.ts";
+import { call, queryString } from "../../lib/call.ts";
+import { filtersToQuery, type ProductFilters } from "./filters.ts";
 
 /** Query keys: a list is keyed by its canonical query string, so equal filters share a cache entry. */
 export const productKeys = {
@@ -18,20 +19,17 @@ export const productKeys = {
 };
 
 export const productsApi = {
-  /** GET /api/products?{query}; `query` is a query string without the "?". */
-  list: (query: string, signal?: AbortSignal) =>
-    api.get<ProductListResponse>(query === "" ? "/api/products" : `/api/products?${query}`, {
-      signal,
-    }),
+  list: (query: ProductQuery, signal?: AbortSignal) =>
+    call("GET /api/products", { query }, { signal }),
   get: (id: string, signal?: AbortSignal) =>
-    api.get<{ product: Product }>(`/api/products/${encodeURIComponent(id)}`, { signal }),
+    call("GET /api/products/:id", { params: { id } }, { signal }),
 };
 
 /** The filtered grid. The previous result stays on screen while the next one loads. */
 export function useProductList(filters: ProductFilters) {
-  const query = filtersToSearchParams(filters).toString();
+  const query = filtersToQuery(filters);
   const options = {
-    queryKey: productKeys.list(query),
+    queryKey: productKeys.list(queryString(query)),
     queryFn: ({ signal }: { signal: AbortSignal }) => productsApi.list(query, signal),
   };
   // The request starts as the page renders, not once it is on screen: when the page's chunk has
@@ -45,7 +43,7 @@ export function useProductList(filters: ProductFilters) {
 export function useAllProducts() {
   return useQuery({
     queryKey: productKeys.list(""),
-    queryFn: ({ signal }) => productsApi.list("", signal),
+    queryFn: ({ signal }) => productsApi.list({}, signal),
   });
 }
 

@@ -1,12 +1,7 @@
-import type { Profile, UpdateCredentialsBody } from "@cartner/contract";
-import { api } from "../../lib/api.ts";
+import type { RequestOf, ResponseOf } from "@cartner/contract";
+import { call } from "../../lib/call.ts";
 
-export interface PublicUser {
-  _id: string;
-  name: string;
-  avatar: string;
-  joinedAt: string;
-}
+export type PublicUser = ResponseOf<"GET /api/users/:userId">["user"];
 
 export const profileKeys = {
   all: ["profile"] as const,
@@ -14,17 +9,13 @@ export const profileKeys = {
   user: (userId: string) => [...profileKeys.all, "user", userId] as const,
 };
 
-/** The Profile calls of API.md, plus PATCH /auth/update-credentials. */
+/** The Profile calls of the endpoint table, plus PATCH /auth/update-credentials. */
 export const profileApi = {
-  me: (signal?: AbortSignal) =>
-    api.get<Profile>("/api/profile/me", signal ? { signal } : undefined),
+  me: (signal?: AbortSignal) => call("GET /api/profile/me", {}, signal ? { signal } : undefined),
   /** Multipart: api.ts sends FormData as is, so the browser sets the boundary. */
-  update: (form: FormData) => api.post<Profile>("/api/profile/me", form),
-  updateCredentials: (body: UpdateCredentialsBody) =>
-    api.patch<{ message?: string; userId?: string }>("/api/auth/update-credentials", body),
+  update: (form: FormData) => call("POST /api/profile/me", { body: form }),
+  updateCredentials: (body: RequestOf<"PATCH /api/auth/update-credentials">["body"]) =>
+    call("PATCH /api/auth/update-credentials", { body }),
   user: (userId: string, signal?: AbortSignal) =>
-    api.get<{ user: PublicUser }>(
-      `/api/users/${encodeURIComponent(userId)}`,
-      signal ? { signal } : undefined,
-    ),
+    call("GET /api/users/:userId", { params: { userId } }, signal ? { signal } : undefined),
 };

@@ -1,77 +1,39 @@
-import type {
-  CreateSessionBody as ContractCreateSessionBody,
-  Invite,
-  InviteRole,
-  JoinRequest,
-  Session,
-  UpdateSessionBody,
-} from "@cartner/contract";
-import { ApiError, api } from "../../lib/api.ts";
+import type { RequestOf, ResponseOf } from "@cartner/contract";
+import { ApiError } from "../../lib/api.ts";
+import { call } from "../../lib/call.ts";
 
 /** What the create forms send (the contract's body, without the ignored `creator`). */
-export type CreateSessionBody = Omit<ContractCreateSessionBody, "creator">;
+export type CreateSessionBody = Omit<RequestOf<"POST /api/sessions">["body"], "creator">;
+export type CreateSessionResponse = ResponseOf<"POST /api/sessions">;
 
-/** POST /api/sessions answers `{ message, session }`; SPEC's client reads `session.id`. */
-export interface CreateSessionResponse {
-  message?: string;
-  session?: Partial<Session> | null;
-}
-
-export interface MessageResponse {
-  message: string;
-}
-
-export interface SessionIdResponse {
-  message: string;
-  sessionId: string;
-}
-
-export interface InviteBody {
-  sessionCode: string;
-  emailOrUsername: string;
-  role: InviteRole;
-}
-
-/** Approve or reject a join request; we always answer by userId. */
-export interface JoinDecisionBody {
-  userId: string;
-}
-
-const enc = encodeURIComponent;
-
-/** The Sessions calls of API.md. */
+/** The Sessions calls of the endpoint table. */
 export const sessionsApi = {
-  create: (body: CreateSessionBody) => api.post<CreateSessionResponse>("/api/sessions", body),
-  mine: (signal?: AbortSignal) => api.get<{ sessions: Session[] }>("/api/sessions/my", { signal }),
-  actives: (signal?: AbortSignal) =>
-    api.get<{ sessions: Session[] }>("/api/sessions/mysessions/actives", { signal }),
-  sync: (signal?: AbortSignal) =>
-    api.get<{ sessions: Session[]; version?: number }>("/api/sessions/sync", { signal }),
+  create: (body: CreateSessionBody) => call("POST /api/sessions", { body }),
+  mine: (signal?: AbortSignal) => call("GET /api/sessions/my", {}, { signal }),
+  actives: (signal?: AbortSignal) => call("GET /api/sessions/mysessions/actives", {}, { signal }),
+  sync: (signal?: AbortSignal) => call("GET /api/sessions/sync", {}, { signal }),
   get: (id: string, signal?: AbortSignal) =>
-    api.get<{ session: Session }>(`/api/sessions/${enc(id)}`, { signal }),
-  update: (id: string, body: UpdateSessionBody) =>
-    api.patch<{ session: Session }>(`/api/sessions/${enc(id)}`, body),
-  leave: (id: string) => api.delete<MessageResponse>(`/api/sessions/${enc(id)}/leave`),
-  end: (id: string) => api.put<SessionIdResponse>(`/api/sessions/${enc(id)}/end`),
-  joinByCode: (body: { sessionCode: string; passcode: string }) =>
-    api.post<SessionIdResponse>("/api/sessions/join/code", body),
+    call("GET /api/sessions/:id", { params: { id } }, { signal }),
+  update: (id: string, body: RequestOf<"PATCH /api/sessions/:id">["body"]) =>
+    call("PATCH /api/sessions/:id", { params: { id }, body }),
+  leave: (id: string) => call("DELETE /api/sessions/:id/leave", { params: { id } }),
+  end: (id: string) => call("PUT /api/sessions/:id/end", { params: { id } }),
+  joinByCode: (body: RequestOf<"POST /api/sessions/join/code">["body"]) =>
+    call("POST /api/sessions/join/code", { body }),
   joinRequests: (sessionCode: string, signal?: AbortSignal) =>
-    api.post<{ requests: JoinRequest[] }>(
-      "/api/sessions/joinrequests",
-      { sessionCode },
-      { signal },
-    ),
-  approve: (sessionCode: string, body: JoinDecisionBody) =>
-    api.post<MessageResponse>(`/api/sessions/approve/${enc(sessionCode)}`, body),
-  reject: (sessionCode: string, body: JoinDecisionBody) =>
-    api.post<MessageResponse>(`/api/sessions/reject/${enc(sessionCode)}`, body),
-  invite: (body: InviteBody) => api.post<MessageResponse>("/api/sessions/invite", body),
-  myInvites: (signal?: AbortSignal) =>
-    api.get<{ invites: Invite[] }>("/api/sessions/myinvites", { signal }),
+    call("POST /api/sessions/joinrequests", { body: { sessionCode } }, { signal }),
+  /** We always answer a join request by userId. */
+  approve: (sessionCode: string, body: { userId: string }) =>
+    call("POST /api/sessions/approve/:code", { params: { code: sessionCode }, body }),
+  reject: (sessionCode: string, body: { userId: string }) =>
+    call("POST /api/sessions/reject/:code", { params: { code: sessionCode }, body }),
+  invite: (body: RequestOf<"POST /api/sessions/invite">["body"]) =>
+    call("POST /api/sessions/invite", { body }),
+  myInvites: (signal?: AbortSignal) => call("GET /api/sessions/myinvites", {}, { signal }),
   acceptInvite: (sessionCode: string) =>
-    api.post<SessionIdResponse>("/api/sessions/accinvite", { sessionCode }),
+    call("POST /api/sessions/accinvite", { body: { sessionCode } }),
   rejectInvite: (sessionCode: string) =>
-    api.post<MessageResponse>("/api/sessions/rejinvite", { sessionCode }),
+    call("POST /api/sessions/rejinvite", { body: { sessionCode } }),
 };
 
 /** Query keys. Everything session-related lives under ["sessions"], so one invalidation covers it. */
