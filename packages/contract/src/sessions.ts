@@ -6,13 +6,14 @@ import {
   SESSION_PARTICIPANT_OPTIONS,
   SESSION_TYPES,
 } from "./constants.ts";
+import { SESSION_ROLES } from "./permissions.ts";
 
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 export const ParticipantsSchema = z.enum(SESSION_PARTICIPANT_OPTIONS);
 export const SessionStatusSchema = z.enum(["active", "ended"]);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
-export const RoleSchema = z.enum(["creator", "participant", "viewer", "pending"]);
+export const RoleSchema = z.enum(SESSION_ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 export const InviteRoleSchema = z.enum(["participant", "viewer"]);
 export type InviteRole = z.infer<typeof InviteRoleSchema>;

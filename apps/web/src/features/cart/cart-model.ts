@@ -1,4 +1,5 @@
 import {
+  can,
   QUANTITY_MAX,
   QUANTITY_MIN,
   fromCents,
@@ -66,12 +67,12 @@ export function canChangeLine(
   sessionActive = true,
 ): boolean {
   if (!sessionActive || !userId) return false;
-  if (role === "creator") return true;
-  return role === "participant" && line.addedBy?._id === userId;
+  if (can(role, "cart.changeAnyLine")) return true;
+  return can(role, "cart.changeOwnLine") && line.addedBy?._id === userId;
 }
 
 export function canManageCart(role: Role | null, sessionActive = true): boolean {
-  return sessionActive && role === "creator";
+  return sessionActive && can(role, "cart.clear");
 }
 
 export function isSessionActive(cart: Cart): boolean {

@@ -6,7 +6,7 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import type { Cart, Product, Session } from "@cartner/contract";
+import { can, type Cart, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cartKeys, cartMutationKeys, cartsApi } from "../cart/carts-api.ts";
 import { roleIn } from "../cart/cart-model.ts";
@@ -45,7 +45,8 @@ export function addBlockedReason(
   if (!session) return null;
   if (session.status === "ended") return ENDED_REASON;
   const role = roleIn(session, userId);
-  if (role === "viewer") return VIEWER_REASON;
+  // A member who may see the cart but not add to it (a viewer).
+  if (can(role, "session.read") && !can(role, "cart.add")) return VIEWER_REASON;
   return null;
 }
 

@@ -13,7 +13,7 @@ import {
   ShoppingCart,
   Users,
 } from "lucide-react";
-import type { Member, Role, Session } from "@cartner/contract";
+import { can, type Member, type Role, type Session } from "@cartner/contract";
 import {
   Avatar,
   Badge,
@@ -41,18 +41,18 @@ export const NOT_AVAILABLE = "N/A";
 export function lobbyActions(session: Session, role: Role | null) {
   const active = session.status === "active";
   return {
-    canLeave: active && role !== null && role !== "creator",
-    canEnd: active && role === "creator",
-    canEdit: active && role === "creator",
-    canInvite: active && role === "creator",
-    canAddItems: active && (role === "creator" || role === "participant"),
+    canLeave: active && can(role, "session.leave"),
+    canEnd: active && can(role, "session.end"),
+    canEdit: active && can(role, "session.edit"),
+    canInvite: active && can(role, "session.invite"),
+    canAddItems: active && can(role, "cart.add"),
   };
 }
 
 /** Passcode text: hidden from viewers (the API omits it for them), 'N/A' when there is none. */
 export function passcodeText(session: Session, role: Role | null): string {
   if (session.passcode) return session.passcode;
-  if (session.hasPasscode && role !== "creator" && role !== "participant") return "Hidden";
+  if (session.hasPasscode && !can(role, "session.passcode")) return "Hidden";
   return NOT_AVAILABLE;
 }
 
