@@ -265,11 +265,9 @@ export async function buildApp(
       );
       await api.register(avatarRoutes);
       await api.register(profileRoutes(profileService));
-      await api.register(authRoutes(auth, config.authRateLimit), { prefix: "/auth" });
+      await api.register(authRoutes(auth, config.authRateLimit));
       await api.register(productRoutes(catalog));
-      await api.register(sessionRoutes(sessionService, config.authRateLimit, readCache), {
-        prefix: "/sessions",
-      });
+      await api.register(sessionRoutes(sessionService, config.authRateLimit, readCache));
       await api.register(cartRoutes(cartService, readCache));
     },
     { prefix: "/api" },

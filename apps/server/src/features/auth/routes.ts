@@ -1,22 +1,7 @@
-import {
-  ApiErrorSchema,
-  AuthStartResponseSchema,
-  LoginBodySchema,
-  MessageResponseSchema,
-  RegisterBodySchema,
-  ResendOtpBodySchema,
-  TokenResponseSchema,
-  UpdateCredentialsBodySchema,
-  ValidateTokenResponseSchema,
-  VerifyOtpBodySchema,
-  VerifyOtpResponseSchema,
-} from "@cartner/contract";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { FastifyPluginAsync } from "fastify";
+import { route } from "../../lib/endpoint.ts";
 import { unauthorized } from "../../lib/errors.ts";
 import type { AuthService } from "./service.ts";
-
-const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 429: ApiErrorSchema };
 
 export function bearerToken(header: string | undefined): string {
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -24,131 +9,54 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
+/** The Auth calls of the endpoint table. */
 export const authRoutes =
-  (auth: AuthService, authRateLimit: number): FastifyPluginAsyncZod =>
+  (auth: AuthService, authRateLimit: number): FastifyPluginAsync =>
   async (app) => {
     // The sign-in endpoints get a tighter per-IP budget than the rest of the API.
-    const limited = { rateLimit: { max: authRateLimit, timeWindow: "1 minute" } };
+    const limited = { config: { rateLimit: { max: authRateLimit, timeWindow: "1 minute" } } };
 
-    app.post(
-      "/register",
-      {
-        config: limited,
-        schema: {
-          tags: ["auth"],
-          summary: "Create an account and mail a registration code",
-          body: RegisterBodySchema,
-          response: { 201: AuthStartResponseSchema, 409: ApiErrorSchema, ...errors },
-        },
-      },
+    route(
+      app,
+      "POST /api/auth/register",
       async (request, reply) => reply.code(201).send(await auth.register(request.body)),
+      limited,
     );
 
-    app.post(
-      "/login",
-      {
-        config: limited,
-        schema: {
-          tags: ["auth"],
-          summary: "Check email and password and mail a sign-in code",
-          body: LoginBodySchema,
-          response: { 200: AuthStartResponseSchema, ...errors },
-        },
-      },
-      async (request) => auth.login(request.body),
-    );
+    route(app, "POST /api/auth/login", async (request) => auth.login(request.body), limited);
 
-    app.post(
-      "/verify-otp",
-      {
-        config: limited,
-        schema: {
-          tags: ["auth"],
-          summary: "Verify a code; returns a token and the code's purpose",
-          body: VerifyOtpBodySchema,
-          response: { 200: VerifyOtpResponseSchema, ...errors },
-        },
-      },
+    route(
+      app,
+      "POST /api/auth/verify-otp",
       async (request) => auth.verifyOtp(request.body.userId, request.body.code),
+      limited,
     );
 
-    app.post(
-      "/resend-otp",
-      {
-        config: limited,
-        schema: {
-          tags: ["auth"],
-          summary: "Send a new code (at most one a minute)",
-          body: ResendOtpBodySchema,
-          response: { 200: MessageResponseSchema, ...errors },
-        },
-      },
+    route(
+      app,
+      "POST /api/auth/resend-otp",
       async (request) => auth.resend(request.body.userId),
+      limited,
     );
 
-    app.post(
-      "/refresh-token",
-      {
-        schema: {
-          tags: ["auth"],
-          summary: "Renew the token of a live auth session (also after its 15 minutes)",
-          security: [{ bearer: [] }],
-          response: { 200: TokenResponseSchema, 401: ApiErrorSchema },
-        },
-      },
-      async (request) => auth.refresh(bearerToken(request.headers.authorization)),
+    route(app, "POST /api/auth/refresh-token", async (request) =>
+      auth.refresh(bearerToken(request.headers.authorization)),
     );
 
-    app.get(
-      "/validate-token",
-      {
-        onRequest: app.authenticate,
-        schema: {
-          tags: ["auth"],
-          summary: "Check the token; 401 when it is dead",
-          security: [{ bearer: [] }],
-          response: { 200: ValidateTokenResponseSchema, 401: ApiErrorSchema },
-        },
-      },
-      async (request) => ({ valid: true as const, user: request.auth.user }),
-    );
+    route(app, "GET /api/auth/validate-token", async (request) => ({
+      valid: true as const,
+      user: request.auth.user,
+    }));
 
-    app.patch(
-      "/update-credentials",
-      {
-        onRequest: app.authenticate,
-        config: limited,
-        schema: {
-          tags: ["auth"],
-          summary:
-            "Start an email and/or password change; it applies after verify-otp (purpose update)",
-          security: [{ bearer: [] }],
-          body: UpdateCredentialsBodySchema,
-          response: {
-            200: z.object({ message: z.string(), userId: z.string() }),
-            403: ApiErrorSchema,
-            409: ApiErrorSchema,
-            ...errors,
-          },
-        },
-      },
+    route(
+      app,
+      "PATCH /api/auth/update-credentials",
       async (request) => auth.updateCredentials(request.auth.user._id, request.body),
+      limited,
     );
 
-    app.post(
-      "/logout",
-      {
-        onRequest: app.authenticate,
-        schema: {
-          tags: ["auth"],
-          summary: "Revoke this auth session",
-          security: [{ bearer: [] }],
-          response: { 204: z.null().describe("Signed out"), 401: ApiErrorSchema },
-        },
-      },
-      async (request, reply) => {
-        await auth.logout(request.auth.sid);
-        return reply.code(204).send(null);
-      },
-    );
+    route(app, "POST /api/auth/logout", async (request, reply) => {
+      await auth.logout(request.auth.sid);
+      return reply.code(204).send(null);
+    });
   };

@@ -1,12 +1,5 @@
-import {
-  ApiErrorSchema,
-  ProductListResponseSchema,
-  ProductQuerySchema,
-  ProductResponseSchema,
-} from "@cartner/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { route } from "../../lib/endpoint.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { Catalog, CachedBody } from "./catalog.ts";
 
@@ -33,67 +26,32 @@ function sendCached(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const productRoutes =
-  (catalog: Catalog): FastifyPluginAsyncZod =>
+  (catalog: Catalog): FastifyPluginAsync =>
   async (app) => {
-    app.get(
-      "/products",
-      {
-        onRequest: app.authenticate,
-        schema: {
-          tags: ["products"],
-          summary: "List products: search, filter by category and price, sort, page",
-          security: [{ bearer: [] }],
-          querystring: ProductQuerySchema,
-          response: { 200: ProductListResponseSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
-        },
-      },
-      async (request, reply) =>
-        sendCached(
-          request,
-          reply,
-          await catalog.list(request.query),
-          "application/json; charset=utf-8",
-          // Per user (behind auth), always revalidated: the ETag makes that a cheap 304.
-          "private, no-cache",
-        ),
+    route(app, "GET /api/products", async (request, reply) =>
+      sendCached(
+        request,
+        reply,
+        await catalog.list(request.query),
+        "application/json; charset=utf-8",
+        // Per user (behind auth), always revalidated: the ETag makes that a cheap 304.
+        "private, no-cache",
+      ),
     );
 
-    app.get(
-      "/products/:id",
-      {
-        onRequest: app.authenticate,
-        schema: {
-          tags: ["products"],
-          summary: "One product",
-          security: [{ bearer: [] }],
-          params: z.strictObject({ id: z.string().max(64) }),
-          response: { 200: ProductResponseSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
-        },
-      },
-      async (request) => {
-        // A malformed id cannot name a product: the same 404 as a missing one.
-        if (!UUID.test(request.params.id)) throw notFound("Product not found.");
-        return { product: await catalog.get(request.params.id) };
-      },
-    );
+    route(app, "GET /api/products/:id", async (request) => {
+      // A malformed id cannot name a product: the same 404 as a missing one.
+      if (!UUID.test(request.params.id)) throw notFound("Product not found.");
+      return { product: await catalog.get(request.params.id) };
+    });
 
-    app.get(
-      "/catalog/images/:file",
-      {
-        schema: {
-          tags: ["products"],
-          summary: "A product image (public; the file name changes when the image does)",
-          params: z.strictObject({ file: z.string().max(200) }),
-          response: { 200: z.string().describe("image/svg+xml"), 404: ApiErrorSchema },
-        },
-      },
-      async (request, reply) =>
-        sendCached(
-          request,
-          reply,
-          await catalog.image(request.params.file),
-          "image/svg+xml",
-          "public, max-age=31536000, immutable",
-        ),
+    route(app, "GET /api/catalog/images/:file", async (request, reply) =>
+      sendCached(
+        request,
+        reply,
+        await catalog.image(request.params.file),
+        "image/svg+xml",
+        "public, max-age=31536000, immutable",
+      ),
     );
   };
