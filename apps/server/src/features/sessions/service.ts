@@ -1,4 +1,5 @@
 import {
+  can,
   ErrorCode,
   fromCents,
   toCents,
@@ -7,9 +8,9 @@ import {
   type JoinRequest,
   type LiveEventType,
   type Member,
-  type Role,
   type Session,
   type SessionStatus,
+  type Action,
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
@@ -27,6 +28,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { newSessionCode, sameSecret } from "./codes.ts";
 
@@ -35,7 +37,6 @@ type SessionRow = typeof sessions.$inferSelect;
 export const avatarUrl = (userId: string) => `/api/users/${userId}/avatar`;
 
 /** Members who see the session (a pending join request does not). */
-const MEMBER_ROLES: Role[] = ["creator", "participant", "viewer"];
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
 const MAX_JOIN_FAILURES_PER_SESSION = 30;
@@ -139,9 +140,7 @@ export function createSessionService(deps: {
         budget: row.budgetCents === null ? null : fromCents(row.budgetCents),
         sessionCode: row.code,
         // Viewers see the session, not its passcode (DESIGN section 4).
-        ...(row.passcode && (myRole === "creator" || myRole === "participant")
-          ? { passcode: row.passcode }
-          : {}),
+        ...(row.passcode && can(myRole, "session.passcode") ? { passcode: row.passcode } : {}),
         hasPasscode: row.passcode !== null,
         creator: {
           _id: row.creatorId,
@@ -170,7 +169,7 @@ export function createSessionService(deps: {
    * The session and the caller's role in it. Anyone who is not a member (pending included) gets
    * 404, so session ids reveal nothing; a member without the needed role gets 403.
    */
-  async function access(sessionId: string, userId: string, allowed: readonly Role[]) {
+  async function access(sessionId: string, userId: string, action: Action) {
     const [found] = await db
       .select({ session: sessions, role: sessionMembers.role })
       .from(sessions)
@@ -179,25 +178,18 @@ export function createSessionService(deps: {
         and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, userId)),
       )
       .where(eq(sessions.id, sessionId));
-    if (!found || !MEMBER_ROLES.includes(found.role)) throw sessionNotFound();
-    if (!allowed.includes(found.role)) {
-      throw forbidden(
-        allowed.length === 1 && allowed[0] === "creator"
-          ? "Only the session's creator can do that."
-          : "Your role in this session does not allow that.",
-      );
-    }
-    return found;
+    requireAllowed(found?.role, action, "Session not found");
+    return found!;
   }
 
   /** The same, for the calls that name a session by its code. */
-  async function accessByCode(code: string, userId: string, allowed: readonly Role[]) {
+  async function accessByCode(code: string, userId: string, action: Action) {
     const [row] = await db
       .select({ id: sessions.id })
       .from(sessions)
       .where(eq(sessions.code, code));
     if (!row) throw sessionNotFound();
-    return access(row.id, userId, allowed);
+    return access(row.id, userId, action);
   }
 
   const requireActive = (session: SessionRow) => {
@@ -271,7 +263,7 @@ export function createSessionService(deps: {
   }
 
   async function get(sessionId: string, userId: string): Promise<Session> {
-    const { session } = await access(sessionId, userId, MEMBER_ROLES);
+    const { session } = await access(sessionId, userId, "session.read");
     return view(session, userId);
   }
 
@@ -280,7 +272,7 @@ export function createSessionService(deps: {
     userId: string,
     body: UpdateSessionBody,
   ): Promise<Session> {
-    const { session } = await access(sessionId, userId, ["creator"]);
+    const { session } = await access(sessionId, userId, "session.edit");
     requireActive(session);
     const changes: Partial<typeof sessions.$inferInsert> = {};
     if (body.sessionName !== undefined) changes.name = body.sessionName;
@@ -303,21 +295,18 @@ export function createSessionService(deps: {
       .select({ role: sessionMembers.role })
       .from(sessionMembers)
       .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
-    if (!membership) throw sessionNotFound();
-    if (membership.role === "creator") {
-      throw conflict("The creator cannot leave; end the session instead.");
-    }
+    requireAllowed(membership?.role, "session.leave", "Session not found");
     await db
       .delete(sessionMembers)
       .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
     announce("member.left", sessionId, await touch(sessionId), [userId]);
     return {
-      message: membership.role === "pending" ? "Join request withdrawn" : "You left the session",
+      message: membership!.role === "pending" ? "Join request withdrawn" : "You left the session",
     };
   }
 
   async function end(sessionId: string, userId: string) {
-    const { session } = await access(sessionId, userId, ["creator"]);
+    const { session } = await access(sessionId, userId, "session.end");
     requireActive(session);
     const now = clock.now();
     const version = await db.transaction(async (tx) => {
@@ -410,7 +399,7 @@ export function createSessionService(deps: {
   }
 
   async function joinRequests(userId: string, code: string): Promise<JoinRequest[]> {
-    const { session } = await accessByCode(code, userId, ["creator"]);
+    const { session } = await accessByCode(code, userId, "session.decideJoin");
     const rows = await db
       .select({
         userId: users.id,
@@ -435,7 +424,7 @@ export function createSessionService(deps: {
     target: { userId?: string; email?: string },
     approve: boolean,
   ) {
-    const { session } = await accessByCode(code, userId, ["creator"]);
+    const { session } = await accessByCode(code, userId, "session.decideJoin");
     requireActive(session);
     let targetId = target.userId;
     if (!targetId && target.email) {
@@ -463,7 +452,7 @@ export function createSessionService(deps: {
   }
 
   async function invite(user: User, code: string, emailOrUsername: string, role: InviteRole) {
-    const { session } = await accessByCode(code, user._id, ["creator"]);
+    const { session } = await accessByCode(code, user._id, "session.invite");
     requireActive(session);
     let email: string;
     if (emailOrUsername.includes("@")) {
