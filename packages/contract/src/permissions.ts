@@ -40,6 +40,8 @@ export const PERMISSIONS = {
   "session.invite": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** List, approve and reject join requests. */
   "session.decideJoin": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** See pending join requests among a session's members (others see members and themselves). */
+  "session.seeJoinRequests": { allow: ["creator"] },
   /** Leave; a pending requester withdraws. The creator must end the session instead. */
   "session.leave": {
     allow: ["participant", "viewer", "pending"],

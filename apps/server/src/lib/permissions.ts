@@ -1,4 +1,11 @@
-import { ErrorCode, refusal, type Action, type Caller } from "@cartner/contract";
+import {
+  can,
+  ErrorCode,
+  refusal,
+  type Action,
+  type Caller,
+  type SessionRole,
+} from "@cartner/contract";
 import { AppError } from "./errors.ts";
 
 /**
@@ -29,4 +36,17 @@ export function requireAllowed(
 ): void {
   const error = refusalError(role, action, notFoundMessage);
   if (error) throw error;
+}
+
+/**
+ * A session's members as one member may see them: pending join requests only for whoever may see
+ * them (the creator), and each requester their own entry.
+ */
+export function visibleMembers<M extends { userId: string; role: SessionRole }>(
+  members: M[],
+  viewerId: string,
+): M[] {
+  const myRole = members.find((m) => m.userId === viewerId)?.role;
+  if (can(myRole, "session.seeJoinRequests")) return members;
+  return members.filter((m) => m.role !== "pending" || m.userId === viewerId);
 }

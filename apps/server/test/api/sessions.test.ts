@@ -126,7 +126,8 @@ describe("joining by code and passcode", () => {
     const roles = Object.fromEntries(
       lobby.invitedUsers.map((m: { name: string; role: string }) => [m.name, m.role]),
     );
-    expect(roles).toEqual({ Ann: "creator", Ben: "participant", Vic: "viewer", Pat: "pending" });
+    // Pat's pending request is the creator's business (issue 17.6).
+    expect(roles).toEqual({ Ann: "creator", Ben: "participant", Vic: "viewer" });
     expect(lobby.passcode).toBe("tulip");
     const requests = (
       await as.creator("POST", "/api/sessions/joinrequests", { sessionCode: code })

@@ -17,7 +17,7 @@ import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
-import { refusalError, requireAllowed } from "../../lib/permissions.ts";
+import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import { imageFileName } from "../products/catalog.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { avatarUrl, type SessionService } from "../sessions/service.ts";
@@ -90,9 +90,12 @@ const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
 const imageUrl = (line: { slug: string; imageHash: string }) =>
   `/api/catalog/images/${imageFileName(line.slug, line.imageHash)}`;
 
-function build(view: CartView): Cart {
+function build(view: CartView, viewerId: string): Cart {
   const { cart, session, lines } = view;
-  const members: Member[] = view.members.map((m) => ({ ...m, avatar: avatarUrl(m.userId) }));
+  const members: Member[] = visibleMembers(view.members, viewerId).map((m) => ({
+    ...m,
+    avatar: avatarUrl(m.userId),
+  }));
   const creator = members.find((m) => m.role === "creator");
   const products: CartLine[] = lines.map((l) => ({
     _id: l.id,
@@ -173,15 +176,15 @@ export function createCartService(deps: {
         eq(sessionsTable.status, status),
       )}
       order by ${carts.updatedAt} desc`);
-    return views.map((r) => build(r.view));
+    return views.map((r) => build(r.view, userId));
   }
 
   async function get(cartId: string, userId: string): Promise<Cart> {
-    return build(await access({ cartId }, userId));
+    return build(await access({ cartId }, userId), userId);
   }
 
   async function getBySession(sessionId: string, userId: string): Promise<Cart> {
-    return build(await access({ sessionId }, userId));
+    return build(await access({ sessionId }, userId), userId);
   }
 
   /**
@@ -242,7 +245,7 @@ export function createCartService(deps: {
         members: session.id,
       });
     }
-    return build(view!);
+    return build(view!, user._id);
   }
 
   function add(cartId: string, user: User, productId: string, quantity: number) {

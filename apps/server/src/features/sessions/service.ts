@@ -28,7 +28,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
+import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { newSessionCode, sameSecret } from "./codes.ts";
 
@@ -126,7 +126,7 @@ export function createSessionService(deps: {
     const cartBySession = new Map(cartRows.map((c) => [c.sessionId, c]));
 
     return rows.map((row) => {
-      const invitedUsers = members.get(row.id) ?? [];
+      const invitedUsers = visibleMembers(members.get(row.id) ?? [], viewerId);
       const creator = invitedUsers.find((m) => m.role === "creator");
       const myRole = invitedUsers.find((m) => m.userId === viewerId)?.role;
       const cart = cartBySession.get(row.id)!;
@@ -291,18 +291,25 @@ export function createSessionService(deps: {
   }
 
   async function leave(sessionId: string, userId: string) {
-    const [membership] = await db
-      .select({ role: sessionMembers.role })
-      .from(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
-    requireAllowed(membership?.role, "session.leave", "Session not found");
-    await db
+    const { session, role } = await access(sessionId, userId, "session.leave");
+    requireActive(session);
+    // Only while the session is still active: an ended session's members are its history.
+    const left = await db
       .delete(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+      .where(
+        and(
+          eq(sessionMembers.sessionId, sessionId),
+          eq(sessionMembers.userId, userId),
+          sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.status} = 'active')`,
+        ),
+      )
+      .returning({ userId: sessionMembers.userId });
+    if (left.length === 0) {
+      // Ended (or left) meanwhile: answer what is true now, 409 or 404.
+      requireActive((await access(sessionId, userId, "session.leave")).session);
+    }
     announce("member.left", sessionId, await touch(sessionId), [userId]);
-    return {
-      message: membership!.role === "pending" ? "Join request withdrawn" : "You left the session",
-    };
+    return { message: role === "pending" ? "Join request withdrawn" : "You left the session" };
   }
 
   async function end(sessionId: string, userId: string) {
