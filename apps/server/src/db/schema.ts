@@ -199,7 +199,7 @@ export const sessionInvites = pgTable(
   ],
 );
 
-/** Failed join attempts, counted per user and per session to slow down guessing. */
+/** Failed join attempts, counted per user, per client address and per session to slow guessing. */
 export const joinFailures = pgTable(
   "join_failures",
   {
@@ -208,11 +208,14 @@ export const joinFailures = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     sessionId: uuid("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    /** The client's address (behind a proxy, from X-Forwarded-For with TRUST_PROXY). */
+    address: text("address"),
     createdAt: createdAt(),
   },
   (t) => [
     index("join_failures_user_idx").on(t.userId, t.createdAt),
     index("join_failures_session_idx").on(t.sessionId, t.createdAt),
+    index("join_failures_address_idx").on(t.address, t.createdAt),
   ],
 );
 

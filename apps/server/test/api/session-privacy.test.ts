@@ -1,9 +1,9 @@
 /**
- * Issue 17, items 5 and 6: an ended session is read-only for everyone, leaving included, and
- * pending join requests are the creator's business.
+ * Issue 17, items 5, 6 and 7: an ended session is read-only for everyone, leaving included;
+ * pending join requests are the creator's business; guessing a passcode locks out the guessers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+import { createTestApp, sessionWithEveryRole, signUp, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,5 +51,59 @@ describe("an ended session", () => {
     expect((await f.as.stranger("DELETE", `/api/sessions/${f.sessionId}/leave`)).statusCode).toBe(
       404,
     );
+  });
+});
+
+describe("guessing a session's passcode", () => {
+  const join = (token: string, address: string, sessionCode: string, passcode: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/sessions/join/code",
+      headers: { authorization: `Bearer ${token}` },
+      remoteAddress: address,
+      payload: { sessionCode, passcode },
+    });
+
+  it("locks out the guessers, not a newcomer with the right passcode (issue 17.7)", async () => {
+    const f = await sessionWithEveryRole(t);
+    const attackers = [await signUp(t, "Mal"), await signUp(t, "Mel"), await signUp(t, "Mol")];
+    // Three accounts from three addresses, ten wrong passcodes each: 30 failures on the session.
+    for (const [i, attacker] of attackers.entries()) {
+      for (let n = 0; n < 10; n++) {
+        expect(
+          (await join(attacker.token, `10.0.0.${i + 1}`, f.code, `guess${n}`)).statusCode,
+        ).toBe(403);
+      }
+      const capped = await join(attacker.token, `10.0.0.${i + 1}`, f.code, "tulip");
+      expect(capped.statusCode).toBe(429);
+      expect(capped.headers["retry-after"]).toBe("900");
+    }
+    // Under attack, an account that has failed here once gets no second guess...
+    const mia = await signUp(t, "Mia");
+    expect((await join(mia.token, "10.0.0.9", f.code, "wrong")).statusCode).toBe(403);
+    const refused = await join(mia.token, "10.0.0.9", f.code, "tulip");
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toBe(
+      "This session is refusing your join requests for a few minutes.",
+    );
+    // ...while someone who has not failed joins with the right passcode.
+    const liz = await signUp(t, "Liz");
+    expect((await join(liz.token, "10.0.0.20", f.code, "tulip")).statusCode).toBe(202);
+  });
+
+  it("caps failures per client address across accounts", async () => {
+    const f = await sessionWithEveryRole(t);
+    const other = await sessionWithEveryRole(t);
+    for (const name of ["Ada", "Bea", "Cy"]) {
+      const guesser = await signUp(t, name);
+      for (let n = 0; n < 10; n++) {
+        await join(guesser.token, "10.1.0.1", n % 2 ? f.code : other.code, `guess${n}`);
+      }
+    }
+    const dan = await signUp(t, "Dan");
+    const fromThere = await join(dan.token, "10.1.0.1", f.code, "tulip");
+    expect(fromThere.statusCode).toBe(429);
+    expect(fromThere.json().message).toContain("from this network");
+    expect((await join(dan.token, "10.1.0.2", f.code, "tulip")).statusCode).toBe(202);
   });
 });

@@ -64,6 +64,7 @@ export const sessionRoutes =
           .send(
             await service.joinByCode(
               request.auth.user._id,
+              request.ip,
               request.body.sessionCode,
               request.body.passcode,
             ),

@@ -14,7 +14,7 @@ import {
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
-import { and, count, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
   cartLines,
@@ -40,6 +40,8 @@ export const avatarUrl = (userId: string) => `/api/users/${userId}/avatar`;
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
 const MAX_JOIN_FAILURES_PER_SESSION = 30;
+/** Several accounts behind one address (a household, an office) share this. */
+const MAX_JOIN_FAILURES_PER_ADDRESS = 30;
 
 const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
 const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
@@ -345,35 +347,50 @@ export function createSessionService(deps: {
     return { message: "Session ended", sessionId };
   }
 
-  async function checkJoinBudget(userId: string) {
+  /** Failed joins in the last 15 minutes matching a condition. */
+  async function recentFailures(where: SQL | undefined): Promise<number> {
     const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
     const [row] = await db
       .select({ n: count() })
       .from(joinFailures)
-      .where(and(eq(joinFailures.userId, userId), gt(joinFailures.createdAt, since)));
-    if ((row?.n ?? 0) >= MAX_JOIN_FAILURES_PER_USER) {
-      throw tooManyRequests(
-        "Too many failed attempts to join. Please wait a few minutes.",
-        15 * 60,
+      .where(and(where, gt(joinFailures.createdAt, since)));
+    return row?.n ?? 0;
+  }
+
+  const refuseJoins = (message: string) => tooManyRequests(message, JOIN_WINDOW_MS / 1000);
+
+  /**
+   * Guessing is limited per account and per client address. A session whose code is under attack
+   * (many failures from anyone) does not close to everyone: it refuses only accounts that have
+   * already failed against it, so someone with the right passcode still gets in, while an
+   * attacker gets one guess per account per 15 minutes there.
+   */
+  async function checkJoinBudget(userId: string, address: string, sessionId: string | undefined) {
+    if ((await recentFailures(eq(joinFailures.userId, userId))) >= MAX_JOIN_FAILURES_PER_USER) {
+      throw refuseJoins("Too many failed attempts to join. Please wait a few minutes.");
+    }
+    if (
+      (await recentFailures(eq(joinFailures.address, address))) >= MAX_JOIN_FAILURES_PER_ADDRESS
+    ) {
+      throw refuseJoins(
+        "Too many failed attempts to join from this network. Please wait a few minutes.",
       );
     }
-  }
-
-  async function sessionUnderAttack(sessionId: string): Promise<boolean> {
-    const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
-    const [row] = await db
-      .select({ n: count() })
-      .from(joinFailures)
-      .where(and(eq(joinFailures.sessionId, sessionId), gt(joinFailures.createdAt, since)));
-    return (row?.n ?? 0) >= MAX_JOIN_FAILURES_PER_SESSION;
-  }
-
-  async function joinByCode(userId: string, code: string, passcode: string) {
-    await checkJoinBudget(userId);
-    const [session] = await db.select().from(sessions).where(eq(sessions.code, code));
-    if (session && (await sessionUnderAttack(session.id))) {
-      throw tooManyRequests("This session is refusing join requests for a few minutes.", 15 * 60);
+    if (
+      sessionId &&
+      (await recentFailures(eq(joinFailures.sessionId, sessionId))) >=
+        MAX_JOIN_FAILURES_PER_SESSION &&
+      (await recentFailures(
+        and(eq(joinFailures.sessionId, sessionId), eq(joinFailures.userId, userId)),
+      )) > 0
+    ) {
+      throw refuseJoins("This session is refusing your join requests for a few minutes.");
     }
+  }
+
+  async function joinByCode(userId: string, address: string, code: string, passcode: string) {
+    const [session] = await db.select().from(sessions).where(eq(sessions.code, code));
+    await checkJoinBudget(userId, address, session?.id);
     // A session without a passcode lets the code alone through; otherwise both must match.
     const ok =
       session !== undefined &&
@@ -382,7 +399,7 @@ export function createSessionService(deps: {
     if (!ok) {
       await db
         .insert(joinFailures)
-        .values({ userId, sessionId: session?.id ?? null, createdAt: clock.now() });
+        .values({ userId, sessionId: session?.id ?? null, address, createdAt: clock.now() });
       throw invalidJoin();
     }
     const inserted = await db
