@@ -41,6 +41,7 @@ export default defineConfig(async () => {
     test: {
       projects: [
         { test: { name: "contract", root: "packages/contract", include: ["src/**/*.test.ts"] } },
+        { test: { name: "scripts", root: "scripts", include: ["**/*.test.ts"] } },
         "apps/web/vitest.config.ts",
         server(
           "server:pglite",

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "../scripts/lib/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
@@ -26,7 +27,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // CHROMIUM_PATH, /usr/bin/chromium or the PATH's (npm test's preflight installs one if none).
+      executablePath: chromiumPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

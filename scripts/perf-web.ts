@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
+import { chromiumPath } from "./lib/chromium.ts";
 
 const AIMS = { performance: 90, accessibility: 95 };
 const ALL_PAGES = [
@@ -277,7 +278,7 @@ async function main(): Promise<number> {
   try {
     const credentials = await signUp(origin);
     chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      chromePath: chromiumPath(),
       chromeFlags: CHROME_FLAGS,
     });
     const results: Measured[] = [];
