@@ -6,13 +6,21 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "./constants.ts";
+import { text } from "./text.ts";
 
-const email = z
-  .string()
-  .trim()
-  .max(EMAIL_MAX_LENGTH)
+/** Trimmed, lower-cased; the same rule wherever an email is typed. */
+export const EmailSchema = text({ max: EMAIL_MAX_LENGTH })
   .pipe(z.email({ message: "Enter a valid email address" }))
   .transform((value) => value.toLowerCase());
+const email = EmailSchema;
+
+/** A person's display name. */
+export const PersonNameSchema = text({
+  min: 1,
+  minMessage: "Name is required",
+  max: NAME_MAX_LENGTH,
+  name: true,
+});
 
 const password = z
   .string()
@@ -30,7 +38,7 @@ export const OtpPurposeSchema = z.enum(["register", "login", "update"]);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
 
 export const RegisterBodySchema = z.strictObject({
-  name: z.string().trim().min(1, "Name is required").max(NAME_MAX_LENGTH),
+  name: PersonNameSchema,
   email,
   password,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRODUCT_CATEGORIES, PRODUCT_SORTS } from "./constants.ts";
+import { text } from "./text.ts";
 
 export const ProductCategorySchema = z.enum(PRODUCT_CATEGORIES);
 export type ProductCategory = z.infer<typeof ProductCategorySchema>;
@@ -31,7 +32,7 @@ const money = z.coerce
 /** GET /api/products query (API.md). `category` may repeat. */
 export const ProductQuerySchema = z
   .strictObject({
-    q: z.string().trim().max(100, "is too long").optional(),
+    q: text({ max: 100, maxMessage: "is too long" }).optional(),
     category: z
       .union([ProductCategorySchema, z.array(ProductCategorySchema).max(PRODUCT_CATEGORIES.length)])
       .transform((value) => (Array.isArray(value) ? value : [value]))

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import {
-  EMAIL_MAX_LENGTH,
-  NAME_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-} from "./constants.ts";
+import { EmailSchema } from "./auth.ts";
+import { text } from "./text.ts";
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.ts";
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_MAX_SIDE = 4096;
@@ -12,9 +9,14 @@ export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif
 
 /** The text fields of POST /api/profile/me (multipart); each optional, only sent ones change. */
 export const ProfileFieldsSchema = z.strictObject({
-  name: z.string().trim().min(1, "Name cannot be empty").max(NAME_MAX_LENGTH).optional(),
-  bio: z.string().trim().max(500).optional(),
-  location: z.string().trim().max(100).optional(),
+  name: text({
+    min: 1,
+    minMessage: "Name cannot be empty",
+    max: NAME_MAX_LENGTH,
+    name: true,
+  }).optional(),
+  bio: text({ max: 500, multiline: true }).optional(),
+  location: text({ max: 100 }).optional(),
   /** A JSON list of strings, as SPEC's client sends it. */
   languages: z
     .string()
@@ -26,12 +28,10 @@ export const ProfileFieldsSchema = z.strictObject({
         return z.NEVER;
       }
     })
-    .pipe(z.array(z.string().trim().min(1).max(40)).max(20, "At most 20 languages"))
+    .pipe(z.array(text({ min: 1, max: 40 })).max(20, "At most 20 languages"))
     .optional(),
-  occupation: z.string().trim().max(100).optional(),
-  phoneNumber: z
-    .string()
-    .trim()
+  occupation: text({ max: 100 }).optional(),
+  phoneNumber: text({ max: 30 })
     .regex(/^[+()\d\s.-]{0,30}$/, "Use digits, spaces and + ( ) - . only")
     .optional(),
 });
@@ -64,12 +64,7 @@ export const PublicUserSchema = z.object({
 
 export const UpdateCredentialsBodySchema = z
   .strictObject({
-    email: z
-      .string()
-      .trim()
-      .max(EMAIL_MAX_LENGTH)
-      .pipe(z.email("Enter a valid email address"))
-      .optional(),
+    email: EmailSchema.optional(),
     password: z
       .string()
       .min(PASSWORD_MIN_LENGTH, `New password must be at least ${PASSWORD_MIN_LENGTH} characters.`)

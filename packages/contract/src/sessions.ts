@@ -7,6 +7,7 @@ import {
   SESSION_TYPES,
 } from "./constants.ts";
 import { SESSION_ROLES } from "./permissions.ts";
+import { text } from "./text.ts";
 
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
@@ -18,13 +19,14 @@ export type Role = z.infer<typeof RoleSchema>;
 export const InviteRoleSchema = z.enum(["participant", "viewer"]);
 export type InviteRole = z.infer<typeof InviteRoleSchema>;
 
-const sessionName = z
-  .string()
-  .trim()
-  .min(1, "Session name is required")
-  .max(SESSION_NAME_MAX_LENGTH);
+const sessionName = text({
+  min: 1,
+  minMessage: "Session name is required",
+  max: SESSION_NAME_MAX_LENGTH,
+  name: true,
+});
 /** Trimmed; empty means "no passcode". */
-const passcode = z.string().trim().max(PASSCODE_MAX_LENGTH);
+const passcode = text({ max: PASSCODE_MAX_LENGTH, name: true });
 /** Currency units, at most two decimals. */
 const budget = z
   .number()
@@ -32,12 +34,11 @@ const budget = z
   .max(BUDGET_MAX, "Budget is too large")
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "At most two decimals");
 /** Session codes are case-insensitive for people typing them. */
-export const SessionCodeSchema = z
-  .string()
-  .trim()
-  .min(1, "Session code is required")
-  .max(32)
-  .transform((s) => s.toUpperCase());
+export const SessionCodeSchema = text({
+  min: 1,
+  minMessage: "Session code is required",
+  max: 32,
+}).transform((s) => s.toUpperCase());
 
 export const CreateSessionBodySchema = z.strictObject({
   sessionName,
@@ -62,7 +63,7 @@ export type UpdateSessionBody = z.input<typeof UpdateSessionBodySchema>;
 
 export const JoinByCodeBodySchema = z.strictObject({
   sessionCode: SessionCodeSchema,
-  passcode: z.string().trim().max(PASSCODE_MAX_LENGTH),
+  passcode,
 });
 export const SessionCodeBodySchema = z.strictObject({ sessionCode: SessionCodeSchema });
 
@@ -75,7 +76,7 @@ export const JoinDecisionBodySchema = z.union([
 
 export const InviteBodySchema = z.strictObject({
   sessionCode: SessionCodeSchema,
-  emailOrUsername: z.string().trim().min(1, "Email or username is required").max(254),
+  emailOrUsername: text({ min: 1, minMessage: "Email or username is required", max: 254 }),
   role: InviteRoleSchema,
 });
 

@@ -73,6 +73,17 @@ export function isDatabaseDown(error: unknown, depth = 0): boolean {
   return isDatabaseDown((error as { cause?: unknown }).cause, depth + 1);
 }
 
+/** SQLSTATEs for text the database cannot store (NUL, an invalid byte sequence): the client's. */
+const INVALID_TEXT_SQLSTATES = new Set(["22021", "22P05"]);
+
+/** The driver's SQLSTATE, looking through Drizzle's wrapping (`cause`). */
+function sqlState(error: unknown, depth = 0): string | undefined {
+  if (!error || typeof error !== "object" || depth > 5) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  return sqlState((error as { cause?: unknown }).cause, depth + 1);
+}
+
 /** While the database is down every request fails alike: one log line per this interval. */
 const DATABASE_DOWN_LOG_INTERVAL_MS = 10_000;
 
@@ -116,6 +127,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     const known = fastifyCode ? FASTIFY_CLIENT_ERRORS[fastifyCode] : undefined;
     const status = (error as FastifyError).statusCode ?? 500;
     if (known) return reply.code(status).send(known);
+
+    // The schemas refuse such text first; this is the net for a field that slipped through.
+    if (INVALID_TEXT_SQLSTATES.has(sqlState(error) ?? "")) {
+      return reply.code(400).send({
+        message: "The request contains characters that cannot be stored (such as NUL).",
+        code: ErrorCode.VALIDATION,
+      });
+    }
 
     if (isDatabaseDown(error)) {
       const now = performance.now();
