@@ -8,11 +8,13 @@ import { z } from "zod";
  */
 
 /** C0 controls (NUL, ESC, ...), DEL and C1 controls; tab, CR and LF are judged separately. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LINE_BREAKS_AND_TABS = /[\t\n\r]/;
 /** Explicit direction marks, embeddings, overrides and isolates (U+202E flips what follows). */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 /** Characters that draw nothing: a name made only of these (and spaces) looks empty. */
+// eslint-disable-next-line no-misleading-character-class -- U+034F is listed on its own on purpose
 const INVISIBLE = /[\s\u00AD\u034F\u115F\u1160\u180E\u200B-\u200D\u2060-\u2064\u3164\uFEFF]/gu;
 
 /** True when every surrogate in the string is half of a pair (JSON can carry lone ones). */
