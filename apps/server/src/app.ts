@@ -41,6 +41,7 @@ import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
+import { installApiCacheControl } from "./plugins/cache-control.ts";
 import { installErrorHandling } from "./plugins/error-handler.ts";
 
 declare module "fastify" {
@@ -127,6 +128,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installApiCacheControl(app);
 
   const clock = overrides.clock ?? systemClock;
   const database =

@@ -130,3 +130,30 @@ describe("the error handler", () => {
     }
   });
 });
+
+describe("Cache-Control", () => {
+  it("is no-store on answers that depend on who asks, errors included", async () => {
+    const ann = await signUp(t, "Ann");
+    const as = client(t, ann.token);
+    for (const res of [
+      await as("GET", "/api/profile/me"),
+      await as("GET", "/api/sessions/my"),
+      await as("POST", "/api/sessions", session),
+      await as("GET", "/api/sessions/00000000-0000-4000-8000-000000000000"),
+      await t.app.inject({ method: "GET", url: "/api/auth/validate-token" }),
+    ]) {
+      expect(res.headers["cache-control"], res.body).toBe("no-store");
+    }
+  });
+
+  it("leaves the public images, avatars and OpenAPI document cacheable", async () => {
+    const ann = await signUp(t, "Ann");
+    const products = (await client(t, ann.token)("GET", "/api/products?limit=1")).json().products;
+    const image = await t.app.inject({ method: "GET", url: products[0].imageUrl });
+    expect(image.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const avatar = await t.app.inject({ method: "GET", url: "/api/avatars/ann.svg" });
+    expect(avatar.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const docs = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(docs.headers["cache-control"]).not.toBe("no-store");
+  });
+});
