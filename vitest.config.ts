@@ -52,12 +52,18 @@ export default defineConfig(async () => {
         ),
         ...(postgresUrl
           ? [
-              server("server:postgres", { TEST_DB: "postgres", TEST_DATABASE_URL: postgresUrl }, [
-                "test/api/**/*.test.ts",
-                // The crash test runs the real server on both databases.
-                "test/process/cart-crash.test.ts",
-                "test/process/two-instances.test.ts",
-              ]),
+              server(
+                "server:postgres",
+                { TEST_DB: "postgres", TEST_DATABASE_URL: postgresUrl },
+                [
+                  "test/api/**/*.test.ts",
+                  // The crash test runs the real server on both databases.
+                  "test/process/cart-crash.test.ts",
+                  "test/process/two-instances.test.ts",
+                ],
+                // The fuzz walk runs once, on the embedded default (issue 15).
+                ["test/api/fuzz.test.ts"],
+              ),
             ]
           : []),
       ],
