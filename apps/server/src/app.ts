@@ -35,7 +35,7 @@ import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createLocalBus, createPostgresBus, type EventBus } from "./features/realtime/bus.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
-import { liveRoutes } from "./features/realtime/routes.ts";
+import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
@@ -156,7 +156,9 @@ export async function buildApp(
       : createDevOutbox(database.db, app.log));
   app.addHook("onClose", async () => mailer.close());
 
+  const events = await createEventBus(database, app);
   const auth = createAuthService({
+    events,
     db: database.db,
     clock,
     tokens: createTokenService(secrets.jwtKey, clock),
@@ -168,7 +170,6 @@ export async function buildApp(
   });
   await seedCatalogIfEmpty(database.db);
   const catalog = createCatalog(database.db);
-  const events = await createEventBus(database, app);
   const sessionService = createSessionService({ db: database.db, clock, events });
   // Member-only reads are remembered until the next write, when this process sees every write.
   const readCache = createReadCache(database.kind === "pglite");
@@ -258,7 +259,19 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
-  await app.register(websocket, { options: { maxPayload: LIVE_MAX_MESSAGE_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: LIVE_MAX_MESSAGE_BYTES },
+    // A frame over the limit or a malformed one is the client's fault, not ours: a warning
+    // without a stack (ws has already sent the close code, 1009 or 1002), then the socket goes.
+    errorHandler: (error, socket, request) => {
+      request.log.warn(
+        { code: (error as { code?: string }).code, message: error.message },
+        "live: socket closed after a bad frame",
+      );
+      socket.terminate();
+    },
+  });
+  endRefusedUpgrades(app);
   await app.register(
     async (api) => {
       await api.register(healthRoutes(database));

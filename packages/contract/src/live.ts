@@ -38,11 +38,23 @@ export type LiveServerMessage = z.infer<typeof LiveServerMessageSchema>;
 export const LiveClose = {
   /** Missing, wrong, expired or revoked token (also: no auth message within 5 s). */
   UNAUTHORIZED: 4401,
+  /** Signed in, but no longer a member of a session this socket was told about. */
+  MEMBERSHIP_LOST: 4403,
+  /**
+   * Too many sockets: this account has LIVE_MAX_SOCKETS_PER_USER open, or this address has that
+   * many waiting to sign in. Clients do not reconnect; they fall back to the 5 s sync.
+   */
+  TOO_MANY: 4429,
   /** Too many or malformed messages. */
   POLICY: 1008,
   /** The server may have missed events (restart, lost database connection): reconnect, refetch. */
   RESYNC: 1012,
 } as const;
+
+/** Open live sockets one account may have at once (tabs and devices together). */
+export const LIVE_MAX_SOCKETS_PER_USER = 20;
+/** Sockets one client address may have open before they have signed in. */
+export const LIVE_MAX_PENDING_PER_ADDRESS = 20;
 
 /** The client must authenticate within this time after connecting. */
 export const LIVE_AUTH_TIMEOUT_MS = 5_000;

@@ -1,16 +1,13 @@
 import { LiveClose, type LiveServerMessage } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
 import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
-
-/** A live socket that records what it receives and how it closed. */
-interface Peer {
-  messages: LiveServerMessage[];
-  closed: Promise<{ code: number; reason: string }>;
-  socket: WebSocket;
-  /** Resolves with the first message that matches (already received or still to come). */
-  next(match: (m: LiveServerMessage) => boolean): Promise<LiveServerMessage>;
-}
+import {
+  listenForLive,
+  open as openPeer,
+  settle,
+  signedIn as signInPeer,
+  within,
+} from "../live-peers.ts";
 
 const CHECK_MS = 150;
 let t: TestApp;
@@ -19,69 +16,13 @@ let world: Awaited<ReturnType<typeof sessionWithEveryRole>>;
 
 beforeAll(async () => {
   t = await createTestApp({ liveCheckMs: CHECK_MS });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const address = t.app.server.address();
-  if (!address || typeof address === "string") throw new Error("no port");
-  base = `ws://127.0.0.1:${address.port}/api/live`;
+  base = await listenForLive(t);
   world = await sessionWithEveryRole(t);
 });
 afterAll(() => t.close());
 
-function open(headers: Record<string, string> = {}): Peer {
-  const socket = new WebSocket(base, { headers });
-  const messages: LiveServerMessage[] = [];
-  const waiters: Array<{
-    match: (m: LiveServerMessage) => boolean;
-    resolve: (m: LiveServerMessage) => void;
-  }> = [];
-  socket.on("message", (data) => {
-    const message = JSON.parse(String(data)) as LiveServerMessage;
-    messages.push(message);
-    for (const w of [...waiters]) {
-      if (w.match(message)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(message);
-      }
-    }
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
-  );
-  return {
-    socket,
-    messages,
-    closed,
-    next: (match) => {
-      const found = messages.find(match);
-      return found
-        ? Promise.resolve(found)
-        : new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-  };
-}
-
-/** A socket that has sent its token and been answered `ready`. */
-async function signedIn(token: string): Promise<Peer> {
-  const peer = open();
-  await new Promise((resolve, reject) => {
-    peer.socket.once("open", resolve);
-    peer.socket.once("error", reject);
-  });
-  peer.socket.send(JSON.stringify({ type: "auth", token }));
-  await peer.next((m) => m.type === "ready");
-  return peer;
-}
-
-const within = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms),
-    ),
-  ]);
-
-/** Lets events in flight arrive, so "received nothing" means something. */
-const settle = () => new Promise((r) => setTimeout(r, 300));
+const open = (headers: Record<string, string> = {}) => openPeer(base, headers);
+const signedIn = (token: string) => signInPeer(base, token);
 
 async function someProduct(stock = 2) {
   const res = await world.as.creator("GET", "/api/products");

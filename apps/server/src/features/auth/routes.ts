@@ -56,7 +56,7 @@ export const authRoutes =
     );
 
     route(app, "POST /api/auth/logout", async (request, reply) => {
-      await auth.logout(request.auth.sid);
+      await auth.logout(request.auth);
       return reply.code(204).send(null);
     });
   };

@@ -16,6 +16,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-
 import type { Db } from "../../db/client.ts";
 import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
+import type { EventBus } from "../realtime/bus.ts";
 import { AppError, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { emailChangeNotice, otpMail } from "./otp-mail.ts";
@@ -32,6 +33,8 @@ export interface AuthDeps {
   mailer: Mailer;
   /** How long a checked auth session may be trusted without reading its row again (0: never). */
   sessionCacheMs?: number;
+  /** Tells every instance to close the live sockets of a revoked auth session at once. */
+  events?: Pick<EventBus, "publish">;
 }
 
 export interface AuthContext {
@@ -51,7 +54,13 @@ const toUser = (row: { id: string; name: string; email: string }): User => ({
 });
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0 } = deps;
+  const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0, events } = deps;
+
+  /** Revoked auth sessions stop hearing live events now, not at the next 30 s check. */
+  const disconnect = (userId: string, sid?: string) =>
+    events?.publish({
+      disconnect: { userId, ...(sid ? { sid } : {}), code: 4401, reason: "Your session has ended" },
+    });
   const liveSessions = new Map<string, { context: AuthContext; until: number }>();
 
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
@@ -326,8 +335,11 @@ export function createAuthService(deps: AuthDeps) {
         purpose: attempt.purpose,
       };
     });
-    // Revoked sessions must not live on in this instance's memory.
-    if (revokedSomeSessions) liveSessions.clear();
+    // Revoked sessions must not live on in this instance's memory, nor in anyone's live socket.
+    if (revokedSomeSessions) {
+      liveSessions.clear();
+      disconnect(user.id);
+    }
     return result;
   }
 
@@ -387,12 +399,13 @@ export function createAuthService(deps: AuthDeps) {
     return { token: await tokens.sign(claims) };
   }
 
-  async function logout(sid: string) {
-    liveSessions.delete(sid);
+  async function logout(context: AuthContext) {
+    liveSessions.delete(context.sid);
     await db
       .update(authSessions)
       .set({ revokedAt: clock.now() })
-      .where(and(eq(authSessions.id, sid), isNull(authSessions.revokedAt)));
+      .where(and(eq(authSessions.id, context.sid), isNull(authSessions.revokedAt)));
+    disconnect(context.user._id, context.sid);
   }
 
   /**

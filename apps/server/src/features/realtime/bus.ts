@@ -12,11 +12,19 @@ export interface Published {
   users?: string[];
 }
 
+/**
+ * Sockets to close at once, on every instance: a user's (or one auth session's) after a sign-out
+ * or revocation (4401), or after losing a membership (4403).
+ */
+export interface Disconnect {
+  disconnect: { userId: string; sid?: string; code: 4401 | 4403; reason: string };
+}
+
 /** Delivered to subscribers; `gap` means events may have been missed (a lost LISTEN connection). */
-export type BusMessage = Published | { gap: true };
+export type BusMessage = Published | Disconnect | { gap: true };
 
 export interface EventBus {
-  publish(published: Published): void;
+  publish(published: Published | Disconnect): void;
   subscribe(listener: (message: BusMessage) => void): () => void;
   close(): Promise<void>;
 }
@@ -71,7 +79,7 @@ export function createPostgresBus(options: {
     c.on("notification", (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
       try {
-        subscribers.emit(JSON.parse(msg.payload) as Published);
+        subscribers.emit(JSON.parse(msg.payload) as Published | Disconnect);
       } catch (error) {
         log.warn({ err: error }, "live: unreadable notification ignored");
       }
@@ -115,7 +123,10 @@ export function createPostgresBus(options: {
     ready: connect(),
     publish(published) {
       notify(LIVE_CHANNEL, JSON.stringify(published)).catch((error: unknown) =>
-        log.warn({ err: error, event: published.event.type }, "live: NOTIFY failed"),
+        log.warn(
+          { err: error, event: "event" in published ? published.event.type : "disconnect" },
+          "live: NOTIFY failed",
+        ),
       );
     },
     subscribe: subscribers.add,

@@ -1,4 +1,4 @@
-import { LiveClose } from "@cartner/contract";
+import { LIVE_MAX_SOCKETS_PER_USER, LiveClose } from "@cartner/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
 import type { BusMessage, EventBus } from "./bus.ts";
@@ -6,6 +6,8 @@ import type { BusMessage, EventBus } from "./bus.ts";
 interface Peer {
   socket: WebSocket;
   userId: string;
+  /** The auth session the socket signed in with, so a sign-out closes exactly its sockets. */
+  sid: string;
   token: string;
   /** Answered the last ping. */
   alive: boolean;
@@ -37,6 +39,13 @@ export function createLiveHub(deps: LiveHubDeps) {
       // Changes may have been missed: clients reconnect, and refetch what they show.
       for (const peers of byUser.values())
         for (const peer of peers) peer.socket.close(LiveClose.RESYNC, "Reconnect to catch up");
+      return;
+    }
+    if ("disconnect" in message) {
+      const { userId, sid, code, reason } = message.disconnect;
+      for (const peer of byUser.get(userId) ?? []) {
+        if (sid === undefined || peer.sid === sid) peer.socket.close(code, reason);
+      }
       return;
     }
     const users = new Set(message.users);
@@ -73,10 +82,21 @@ export function createLiveHub(deps: LiveHubDeps) {
   timer.unref();
 
   return {
-    /** Registers a socket that has authenticated; it is dropped again when it closes. */
-    add(socket: WebSocket, userId: string, token: string) {
-      const peer: Peer = { socket, userId, token, alive: true };
+    /**
+     * Registers a socket that has authenticated; it is dropped again when it closes. An account
+     * with LIVE_MAX_SOCKETS_PER_USER open already gets this one closed with 4429 (false).
+     */
+    add(socket: WebSocket, auth: { userId: string; sid: string; token: string }): boolean {
+      const { userId } = auth;
       let peers = byUser.get(userId);
+      if (peers && peers.size >= LIVE_MAX_SOCKETS_PER_USER) {
+        socket.close(
+          LiveClose.TOO_MANY,
+          `At most ${LIVE_MAX_SOCKETS_PER_USER} live connections per account`,
+        );
+        return false;
+      }
+      const peer: Peer = { socket, ...auth, alive: true };
       if (!peers) byUser.set(userId, (peers = new Set()));
       peers.add(peer);
       socket.on("pong", () => (peer.alive = true));
@@ -84,6 +104,7 @@ export function createLiveHub(deps: LiveHubDeps) {
         peers.delete(peer);
         if (peers.size === 0 && byUser.get(userId) === peers) byUser.delete(userId);
       });
+      return true;
     },
     /** Signed-in sockets on this instance. */
     size() {

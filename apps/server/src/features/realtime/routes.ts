@@ -1,10 +1,11 @@
 import {
   ErrorCode,
   LIVE_AUTH_TIMEOUT_MS,
+  LIVE_MAX_PENDING_PER_ADDRESS,
   LiveAuthMessageSchema,
   LiveClose,
 } from "@cartner/contract";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { AppError } from "../../lib/errors.ts";
 import type { AuthContext } from "../auth/service.ts";
 import type { LiveHub } from "./hub.ts";
@@ -20,6 +21,8 @@ export const liveRoutes =
   }): FastifyPluginAsync =>
   async (app) => {
     const { hub, authenticate, appOrigin } = deps;
+    /** Sockets per client address that have not signed in yet (issue 17: 1,000 in 346 ms). */
+    const pendingByAddress = new Map<string, number>();
     app.get(
       "/live",
       {
@@ -32,7 +35,25 @@ export const liveRoutes =
           }
         },
       },
-      (socket) => {
+      (socket, request) => {
+        const address = request.ip;
+        const pending = pendingByAddress.get(address) ?? 0;
+        if (pending >= LIVE_MAX_PENDING_PER_ADDRESS) {
+          socket.close(LiveClose.TOO_MANY, "Too many connections waiting to sign in");
+          return;
+        }
+        pendingByAddress.set(address, pending + 1);
+        let counted = true;
+        /** Leaves the address's pending count once: on sign-in or on close. */
+        const signedInOrGone = () => {
+          if (!counted) return;
+          counted = false;
+          const left = (pendingByAddress.get(address) ?? 1) - 1;
+          if (left <= 0) pendingByAddress.delete(address);
+          else pendingByAddress.set(address, left);
+        };
+        socket.on("close", signedInOrGone);
+
         let state: "waiting" | "checking" | "ready" = "waiting";
         let windowStart = Date.now();
         let messages = 0;
@@ -69,8 +90,10 @@ export const liveRoutes =
               if (socket.readyState !== socket.OPEN) return;
               state = "ready";
               clearTimeout(authTimer);
-              hub.add(socket, context.user._id, token);
-              socket.send(JSON.stringify({ type: "ready" }));
+              signedInOrGone();
+              if (hub.add(socket, { userId: context.user._id, sid: context.sid, token })) {
+                socket.send(JSON.stringify({ type: "ready" }));
+              }
             },
             () => socket.close(LiveClose.UNAUTHORIZED, "Your session has ended"),
           );
@@ -78,3 +101,19 @@ export const liveRoutes =
       },
     );
   };
+
+/**
+ * An upgrade request answered over HTTP instead (429 from the rate limit, 403 Origin, 401, 404)
+ * arrived on a socket that Node handed over for the upgrade and no longer manages: end it after
+ * the answer, or it stays open in CLOSE-WAIT for ever (issue 17: 2,000 refused upgrades kept
+ * 2,000 descriptors). @fastify/websocket does this only when its own onRequest hook ran, which a
+ * hook answering earlier (the general rate limit) prevents.
+ */
+export function endRefusedUpgrades(app: FastifyInstance): void {
+  app.addHook("onResponse", async (request) => {
+    const { socket, headers } = request.raw;
+    if (headers.upgrade && !socket.destroyed && socket.listenerCount("data") === 0) {
+      socket.destroy();
+    }
+  });
+}

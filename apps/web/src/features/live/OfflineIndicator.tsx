@@ -1,11 +1,13 @@
-import { WifiOff } from "lucide-react";
+import { RefreshCw, WifiOff } from "lucide-react";
 import { Badge } from "../../components/ui/index.ts";
 import { useLiveState } from "./live-status.ts";
 
 export const OFFLINE_MESSAGE = "Offline – reconnecting…";
+export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s";
 
 /**
- * A pill hanging under the navigation bar while the live socket has been down for a while. It is
+ * A pill hanging under the navigation bar while the live socket has been down for a while (or was
+ * refused because this account has too many open, so this tab polls instead). It is
  * positioned out of flow, so showing it never moves the page (nor wraps the bar at 360 px).
  */
 export function OfflineIndicator() {
@@ -21,6 +23,11 @@ export function OfflineIndicator() {
         <Badge tone="accent" className="shadow-soft">
           <WifiOff aria-hidden="true" className="size-3.5" />
           {OFFLINE_MESSAGE}
+        </Badge>
+      ) : status === "limited" ? (
+        <Badge className="shadow-soft">
+          <RefreshCw aria-hidden="true" className="size-3.5" />
+          {LIMITED_MESSAGE}
         </Badge>
       ) : null}
     </div>

@@ -3,6 +3,7 @@ import { LiveClose } from "@cartner/contract";
 import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
 import {
   BACKOFF_MAX_MS,
+  TOKEN_SETTLE_MS,
   backoffDelay,
   liveUrl,
   parseLiveMessage,
@@ -135,6 +136,10 @@ describe("live client", () => {
 
     FakeSocket.latest().serverClose(LiveClose.UNAUTHORIZED);
     await settle();
+    // A moment for an answer with a new token to land before refreshing the old one.
+    expect(refreshToken).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(TOKEN_SETTLE_MS);
+    await settle();
     expect(refreshToken).toHaveBeenCalledTimes(1);
     expect(FakeSocket.instances).toHaveLength(2);
     FakeSocket.latest().serverOpen();
@@ -151,7 +156,7 @@ describe("live client", () => {
     // Once ready again, a later expiry may refresh again.
     FakeSocket.latest().serverAccept();
     FakeSocket.latest().serverClose(LiveClose.UNAUTHORIZED);
-    await settle();
+    await vi.advanceTimersByTimeAsync(TOKEN_SETTLE_MS);
     expect(refreshToken).toHaveBeenCalledTimes(2);
     expect(client.status()).toBe("down");
   });
@@ -175,11 +180,34 @@ describe("live client", () => {
     const client = start({ refreshToken });
     FakeSocket.latest().serverOpen();
     FakeSocket.latest().serverClose(LiveClose.UNAUTHORIZED);
-    await settle();
-    await vi.advanceTimersByTimeAsync(BACKOFF_MAX_MS * 2);
+    await vi.advanceTimersByTimeAsync(TOKEN_SETTLE_MS + BACKOFF_MAX_MS * 2);
     expect(refreshToken).toHaveBeenCalledTimes(1);
     expect(FakeSocket.instances).toHaveLength(1);
     expect(client.status()).toBe("down");
+  });
+
+  it("uses a token that arrives just after a 4401 instead of refreshing the revoked one", async () => {
+    const client = start();
+    FakeSocket.latest().serverAccept();
+    FakeSocket.latest().serverClose(LiveClose.UNAUTHORIZED);
+    await settle();
+    token = "token-after-credential-change";
+    await vi.advanceTimersByTimeAsync(TOKEN_SETTLE_MS);
+    await settle();
+    expect(client.refreshToken).not.toHaveBeenCalled();
+    FakeSocket.latest().serverOpen();
+    expect(FakeSocket.latest().sent).toEqual([
+      { type: "auth", token: "token-after-credential-change" },
+    ]);
+  });
+
+  it("on 4429 stops reconnecting and says the tab is limited to the 5 s sync", async () => {
+    const client = start();
+    FakeSocket.latest().serverOpen();
+    FakeSocket.latest().serverClose(LiveClose.TOO_MANY);
+    await vi.advanceTimersByTimeAsync(BACKOFF_MAX_MS * 2);
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(client.status()).toBe("limited");
   });
 
   it("closes on stop and never comes back", async () => {

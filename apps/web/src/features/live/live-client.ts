@@ -4,6 +4,12 @@ import type { LiveStatus } from "./live-status.ts";
 /** Reconnect delays: 0.5 s doubling up to 30 s, each with jitter so tabs do not reconnect in step. */
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_MAX_MS = 30_000;
+/**
+ * After a 4401 the token may already have been replaced by an answer still on its way (a
+ * credential change signs out every old session and hands this tab a new token in the same
+ * moment): wait this long before asking for a refresh that would sign the user out.
+ */
+export const TOKEN_SETTLE_MS = 1_000;
 
 /** "Equal jitter": somewhere between half the ceiling and the ceiling of this attempt. */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
@@ -61,7 +67,7 @@ export interface LiveClientOptions {
 /**
  * Keeps one socket to GET /api/live open until the returned stop function is called: sends the
  * token first, reconnects with backoff after any close, and on 4401 refreshes the token once
- * before trying again.
+ * before trying again. On 4429 (too many sockets for this account) it stops: the 5 s sync polls.
  */
 export function startLiveClient(options: LiveClientOptions): () => void {
   const Socket = options.WebSocket ?? window.WebSocket;
@@ -113,23 +119,40 @@ export function startLiveClient(options: LiveClientOptions): () => void {
   }
 
   async function closed(code: number, sentToken: string | null): Promise<void> {
+    if (code === LiveClose.TOO_MANY) {
+      // The server has too many of this account's sockets: polling (5 s sync) takes over here.
+      options.onStatus("limited");
+      return;
+    }
     options.onStatus("down");
     if (stopped) return;
     if (code === LiveClose.UNAUTHORIZED && !refreshTried) {
       refreshTried = true;
-      // Another part of the app may already have renewed the token we sent.
-      const current = options.getToken();
-      const fresh =
-        current !== null && current !== sentToken
-          ? current
-          : await options.refreshToken().catch(() => null);
-      if (stopped) return;
-      if (fresh !== null) {
-        schedule(0);
-        return;
+      if (options.getToken() === sentToken) {
+        clearTimeout(timer);
+        timer = setTimeout(() => void renew(sentToken), TOKEN_SETTLE_MS);
+      } else {
+        await renew(sentToken);
       }
+      return;
     }
     schedule(backoffDelay(attempt++, options.random));
+  }
+
+  /** After a 4401: reconnect with a token renewed meanwhile, or refresh the one we sent. */
+  async function renew(sentToken: string | null): Promise<void> {
+    const current = options.getToken();
+    const fresh =
+      current !== null && current !== sentToken
+        ? current
+        : await options.refreshToken().catch(() => null);
+    if (stopped) return;
+    if (fresh === null) {
+      schedule(backoffDelay(attempt++, options.random));
+      return;
+    }
+    clearTimeout(timer);
+    connect();
   }
 
   options.onStatus("down");

@@ -4,9 +4,10 @@ import { useSyncExternalStore } from "react";
  * The live socket's state, as a tiny external store: "off" while signed out (or without WebSocket
  * support), "up" once the server said ready, "down" while (re)connecting. The 5 s sync polls
  * whenever it is not "up"; the offline pill shows once it has been "down" for a grace period, so
- * a quick reconnect (server restart, token renewal) does not flash it.
+ * a quick reconnect (server restart, token renewal) does not flash it. "limited": the server
+ * refused one more socket for this account (4429), so this tab syncs every 5 s instead.
  */
-export type LiveStatus = "off" | "up" | "down";
+export type LiveStatus = "off" | "up" | "down" | "limited";
 
 export interface LiveState {
   status: LiveStatus;
