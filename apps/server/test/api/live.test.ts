@@ -1,4 +1,4 @@
-import { LiveClose, type LiveServerMessage } from "@cartner/contract";
+import { LiveClose } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
 import {

@@ -123,3 +123,17 @@ it("after losing its LISTEN connection, an instance reconnects and tells its soc
   await again.received((m) => m.type === "cart.updated" && m.cartId === cartId);
   again.socket.close();
 });
+
+it("logging out through one instance closes the socket on the other at once (4401)", async () => {
+  const [one, two] = servers as [ServerProcess, ServerProcess];
+  const ann = await signUp(one.url, "Ann", `ann3.${Date.now().toString(36)}@example.com`);
+  const annLive = listen(one.url, ann.token);
+  await annLive.received((m) => m.type === "ready");
+  const closed = new Promise<number>((resolve) => annLive.socket.on("close", resolve));
+  const started = Date.now();
+  const out = await call(two.url, "POST", "/api/auth/logout", { token: ann.token });
+  expect(out.status).toBe(204);
+  expect(await closed).toBe(LiveClose.UNAUTHORIZED);
+  // Well before the 30 s re-check that used to be the only way it ended.
+  expect(Date.now() - started).toBeLessThan(2_000);
+});
