@@ -64,7 +64,10 @@ export const otpCodes = pgTable(
   (t) => [index("otp_codes_user_idx").on(t.userId, t.createdAt)],
 );
 
-/** One row per failed verification; counted over the last hour per account. */
+/**
+ * One row per wrong code entered against a live code; counted over the last hour per account and
+ * client address, so nobody can lock someone else out from another address.
+ */
 export const otpFailures = pgTable(
   "otp_failures",
   {
@@ -72,9 +75,10 @@ export const otpFailures = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address"),
     createdAt: createdAt(),
   },
-  (t) => [index("otp_failures_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("otp_failures_user_idx").on(t.userId, t.address, t.createdAt)],
 );
 
 /** Mails kept by the development outbox (no SMTP_URL); listed at /dev/mailbox. */

@@ -15,9 +15,19 @@ const INTROS: Record<OtpPurpose, string> = {
 };
 
 /** The code mail: a plain-text part with the code, and HTML with every user value escaped. */
-export function otpMail(to: string, name: string, code: string, purpose: OtpPurpose): Mail {
+/** Said in the mail and the answer when a sign-up is started again for an unverified email. */
+export const REPLACED_SIGNUP_NOTE =
+  "This code replaces the one we sent earlier, which no longer works: the name and password entered with this latest sign-up are the ones that apply once it is entered.";
+
+export function otpMail(
+  to: string,
+  name: string,
+  code: string,
+  purpose: OtpPurpose,
+  note?: string,
+): Mail {
   const minutes = OTP_TTL_MS / 60_000;
-  const intro = INTROS[purpose];
+  const intro = note ? `${INTROS[purpose]} ${note}` : INTROS[purpose];
   const text = [
     `Hi ${name},`,
     "",

@@ -28,7 +28,7 @@ export const authRoutes =
     route(
       app,
       "POST /api/auth/verify-otp",
-      async (request) => auth.verifyOtp(request.body.userId, request.body.code),
+      async (request) => auth.verifyOtp(request.body.userId, request.body.code, request.ip),
       limited,
     );
 

@@ -19,7 +19,7 @@ import type { Clock } from "../../lib/clock.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { AppError, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { emailChangeNotice, otpMail } from "./otp-mail.ts";
+import { emailChangeNotice, otpMail, REPLACED_SIGNUP_NOTE } from "./otp-mail.ts";
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from "./passwords.ts";
 import type { TokenService } from "./tokens.ts";
 
@@ -73,7 +73,7 @@ export function createAuthService(deps: AuthDeps) {
   async function issueCode(
     user: { id: string; name: string; email: string },
     purpose: OtpPurpose,
-    options: { sendTo?: string; payload?: Record<string, string> } = {},
+    options: { sendTo?: string; payload?: Record<string, string>; note?: string } = {},
   ): Promise<void> {
     const now = clock.now();
     const earliest = new Date(now.getTime() - OTP_RESEND_INTERVAL_MS);
@@ -116,7 +116,9 @@ export function createAuthService(deps: AuthDeps) {
     });
 
     try {
-      await mailer.send(otpMail(options.sendTo ?? user.email, user.name, code, purpose));
+      await mailer.send(
+        otpMail(options.sendTo ?? user.email, user.name, code, purpose, options.note),
+      );
     } catch {
       await db.delete(otpCodes).where(eq(otpCodes.id, inserted.id));
       // Nothing new reached the user, so the code already in their inbox stays valid.
@@ -156,12 +158,19 @@ export function createAuthService(deps: AuthDeps) {
         fields: { email: "An account with this email already exists." },
       });
     } else if (existing) {
-      // Never verified: whoever proves they own the inbox completes the sign-up.
-      [user] = (await db
-        .update(users)
-        .set({ name: body.name, passwordHash, updatedAt: clock.now() })
-        .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
-        .returning()) as [typeof users.$inferSelect];
+      // Never verified: a new sign-up may replace the pending name and password, but only with
+      // a new code (the 60 s interval applies) and only once that code is entered: the details
+      // travel in the code, so a refused or undelivered attempt changes nothing, and the code in
+      // the earlier mail dies with the new one (issue 17).
+      await issueCode({ ...existing, name: body.name }, "register", {
+        payload: { newName: body.name, newPasswordHash: passwordHash },
+        note: REPLACED_SIGNUP_NOTE,
+      });
+      return {
+        message: `We sent a new 6-digit code to your email. ${REPLACED_SIGNUP_NOTE}`,
+        userId: existing.id,
+        user: toUser({ ...existing, name: body.name }),
+      };
     } else {
       const rows = await db
         .insert(users)
@@ -231,24 +240,35 @@ export function createAuthService(deps: AuthDeps) {
     return { message: "A new code is on its way." };
   }
 
-  async function recentFailures(userId: string): Promise<number> {
+  async function recentFailures(userId: string, address: string): Promise<number> {
     const since = new Date(clock.now().getTime() - HOUR_MS);
     const [row] = await db
       .select({ n: count() })
       .from(otpFailures)
-      .where(and(eq(otpFailures.userId, userId), gt(otpFailures.createdAt, since)));
+      .where(
+        and(
+          eq(otpFailures.userId, userId),
+          eq(otpFailures.address, address),
+          gt(otpFailures.createdAt, since),
+        ),
+      );
     return row?.n ?? 0;
   }
 
-  async function recordFailure(userId: string) {
-    await db.insert(otpFailures).values({ userId, createdAt: clock.now() });
+  async function recordFailure(userId: string, address: string) {
+    await db.insert(otpFailures).values({ userId, address, createdAt: clock.now() });
   }
 
-  async function verifyOtp(userId: string, code: string) {
+  /**
+   * Checks a code. Only a wrong guess at a live code counts as a failure, per account and client
+   * address (issue 17: ten calls for someone else's id, with no code even sent, used to lock
+   * them out for an hour); a code still dies after OTP_MAX_ATTEMPTS wrong tries.
+   */
+  async function verifyOtp(userId: string, code: string, address: string) {
     const now = clock.now();
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw invalidCode();
-    if ((await recentFailures(userId)) >= OTP_MAX_FAILURES_PER_HOUR) {
+    if ((await recentFailures(userId, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
       throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
     }
 
@@ -273,7 +293,7 @@ export function createAuthService(deps: AuthDeps) {
         Buffer.from(hashCode(code), "hex"),
       );
     if (!attempt || !matches) {
-      await recordFailure(userId);
+      if (attempt) await recordFailure(userId, address);
       throw invalidCode();
     }
 
@@ -293,6 +313,12 @@ export function createAuthService(deps: AuthDeps) {
         otpSentAt: null,
         emailVerifiedAt: user.emailVerifiedAt ?? now,
       };
+      if (attempt.purpose === "register" && attempt.payload?.newPasswordHash) {
+        // A sign-up started again before verifying: its details apply with its code.
+        changes.name = attempt.payload.newName ?? user.name;
+        changes.passwordHash = attempt.payload.newPasswordHash;
+        changes.updatedAt = now;
+      }
       if (attempt.purpose === "update") {
         // A confirmed credential change: apply it and sign out every other device.
         if (attempt.payload?.newEmail) changes.email = attempt.payload.newEmail;
