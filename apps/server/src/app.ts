@@ -42,7 +42,11 @@ import { AppError } from "./lib/errors.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
-import { installErrorHandling } from "./plugins/error-handler.ts";
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandling,
+} from "./plugins/error-handler.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -124,6 +128,9 @@ export async function buildApp(
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // Refusals before any route still answer in API.md's error shape (issue 17).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

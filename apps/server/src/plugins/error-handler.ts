@@ -1,7 +1,9 @@
 import { ErrorCode } from "@cartner/contract";
-import type { FastifyError, FastifyInstance } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError } from "../lib/errors.ts";
+import { AppError, invalidFields, issueField } from "../lib/errors.ts";
 import { loggableError } from "../lib/loggable-error.ts";
 
 /** Fastify's own client-error codes, mapped to API.md's error shape. */
@@ -87,40 +89,88 @@ function sqlState(error: unknown, depth = 0): string | undefined {
 /** While the database is down every request fails alike: one log line per this interval. */
 const DATABASE_DOWN_LOG_INTERVAL_MS = 10_000;
 
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.retryAfterSeconds !== undefined) {
+    reply.header("retry-after", String(error.retryAfterSeconds));
+  }
+  return reply.code(error.status).send({
+    message: error.message,
+    code: error.code,
+    ...(error.fields ? { fields: error.fields } : {}),
+  });
+}
+
+/**
+ * Errors Fastify answers before any route (a path parameter over maxParamLength, a malformed
+ * URL): API.md's shape, never echoing the path (issue 17: 414 echoed it).
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return reply
+      .code(414)
+      .send({ message: "The address is too long.", code: ErrorCode.URI_TOO_LONG });
+  }
+  return reply.code(400).send({ message: "The address is malformed.", code: ErrorCode.VALIDATION });
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; message: string; code: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: "The request's headers are too large.",
+    code: ErrorCode.HEADERS_TOO_LARGE,
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    message: "The request took too long to arrive.",
+    code: ErrorCode.REQUEST_TIMEOUT,
+  },
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers too large, a timeout,
+ * garbage): answered on the raw socket in API.md's shape instead of Fastify's own.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ""] ?? {
+    status: 400,
+    message: "The request is malformed.",
+    code: ErrorCode.VALIDATION,
+  };
+  const body = JSON.stringify({ message: known.message, code: known.code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   let databaseDownLoggedAt = -Infinity;
   let databaseDownUnlogged = 0;
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.retryAfterSeconds !== undefined) {
-        reply.header("retry-after", String(error.retryAfterSeconds));
-      }
-      return reply.code(error.status).send({
-        message: error.message,
-        code: error.code,
-        ...(error.fields ? { fields: error.fields } : {}),
-      });
-    }
+    if (error instanceof AppError) return sendAppError(reply, error);
 
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
         const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
-        const field =
-          path ||
-          // Unknown keys are reported on the object itself; name them.
-          (issue.params as { keys?: string[] })?.keys?.join(",") ||
-          error.validationContext ||
-          "body";
-        fields[field] ??= issue.message ?? "Invalid value";
+        const [field, message] = issueField(
+          path,
+          issue.message,
+          (issue.params as { keys?: string[] } | undefined)?.keys,
+        );
+        // A whole-body issue is named by where it was found (body, querystring, params).
+        fields[field === "body" ? (error.validationContext ?? field) : field] ??= message;
       }
-      const [first] = Object.entries(fields);
-      return reply.code(400).send({
-        message: first ? `Invalid ${first[0]}: ${first[1]}` : "Invalid request",
-        code: ErrorCode.VALIDATION,
-        fields,
-      });
+      return sendAppError(reply, invalidFields(fields));
     }
 
     const fastifyCode = (error as FastifyError).code;

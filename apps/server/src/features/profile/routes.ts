@@ -2,7 +2,7 @@ import multipart from "@fastify/multipart";
 import { AVATAR_MAX_BYTES, ErrorCode, ProfileFieldsSchema } from "@cartner/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import { AppError } from "../../lib/errors.ts";
+import { AppError, echoName, invalidFields, issueField } from "../../lib/errors.ts";
 import { reencodeAvatar } from "./avatar.ts";
 import type { ProfileService } from "./service.ts";
 
@@ -35,7 +35,7 @@ export const profileRoutes =
                 throw new AppError(
                   400,
                   ErrorCode.VALIDATION,
-                  `Unexpected file field ${part.fieldname}`,
+                  `Unexpected file field ${echoName(part.fieldname)}`,
                 );
               }
               avatar = await part.toBuffer(); // throws 413 past the 5 MB limit
@@ -53,16 +53,17 @@ export const profileRoutes =
         }
         const parsed = ProfileFieldsSchema.safeParse(fields);
         if (!parsed.success) {
-          const fieldErrors = Object.fromEntries(
-            parsed.error.issues.map((i) => [
-              i.path.join(".") || (i as { keys?: string[] }).keys?.join(",") || "body",
-              i.message,
-            ]),
+          throw invalidFields(
+            Object.fromEntries(
+              parsed.error.issues.map((i) =>
+                issueField(
+                  i.path.join("."),
+                  i.message,
+                  i.code === "unrecognized_keys" ? i.keys : undefined,
+                ),
+              ),
+            ),
           );
-          const [first] = Object.entries(fieldErrors);
-          throw new AppError(400, ErrorCode.VALIDATION, `Invalid ${first?.[0]}: ${first?.[1]}`, {
-            fields: fieldErrors,
-          });
         }
         const avatarWebp = avatar ? await reencodeAvatar(avatar) : undefined;
         return profiles.update(request.auth.user._id, { ...parsed.data, avatarWebp });
