@@ -219,7 +219,7 @@ async function measure(url: string, port: number, signedIn: boolean): Promise<Me
   return runs[Math.floor(runs.length / 2)]!;
 }
 
-/** A Markdown table (pasted into README as is), columns padded to line up in the terminal too. */
+/** A Markdown table (pasted into docs/benchmarks.md as is), columns padded to line up in the terminal too. */
 function markdownTable(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
