@@ -39,6 +39,7 @@ import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { AppError } from "./lib/errors.ts";
+import { createMedia } from "./lib/media.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
@@ -176,8 +177,9 @@ export async function buildApp(
     sessionCacheMs: database.kind === "pglite" ? AUTH_SESSION_CACHE_MS : 0,
   });
   await seedCatalogIfEmpty(database.db);
-  const catalog = createCatalog(database.db);
-  const sessionService = createSessionService({ db: database.db, clock, events });
+  const media = createMedia(config.appOrigin);
+  const catalog = createCatalog(database.db, media);
+  const sessionService = createSessionService({ db: database.db, clock, events, media });
   // Member-only reads are remembered until the next write, when this process sees every write.
   const readCache = createReadCache(database.kind === "pglite");
   app.addHook("onSend", async (request, reply, payload) => {
@@ -189,9 +191,11 @@ export async function buildApp(
   const profileService = createProfileService({
     db: database.db,
     clock,
+    media,
     onNameChanged: () => auth.forgetSessions(),
   });
   const cartService = createCartService({
+    media,
     rows: database.rows,
     clock,
     sessions: sessionService,
@@ -212,7 +216,11 @@ export async function buildApp(
 
   // Security headers, built once (helmet's middleware, not re-parsed per request).
   const securityHeaders = helmet({
-    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: {
+      // Media URLs are absolute, built from APP_ORIGIN: a page opened under another name of this
+      // host (127.0.0.1 for localhost) must still show them.
+      directives: { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, config.appOrigin] },
+    },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.env === "production",
     // As the CSP's frame-ancestors 'none', for browsers that only know the older header.

@@ -57,7 +57,9 @@ export const SessionSummarySchema = z.object({
     z.object({
       product: z.object({ _id: z.string(), name: z.string(), price: money, imageUrl: z.string() }),
       quantity: z.number().int(),
-      addedBy: z.object({ _id: z.string(), name: z.string() }),
+      /** The adder's name, as SPEC section 3 shows it; their id beside it. */
+      addedBy: z.string(),
+      addedById: z.string(),
     }),
   ),
   split: z.array(

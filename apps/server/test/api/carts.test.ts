@@ -482,6 +482,15 @@ describe("the session summary", () => {
       "Vic",
     ]);
     expect(s.cartItems).toHaveLength(2);
+    // SPEC section 3 shows the adder's name; the id stands beside it (issue 14 item 5).
+    expect(
+      s.cartItems.map((i: { addedBy: string; addedById: string }) => [i.addedBy, i.addedById]),
+    ).toEqual(
+      expect.arrayContaining([
+        ["Ann", f.people.creator.userId],
+        ["Ben", f.people.participant.userId],
+      ]),
+    );
     const ann = s.split.find((m: { name: string }) => m.name === "Ann");
     const ben = s.split.find((m: { name: string }) => m.name === "Ben");
     expect(ann.subtotal).toBe(14.97);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../src/db/schema.ts";
 import { createCatalog } from "../../src/features/products/catalog.ts";
 import { seedCatalog } from "../../src/features/products/seed.ts";
+import { createMedia } from "../../src/lib/media.ts";
 import { createTestApp, signUp, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
@@ -54,7 +55,10 @@ describe("the seeded catalog", () => {
       expect(p.price * 100).toBeCloseTo(Math.round(p.price * 100), 6);
       expect(p.rating).toBeGreaterThanOrEqual(0);
       expect(p.rating).toBeLessThanOrEqual(5);
-      expect(p.imageUrl).toMatch(/^\/api\/catalog\/images\/[a-z0-9-]+\.svg$/);
+      // Absolute, from APP_ORIGIN, so a client on any origin can show it.
+      expect(p.imageUrl).toMatch(
+        /^http:\/\/localhost:3000\/api\/catalog\/images\/[a-z0-9-]+\.svg$/,
+      );
     }
   });
 
@@ -224,7 +228,7 @@ describe("product images", () => {
 
 describe("the catalog cache", () => {
   it("serves a change only after invalidate()", async () => {
-    const catalog = createCatalog(t.database.db);
+    const catalog = createCatalog(t.database.db, createMedia("http://localhost:3000"));
     const before = JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body);
     const target = before.products[0];
     await t.database.db

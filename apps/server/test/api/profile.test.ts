@@ -49,7 +49,7 @@ describe("GET /api/profile/me", () => {
       languages: [],
       occupation: "",
       phoneNumber: "",
-      avatar: `/api/users/${ann.userId}/avatar`,
+      avatar: `http://localhost:3000/api/users/${ann.userId}/avatar`,
       user: { _id: ann.userId, name: "Ann", email: ann.email },
       sessions: [],
       carts: [],
@@ -118,7 +118,9 @@ describe("POST /api/profile/me", () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const url = res.json().avatar as string;
-    expect(url).toMatch(new RegExp(`^/api/users/${ann.userId}/avatar\\?v=\\d+$`));
+    expect(url).toMatch(
+      new RegExp(`^http://localhost:3000/api/users/${ann.userId}/avatar\\?v=\\d+$`),
+    );
     const img = await t.app.inject({ method: "GET", url });
     expect(img.statusCode).toBe(200);
     expect(img.headers["content-type"]).toBe("image/webp");

@@ -53,7 +53,7 @@ describe("creating sessions", () => {
       {
         userId: ann.userId,
         name: "Ann",
-        avatar: `/api/users/${ann.userId}/avatar`,
+        avatar: `http://localhost:3000/api/users/${ann.userId}/avatar`,
         role: "creator",
       },
     ]);

@@ -153,6 +153,14 @@ describe("Cache-Control", () => {
     expect(image.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const avatar = await t.app.inject({ method: "GET", url: "/api/avatars/ann.svg" });
     expect(avatar.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    // And pages on other origins may show them (issue 14 item 5).
+    const userAvatar = await t.app.inject({
+      method: "GET",
+      url: `/api/users/${ann.userId}/avatar`,
+    });
+    for (const res of [image, avatar, userAvatar]) {
+      expect(res.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    }
     const docs = await t.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(docs.headers["cache-control"]).not.toBe("no-store");
   });

@@ -2,6 +2,7 @@ import { createAvatar } from "@dicebear/core";
 import { notionists } from "@dicebear/collection";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { route } from "../../lib/endpoint.ts";
+import { CROSS_ORIGIN_RESOURCE } from "../../lib/media.ts";
 
 /** Generated avatars (DiceBear "notionists", CC0), drawn locally: no external service. */
 export const avatarRoutes: FastifyPluginAsync = async (app) => {
@@ -14,6 +15,7 @@ export const avatarRoutes: FastifyPluginAsync = async (app) => {
         backgroundColor: ["e0e7ff", "ffedd5", "dcfce7", "fce7f3", "e0f2fe"],
       }).toString();
       return reply
+        .header(...CROSS_ORIGIN_RESOURCE)
         .type("image/svg+xml")
         .header("cache-control", "public, max-age=31536000, immutable")
         .send(svg);

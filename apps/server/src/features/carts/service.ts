@@ -18,9 +18,9 @@ import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schem
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
-import { imageFileName } from "../products/catalog.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { avatarUrl, type SessionService } from "../sessions/service.ts";
+import type { SessionService } from "../sessions/service.ts";
+import type { Media } from "../../lib/media.ts";
 
 const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
 const cartNotFound = () => notFound("Cart not found");
@@ -87,14 +87,11 @@ const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
   clear: "cart.clear",
 };
 
-const imageUrl = (line: { slug: string; imageHash: string }) =>
-  `/api/catalog/images/${imageFileName(line.slug, line.imageHash)}`;
-
-function build(view: CartView, viewerId: string): Cart {
+function build(view: CartView, viewerId: string, media: Media): Cart {
   const { cart, session, lines } = view;
   const members: Member[] = visibleMembers(view.members, viewerId).map((m) => ({
     ...m,
-    avatar: avatarUrl(m.userId),
+    avatar: media.userAvatar(m.userId),
   }));
   const creator = members.find((m) => m.role === "creator");
   const products: CartLine[] = lines.map((l) => ({
@@ -103,7 +100,7 @@ function build(view: CartView, viewerId: string): Cart {
       _id: l.productId,
       name: l.productName,
       price: fromCents(l.unitPriceCents),
-      imageUrl: imageUrl(l),
+      imageUrl: media.productImage(l.slug, l.imageHash),
       ...(l.color ? { color: l.color } : {}),
     },
     quantity: l.quantity,
@@ -121,7 +118,7 @@ function build(view: CartView, viewerId: string): Cart {
       creator: {
         _id: session.creatorId,
         name: creator?.name ?? "Unknown",
-        avatar: avatarUrl(session.creatorId),
+        avatar: media.userAvatar(session.creatorId),
       },
       invitedUsers: members,
     },
@@ -141,8 +138,9 @@ export function createCartService(deps: {
   sessions: SessionService;
   /** Told of every committed cart change (never of a refused one). */
   events: Pick<EventBus, "publish">;
+  media: Media;
 }) {
-  const { rows, clock, sessions, events } = deps;
+  const { rows, clock, sessions, events, media } = deps;
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
@@ -176,15 +174,15 @@ export function createCartService(deps: {
         eq(sessionsTable.status, status),
       )}
       order by ${carts.updatedAt} desc`);
-    return views.map((r) => build(r.view, userId));
+    return views.map((r) => build(r.view, userId, media));
   }
 
   async function get(cartId: string, userId: string): Promise<Cart> {
-    return build(await access({ cartId }, userId), userId);
+    return build(await access({ cartId }, userId), userId, media);
   }
 
   async function getBySession(sessionId: string, userId: string): Promise<Cart> {
-    return build(await access({ sessionId }, userId), userId);
+    return build(await access({ sessionId }, userId), userId, media);
   }
 
   /**
@@ -245,7 +243,7 @@ export function createCartService(deps: {
         members: session.id,
       });
     }
-    return build(view!, user._id);
+    return build(view!, user._id, media);
   }
 
   function add(cartId: string, user: User, productId: string, quantity: number) {
@@ -296,10 +294,11 @@ export function createCartService(deps: {
           _id: l.productId,
           name: l.productName,
           price: fromCents(l.unitPriceCents),
-          imageUrl: imageUrl(l),
+          imageUrl: media.productImage(l.slug, l.imageHash),
         },
         quantity: l.quantity,
-        addedBy: { _id: l.userId, name: l.userName },
+        addedBy: l.userName,
+        addedById: l.userId,
       })),
       split: shares.map((s) => ({
         userId: s.userId,

@@ -11,6 +11,7 @@ import { asc } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import { notFound } from "../../lib/errors.ts";
+import { productImageFile, type Media } from "../../lib/media.ts";
 
 export interface ProductFilter {
   q?: string | undefined;
@@ -56,14 +57,12 @@ const MAX_CACHED_ANSWERS = 1000;
 const etagOf = (body: string) =>
   `"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 
-export const imageFileName = (slug: string, hash: string) => `${slug}-${hash}.svg`;
-
 /**
  * The catalog is the hottest read of the app and changes rarely: it is loaded once into memory and
  * every answer is cached as a serialised body with its ETag. Any write to products must call
  * invalidate(); the next read reloads.
  */
-export function createCatalog(db: Db) {
+export function createCatalog(db: Db, media: Media) {
   let snapshot: Promise<Snapshot> | undefined;
   let answers = new Map<string, CachedBody>();
 
@@ -77,7 +76,7 @@ export function createCatalog(db: Db) {
         _id: row.id,
         name: row.name,
         price: fromCents(row.priceCents),
-        imageUrl: `/api/catalog/images/${imageFileName(row.slug, row.imageHash)}`,
+        imageUrl: media.productImage(row.slug, row.imageHash),
         rating: row.ratingTenths / 10,
         reviews: row.reviews,
         description: row.description,
@@ -93,7 +92,7 @@ export function createCatalog(db: Db) {
     }));
     const images = new Map(
       rows.map((row) => [
-        imageFileName(row.slug, row.imageHash),
+        productImageFile(row.slug, row.imageHash),
         withGzip({ body: row.imageSvg, etag: `"${row.imageHash}"` }),
       ]),
     );

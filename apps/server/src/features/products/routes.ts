@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { route } from "../../lib/endpoint.ts";
+import { CROSS_ORIGIN_RESOURCE } from "../../lib/media.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { Catalog, CachedBody } from "./catalog.ts";
 
@@ -48,7 +49,7 @@ export const productRoutes =
     route(app, "GET /api/catalog/images/:file", async (request, reply) =>
       sendCached(
         request,
-        reply,
+        reply.header(...CROSS_ORIGIN_RESOURCE),
         await catalog.image(request.params.file),
         "image/svg+xml",
         "public, max-age=31536000, immutable",

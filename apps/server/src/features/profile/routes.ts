@@ -2,6 +2,7 @@ import multipart from "@fastify/multipart";
 import { AVATAR_MAX_BYTES, ErrorCode, ProfileFieldsSchema } from "@cartner/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { route } from "../../lib/endpoint.ts";
+import { CROSS_ORIGIN_RESOURCE } from "../../lib/media.ts";
 import { AppError, echoName, invalidFields, issueField } from "../../lib/errors.ts";
 import { reencodeAvatar } from "./avatar.ts";
 import type { ProfileService } from "./service.ts";
@@ -83,6 +84,7 @@ export const profileRoutes =
 
     route(app, "GET /api/users/:userId/avatar", async (request, reply) => {
       const webp = await profiles.avatar(request.params.userId);
+      reply.header(...CROSS_ORIGIN_RESOURCE);
       if (!webp) {
         return reply
           .header("cache-control", "public, max-age=300")

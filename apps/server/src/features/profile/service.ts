@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { cartLines, carts, profiles, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { notFound } from "../../lib/errors.ts";
+import type { Media } from "../../lib/media.ts";
 
 export interface ProfileChanges {
   name?: string | undefined;
@@ -16,12 +17,13 @@ export interface ProfileChanges {
   avatarWebp?: Buffer | undefined;
 }
 
-/** The URL clients show; its `v` changes with each upload, so it can be cached. */
-export const userAvatarUrl = (userId: string, updatedAt: Date | null) =>
-  `/api/users/${userId}/avatar${updatedAt ? `?v=${updatedAt.getTime()}` : ""}`;
-
-export function createProfileService(deps: { db: Db; clock: Clock; onNameChanged?: () => void }) {
-  const { db, clock, onNameChanged } = deps;
+export function createProfileService(deps: {
+  db: Db;
+  clock: Clock;
+  media: Media;
+  onNameChanged?: () => void;
+}) {
+  const { db, clock, media, onNameChanged } = deps;
 
   async function ensure(userId: string) {
     await db.insert(profiles).values({ userId }).onConflictDoNothing();
@@ -51,7 +53,7 @@ export function createProfileService(deps: { db: Db; clock: Clock; onNameChanged
       .orderBy(desc(sessions.updatedAt));
     const { profile, user } = row;
     return {
-      avatar: userAvatarUrl(user.id, profile.avatarUpdatedAt),
+      avatar: media.userAvatar(user.id, profile.avatarUpdatedAt),
       bio: profile.bio,
       location: profile.location,
       languages: profile.languages,
@@ -134,7 +136,7 @@ export function createProfileService(deps: { db: Db; clock: Clock; onNameChanged
       user: {
         _id: row.user.id,
         name: row.user.name,
-        avatar: userAvatarUrl(row.user.id, row.avatarUpdatedAt),
+        avatar: media.userAvatar(row.user.id, row.avatarUpdatedAt),
         joinedAt: row.user.createdAt.toISOString(),
       },
     };

@@ -29,12 +29,11 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
 import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
+import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { newSessionCode, sameSecret } from "./codes.ts";
 
 type SessionRow = typeof sessions.$inferSelect;
-
-export const avatarUrl = (userId: string) => `/api/users/${userId}/avatar`;
 
 /** Members who see the session (a pending join request does not). */
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
@@ -61,8 +60,9 @@ export function createSessionService(deps: {
   clock: Clock;
   /** Told of every committed change (never of a rolled-back one). */
   events: Pick<EventBus, "publish">;
+  media: Media;
 }) {
-  const { db, clock, events } = deps;
+  const { db, clock, events, media } = deps;
 
   /** Tells the session's members (and `users`) about a committed change. */
   const announce = (
@@ -102,7 +102,12 @@ export function createSessionService(deps: {
     const bySession = new Map<string, Member[]>();
     for (const r of rows) {
       const list = bySession.get(r.sessionId) ?? [];
-      list.push({ userId: r.userId, name: r.name, avatar: avatarUrl(r.userId), role: r.role });
+      list.push({
+        userId: r.userId,
+        name: r.name,
+        avatar: media.userAvatar(r.userId),
+        role: r.role,
+      });
       bySession.set(r.sessionId, list);
     }
     return bySession;
@@ -147,7 +152,7 @@ export function createSessionService(deps: {
         creator: {
           _id: row.creatorId,
           name: creator?.name ?? "Unknown",
-          avatar: avatarUrl(row.creatorId),
+          avatar: media.userAvatar(row.creatorId),
         },
         invitedUsers,
         cartId: cart.id,
@@ -437,7 +442,7 @@ export function createSessionService(deps: {
       .orderBy(sessionMembers.createdAt);
     return rows.map((r) => ({
       ...r,
-      avatar: avatarUrl(r.userId),
+      avatar: media.userAvatar(r.userId),
       requestedAt: r.requestedAt.toISOString(),
     }));
   }
@@ -545,7 +550,7 @@ export function createSessionService(deps: {
       sessionName: r.sessionName,
       sessionCode: r.sessionCode,
       role: r.role,
-      invitedBy: { _id: r.inviterId, name: r.inviterName, avatar: avatarUrl(r.inviterId) },
+      invitedBy: { _id: r.inviterId, name: r.inviterName, avatar: media.userAvatar(r.inviterId) },
       createdAt: r.createdAt.toISOString(),
     }));
   }

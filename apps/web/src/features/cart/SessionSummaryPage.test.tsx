@@ -26,12 +26,14 @@ const summary: SessionSummary = {
     {
       product: { _id: "p-mug", name: "Stoneware Mug", price: 12.99, imageUrl: "/m.svg" },
       quantity: 2,
-      addedBy: { _id: testUser._id, name: testUser.name },
+      addedBy: testUser.name,
+      addedById: testUser._id,
     },
     {
       product: { _id: "p-tea", name: "Jasmine Green Tea", price: 6.5, imageUrl: "/t.svg" },
       quantity: 2,
-      addedBy: { _id: ben._id, name: ben.name },
+      addedBy: ben.name,
+      addedById: ben._id,
     },
   ],
   // As the server computes it; the page shows it as is.

@@ -229,7 +229,7 @@ function ItemsTable({ summary }: { summary: SessionSummary }) {
     <StackedTable caption="Items in the cart" columns={ITEM_COLUMNS}>
       {summary.cartItems.map((item, index) => (
         <tr
-          key={`${item.product._id}-${item.addedBy._id}-${index}`}
+          key={`${item.product._id}-${item.addedById}-${index}`}
           role="row"
           className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
         >
@@ -256,7 +256,7 @@ function ItemsTable({ summary }: { summary: SessionSummary }) {
           </td>
           <td role="cell" className={cn(stackedCell, "pl-3 text-right text-slate-700")}>
             <span className="text-slate-500 sm:hidden">Added by </span>
-            {item.addedBy.name || "someone"}
+            {item.addedBy || "someone"}
           </td>
         </tr>
       ))}
