@@ -22,6 +22,30 @@ export class AppError extends Error {
 }
 
 export const notFound = (message = "Not found") => new AppError(404, ErrorCode.NOT_FOUND, message);
+export const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
+export const conflict = (message: string, code: string = ErrorCode.CONFLICT) =>
+  new AppError(409, code, message);
+export const badRequest = (message: string, code: string = ErrorCode.VALIDATION) =>
+  new AppError(400, code, message);
+
+/**
+ * True when a write failed on a unique constraint (SQLSTATE 23505), optionally a given one: read
+ * from the driver's error fields (node-postgres and PGlite alike), also when Drizzle wrapped it.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const {
+    code,
+    constraint: name,
+    cause,
+  } = error as {
+    code?: unknown;
+    constraint?: unknown;
+    cause?: unknown;
+  };
+  if (code === "23505") return constraint === undefined || name === constraint;
+  return isUniqueViolation(cause, constraint, depth + 1);
+}
 export const unauthorized = (message = "Please sign in", code: string = ErrorCode.UNAUTHORIZED) =>
   new AppError(401, code, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>

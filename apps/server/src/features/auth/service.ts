@@ -17,7 +17,7 @@ import type { Db } from "../../db/client.ts";
 import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { AppError, tooManyRequests, unauthorized } from "../../lib/errors.ts";
+import { AppError, isUniqueViolation, tooManyRequests, unauthorized } from "../../lib/errors.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { emailChangeNotice, otpMail, REPLACED_SIGNUP_NOTE } from "./otp-mail.ts";
 import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } from "./passwords.ts";
@@ -337,7 +337,7 @@ export function createAuthService(deps: AuthDeps) {
         .where(eq(users.id, user.id))
         .returning()
         .catch((error: unknown) => {
-          if (/users_email_unique/.test(String((error as Error).cause ?? error))) {
+          if (isUniqueViolation(error, "users_email_unique")) {
             throw new AppError(
               409,
               ErrorCode.EMAIL_TAKEN,

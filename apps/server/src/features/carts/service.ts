@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   fromCents,
   QUANTITY_MAX,
   splitCart,
@@ -16,13 +15,12 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
 
-const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
 const cartNotFound = () => notFound("Cart not found");
 
 /** What cart_view() (drizzle/0005_cart_writes.sql) answers: everything a cart answer shows. */

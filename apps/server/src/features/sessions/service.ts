@@ -1,6 +1,5 @@
 import {
   can,
-  ErrorCode,
   fromCents,
   toCents,
   type Invite,
@@ -27,7 +26,13 @@ import {
   users,
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError, notFound, tooManyRequests } from "../../lib/errors.ts";
+import {
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  notFound,
+  tooManyRequests,
+} from "../../lib/errors.ts";
 import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
@@ -42,8 +47,6 @@ const MAX_JOIN_FAILURES_PER_SESSION = 30;
 /** Several accounts behind one address (a household, an office) share this. */
 const MAX_JOIN_FAILURES_PER_ADDRESS = 30;
 
-const forbidden = (message: string) => new AppError(403, ErrorCode.FORBIDDEN, message);
-const conflict = (message: string) => new AppError(409, ErrorCode.CONFLICT, message);
 const sessionNotFound = () => notFound("Session not found");
 const invalidJoin = () => forbidden("Invalid session code or passcode");
 
@@ -243,8 +246,7 @@ export function createSessionService(deps: {
         return view(row, user._id);
       } catch (error) {
         // A code collision (1 in 31^8 per pair) is retried with a new code.
-        if (attempt < 3 && /sessions_code_unique/.test(String((error as Error).cause ?? error)))
-          continue;
+        if (attempt < 3 && isUniqueViolation(error, "sessions_code_unique")) continue;
         throw error;
       }
     }
