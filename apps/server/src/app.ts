@@ -31,6 +31,8 @@ import { cartRoutes } from "./features/carts/routes.ts";
 import { createCartService } from "./features/carts/service.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
+import { createMembershipService } from "./features/sessions/membership.ts";
+import { membershipRoutes } from "./features/sessions/membership-routes.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createLocalBus, createPostgresBus, type EventBus } from "./features/realtime/bus.ts";
@@ -180,6 +182,13 @@ export async function buildApp(
   const media = createMedia(config.appOrigin);
   const catalog = createCatalog(database.db, media);
   const sessionService = createSessionService({ db: database.db, clock, events, media });
+  const membership = createMembershipService({
+    db: database.db,
+    clock,
+    events,
+    media,
+    sessions: sessionService,
+  });
   // Member-only reads are remembered until the next write, when this process sees every write.
   const readCache = createReadCache(database.kind === "pglite");
   app.addHook("onSend", async (request, reply, payload) => {
@@ -297,7 +306,8 @@ export async function buildApp(
       await api.register(profileRoutes(profileService));
       await api.register(authRoutes(auth, config.authRateLimit));
       await api.register(productRoutes(catalog));
-      await api.register(sessionRoutes(sessionService, config.authRateLimit, readCache));
+      await api.register(sessionRoutes(sessionService, readCache));
+      await api.register(membershipRoutes(membership, config.authRateLimit, readCache));
       await api.register(cartRoutes(cartService, readCache));
     },
     { prefix: "/api" },

@@ -1,0 +1,298 @@
+/**
+ * Who gets into a session and how: join requests by code and passcode (with their guessing
+ * limits), the creator's decisions on them, and invites by email or name. The session service
+ * owns sessions themselves; this one only changes their members.
+ */
+import { type Invite, type InviteRole, type JoinRequest, type User } from "@cartner/contract";
+import { and, count, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { joinFailures, sessionInvites, sessionMembers, sessions, users } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { conflict, forbidden, notFound, tooManyRequests } from "../../lib/errors.ts";
+import type { Media } from "../../lib/media.ts";
+import type { EventBus } from "../realtime/bus.ts";
+import { sameSecret } from "./codes.ts";
+import type { SessionService } from "./service.ts";
+
+const JOIN_WINDOW_MS = 15 * 60 * 1000;
+const MAX_JOIN_FAILURES_PER_USER = 10;
+const MAX_JOIN_FAILURES_PER_SESSION = 30;
+/** Several accounts behind one address (a household, an office) share this. */
+const MAX_JOIN_FAILURES_PER_ADDRESS = 30;
+
+const invalidJoin = () => forbidden("Invalid session code or passcode");
+
+export function createMembershipService(deps: {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  media: Media;
+  sessions: SessionService;
+}) {
+  const { db, clock, events, media } = deps;
+  const { accessByCode, announce, touch, requireActive } = deps.sessions;
+
+  /** Failed joins in the last 15 minutes matching a condition. */
+  async function recentFailures(where: SQL | undefined): Promise<number> {
+    const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
+    const [row] = await db
+      .select({ n: count() })
+      .from(joinFailures)
+      .where(and(where, gt(joinFailures.createdAt, since)));
+    return row?.n ?? 0;
+  }
+
+  const refuseJoins = (message: string) => tooManyRequests(message, JOIN_WINDOW_MS / 1000);
+
+  /**
+   * Guessing is limited per account and per client address. A session whose code is under attack
+   * (many failures from anyone) does not close to everyone: it refuses only accounts that have
+   * already failed against it, so someone with the right passcode still gets in, while an
+   * attacker gets one guess per account per 15 minutes there.
+   */
+  async function checkJoinBudget(userId: string, address: string, sessionId: string | undefined) {
+    if ((await recentFailures(eq(joinFailures.userId, userId))) >= MAX_JOIN_FAILURES_PER_USER) {
+      throw refuseJoins("Too many failed attempts to join. Please wait a few minutes.");
+    }
+    if (
+      (await recentFailures(eq(joinFailures.address, address))) >= MAX_JOIN_FAILURES_PER_ADDRESS
+    ) {
+      throw refuseJoins(
+        "Too many failed attempts to join from this network. Please wait a few minutes.",
+      );
+    }
+    if (
+      sessionId &&
+      (await recentFailures(eq(joinFailures.sessionId, sessionId))) >=
+        MAX_JOIN_FAILURES_PER_SESSION &&
+      (await recentFailures(
+        and(eq(joinFailures.sessionId, sessionId), eq(joinFailures.userId, userId)),
+      )) > 0
+    ) {
+      throw refuseJoins("This session is refusing your join requests for a few minutes.");
+    }
+  }
+
+  async function joinByCode(userId: string, address: string, code: string, passcode: string) {
+    const [session] = await db.select().from(sessions).where(eq(sessions.code, code));
+    await checkJoinBudget(userId, address, session?.id);
+    // A session without a passcode lets the code alone through; otherwise both must match.
+    const ok =
+      session !== undefined &&
+      session.status === "active" &&
+      (session.passcode === null || sameSecret(session.passcode, passcode));
+    if (!ok) {
+      await db
+        .insert(joinFailures)
+        .values({ userId, sessionId: session?.id ?? null, address, createdAt: clock.now() });
+      throw invalidJoin();
+    }
+    const inserted = await db
+      .insert(sessionMembers)
+      .values({ sessionId: session.id, userId, role: "pending", createdAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ role: sessionMembers.role });
+    if (inserted.length === 0)
+      throw conflict("You are already in this session or waiting to join it.");
+    const version = await touch(session.id);
+    // Only the creator decides on join requests, so only the creator hears of them.
+    events.publish({
+      event: {
+        type: "joinrequest.created",
+        sessionId: session.id,
+        ...(version ? { version } : {}),
+      },
+      users: [session.creatorId],
+    });
+    return { message: "Join request sent", sessionId: session.id };
+  }
+
+  async function joinRequests(userId: string, code: string): Promise<JoinRequest[]> {
+    const { session } = await accessByCode(code, userId, "session.decideJoin");
+    const rows = await db
+      .select({
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        requestedAt: sessionMembers.createdAt,
+      })
+      .from(sessionMembers)
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
+      .where(and(eq(sessionMembers.sessionId, session.id), eq(sessionMembers.role, "pending")))
+      .orderBy(sessionMembers.createdAt);
+    return rows.map((r) => ({
+      ...r,
+      avatar: media.userAvatar(r.userId),
+      requestedAt: r.requestedAt.toISOString(),
+    }));
+  }
+
+  async function decide(
+    userId: string,
+    code: string,
+    target: { userId?: string; email?: string },
+    approve: boolean,
+  ) {
+    const { session } = await accessByCode(code, userId, "session.decideJoin");
+    requireActive(session);
+    let targetId = target.userId;
+    if (!targetId && target.email) {
+      const [u] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, target.email.toLowerCase()));
+      targetId = u?.id;
+    }
+    const pendingRow = and(
+      eq(sessionMembers.sessionId, session.id),
+      eq(sessionMembers.userId, targetId ?? "00000000-0000-0000-0000-000000000000"),
+      eq(sessionMembers.role, "pending"),
+    );
+    // Conditional on role = pending: concurrent decisions act once.
+    const changed = approve
+      ? await db.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
+      : await db.delete(sessionMembers).where(pendingRow).returning();
+    if (changed.length === 0) throw notFound("No pending join request from that person");
+    const version = await touch(session.id);
+    // An approved member is a member now; a refused one is told too, so their page updates.
+    if (approve) announce("member.joined", session.id, version);
+    else announce("member.left", session.id, version, [targetId!]);
+    return { message: approve ? "Join request approved" : "Join request rejected" };
+  }
+
+  async function invite(user: User, code: string, emailOrUsername: string, role: InviteRole) {
+    const { session } = await accessByCode(code, user._id, "session.invite");
+    requireActive(session);
+    let email: string;
+    if (emailOrUsername.includes("@")) {
+      email = emailOrUsername.toLowerCase();
+    } else {
+      const matches = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(sql`lower(${users.name}) = lower(${emailOrUsername})`)
+        .limit(2);
+      if (matches.length === 0)
+        throw notFound("Nobody on Cartner has that name. Invite them by email instead.");
+      if (matches.length > 1)
+        throw conflict("Several people have that name. Invite them by email instead.");
+      email = matches[0]!.email;
+    }
+    if (email === user.email) throw conflict("You are already in this session.");
+    const [member] = await db
+      .select({ role: sessionMembers.role })
+      .from(sessionMembers)
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
+      .where(and(eq(sessionMembers.sessionId, session.id), eq(users.email, email)));
+    if (member && member.role !== "pending")
+      throw conflict("That person is already in this session.");
+    const inserted = await db
+      .insert(sessionInvites)
+      .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ id: sessionInvites.id });
+    if (inserted.length === 0) throw conflict("That person already has an invite to this session.");
+    const [invitee] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (invitee) {
+      events.publish({
+        event: { type: "invite.received", sessionId: session.id },
+        users: [invitee.id],
+      });
+    }
+    // The same answer whether or not the email has an account: it reveals nothing.
+    return { message: `Invite sent to ${emailOrUsername}` };
+  }
+
+  async function myInvites(user: User): Promise<Invite[]> {
+    const rows = await db
+      .select({
+        id: sessionInvites.id,
+        role: sessionInvites.role,
+        createdAt: sessionInvites.createdAt,
+        sessionName: sessions.name,
+        sessionCode: sessions.code,
+        inviterId: users.id,
+        inviterName: users.name,
+      })
+      .from(sessionInvites)
+      .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+      .innerJoin(users, eq(users.id, sessionInvites.invitedBy))
+      .where(
+        and(
+          eq(sessionInvites.email, user.email),
+          eq(sessionInvites.status, "pending"),
+          eq(sessions.status, "active"),
+        ),
+      )
+      .orderBy(desc(sessionInvites.createdAt));
+    return rows.map((r) => ({
+      _id: r.id,
+      sessionName: r.sessionName,
+      sessionCode: r.sessionCode,
+      role: r.role,
+      invitedBy: { _id: r.inviterId, name: r.inviterName, avatar: media.userAvatar(r.inviterId) },
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+
+  async function respond(user: User, code: string, accept: boolean) {
+    const now = clock.now();
+    const outcome = await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ invite: sessionInvites, session: sessions })
+        .from(sessionInvites)
+        .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+        .where(
+          and(
+            eq(sessions.code, code),
+            eq(sessionInvites.email, user.email),
+            eq(sessionInvites.status, "pending"),
+          ),
+        );
+      if (!found || found.session.status !== "active")
+        throw notFound("No pending invite to that session");
+      const [claimed] = await tx
+        .update(sessionInvites)
+        .set({ status: accept ? "accepted" : "rejected", respondedAt: now })
+        .where(and(eq(sessionInvites.id, found.invite.id), eq(sessionInvites.status, "pending")))
+        .returning({ id: sessionInvites.id });
+      if (!claimed) throw notFound("No pending invite to that session");
+      if (accept) {
+        // An earlier join request by the same person becomes the invited role.
+        await tx
+          .insert(sessionMembers)
+          .values({
+            sessionId: found.session.id,
+            userId: user._id,
+            role: found.invite.role,
+            createdAt: now,
+          })
+          .onConflictDoUpdate({
+            target: [sessionMembers.sessionId, sessionMembers.userId],
+            set: { role: found.invite.role },
+            setWhere: eq(sessionMembers.role, "pending"),
+          });
+      }
+      const [touched] = await tx
+        .update(sessions)
+        .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
+        .where(eq(sessions.id, found.session.id))
+        .returning({ version: sessions.version });
+      return { accepted: accept, sessionId: found.session.id, version: touched!.version };
+    });
+    // The invitee's other tabs drop the invite either way; the members see who joined.
+    announce(
+      outcome.accepted ? "member.joined" : "session.updated",
+      outcome.sessionId,
+      outcome.version,
+      [user._id],
+    );
+    return outcome.accepted
+      ? { message: "Invite accepted", sessionId: outcome.sessionId }
+      : { message: "Invite rejected" };
+  }
+
+  return { joinByCode, joinRequests, decide, invite, myInvites, respond };
+}
+
+export type MembershipService = ReturnType<typeof createMembershipService>;
