@@ -1,20 +1,12 @@
-import net from "node:net";
 import { configDefaults, defineConfig } from "vitest/config";
+import { answers } from "./scripts/lib/port.ts";
 
-/** The API tests also run on PostgreSQL when one answers (CI starts the local one). */
-function reachable(port: number, host = "127.0.0.1"): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host, timeout: 500 });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("timeout", () => (socket.destroy(), resolve(false)));
-    socket.once("error", () => resolve(false));
-  });
-}
+// The API tests also run on PostgreSQL when one answers (CI starts the local one).
 
 export default defineConfig(async () => {
   const postgresUrl =
     process.env.TEST_DATABASE_URL ??
-    ((await reachable(5432)) ? "postgres://postgres@127.0.0.1:5432/postgres" : undefined);
+    ((await answers(5432)) ? "postgres://postgres@127.0.0.1:5432/postgres" : undefined);
   if (!postgresUrl && process.env.CI) {
     throw new Error(
       "CI must run the API tests on PostgreSQL too, but none answers on 127.0.0.1:5432",

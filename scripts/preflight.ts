@@ -7,8 +7,8 @@
  *   PostgreSQL project is skipped), required in CI (started with pg_ctlcluster when installed).
  */
 import { spawnSync } from "node:child_process";
-import net from "node:net";
 import { findChromium, isExecutable } from "./lib/chromium.ts";
+import { answers } from "./lib/port.ts";
 
 const INSTALL_CHROMIUM = "apt-get update && apt-get install -y chromium";
 
@@ -44,15 +44,6 @@ function ensureChromium(): void {
   const found = findChromium({ env: process.env, isExecutable });
   if (!found) fail(`Chromium was installed but not found; set CHROMIUM_PATH.`);
   console.info(`npm test: installed ${found} in ${Math.round((Date.now() - started) / 1000)} s.`);
-}
-
-function answers(port: number, host = "127.0.0.1"): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host, timeout: 500 });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("timeout", () => (socket.destroy(), resolve(false)));
-    socket.once("error", () => resolve(false));
-  });
 }
 
 async function checkPostgres(): Promise<void> {

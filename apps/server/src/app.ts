@@ -1,17 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
-import cors from "@fastify/cors";
-import rateLimit from "@fastify/rate-limit";
-import fastifyStatic from "@fastify/static";
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import websocket from "@fastify/websocket";
-import { ErrorCode } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import helmet from "helmet";
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from "fastify";
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -40,11 +30,14 @@ import { createLiveHub } from "./features/realtime/hub.ts";
 import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
-import { AppError } from "./lib/errors.ts";
 import { createMedia } from "./lib/media.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
+import { registerOpenApi } from "./plugins/openapi.ts";
+import { registerRateLimits } from "./plugins/rate-limit.ts";
+import { installSecurityHeaders, registerCors } from "./plugins/security-headers.ts";
+import { serveWebApp } from "./plugins/web-static.ts";
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -92,21 +85,6 @@ async function createEventBus(database: Database, app: FastifyInstance): Promise
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
 const BODY_LIMIT_BYTES = 64 * 1024;
-
-/** The SPA's policy: nothing inline, nothing from elsewhere. */
-const CSP_DIRECTIVES = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", "data:", "blob:"],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-  upgradeInsecureRequests: null,
-};
 
 export async function buildApp(
   config: Config,
@@ -223,65 +201,10 @@ export async function buildApp(
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
   });
 
-  // Security headers, built once (helmet's middleware, not re-parsed per request).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      // Media URLs are absolute, built from APP_ORIGIN: a page opened under another name of this
-      // host (127.0.0.1 for localhost) must still show them.
-      directives: { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, config.appOrigin] },
-    },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.env === "production",
-    // As the CSP's frame-ancestors 'none', for browsers that only know the older header.
-    xFrameOptions: { action: "deny" },
-  });
-  app.addHook("onRequest", (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
-  });
-  await app.register(cors, {
-    // Reflect the origin only when it is ours; others get no CORS headers at all.
-    origin: (origin, callback) => callback(null, origin === config.appOrigin),
-    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    allowedHeaders: ["Content-Type", "Authorization"],
-    exposedHeaders: ["Retry-After", "ETag"],
-    maxAge: 600,
-  });
-  await app.register(rateLimit, {
-    global: false,
-    max: config.rateLimit,
-    timeWindow: "1 minute",
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
-        ErrorCode.RATE_LIMITED,
-        `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} s.`,
-        { retryAfterSeconds: Math.ceil(context.ttl / 1000) },
-      ),
-  });
-
-  // The general limit runs before any route hook (authentication included), so requests with a
-  // bad or revoked token are counted too; routes with their own budget (sign-in) use theirs.
-  const generalLimit = app.rateLimit();
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.routeOptions.config.rateLimit) await generalLimit.call(app, request, reply);
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: "Cartner API",
-        version: "0.1.0",
-        description: "Shop together: shared sessions, one live cart, a fair split. See API.md.",
-      },
-      servers: [{ url: "/" }],
-      components: {
-        securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
-      },
-    },
-    transform: jsonSchemaTransform,
-    hideUntagged: true,
-  });
-  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+  installSecurityHeaders(app, config);
+  await registerCors(app, config);
+  await registerRateLimits(app, config);
+  await registerOpenApi(app);
 
   await app.register(websocket, {
     options: { maxPayload: LIVE_MAX_MESSAGE_BYTES },
@@ -313,43 +236,7 @@ export async function buildApp(
     { prefix: "/api" },
   );
   if (devOutbox) await app.register(devMailboxRoutes(database.db));
-
-  const indexHtml = path.join(config.webDist, "index.html");
-  const serveWeb = fs.existsSync(indexHtml);
-  if (serveWeb) {
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz next to each asset; send the one the browser accepts.
-      preCompressed: true,
-      setHeaders: (res, filePath) => {
-        // Vite fingerprints assets, so they never change; index.html must always be fresh.
-        res.header(
-          "cache-control",
-          filePath.includes(`${path.sep}assets${path.sep}`)
-            ? "public, max-age=31536000, immutable"
-            : "no-cache",
-        );
-      },
-    });
-  }
-
-  app.setNotFoundHandler(async (request, reply) => {
-    const pathname = request.url.split("?")[0] ?? "/";
-    const isApi =
-      pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/dev/");
-    // A missing file (a stale tab asking for an old chunk) is a 404, not the app.
-    const isFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
-    if (!isApi && !isFile && serveWeb && (request.method === "GET" || request.method === "HEAD")) {
-      // SPA fallback: the client router draws every other path, including its own 404 page.
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
-    }
-    return reply.code(404).send({
-      message: `No route for ${request.method} ${pathname}`,
-      code: ErrorCode.NOT_FOUND,
-    });
-  });
+  await serveWebApp(app, config.webDist);
 
   return app;
 }

@@ -204,3 +204,21 @@ export async function captureLog(fn: () => Promise<void>): Promise<string> {
   }
   return captured;
 }
+
+/** POST /api/profile/me as multipart/form-data with these text fields (names sent as given). */
+export function postProfileForm(t: TestApp, token: string, fields: Record<string, string>) {
+  const boundary = "----cartner-test";
+  const parts = Object.entries(fields).map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return t.app.inject({
+    method: "POST",
+    url: "/api/profile/me",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    },
+    payload: `${parts.join("")}--${boundary}--\r\n`,
+  });
+}

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, signUp, type TestApp } from "../helpers.ts";
+import { client, createTestApp, postProfileForm, signUp, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
 let port: number;
@@ -53,16 +53,7 @@ describe("refusals before any route", () => {
 describe("names a client chose", () => {
   it("an unknown multipart field is named in at most 41 characters", async () => {
     const ann = await signUp(t, "Ann");
-    const boundary = "----cartner";
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/profile/me",
-      headers: {
-        authorization: `Bearer ${ann.token}`,
-        "content-type": `multipart/form-data; boundary=${boundary}`,
-      },
-      payload: `--${boundary}\r\nContent-Disposition: form-data; name="${long}"\r\n\r\nx\r\n--${boundary}--\r\n`,
-    });
+    const res = await postProfileForm(t, ann.token, { [long]: "x" });
     expect(res.statusCode).toBe(400);
     expect(res.body.length).toBeLessThan(300);
     expect(Object.keys(res.json().fields)[0]).toBe(`${"q".repeat(40)}…`);

@@ -12,6 +12,7 @@ import {
   createTestApp,
   freshDatabase,
   PASSWORD,
+  postProfileForm,
   signUp,
   uniqueEmail,
   type TestApp,
@@ -44,16 +45,7 @@ describe("the four 500s of issue 15", () => {
 
   it("a profile bio with a NUL (multipart)", async () => {
     const ann = await signUp(t, "Ann");
-    const boundary = "----cartner";
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/profile/me",
-      headers: {
-        authorization: `Bearer ${ann.token}`,
-        "content-type": `multipart/form-data; boundary=${boundary}`,
-      },
-      payload: `--${boundary}\r\nContent-Disposition: form-data; name="bio"\r\n\r\nhi\u0000there\r\n--${boundary}--\r\n`,
-    });
+    const res = await postProfileForm(t, ann.token, { bio: "hi\u0000there" });
     expectFieldError(res, "bio");
     const profile = (await client(t, ann.token)("GET", "/api/profile/me")).json();
     expect(profile.bio).toBe("");
@@ -96,17 +88,9 @@ describe("names people see", () => {
 
   it("are stored NFC-normalised, and a bio keeps its line breaks", async () => {
     const ann = await signUp(t, "Ann");
-    const boundary = "----cartner";
-    const part = (name: string, value: string) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/profile/me",
-      headers: {
-        authorization: `Bearer ${ann.token}`,
-        "content-type": `multipart/form-data; boundary=${boundary}`,
-      },
-      payload: `${part("name", "Rene\u0301e")}${part("bio", "line one\nline two")}--${boundary}--\r\n`,
+    const res = await postProfileForm(t, ann.token, {
+      name: "Rene\u0301e",
+      bio: "line one\nline two",
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().user.name).toBe("Ren\u00e9e");

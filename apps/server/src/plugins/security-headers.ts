@@ -1,0 +1,50 @@
+import cors from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
+import helmet from "helmet";
+import type { Config } from "../config.ts";
+
+/** The SPA's policy: nothing inline, nothing from elsewhere. */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", "data:", "blob:"],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
+
+/** Security headers on every answer: CSP, frame refusal, HSTS in production (helmet). */
+export function installSecurityHeaders(app: FastifyInstance, config: Config): void {
+  // Built once (helmet's middleware, not re-parsed per request).
+  const securityHeaders = helmet({
+    contentSecurityPolicy: {
+      // Media URLs are absolute, built from APP_ORIGIN: a page opened under another name of this
+      // host (127.0.0.1 for localhost) must still show them.
+      directives: { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, config.appOrigin] },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.env === "production",
+    // As the CSP's frame-ancestors 'none', for browsers that only know the older header.
+    xFrameOptions: { action: "deny" },
+  });
+  app.addHook("onRequest", (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
+  });
+}
+
+/** CORS: only our own origin gets its headers; others get none at all. */
+export async function registerCors(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(cors, {
+    // Reflect the origin only when it is ours; others get no CORS headers at all.
+    origin: (origin, callback) => callback(null, origin === config.appOrigin),
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: ["Content-Type", "Authorization"],
+    exposedHeaders: ["Retry-After", "ETag"],
+    maxAge: 600,
+  });
+}
