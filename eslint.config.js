@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import js from "@eslint/js";
+import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -24,6 +26,7 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  webBoundaries(),
   {
     // Only the config module reads the environment (DESIGN section 3).
     files: ["apps/server/src/**/*.ts"],
@@ -36,3 +39,54 @@ export default tseslint.config(
     },
   },
 );
+
+/**
+ * The web app's feature boundaries (decision 005's neighbour, issue 14): a feature may import
+ * lib/, components/, api/, shared/, the contract, its own files, and another feature only through
+ * that feature's index.ts; the shared folders never import a feature; and nothing imports in a
+ * cycle. apps/web/src/lint-boundaries.test.ts proves both rules fire.
+ */
+function webBoundaries() {
+  const root = "./apps/web/src";
+  const features = fs
+    .readdirSync(new URL("./apps/web/src/features", import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const message =
+    "A feature uses another only through its index.ts; move what both need to lib/, components/, api/ or shared/.";
+  return {
+    files: ["apps/web/src/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    // Let the plugin read TypeScript files to follow imports through them (no-cycle).
+    settings: {
+      "import-x/extensions": [".ts", ".tsx"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...features.map((feature) => ({
+              target: `${root}/features/${feature}`,
+              from: `${root}/features`,
+              except: [
+                `./${feature}`,
+                ...features
+                  .filter((other) => other !== feature)
+                  .map((other) => `./${other}/index.ts`),
+              ],
+              message,
+            })),
+            ...["lib", "components", "api", "shared"].map((folder) => ({
+              target: `${root}/${folder}`,
+              from: `${root}/features`,
+              message: "Shared code may not depend on a feature.",
+            })),
+          ],
+        },
+      ],
+    },
+  };
+}

@@ -19,7 +19,7 @@ const VerifyOtpPage = lazy(() =>
   import("../features/auth/VerifyOtpPage.tsx").then((m) => ({ default: m.VerifyOtpPage })),
 );
 const NotFoundPage = lazy(() =>
-  import("../features/not-found/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
+  import("../components/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
 );
 const ProductsPage = lazy(() =>
   import("../features/products/ProductsPage.tsx").then((m) => ({ default: m.ProductsPage })),

@@ -5,7 +5,7 @@ import { ApiError, refreshAccessToken } from "../lib/api.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { navigateTo, registerNavigator } from "../lib/navigation.ts";
 import { getToken, getUser, setUser } from "../lib/storage.ts";
-import { authApi } from "../features/auth/auth-api.ts";
+import { authApi } from "../api/auth-api.ts";
 
 /**
  * Lets the API client and timers navigate through the router. Navigations are committed at once

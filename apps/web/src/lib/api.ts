@@ -36,6 +36,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Nothing to show: a 404, or a 400 on a malformed id in the path (the id, cartId or sessionId
+ * field), which cannot name anything either.
+ */
+export function isNotFound(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 404) return true;
+  return error.status === 400 && ["id", "cartId", "sessionId"].some((f) => error.fields?.[f]);
+}
+
 /** The server's message when there is one, else the caller's fallback (SPEC's "{message or ...}"). */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.hasServerMessage && error.message.trim() !== "") {

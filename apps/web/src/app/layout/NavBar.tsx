@@ -5,7 +5,7 @@ import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
 import { Avatar, Container, buttonClasses } from "../../components/ui/index.ts";
 import { firstName, useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
-import { useLogout } from "../../features/auth/use-logout.ts";
+import { useLogout } from "../../shared/use-logout.ts";
 import { OfflineIndicator } from "../../features/live/OfflineIndicator.tsx";
 
 interface NavItem {

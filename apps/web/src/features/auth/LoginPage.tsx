@@ -6,9 +6,9 @@ import type { LoginBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { authApi } from "./auth-api.ts";
+import { authApi } from "../../api/auth-api.ts";
 import { AuthShell } from "./AuthShell.tsx";
-import { focusFirstError, type FieldErrors } from "./form-errors.ts";
+import { focusFirstError, type FieldErrors } from "../../lib/form-errors.ts";
 import { checkLogin } from "./login-validation.ts";
 import { SocialSignIn } from "./SocialSignIn.tsx";
 

@@ -6,9 +6,9 @@ import { PASSWORD_MIN_LENGTH, RegisterBodySchema, type RegisterBody } from "@car
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { authApi } from "./auth-api.ts";
+import { authApi } from "../../api/auth-api.ts";
 import { AuthShell } from "./AuthShell.tsx";
-import { focusFirstError, issuesToFieldErrors, type FieldErrors } from "./form-errors.ts";
+import { focusFirstError, issuesToFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import type { OtpLocationState } from "./LoginPage.tsx";
 
 const FIELD_ORDER = ["name", "email", "password"];

@@ -17,14 +17,17 @@ import { signIn } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatCountdown } from "../../lib/format.ts";
 import { clearPendingUserId, getPendingUserId, getUser } from "../../lib/storage.ts";
-import { profileKeys } from "../profile/profile-api.ts";
-import { credentialsUpdatedMessage, type CredentialsOtpState } from "../profile/profile-model.ts";
-import { createPendingSession } from "../sessions/use-create-session.ts";
-import { authApi } from "./auth-api.ts";
+import { profileKeys } from "../../api/profile-api.ts";
+import {
+  credentialsUpdatedMessage,
+  MISSING_USER_ID_MESSAGE,
+  type CredentialsOtpState,
+} from "../../shared/credentials.ts";
+import { createPendingSession } from "../sessions/index.ts";
+import { authApi } from "../../api/auth-api.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import type { OtpLocationState } from "./LoginPage.tsx";
 
-export const MISSING_USER_ID_MESSAGE = "Missing user ID for verification. Please try again.";
 export const PASSWORD_UPDATED_MESSAGE = "Password updated successfully.";
 
 /** Digits only, at most OTP_LENGTH of them (SPEC section 5). */

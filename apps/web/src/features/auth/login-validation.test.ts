@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EMAIL_MAX_LENGTH, LoginBodySchema, PASSWORD_MAX_LENGTH } from "@cartner/contract";
-import { issuesToFieldErrors, type FieldErrors } from "./form-errors.ts";
+import { issuesToFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import { checkLogin } from "./login-validation.ts";
 
 /** What LoginPage did with the schema: its own "is required" messages over the schema's issues. */

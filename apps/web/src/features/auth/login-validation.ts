@@ -1,5 +1,5 @@
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, type LoginBody } from "@cartner/contract";
-import type { FieldErrors } from "./form-errors.ts";
+import type { FieldErrors } from "../../lib/form-errors.ts";
 
 /*
  * The sign-in form's checks, without zod. /login is a first page for many visitors, and zod (about

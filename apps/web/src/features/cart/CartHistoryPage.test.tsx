@@ -3,7 +3,7 @@ import { screen, within } from "@testing-library/react";
 import type { Cart } from "@cartner/contract";
 import { json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { ben, makeCart, makeLine, member, products } from "./test-carts.ts";
+import { ben, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
 
 function openHistory(carts: Cart[]) {
   signInAs();

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { Cart } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { ben, cleo, makeCart, makeLine, member, products } from "./test-carts.ts";
+import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
 
 function openCart(
   carts: Cart[],

@@ -11,7 +11,7 @@ import {
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
-import { isNotFound } from "./carts-api.ts";
+import { isNotFound } from "../../lib/api.ts";
 import { findRouteCart, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import {

@@ -1,3 +1,4 @@
+import { roleIn } from "../../shared/roles.ts";
 import { useId } from "react";
 import { Eraser, ShoppingBag, Trash2 } from "lucide-react";
 import type { Cart, CartLine } from "@cartner/contract";
@@ -9,7 +10,6 @@ import {
   cartHeaderLine,
   isSessionActive,
   itemsLabel,
-  roleIn,
   sessionNameOf,
 } from "./cart-model.ts";
 import { CollapseToggle } from "./cart-parts.tsx";

@@ -3,7 +3,7 @@ import { screen, within } from "@testing-library/react";
 import type { SessionSummary } from "@cartner/contract";
 import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { ben, cleo } from "./test-carts.ts";
+import { ben, cleo } from "../../test/test-carts.ts";
 
 function openSummary(handler: StubHandler) {
   signInAs();

@@ -17,7 +17,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { isNotFound } from "./carts-api.ts";
+import { isNotFound } from "../../lib/api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";

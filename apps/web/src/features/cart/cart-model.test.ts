@@ -10,7 +10,7 @@ import {
   withQuantityChange,
   withoutLine,
 } from "./cart-model.ts";
-import { ben, cleo, makeCart, makeLine, member, products } from "./test-carts.ts";
+import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
 
 describe("cart header", () => {
   it("says 'Creator: You' to the creator and counts the creator plus the members", () => {

@@ -7,26 +7,11 @@ import {
   toCents,
   type Cart,
   type CartLine,
-  type Member,
   type Role,
 } from "@cartner/contract";
 
 export const UNTITLED_SESSION = "Untitled Session";
 export const UNKNOWN_CREATOR = "Unknown";
-
-/** What a cart says about its session: the creator and the members with their roles. */
-type Group = {
-  creator?: { _id: string; name: string } | null | undefined;
-  invitedUsers?: Member[] | null | undefined;
-};
-
-/** The caller's role: their invitedUsers entry (the creator id is the fallback for the creator). */
-export function roleIn(group: Group | null | undefined, userId: string | null | undefined) {
-  if (!group || !userId) return null;
-  const entry = group.invitedUsers?.find((member) => member.userId === userId);
-  if (entry) return entry.role;
-  return group.creator?._id === userId ? ("creator" as const) : null;
-}
 
 export function sessionNameOf(cart: Cart): string {
   const name = cart.sessionId?.sessionName?.trim();

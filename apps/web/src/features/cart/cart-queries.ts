@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { Cart, CartLine } from "@cartner/contract";
-import { sessionKeys } from "../sessions/sessions-api.ts";
-import { dropFromActiveSessions, useSessionSync } from "../sessions/sessions-queries.ts";
-import { cartKeys, cartMutationKeys, cartsApi } from "./carts-api.ts";
-import { failureToast, successToast } from "./cart-toasts.tsx";
+import { sessionKeys } from "../../api/sessions-api.ts";
+import { dropFromActiveSessions, useSessionSync } from "../../shared/sessions-queries.ts";
+import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
+import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 import { newestCartsFirst, sessionNameOf, withQuantityChange, withoutLine } from "./cart-model.ts";
 
 export const DELETE_CONFIRM = "Are you sure you want to delete this cart?";

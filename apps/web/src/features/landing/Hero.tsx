@@ -8,14 +8,13 @@ import { Badge, Card, Container } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { setPendingSession, type PendingSession } from "../../lib/storage.ts";
-import { CreateSessionForm } from "../sessions/CreateSessionForm.tsx";
+import { announceCreated, CreateSessionForm } from "../sessions/index.ts";
 import {
   NO_SESSION_ID_MESSAGE,
   createdSessionId,
   sessionKeys,
   sessionsApi,
-} from "../sessions/sessions-api.ts";
-import { announceCreated } from "../sessions/use-create-session.ts";
+} from "../../api/sessions-api.ts";
 
 export const SIGN_IN_TO_CREATE_MESSAGE = "Please sign in to create a session";
 

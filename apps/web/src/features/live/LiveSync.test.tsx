@@ -3,10 +3,10 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { SESSION_SYNC_INTERVAL_MS } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeSession } from "../sessions/test-sessions.ts";
+import { makeSession } from "../../test/test-sessions.ts";
 import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
 import { INVITE_RECEIVED_MESSAGE, JOIN_REQUEST_MESSAGE } from "./live-events.ts";
-import { OFFLINE_GRACE_MS } from "./live-status.ts";
+import { OFFLINE_GRACE_MS } from "../../lib/live-status.ts";
 import { OFFLINE_MESSAGE } from "./OfflineIndicator.tsx";
 
 function serve() {

@@ -5,7 +5,7 @@ import { useAuth } from "../../lib/auth-store.ts";
 import { getToken } from "../../lib/storage.ts";
 import { liveUrl, startLiveClient } from "./live-client.ts";
 import { applyLiveEvent, createVersionFilter, invalidateAllLive } from "./live-events.ts";
-import { setLiveStatus } from "./live-status.ts";
+import { setLiveStatus } from "../../lib/live-status.ts";
 
 /**
  * One live connection per signed-in tab (DESIGN section 6): opened on sign-in, closed on sign-out,

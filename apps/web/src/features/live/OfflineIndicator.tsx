@@ -1,6 +1,6 @@
 import { RefreshCw, WifiOff } from "lucide-react";
 import { Badge } from "../../components/ui/index.ts";
-import { useLiveState } from "./live-status.ts";
+import { useLiveState } from "../../lib/live-status.ts";
 
 export const OFFLINE_MESSAGE = "Offline – reconnecting…";
 export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s";

@@ -10,7 +10,7 @@ import {
   startLiveClient,
   type LiveClientOptions,
 } from "./live-client.ts";
-import type { LiveStatus } from "./live-status.ts";
+import type { LiveStatus } from "../../lib/live-status.ts";
 
 let token: string | null;
 

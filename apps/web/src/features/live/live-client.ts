@@ -1,5 +1,5 @@
 import { LIVE_EVENT_TYPES, LiveClose, type LiveEvent, type LiveEventType } from "@cartner/contract";
-import type { LiveStatus } from "./live-status.ts";
+import type { LiveStatus } from "../../lib/live-status.ts";
 
 /** Reconnect delays: 0.5 s doubling up to 30 s, each with jitter so tabs do not reconnect in step. */
 export const BACKOFF_BASE_MS = 500;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "@cartner/contract";
-import { cartKeys, cartMutationKeys } from "../cart/carts-api.ts";
-import { sessionKeys } from "../sessions/sessions-api.ts";
+import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
+import { sessionKeys } from "../../api/sessions-api.ts";
 import { applyLiveEvent, createVersionFilter, invalidateAllLive } from "./live-events.ts";
 
 /** Every query the app keeps for sessions and carts, for session s-1 / cart c-1 and another one. */

@@ -1,8 +1,8 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import type { LiveEvent } from "@cartner/contract";
-import { cartKeys, cartMutationKeys } from "../cart/carts-api.ts";
-import { sessionKeys } from "../sessions/sessions-api.ts";
+import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
+import { sessionKeys } from "../../api/sessions-api.ts";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";

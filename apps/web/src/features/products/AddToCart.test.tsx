@@ -3,7 +3,7 @@ import { screen, waitFor } from "@testing-library/react";
 import type { Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeSession, sessionAs } from "../sessions/test-sessions.ts";
+import { makeSession, sessionAs } from "../../test/test-sessions.ts";
 import { listBody, sampleProducts } from "./test-products.ts";
 
 const headphones = sampleProducts[0]!;

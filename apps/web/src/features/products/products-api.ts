@@ -6,7 +6,6 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import type { Product, ProductListResponse, ProductQuery } from "@cartner/contract";
-import { ApiError } from "../../lib/api.ts";
 import { call, queryString } from "../../lib/call.ts";
 import { filtersToQuery, type ProductFilters } from "./filters.ts";
 
@@ -66,8 +65,4 @@ export function useProduct(id: string) {
       productsApi.get(id, signal).then((body) => body.product),
     placeholderData: () => findInLists(client, id),
   });
-}
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
 }

@@ -8,16 +8,16 @@ import {
 import { toast } from "react-toastify/unstyled";
 import { can, type Cart, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
-import { cartKeys, cartMutationKeys, cartsApi } from "../cart/carts-api.ts";
-import { roleIn } from "../cart/cart-model.ts";
-import { failureToast, successToast } from "../cart/cart-toasts.tsx";
+import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 import {
   pickActiveSession,
   readActiveSessionId,
   useActiveSession,
-} from "../sessions/active-session.ts";
-import { sessionKeys } from "../sessions/sessions-api.ts";
-import type { SyncData } from "../sessions/sessions-queries.ts";
+} from "../../shared/active-session.ts";
+import { sessionKeys } from "../../api/sessions-api.ts";
+import type { SyncData } from "../../shared/sessions-queries.ts";
 
 /** SPEC section 8, "Add to cart". */
 export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";

@@ -16,15 +16,14 @@ import {
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { focusFirstError } from "../auth/form-errors.ts";
-import { MISSING_USER_ID_MESSAGE } from "../auth/VerifyOtpPage.tsx";
+import { focusFirstError } from "../../lib/form-errors.ts";
+import { MISSING_USER_ID_MESSAGE, type CredentialsOtpState } from "../../shared/credentials.ts";
 import { Checkbox } from "./CheckField.tsx";
-import { profileApi } from "./profile-api.ts";
+import { profileApi } from "../../api/profile-api.ts";
 import {
   validateCredentials,
   type CredentialsDraft,
   type CredentialsErrors,
-  type CredentialsOtpState,
 } from "./profile-model.ts";
 
 export const OTP_SENT_MESSAGE = "OTP sent to your email. Verify to complete password change.";

@@ -20,7 +20,7 @@ import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { getUser, setUser } from "../../lib/storage.ts";
 import { CheckField } from "./CheckField.tsx";
-import { profileApi, profileKeys } from "./profile-api.ts";
+import { profileApi, profileKeys } from "../../api/profile-api.ts";
 import {
   AVATAR_ACCEPT,
   avatarProblem,

@@ -32,7 +32,7 @@ import {
   buttonClasses,
 } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
-import { useLogout } from "../auth/use-logout.ts";
+import { useLogout } from "../../shared/use-logout.ts";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
 import { useMyProfile } from "./use-profile.ts";
 

@@ -3,8 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarDays } from "lucide-react";
 import { Avatar, Button, Card, Container, FormAlert } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
-import { NotFoundPage } from "../not-found/NotFoundPage.tsx";
-import { profileApi, profileKeys } from "./profile-api.ts";
+import { NotFoundPage } from "../../components/NotFoundPage.tsx";
+import { profileApi, profileKeys } from "../../api/profile-api.ts";
 import { joinedYear } from "./profile-model.ts";
 
 /** /user/:userId: a fellow shopper's small public profile (404 → the Page Not Found page). */

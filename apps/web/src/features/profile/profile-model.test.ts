@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   CredentialMessage,
   buildProfileFormData,
-  credentialsUpdatedMessage,
   isProfileEmpty,
   joinedYear,
   splitLanguages,
@@ -10,6 +9,7 @@ import {
   type CredentialsDraft,
   type ProfileDraft,
 } from "./profile-model.ts";
+import { credentialsUpdatedMessage } from "../../shared/credentials.ts";
 
 describe("splitLanguages", () => {
   it("splits on commas, trims, and drops empty entries", () => {

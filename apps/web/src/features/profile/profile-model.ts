@@ -127,14 +127,3 @@ export function validateCredentials(draft: CredentialsDraft): CredentialsErrors 
 }
 
 /** What the OTP page is told when the code is for a credentials change. */
-export interface CredentialsOtpState {
-  /** Where the code went: the new address for an email change. */
-  email?: string;
-  credentialsChange?: { email: boolean; password: boolean };
-}
-
-export function credentialsUpdatedMessage(change: { email: boolean; password: boolean }): string {
-  if (change.email && change.password) return "Email and password updated successfully.";
-  if (change.email) return "Email updated successfully.";
-  return "Password updated successfully.";
-}

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { profileApi, profileKeys } from "./profile-api.ts";
+import { profileApi, profileKeys } from "../../api/profile-api.ts";
 
 /** GET /profile/me (the server creates an empty profile on first read). */
 export function useMyProfile() {

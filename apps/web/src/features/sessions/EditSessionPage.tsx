@@ -27,9 +27,11 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import type { SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
-import { parseBudget, roleOf } from "./session-model.ts";
-import { isNotFound, sessionKeys, sessionsApi } from "./sessions-api.ts";
-import { useSessionDetail } from "./sessions-queries.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { parseBudget } from "./session-model.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { isNotFound } from "../../lib/api.ts";
+import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
 
 export const ONLY_CREATOR_MESSAGE = "Only the session creator can edit this session.";
@@ -109,7 +111,7 @@ export function EditSessionPage() {
               {session.sessionName}
             </h1>
           </div>
-          {roleOf(session, user?._id) === "creator" ? (
+          {roleIn(session, user?._id) === "creator" ? (
             <EditForm key={session._id} session={session} lobby={lobby} />
           ) : (
             <div className="flex flex-col items-start gap-4">

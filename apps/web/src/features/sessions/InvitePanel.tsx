@@ -16,8 +16,8 @@ import {
 } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { sessionKeys, sessionsApi } from "./sessions-api.ts";
-import { useJoinRequests } from "./sessions-queries.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useJoinRequests } from "../../shared/sessions-queries.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITE_REQUIRED_MESSAGE = "Email or username is required";

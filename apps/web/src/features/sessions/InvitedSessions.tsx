@@ -8,8 +8,8 @@ import { Avatar, InlineEmpty, InlineLoadError, InlineLoading } from "../../compo
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
 import { roleLabels } from "./session-model.ts";
-import { sessionKeys, sessionsApi } from "./sessions-api.ts";
-import { useMyInvites } from "./sessions-queries.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useMyInvites } from "../../shared/sessions-queries.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITES_LOADING = "Loading invites...";

@@ -3,7 +3,7 @@ import { render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { testUser } from "../../test/render-app.tsx";
 import { SessionCard } from "./SessionCard.tsx";
-import { ben, cleo, makeSession, member, sessionAs } from "./test-sessions.ts";
+import { ben, cleo, makeSession, member, sessionAs } from "../../test/test-sessions.ts";
 import type { Session } from "@cartner/contract";
 
 function renderCard(session: Session) {

@@ -2,7 +2,8 @@ import { useId } from "react";
 import { Eye, LogOut, Pencil, Power } from "lucide-react";
 import type { Session } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
-import { membersOf, roleLabels, roleOf } from "./session-model.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { membersOf, roleLabels } from "./session-model.ts";
 import { AvatarStack, MoneyStats, StatusBadge } from "./session-parts.tsx";
 
 export interface SessionCardProps {
@@ -17,7 +18,7 @@ export interface SessionCardProps {
 
 /** Which buttons a role gets on a card (the server enforces the same; DESIGN section 4). */
 export function cardActions(session: Session, userId: string | null | undefined) {
-  const role = roleOf(session, userId);
+  const role = roleIn(session, userId);
   const active = session.status === "active";
   return {
     role,

@@ -3,7 +3,14 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { JoinRequest, Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { ben, cleo, makeJoinRequest, makeSession, member, sessionAs } from "./test-sessions.ts";
+import {
+  ben,
+  cleo,
+  makeJoinRequest,
+  makeSession,
+  member,
+  sessionAs,
+} from "../../test/test-sessions.ts";
 
 async function openLobby(
   session: Session,

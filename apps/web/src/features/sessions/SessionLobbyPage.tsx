@@ -26,12 +26,13 @@ import {
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
-import { useActiveSession } from "./active-session.ts";
+import { useActiveSession } from "../../shared/active-session.ts";
 import { InvitePanel } from "./InvitePanel.tsx";
-import { membersOf, pendingOf, roleLabels, roleOf } from "./session-model.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { membersOf, pendingOf, roleLabels } from "./session-model.ts";
 import { MoneyStats, StatusBadge } from "./session-parts.tsx";
-import { isNotFound } from "./sessions-api.ts";
-import { useSessionDetail } from "./sessions-queries.ts";
+import { isNotFound } from "../../lib/api.ts";
+import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
 import { useSessionActions } from "./use-session-actions.ts";
 
@@ -83,7 +84,7 @@ function Lobby({ session }: { session: Session }) {
   const navigate = useNavigate();
   const { user } = useAuth();
   const active = useActiveSession();
-  const role = roleOf(session, user?._id);
+  const role = roleIn(session, user?._id);
   const actions = lobbyActions(session, role);
   const [confirming, setConfirming] = useState<"leave" | "end" | null>(null);
   const { leave, end } = useSessionActions({

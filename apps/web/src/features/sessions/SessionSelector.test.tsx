@@ -3,9 +3,9 @@ import { screen, waitFor } from "@testing-library/react";
 import type { Session } from "@cartner/contract";
 import { json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { syncPollsOn } from "./sessions-queries.ts";
+import { syncPollsOn } from "../../shared/sessions-queries.ts";
 import { selectorHiddenOn } from "./SessionSelector.tsx";
-import { makeSession } from "./test-sessions.ts";
+import { makeSession } from "../../test/test-sessions.ts";
 
 const key = `activeSession:${testUser._id}`;
 const older = makeSession({ sessionName: "Older", updatedAt: "2025-01-01T00:00:00.000Z" });

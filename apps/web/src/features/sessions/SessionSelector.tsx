@@ -3,7 +3,7 @@ import { Link, useLocation, useMatches } from "react-router";
 import { ShoppingBag } from "lucide-react";
 import { Container, NativeSelect } from "../../components/ui/index.ts";
 import { useAuth } from "../../lib/auth-store.ts";
-import { useActiveSession } from "./active-session.ts";
+import { useActiveSession } from "../../shared/active-session.ts";
 
 export const SELECTOR_TITLE = "You're currently shopping on:";
 

@@ -7,7 +7,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
-import { useMySessions } from "./sessions-queries.ts";
+import { useMySessions } from "../../shared/sessions-queries.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
 import { useSessionActions } from "./use-session-actions.ts";
 

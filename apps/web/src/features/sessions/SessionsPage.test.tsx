@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { Invite, Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeInvite, makeSession, sessionAs } from "./test-sessions.ts";
+import { makeInvite, makeSession, sessionAs } from "../../test/test-sessions.ts";
 
 interface Server {
   sessions?: Session[];

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { testUser } from "../../test/render-app.tsx";
-import { pickActiveSession } from "./active-session.ts";
-import {
-  avatarStack,
-  matchesName,
-  membersOf,
-  newestFirst,
-  parseBudget,
-  roleOf,
-  savingsOf,
-} from "./session-model.ts";
-import { ben, cleo, makeSession, member, sessionAs } from "./test-sessions.ts";
+import { pickActiveSession } from "../../shared/active-session.ts";
+import { avatarStack, matchesName, membersOf, parseBudget, savingsOf } from "./session-model.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { newestFirst } from "../../shared/session-order.ts";
+import { ben, cleo, makeSession, member, sessionAs } from "../../test/test-sessions.ts";
 
 describe("session model", () => {
   it("savings are budget minus cart total, to the cent, and null without a budget", () => {
@@ -43,11 +37,11 @@ describe("session model", () => {
         member(cleo, "pending"),
       ],
     });
-    expect(roleOf(session, testUser._id)).toBe("creator");
-    expect(roleOf(session, ben._id)).toBe("participant");
-    expect(roleOf(session, cleo._id)).toBe("pending");
-    expect(roleOf(session, "stranger")).toBeNull();
-    expect(roleOf(sessionAs("viewer"), testUser._id)).toBe("viewer");
+    expect(roleIn(session, testUser._id)).toBe("creator");
+    expect(roleIn(session, ben._id)).toBe("participant");
+    expect(roleIn(session, cleo._id)).toBe("pending");
+    expect(roleIn(session, "stranger")).toBeNull();
+    expect(roleIn(sessionAs("viewer"), testUser._id)).toBe("viewer");
     expect(membersOf(session).map((m) => m.role)).toEqual(["creator", "participant"]);
   });
 

@@ -6,14 +6,6 @@ import {
   type Session,
 } from "@cartner/contract";
 
-/** The caller's role: their invitedUsers entry (the creator id is the fallback for the creator). */
-export function roleOf(session: Session, userId: string | null | undefined): Role | null {
-  if (!userId) return null;
-  const entry = session.invitedUsers.find((member) => member.userId === userId);
-  if (entry) return entry.role;
-  return session.creator._id === userId ? "creator" : null;
-}
-
 /** Members who are in the session (everyone but pending join requests), creator first. */
 export function membersOf(session: Session): Member[] {
   const members = session.invitedUsers.filter((member) => member.role !== "pending");
@@ -47,16 +39,7 @@ export function cartTotalOf(session: Pick<Session, "cart">): number {
   return session.cart?.totalPrice ?? 0;
 }
 
-function time(value: string): number {
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? 0 : t;
-}
-
 /** Newest updatedAt first (a copy; the input is left alone). */
-export function newestFirst<T extends Pick<Session, "updatedAt">>(sessions: readonly T[]): T[] {
-  return [...sessions].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
-}
-
 export function matchesName(session: Pick<Session, "sessionName">, query: string): boolean {
   const q = query.trim().toLocaleLowerCase();
   return q === "" || session.sessionName.toLocaleLowerCase().includes(q);

@@ -4,7 +4,7 @@ import { toast } from "react-toastify/unstyled";
 import type { User } from "@cartner/contract";
 import { errorMessage } from "../../lib/api.ts";
 import { getPendingSession, clearPendingSession } from "../../lib/storage.ts";
-import { writeActiveSessionId } from "./active-session.ts";
+import { writeActiveSessionId } from "../../shared/active-session.ts";
 import {
   NO_SESSION_ID_MESSAGE,
   createdSessionId,
@@ -12,7 +12,7 @@ import {
   sessionsApi,
   type CreateSessionBody,
   type CreateSessionResponse,
-} from "./sessions-api.ts";
+} from "../../api/sessions-api.ts";
 
 export const SESSION_CREATED_MESSAGE = "Session created!";
 

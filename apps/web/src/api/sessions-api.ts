@@ -1,6 +1,5 @@
 import type { RequestOf, ResponseOf } from "@cartner/contract";
-import { ApiError } from "../../lib/api.ts";
-import { call } from "../../lib/call.ts";
+import { call } from "../lib/call.ts";
 
 /** What the create forms send (the contract's body, without the ignored `creator`). */
 export type CreateSessionBody = Omit<RequestOf<"POST /api/sessions">["body"], "creator">;
@@ -53,10 +52,4 @@ export const NO_SESSION_ID_MESSAGE = "Session creation returned no ID";
 export function createdSessionId(response: CreateSessionResponse | undefined): string | null {
   const id = response?.session?.id ?? response?.session?._id;
   return typeof id === "string" && id !== "" ? id : null;
-}
-
-/** A 404, or a malformed id in the path (400 on `id`): either way there is no such session. */
-export function isNotFound(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  return error.status === 404 || (error.status === 400 && error.fields?.id !== undefined);
 }

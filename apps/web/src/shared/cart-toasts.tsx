@@ -1,5 +1,5 @@
 import { toast } from "react-toastify/unstyled";
-import { errorMessage } from "../../lib/api.ts";
+import { errorMessage } from "../lib/api.ts";
 
 /** SPEC section 9: most toasts stay 6 to 10 s. */
 export const FAILURE_AUTO_CLOSE_MS = 8000;

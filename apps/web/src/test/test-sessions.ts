@@ -1,5 +1,5 @@
 import type { Invite, JoinRequest, Member, Session } from "@cartner/contract";
-import { testUser } from "../../test/render-app.tsx";
+import { testUser } from "./render-app.tsx";
 
 export const ben = { _id: "b0000000-0000-4000-8000-000000000002", name: "Ben Brown" };
 export const cleo = { _id: "c0000000-0000-4000-8000-000000000003", name: "Cleo Chu" };

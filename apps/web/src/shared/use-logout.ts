@@ -1,9 +1,9 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "react-toastify/unstyled";
-import { signOutLocally } from "../../lib/auth-store.ts";
-import { getUser } from "../../lib/storage.ts";
-import { authApi } from "./auth-api.ts";
+import { signOutLocally } from "../lib/auth-store.ts";
+import { getUser } from "../lib/storage.ts";
+import { authApi } from "../api/auth-api.ts";
 
 export function logoutMessage(name: string | undefined): string {
   return `You've logged out successfully. See you soon, ${name?.trim() || "friend"}!`;

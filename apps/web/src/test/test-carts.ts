@@ -1,6 +1,6 @@
 import type { Cart, CartLine, Member } from "@cartner/contract";
-import { testUser } from "../../test/render-app.tsx";
-import { ben, cleo, member } from "../sessions/test-sessions.ts";
+import { testUser } from "./render-app.tsx";
+import { ben, cleo, member } from "./test-sessions.ts";
 
 export { ben, cleo, member };
 

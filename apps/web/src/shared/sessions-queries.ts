@@ -1,10 +1,10 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useLocation } from "react-router";
 import { SESSION_SYNC_INTERVAL_MS, type Session } from "@cartner/contract";
-import { useAuth } from "../../lib/auth-store.ts";
-import { useLiveUp } from "../live/live-status.ts";
-import { newestFirst } from "./session-model.ts";
-import { sessionKeys, sessionsApi } from "./sessions-api.ts";
+import { useAuth } from "../lib/auth-store.ts";
+import { useLiveUp } from "../lib/live-status.ts";
+import { newestFirst } from "./session-order.ts";
+import { sessionKeys, sessionsApi } from "../api/sessions-api.ts";
 
 /** SPEC section 9: the 5 s session sync is skipped on these pages (and without a token). */
 const SYNC_SKIPPED_PATHS = new Set(["/", "/login", "/register", "/verify-otp"]);

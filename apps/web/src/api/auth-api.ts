@@ -1,5 +1,5 @@
 import type { RequestOf } from "@cartner/contract";
-import { call } from "../../lib/call.ts";
+import { call } from "../lib/call.ts";
 
 const publicCall = { auth: false } as const;
 

@@ -1,5 +1,5 @@
 import type { RequestOf, ResponseOf } from "@cartner/contract";
-import { call } from "../../lib/call.ts";
+import { call } from "../lib/call.ts";
 
 export type PublicUser = ResponseOf<"GET /api/users/:userId">["user"];
 

@@ -1,6 +1,6 @@
 import { House } from "lucide-react";
-import { LostCart } from "../../components/illustrations/LostCart.tsx";
-import { ButtonLink, Container } from "../../components/ui/index.ts";
+import { LostCart } from "./illustrations/LostCart.tsx";
+import { ButtonLink, Container } from "./ui/index.ts";
 
 export function NotFoundPage() {
   return (

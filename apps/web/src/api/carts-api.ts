@@ -1,6 +1,5 @@
 import type { RequestOf } from "@cartner/contract";
-import { ApiError } from "../../lib/api.ts";
-import { call } from "../../lib/call.ts";
+import { call } from "../lib/call.ts";
 
 /** The line to change; the creator may name anyone's (lineId), others only their own. */
 export type QuantityChangeBody = RequestOf<"PATCH /api/carts/:cartId/quantity">["body"];
@@ -42,15 +41,3 @@ export const cartMutationKeys = {
   lines: ["cart-lines"] as const,
   add: ["cart-add"] as const,
 };
-
-/** A 404, or a malformed id in the path (400 on it): either way there is nothing to show. */
-export function isNotFound(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  return (
-    error.status === 404 ||
-    (error.status === 400 &&
-      (error.fields?.id !== undefined ||
-        error.fields?.cartId !== undefined ||
-        error.fields?.sessionId !== undefined))
-  );
-}

@@ -1,0 +1,59 @@
+/**
+ * The web app's feature boundaries are enforced by lint (eslint.config.js, webBoundaries): these
+ * feed ESLint code that breaks them and expect the errors, so removing a rule fails here.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { afterAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "..");
+const eslint = new ESLint({ cwd: repo });
+const landing = path.join(repo, "apps/web/src/features/landing");
+
+async function ruleIds(code: string, file: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe("feature boundaries", () => {
+  it("refuse an import of another feature's internals", async () => {
+    const ids = await ruleIds(
+      'import { CreateSessionForm } from "../sessions/CreateSessionForm.tsx";\nexport const form = CreateSessionForm;\n',
+      path.join(landing, "Violation.tsx"),
+    );
+    expect(ids).toContain("import-x/no-restricted-paths");
+  });
+
+  it("allow the same through the feature's index.ts", async () => {
+    const ids = await ruleIds(
+      'import { CreateSessionForm } from "../sessions/index.ts";\nexport const form = CreateSessionForm;\n',
+      path.join(landing, "Allowed.tsx"),
+    );
+    expect(ids).not.toContain("import-x/no-restricted-paths");
+  });
+
+  it("refuse a feature import in the shared folders", async () => {
+    const ids = await ruleIds(
+      'import { CreateSessionForm } from "../features/sessions/index.ts";\nexport const form = CreateSessionForm;\n',
+      path.join(repo, "apps/web/src/lib/violation.ts"),
+    );
+    expect(ids).toContain("import-x/no-restricted-paths");
+  });
+});
+
+describe("cycles", () => {
+  const a = path.join(landing, "zz-cycle-a.ts");
+  const b = path.join(landing, "zz-cycle-b.ts");
+  afterAll(async () => {
+    await Promise.all([fs.rm(a, { force: true }), fs.rm(b, { force: true })]);
+  });
+
+  it("are refused", async () => {
+    // no-cycle follows imports on disk: two real files that import each other.
+    await fs.writeFile(a, 'import { b } from "./zz-cycle-b.ts";\nexport const a = () => b;\n');
+    await fs.writeFile(b, 'import { a } from "./zz-cycle-a.ts";\nexport const b = () => a;\n');
+    const [result] = await eslint.lintFiles([a]);
+    expect(result?.messages.map((m) => m.ruleId)).toContain("import-x/no-cycle");
+  });
+});
