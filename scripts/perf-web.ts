@@ -12,13 +12,16 @@
  * running instead (it must have the dev outbox, for the sign-in). Exits 1 when a page misses the
  * aims (performance >= 90, accessibility >= 95).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
+import {
+  freePort,
+  startServer as startServerProcess,
+} from "../apps/server/scripts/server-process.ts";
 import { chromiumPath } from "./lib/chromium.ts";
 
 const AIMS = { performance: 90, accessibility: 95 };
@@ -76,33 +79,6 @@ function buildIfNeeded(): void {
   console.info("perf:web: building the web app (dist is missing or stale)…");
   const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("perf:web: the build failed");
-}
-
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
-
-async function pickPort(): Promise<number> {
-  if (process.env.PERF_PORT) return Number(process.env.PERF_PORT);
-  for (let port = 3460; port < 3500; port++) if (await isPortFree(port)) return port;
-  throw new Error("perf:web: no free port in 3460-3499; set PERF_PORT");
-}
-
-async function waitForHealthy(origin: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error("perf:web: the server exited while starting");
-    const ok = await fetch(`${origin}/api/conhealth`)
-      .then((res) => res.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("perf:web: the server did not become healthy within 60 s");
 }
 
 async function postJson<T>(url: string, body: unknown): Promise<T> {
@@ -240,32 +216,25 @@ function failingAudits(lhr: Result): string[] {
 /** Our own production server on a fresh DATA_DIR; `stop` ends it and removes the data. */
 async function startServer() {
   buildIfNeeded();
-  const port = await pickPort();
-  const origin = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cartner-perf-"));
-  const server = spawn(process.execPath, [path.join(root, "apps/server/src/main.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      APP_ORIGIN: origin,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
+  const port = process.env.PERF_PORT ? Number(process.env.PERF_PORT) : await freePort(3460, 3499);
+  const origin = `http://127.0.0.1:${port}`;
+  const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  const server = await startServerProcess({
+    port,
+    env: { DATA_DIR: dataDir, APP_ORIGIN: origin },
+    inheritEnv: true,
+    web: true,
+    output: "show",
+    timeoutMs: 60_000,
+  }).catch((error: unknown) => {
+    removeData();
+    throw error;
   });
   const stop = async () => {
-    server.kill("SIGTERM");
-    if (server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
+    removeData();
   };
-  try {
-    await waitForHealthy(origin, server);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
   return { origin, stop };
 }
 

@@ -16,17 +16,15 @@ import type { LiveServerMessage } from "@cartner/contract";
 import { WebSocket } from "ws";
 import { loadConfig } from "../src/config.ts";
 import {
+  benchNodeArgs,
   freshPostgresDatabase,
   inParallel,
   percentile,
   postJson,
-  serverEnv,
   settledRssMb,
   signUp,
-  start,
-  stopProcess,
-  waitFor,
 } from "./bench-support.ts";
+import { startServer } from "./server-process.ts";
 
 function settings() {
   // Only bench knobs here; the server itself is configured by its config module.
@@ -76,15 +74,15 @@ async function main() {
   const wsUrl = `ws://127.0.0.1:${port}/api/live`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
   const fresh = s.databaseUrl ? await freshPostgresDatabase(s.databaseUrl) : undefined;
-  const server = start(
-    "../src/main.ts",
-    [],
-    { ...serverEnv(port), DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
-    { gcOnSignal: true },
-  );
+  const server = await startServer({
+    port,
+    env: { DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
+    inheritEnv: true,
+    output: "show",
+    nodeArgs: benchNodeArgs({ gcOnSignal: true }),
+  });
   const sockets: WebSocket[] = [];
   try {
-    await waitFor(`${base}/api/conhealth`, server);
     const setupStarted = Date.now();
     const members: Member[] = await inParallel(
       Array.from({ length: s.members }, (_, i) => i),
@@ -139,7 +137,7 @@ async function main() {
       sockets.push(member.socket);
     });
     const setupSeconds = (Date.now() - setupStarted) / 1000;
-    const rssConnected = await settledRssMb(server.pid!);
+    const rssConnected = await settledRssMb(server.child.pid!);
 
     // Changes at a steady rate, each by a random member of a random session: add, then remove.
     const changes: Array<{ key: string; sentAt: number; members: number }> = [];
@@ -190,13 +188,13 @@ async function main() {
     latencies.sort((a, b) => a - b);
 
     // What a socket costs: open more (signed in as the members, as more tabs would be).
-    const rssBefore = await settledRssMb(server.pid!);
+    const rssBefore = await settledRssMb(server.child.pid!);
     await inParallel(
       Array.from({ length: s.extraSockets }, (_, i) => members[i % members.length]!),
       50,
       async (member) => sockets.push(await connect(wsUrl, member.token, () => {})),
     );
-    const rssAfter = await settledRssMb(server.pid!);
+    const rssAfter = await settledRssMb(server.child.pid!);
     const perSocketKb = ((rssAfter - rssBefore) * 1024) / s.extraSockets;
     // The headroom left at rssBefore, when only the members' sockets were open.
     const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + s.members;
@@ -231,7 +229,7 @@ async function main() {
     }
   } finally {
     for (const socket of sockets) socket.terminate();
-    await stopProcess(server);
+    await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
     await fresh?.drop();
   }

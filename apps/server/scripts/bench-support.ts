@@ -1,7 +1,6 @@
 /** What the bench scripts share: starting the real server as its own process, and accounts. */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -9,38 +8,24 @@ import pg from "pg";
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const BENCH_PASSWORD = "bench-marker-2026";
 
-/**
- * Runs a script of this folder (or the server, "../src/main.ts") with Node, as npm start does.
- * BENCH_NODE_ARGS adds Node options to the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
- * to profile it under load (Node refuses --cpu-prof in NODE_OPTIONS).
- */
-export function start(
-  file: string,
-  args: string[],
-  env: Record<string, string> = {},
-  options: { gcOnSignal?: boolean } = {},
-) {
-  const nodeArgs =
-    file.endsWith("main.ts") && process.env.BENCH_NODE_ARGS
-      ? process.env.BENCH_NODE_ARGS.split(" ").filter(Boolean)
-      : [];
-  if (options.gcOnSignal) {
-    nodeArgs.push("--expose-gc", "--import", path.join(here, "gc-on-signal.ts"));
-  }
-  return spawn(process.execPath, [...nodeArgs, path.join(here, file), ...args], {
-    env: { ...process.env, ...env },
+/** Runs another script of this folder with Node (the bare route server of bench). */
+export function start(file: string, args: string[]) {
+  return spawn(process.execPath, [path.join(here, file), ...args], {
+    env: process.env,
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
 
-/** The environment of a server under load: quiet, and without the per-client rate limits. */
-export const serverEnv = (port: number) => ({
-  PORT: String(port),
-  HOST: "127.0.0.1",
-  LOG_LEVEL: "warn",
-  RATE_LIMIT: "100000000",
-  AUTH_RATE_LIMIT: "100000000",
-});
+/**
+ * Node options for a benchmarked server: BENCH_NODE_ARGS, e.g. "--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" to profile it under load (Node refuses --cpu-prof in NODE_OPTIONS),
+ * and with `gcOnSignal` a full garbage collection on SIGWINCH (settledRssMb).
+ */
+export function benchNodeArgs(options: { gcOnSignal?: boolean } = {}): string[] {
+  const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  if (options.gcOnSignal) args.push("--expose-gc", "--import", path.join(here, "gc-on-signal.ts"));
+  return args;
+}
 
 export async function waitFor(url: string, child: ChildProcess) {
   for (let i = 0; i < 600; i++) {
@@ -111,16 +96,6 @@ export async function rssMb(pid: number): Promise<number> {
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 }
 
-/** Stops a child process (SIGTERM, SIGKILL after 15 s); returns at once if it has already exited. */
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /**
  * RSS of a server started with `gcOnSignal`, right after two full garbage collections (the
  * second frees what the first's finalizers let go), so two readings differ by what is live.
@@ -169,26 +144,4 @@ export async function mailboxCode(base: string, email: string): Promise<string> 
   const code = mails.find((m) => m.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
   if (!code) throw new Error(`no code for ${email}`);
   return code;
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  const server = net.createServer();
-  return new Promise((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * A free port from a fixed range (servers started by tests and the soak use 3300-3399, so that
- * they never collide with other work on a shared machine), tried in random order.
- */
-export async function freePort(from = 3300, to = 3399): Promise<number> {
-  const ports = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  for (let i = ports.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [ports[i], ports[j]] = [ports[j]!, ports[i]!];
-  }
-  for (const port of ports) if (await portIsFree(port)) return port;
-  throw new Error(`no free port in ${from}-${to}`);
 }

@@ -14,12 +14,12 @@ import { loadConfig } from "../src/config.ts";
 import {
   freshPostgresDatabase,
   percentile,
-  serverEnv,
   signUp,
+  benchNodeArgs,
   start,
-  stopProcess,
   waitFor,
 } from "./bench-support.ts";
+import { startServer, stopProcess } from "./server-process.ts";
 
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -180,10 +180,18 @@ interface Row {
 async function benchServer(database: string, env: Record<string, string>): Promise<Row[]> {
   const port = 3196;
   const base = `http://127.0.0.1:${port}`;
-  const server = start("../src/main.ts", [], { ...serverEnv(port), ...env });
   const bare = start("bare-server.ts", ["3198"]);
+  const server = await startServer({
+    port,
+    env,
+    inheritEnv: true,
+    output: "show",
+    nodeArgs: benchNodeArgs(),
+  }).catch(async (error: unknown) => {
+    await stopProcess(bare);
+    throw error;
+  });
   try {
-    await waitFor(`${base}/api/conhealth`, server);
     await waitFor("http://127.0.0.1:3198/bare", bare);
     const { token } = await signUp(base);
     // As a browser asks: signed in, accepting gzip.
@@ -302,7 +310,7 @@ async function benchServer(database: string, env: Record<string, string>): Promi
     return rows;
   } finally {
     // Both gone before the next database's run takes the same ports, or its data is removed.
-    await Promise.all([stopProcess(server), stopProcess(bare)]);
+    await Promise.all([server.stop(), stopProcess(bare)]);
   }
 }
 

@@ -1,45 +1,31 @@
 /**
- * Measures what README reports for `npm start` once built: time from process start to a healthy
+ * Measures what docs/benchmarks.md reports for `npm start` once built: time from process start to a healthy
  * /api/conhealth (on a fresh DATA_DIR and on a reopened one), and resident memory when idle.
  * Usage: npm run measure:startup
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src/main.ts");
-const PORT = 3197;
+import { rssMb } from "./bench-support.ts";
+import { startServer } from "./server-process.ts";
 
 async function run(dataDir: string) {
-  const started = performance.now();
-  const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: "ignore",
+  const server = await startServer({
+    env: { DATA_DIR: dataDir },
+    inheritEnv: true,
+    web: true,
+    output: "none",
+    timeoutMs: 60_000,
   });
-  let healthyMs = NaN;
-  for (;;) {
-    try {
-      const res = await fetch(`http://localhost:${PORT}/api/conhealth`);
-      if (res.ok) {
-        healthyMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      // not yet
-    }
-    if (performance.now() - started > 60_000) break;
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    // Load the landing page once, then let it settle as a user's idle server would.
+    await fetch(`${server.url}/`).catch(() => {});
+    await new Promise((r) => setTimeout(r, 5_000));
+    const rss = await rssMb(server.child.pid!).catch(() => NaN);
+    return { healthyMs: Math.round(server.healthyAfterMs), rssMb: Math.round(rss) };
+  } finally {
+    await server.stop();
   }
-  // Load the landing page once, then let it settle as a user's idle server would.
-  await fetch(`http://localhost:${PORT}/`).catch(() => {});
-  await new Promise((r) => setTimeout(r, 5_000));
-  const status = await fs.readFile(`/proc/${child.pid}/status`, "utf8").catch(() => "");
-  const rssMb = Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? NaN) / 1024;
-  child.kill("SIGTERM");
-  await new Promise((r) => child.once("exit", r));
-  return { healthyMs: Math.round(healthyMs), rssMb: Math.round(rssMb) };
 }
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-startup-"));

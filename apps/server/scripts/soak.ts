@@ -17,23 +17,14 @@
  *                       from the rest of the memory
  *   SOAK_SERVER_LOG     a file that receives everything the server prints
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import {
-  freePort,
-  freshPostgresDatabase,
-  mailboxCode,
-  percentile,
-  rssMb,
-  stopProcess,
-} from "./bench-support.ts";
+import { freshPostgresDatabase, mailboxCode, percentile, rssMb } from "./bench-support.ts";
+import { startServer, type ServerProcess } from "./server-process.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const USERS = Number(process.env.SOAK_USERS ?? 8);
 const THINK_MS = Number(process.env.SOAK_THINK_MS ?? 50);
@@ -53,52 +44,18 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Server {
-  base: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const nodeArgs = (process.env.SOAK_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(here, "../src/main.ts")], {
-    // A clean environment: only what this run sets (no DATABASE_URL or SMTP_URL of the shell).
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      RATE_LIMIT: "100000000",
-      AUTH_RATE_LIMIT: "100000000",
-      WEB_DIST: "/nonexistent",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
+/** The server under soak: a clean environment (nothing of the shell's), its output kept. */
+async function startSoakServer(env: Record<string, string>): Promise<ServerProcess> {
   // One stream keeps the log's lines in order (an append per chunk could reorder them).
   const log = process.env.SOAK_SERVER_LOG
     ? createWriteStream(process.env.SOAK_SERVER_LOG, { flags: "a" })
     : undefined;
-  const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-20_000);
-    log?.write(d);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    try {
-      if ((await fetch(`${base}/api/conhealth`)).ok) return { base, child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  child.kill("SIGKILL");
-  throw new Error(`server did not become healthy:\n${output}`);
+  return startServer({
+    env,
+    nodeArgs: (process.env.SOAK_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    ...(log ? { onOutput: (chunk: Buffer) => void log.write(chunk) } : {}),
+    timeoutMs: 60_000,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,12 +287,12 @@ interface Result {
 }
 
 async function soak(database: string, env: Record<string, string>): Promise<Result> {
-  const server = await startServer(env);
+  const server = await startSoakServer(env);
   const stats = new Stats();
   try {
-    const setup = client(server.base, undefined);
+    const setup = client(server.url, undefined);
     const users: VirtualUser[] = [];
-    for (let i = 0; i < USERS; i++) users.push(await signUp(setup, server.base, `User${i + 1}`));
+    for (let i = 0; i < USERS; i++) users.push(await signUp(setup, server.url, `User${i + 1}`));
     await formSessions(setup, users);
     const { body } = await setup("products", "GET", "/api/products", { token: users[0]!.token });
     const productIds = (body.products as Array<{ _id: string; stock: number }>)
@@ -358,7 +315,7 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
         `  ${database}: ${minutes} min, ${stats.latencies.length} requests, ${stats.errors} errors, RSS ${last} MB`,
       );
     }, 60_000);
-    const api = client(server.base, stats);
+    const api = client(server.url, stats);
     try {
       await Promise.all(users.map((u) => visit(api, u, productIds, until)));
     } finally {
@@ -435,7 +392,7 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
       mismatches,
     };
   } finally {
-    await stopProcess(server.child);
+    await server.stop();
   }
 }
 

@@ -144,6 +144,9 @@ export async function buildApp(
       : createDevOutbox(database.db, app.log));
   app.addHook("onClose", async () => mailer.close());
 
+  // One switch for the per-process caches: they are only right while this process sees every
+  // write, which is so for one embedded database (decision 007).
+  const processCaches = config.processCaches ?? database.kind === "pglite";
   const events = await createEventBus(database, app);
   const auth = createAuthService({
     events,
@@ -154,7 +157,7 @@ export async function buildApp(
     mailer,
     // One embedded instance sees every revocation itself, so it may remember live auth sessions
     // briefly; instances sharing PostgreSQL check the row on every request.
-    sessionCacheMs: database.kind === "pglite" ? AUTH_SESSION_CACHE_MS : 0,
+    sessionCacheMs: processCaches ? AUTH_SESSION_CACHE_MS : 0,
   });
   await seedCatalogIfEmpty(database.db);
   const media = createMedia(config.appOrigin);
@@ -168,7 +171,7 @@ export async function buildApp(
     sessions: sessionService,
   });
   // Member-only reads are remembered until the next write, when this process sees every write.
-  const readCache = createReadCache(database.kind === "pglite");
+  const readCache = createReadCache(processCaches);
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.method !== "GET" && request.method !== "HEAD" && reply.statusCode < 400) {
       readCache.bump();

@@ -37,6 +37,11 @@ const EnvSchema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
     /** Requests per minute per IP on everything else. */
     RATE_LIMIT: z.coerce.number().int().positive().default(600),
+    /**
+     * The per-process caches (auth sessions, member reads): on by default for the embedded
+     * database, where one process sees every write; off by default on PostgreSQL (decision 007).
+     */
+    PROCESS_CACHES: boolish.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.JWT_SECRET) {
@@ -73,6 +78,8 @@ export interface Config {
   trustProxy: boolean;
   authRateLimit: number;
   rateLimit: number;
+  /** Unset: on for the embedded database, off on PostgreSQL (decision 007). */
+  processCaches: boolean | undefined;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +118,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     authRateLimit: e.AUTH_RATE_LIMIT,
     rateLimit: e.RATE_LIMIT,
+    processCaches: e.PROCESS_CACHES,
   };
 }

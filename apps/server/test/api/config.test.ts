@@ -43,6 +43,13 @@ describe("config", () => {
     ).not.toThrow();
   });
 
+  it("leaves the per-process caches to the database unless PROCESS_CACHES says", () => {
+    expect(loadConfig({}).processCaches).toBeUndefined();
+    expect(loadConfig({ PROCESS_CACHES: "true" }).processCaches).toBe(true);
+    expect(loadConfig({ PROCESS_CACHES: "0" }).processCaches).toBe(false);
+    expect(() => loadConfig({ PROCESS_CACHES: "maybe" })).toThrow(/PROCESS_CACHES/);
+  });
+
   it("refuses a short JWT_SECRET", () => {
     expect(() => loadConfig({ JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
   });

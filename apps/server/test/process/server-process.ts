@@ -1,61 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, freshPostgresDatabase, mailboxCode } from "../../scripts/bench-support.ts";
+import { freshPostgresDatabase, mailboxCode } from "../../scripts/bench-support.ts";
+import {
+  freePort,
+  startServer as startServerProcess,
+  type ServerProcess,
+} from "../../scripts/server-process.ts";
 
-export { freePort, mailboxCode };
+export { freePort, mailboxCode, type ServerProcess };
 
-const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/main.ts");
-
-/** Whether nothing listens on this port of 127.0.0.1 right now. */
-export interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  /** Resolves with the exit code (or signal name). */
-  exited: Promise<number | string>;
-  output: () => string;
-}
-
-/** Starts the real server (`node src/main.ts`) and waits until /api/conhealth answers. */
-export async function startServer(
-  env: Record<string, string>,
-  port?: number,
-): Promise<ServerProcess> {
-  const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOST: "127.0.0.1",
-      PORT: String(p),
-      LOG_LEVEL: "warn",
-      AUTH_RATE_LIMIT: "100000",
-      RATE_LIMIT: "100000",
-      WEB_DIST: "/nonexistent",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  const url = `http://127.0.0.1:${p}`;
-  // A first start creates the embedded database: seconds on a quiet machine, more in a busy CI.
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/conhealth`);
-      if (res.ok) return { url, child, exited, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`server did not become healthy:\n${output}`);
+/** Starts the real server (`node src/main.ts`) with only this environment and waits for health. */
+export function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  return startServerProcess({ env, ...(port === undefined ? {} : { port }) });
 }
 
 export async function postJson(url: string, body: unknown, token?: string) {
