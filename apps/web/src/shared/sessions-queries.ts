@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useLocation } from "react-router";
-import { SESSION_SYNC_INTERVAL_MS, type Session } from "@cartner/contract";
+import { SESSION_SYNC_INTERVAL_MS, type ResponseOf, type Session } from "@cartner/contract";
 import { useAuth } from "../lib/auth-store.ts";
 import { useLiveUp } from "../lib/live-status.ts";
 import { newestFirst } from "./session-order.ts";
@@ -23,10 +23,8 @@ function useSyncInterval(wanted: boolean): number | false {
   return wanted && !liveUp ? SESSION_SYNC_INTERVAL_MS : false;
 }
 
-export interface SyncData {
-  sessions: Session[];
-  version?: number;
-}
+/** GET /api/sessions/sync's answer, as the endpoint table types it. */
+export type SyncData = ResponseOf<"GET /api/sessions/sync">;
 
 function fingerprint(session: Session): string {
   return `${session.version}|${session.updatedAt}|${session.status}`;
@@ -59,8 +57,8 @@ export function useSessionSync() {
       const previous = client.getQueryData<SyncData>(sessionKeys.sync());
       const body = await sessionsApi.sync(signal);
       const next: SyncData = {
-        sessions: newestFirst((body.sessions ?? []).filter((s) => s.status === "active")),
-        ...(body.version === undefined ? {} : { version: body.version }),
+        sessions: newestFirst(body.sessions.filter((s) => s.status === "active")),
+        version: body.version,
       };
       invalidateChanged(client, previous, next);
       return next;
