@@ -30,6 +30,22 @@ export const CartLineSchema = z.object({
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 
+const money = z.number();
+
+/** One member's part of a cart or order; a cart's shares add up to its totals to the cent. */
+export const ShareSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  subtotal: money,
+  fees: money,
+  tax: money,
+  total: money,
+  /** The member's own spending cap (null: none). */
+  budget: money.nullable(),
+  overBudget: z.boolean(),
+});
+export type Share = z.infer<typeof ShareSchema>;
+
 export const CartSchema = z.object({
   _id: z.string(),
   status: z.enum(["active", "completed"]),
@@ -43,13 +59,14 @@ export const CartSchema = z.object({
   products: z.array(CartLineSchema),
   totalPrice: z.number(),
   itemCount: z.number().int(),
+  /** Every paying member's running total, fees and tax included (DESIGN section 9). */
+  split: z.array(ShareSchema),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Cart = z.infer<typeof CartSchema>;
 
-const money = z.number();
 export const SessionSummarySchema = z.object({
   sessionName: z.string(),
   participants: z.array(z.object({ _id: z.string(), name: z.string() })),
@@ -62,16 +79,7 @@ export const SessionSummarySchema = z.object({
       addedById: z.string(),
     }),
   ),
-  split: z.array(
-    z.object({
-      userId: z.string(),
-      name: z.string(),
-      subtotal: money,
-      fees: money,
-      tax: money,
-      total: money,
-    }),
-  ),
+  split: z.array(ShareSchema),
   subtotal: money,
   fees: money,
   tax: money,

@@ -6,6 +6,7 @@ export * from "./products.ts";
 export * from "./money.ts";
 export * from "./sessions.ts";
 export * from "./pricing.ts";
+export * from "./split.ts";
 export * from "./carts.ts";
 export * from "./profile.ts";
 export * from "./live.ts";

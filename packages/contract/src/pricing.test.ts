@@ -1,6 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apportion, orderSummary, percentOf, splitCart, type SplitLine } from "./pricing.ts";
+import { apportion, orderSummary, percentOf } from "./pricing.ts";
 
 describe("orderSummary", () => {
   it("charges 1 % fees and 13 % tax on subtotal plus fees, rounded half up", () => {
@@ -15,72 +14,6 @@ describe("orderSummary", () => {
     expect(percentOf(150, 1)).toBe(2); // 1.5 → 2
     expect(percentOf(250, 1)).toBe(3); // 2.5 → 3
     expect(percentOf(1150, 13)).toBe(150); // 149.5 → 150
-  });
-});
-
-const member = fc.record({
-  userId: fc.uuid(),
-  name: fc.string({ minLength: 1, maxLength: 8 }),
-});
-const cart = fc.array(member, { minLength: 1, maxLength: 6 }).chain((members) =>
-  fc
-    .array(
-      fc.record({
-        who: fc.integer({ min: 0, max: members.length - 1 }),
-        price: fc.integer({ min: 1, max: 100_000 }),
-        quantity: fc.integer({ min: 1, max: 99 }),
-      }),
-      { minLength: 1, maxLength: 30 },
-    )
-    .map((lines) =>
-      lines.map<SplitLine>((l) => ({
-        userId: members[l.who]!.userId,
-        name: members[l.who]!.name,
-        lineTotal: l.price * l.quantity,
-      })),
-    ),
-);
-
-describe("splitCart (property tests)", () => {
-  it("members' totals add up to the cart total exactly", () => {
-    fc.assert(
-      fc.property(cart, (lines) => {
-        const { summary, shares } = splitCart(lines);
-        expect(shares.reduce((s, m) => s + m.total, 0)).toBe(summary.total);
-        expect(shares.reduce((s, m) => s + m.fees, 0)).toBe(summary.fees);
-        expect(shares.reduce((s, m) => s + m.tax, 0)).toBe(summary.tax);
-        expect(summary.subtotal).toBe(lines.reduce((s, l) => s + l.lineTotal, 0));
-      }),
-    );
-  });
-
-  it("gives each member their own subtotal and a fee and tax share within a cent of the exact proportion", () => {
-    fc.assert(
-      fc.property(cart, (lines) => {
-        const { summary, shares } = splitCart(lines);
-        for (const m of shares) {
-          const own = lines
-            .filter((l) => l.userId === m.userId)
-            .reduce((s, l) => s + l.lineTotal, 0);
-          expect(m.subtotal).toBe(own);
-          if (summary.subtotal > 0) {
-            expect(Math.abs(m.fees - (summary.fees * own) / summary.subtotal)).toBeLessThan(1);
-            expect(Math.abs(m.tax - (summary.tax * own) / summary.subtotal)).toBeLessThan(1);
-          }
-        }
-      }),
-    );
-  });
-
-  it("does not depend on the order of the lines", () => {
-    fc.assert(
-      fc.property(cart, fc.integer(), (lines, seed) => {
-        const shuffled = [...lines].sort(
-          (a, b) => ((a.lineTotal * 31 + seed) % 7) - ((b.lineTotal * 31 + seed) % 7),
-        );
-        expect(splitCart(shuffled)).toEqual(splitCart(lines));
-      }),
-    );
   });
 });
 

@@ -220,6 +220,28 @@ describe("adding and changing lines", () => {
   });
 });
 
+describe("the cart's live split", () => {
+  it("gives every paying member a running total that adds up to the summary's total", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = catalog.find((x) => x.price === 4.99)!;
+    const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: 3,
+    });
+    const cart = added.json().cart;
+    const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    // Creator and participant (at zero until they carry something); never the viewer.
+    expect(cart.split.map((s: { name: string }) => s.name).sort()).toEqual(["Ann", "Ben"]);
+    const cents = (xs: number[]) => xs.reduce((sum, x) => sum + Math.round(x * 100), 0);
+    expect(cents(cart.split.map((s: { total: number }) => s.total))).toBe(cents([summary.total]));
+    expect(cart.split.find((s: { name: string }) => s.name === "Ann")).toMatchObject({
+      total: 0,
+      budget: null,
+      overBudget: false,
+    });
+  });
+});
+
 describe("reads after writes", () => {
   it("a member sees another member's change on the very next read", async () => {
     const f = await sessionWithEveryRole(t);

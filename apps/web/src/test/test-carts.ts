@@ -1,4 +1,10 @@
-import type { Cart, CartLine, Member } from "@cartner/contract";
+import {
+  DEFAULT_SPLIT_POLICY,
+  splitShares,
+  type Cart,
+  type CartLine,
+  type Member,
+} from "@cartner/contract";
 import { testUser } from "./render-app.tsx";
 import { ben, cleo, member } from "./test-sessions.ts";
 
@@ -57,6 +63,24 @@ export function makeCart(
     products: lines,
     totalPrice: totalCents / 100,
     itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    // As the server computes it: the contract's split function, default policy.
+    split: splitShares(
+      lines.map((line) => ({
+        lineTotal: Math.round(line.lineTotal * 100),
+        addedBy: line.addedBy._id,
+        addedByName: line.addedBy.name,
+      })),
+      (members ?? [member(creator, "creator")]).map((m) => ({ ...m })),
+      DEFAULT_SPLIT_POLICY,
+    ).shares.map((share) => ({
+      ...share,
+      subtotal: share.subtotal / 100,
+      fees: share.fees / 100,
+      tax: share.tax / 100,
+      total: share.total / 100,
+      budget: null,
+      overBudget: false,
+    })),
     version: 1,
     createdAt: "2025-05-01T10:00:00.000Z",
     updatedAt: "2025-05-02T10:00:00.000Z",

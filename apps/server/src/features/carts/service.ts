@@ -1,7 +1,9 @@
 import {
   fromCents,
   QUANTITY_MAX,
-  splitCart,
+  DEFAULT_SPLIT_POLICY,
+  splitShares,
+  type ShareCents,
   type Action,
   type Cart,
   type CartLine,
@@ -85,6 +87,33 @@ const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
   clear: "cart.clear",
 };
 
+/**
+ * The cart's split by the one split function (the summary and, later, the order use it too),
+ * with the session's policy; every paying member appears, at zero until they carry something.
+ */
+function splitOf(view: CartView) {
+  return splitShares(
+    view.lines.map((l) => ({
+      lineTotal: l.unitPriceCents * l.quantity,
+      addedBy: l.userId,
+      addedByName: l.userName,
+    })),
+    view.members,
+    DEFAULT_SPLIT_POLICY,
+  );
+}
+
+const shareOf = (s: ShareCents) => ({
+  userId: s.userId,
+  name: s.name,
+  subtotal: fromCents(s.subtotal),
+  fees: fromCents(s.fees),
+  tax: fromCents(s.tax),
+  total: fromCents(s.total),
+  budget: null,
+  overBudget: false,
+});
+
 function build(view: CartView, viewerId: string, media: Media): Cart {
   const { cart, session, lines } = view;
   const members: Member[] = visibleMembers(view.members, viewerId).map((m) => ({
@@ -123,6 +152,7 @@ function build(view: CartView, viewerId: string, media: Media): Cart {
     products,
     totalPrice: fromCents(lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0)),
     itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
+    split: splitOf(view).shares.map(shareOf),
     version: session.version,
     createdAt: new Date(cart.createdAt).toISOString(),
     updatedAt: new Date(cart.updatedAt).toISOString(),
@@ -274,14 +304,9 @@ export function createCartService(deps: {
   }
 
   async function summary(sessionId: string, userId: string): Promise<SessionSummary> {
-    const { session, members, lines } = await access({ sessionId }, userId);
-    const { summary: totals, shares } = splitCart(
-      lines.map((l) => ({
-        userId: l.userId,
-        name: l.userName,
-        lineTotal: l.unitPriceCents * l.quantity,
-      })),
-    );
+    const view = await access({ sessionId }, userId);
+    const { session, members, lines } = view;
+    const { summary: totals, shares } = splitOf(view);
     return {
       sessionName: session.name,
       participants: members
@@ -298,14 +323,8 @@ export function createCartService(deps: {
         addedBy: l.userName,
         addedById: l.userId,
       })),
-      split: shares.map((s) => ({
-        userId: s.userId,
-        name: s.name,
-        subtotal: fromCents(s.subtotal),
-        fees: fromCents(s.fees),
-        tax: fromCents(s.tax),
-        total: fromCents(s.total),
-      })),
+      // Those who carry something (everyone's running total is on the cart).
+      split: shares.filter((share) => share.total > 0).map(shareOf),
       subtotal: fromCents(totals.subtotal),
       fees: fromCents(totals.fees),
       tax: fromCents(totals.tax),

@@ -44,6 +44,8 @@ export function sharesOf(summary: SessionSummary): Array<Share & { added: boolea
       fees: 0,
       tax: 0,
       total: 0,
+      budget: null,
+      overBudget: false,
       added: false,
     });
   }

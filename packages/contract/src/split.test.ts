@@ -1,0 +1,166 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SessionRole } from "./permissions.ts";
+import {
+  DEFAULT_SPLIT_POLICY,
+  FEE_MODES,
+  SPLIT_MODES,
+  splitShares,
+  type SplitInputLine,
+  type SplitInputMember,
+  type SplitPolicy,
+} from "./split.ts";
+
+const RUNS = { numRuns: 1_000 };
+
+/** A session: members with roles (one creator), lines added by creators and participants. */
+const cart = fc
+  .array(fc.constantFrom<SessionRole>("participant", "viewer", "pending"), { maxLength: 5 })
+  .chain((others) => {
+    const members: SplitInputMember[] = [
+      { userId: "u0", name: "Creator", role: "creator" },
+      ...others.map((role, i) => ({ userId: `u${i + 1}`, name: `M${i + 1}`, role })),
+    ];
+    const adders = members.filter((m) => m.role === "creator" || m.role === "participant");
+    const ids = members.map((m) => m.userId);
+    const line = fc.record({
+      lineTotal: fc
+        .integer({ min: 1, max: 100_000 })
+        .chain((price) => fc.integer({ min: 1, max: 99 }).map((q) => price * q)),
+      addedBy: fc.constantFrom(...adders.map((m) => m.userId)),
+      sharedWith: fc.oneof(
+        { weight: 3, arbitrary: fc.constant([] as string[]) },
+        fc.subarray(ids, { minLength: 1 }),
+      ),
+    });
+    const policy = fc.record({
+      mode: fc.constantFrom(...SPLIT_MODES),
+      weights: fc.dictionary(fc.constantFrom(...ids), fc.integer({ min: 0, max: 100 })),
+      fees: fc.constantFrom(...FEE_MODES),
+    });
+    return fc.record({
+      members: fc.constant(members),
+      lines: fc.array(line, { maxLength: 20 }),
+      policy,
+    });
+  });
+
+const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+
+describe("splitShares (property tests, 1,000 carts each)", () => {
+  it("shares add up to the cart's subtotal, fees, tax and total exactly, for any policy", () => {
+    fc.assert(
+      fc.property(cart, ({ lines, members, policy }) => {
+        const { summary, shares } = splitShares(lines, members, policy);
+        expect(summary.subtotal).toBe(sum(lines.map((l) => l.lineTotal)));
+        expect(sum(shares.map((s) => s.subtotal))).toBe(summary.subtotal);
+        expect(sum(shares.map((s) => s.fees))).toBe(summary.fees);
+        expect(sum(shares.map((s) => s.tax))).toBe(summary.tax);
+        expect(sum(shares.map((s) => s.total))).toBe(summary.total);
+        for (const s of shares) expect(s.total).toBe(s.subtotal + s.fees + s.tax);
+      }),
+      RUNS,
+    );
+  });
+
+  it("never gives a negative share, and viewers and pending requesters carry nothing", () => {
+    fc.assert(
+      fc.property(cart, ({ lines, members, policy }) => {
+        const { shares } = splitShares(lines, members, policy);
+        const free = new Set(
+          members.filter((m) => m.role === "viewer" || m.role === "pending").map((m) => m.userId),
+        );
+        for (const s of shares) {
+          for (const part of [s.subtotal, s.fees, s.tax, s.total])
+            expect(part).toBeGreaterThanOrEqual(0);
+          if (free.has(s.userId)) expect(s.total).toBe(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("with the default policy, each member pays for what they added, fees and tax by subtotal", () => {
+    fc.assert(
+      fc.property(cart, ({ lines, members }) => {
+        const own = lines.map((l) => ({ ...l, sharedWith: [] }));
+        const { summary, shares } = splitShares(own, members, DEFAULT_SPLIT_POLICY);
+        for (const s of shares) {
+          const added = sum(own.filter((l) => l.addedBy === s.userId).map((l) => l.lineTotal));
+          expect(s.subtotal).toBe(added);
+          if (summary.subtotal > 0) {
+            expect(Math.abs(s.fees - (summary.fees * added) / summary.subtotal)).toBeLessThan(1);
+            expect(Math.abs(s.tax - (summary.tax * added) / summary.subtotal)).toBeLessThan(1);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("splits a shared line in equal parts among its paying sharers, within a cent", () => {
+    fc.assert(
+      fc.property(cart, ({ members }) => {
+        const payers = members.filter((m) => m.role === "creator" || m.role === "participant");
+        const line: SplitInputLine = {
+          lineTotal: 1001,
+          addedBy: "u0",
+          sharedWith: members.map((m) => m.userId),
+        };
+        const { shares } = splitShares([line], members, DEFAULT_SPLIT_POLICY);
+        for (const p of payers) {
+          const share = shares.find((s) => s.userId === p.userId)!;
+          expect(Math.abs(share.subtotal - 1001 / payers.length)).toBeLessThan(1);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("does not depend on the order of lines or members", () => {
+    fc.assert(
+      fc.property(cart, ({ lines, members, policy }) => {
+        expect(splitShares([...lines].reverse(), [...members].reverse(), policy)).toEqual(
+          splitShares(lines, members, policy),
+        );
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("splitShares, by example", () => {
+  const members: SplitInputMember[] = [
+    { userId: "ann", name: "Ann", role: "creator" },
+    { userId: "ben", name: "Ben", role: "participant" },
+    { userId: "kid", name: "Kid", role: "participant" },
+    { userId: "vic", name: "Vic", role: "viewer" },
+  ];
+  const milk: SplitInputLine = { lineTotal: 300, addedBy: "ann" };
+  const wine: SplitInputLine = { lineTotal: 2000, addedBy: "ben", sharedWith: ["ann", "ben"] };
+
+  it("weights: a child at 50 next to adults at 100 pays half", () => {
+    const policy: SplitPolicy = {
+      mode: "weights",
+      weights: { ann: 100, ben: 100, kid: 50 },
+      fees: "proportional",
+    };
+    const { shares } = splitShares([milk], members, policy);
+    expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
+      ["Ann", 120],
+      ["Ben", 120],
+      ["Kid", 60],
+    ]);
+  });
+
+  it("equal with fees on the creator: the wine stays with its two sharers", () => {
+    const policy: SplitPolicy = { mode: "equal", weights: {}, fees: "creator" };
+    const { summary, shares } = splitShares([milk, wine], members, policy);
+    const by = Object.fromEntries(shares.map((s) => [s.name, s]));
+    expect(by.Ann!.subtotal).toBe(100 + 1000);
+    expect(by.Ben!.subtotal).toBe(100 + 1000);
+    expect(by.Kid!.subtotal).toBe(100);
+    expect(by.Ann!.fees).toBe(summary.fees);
+    expect(by.Vic).toBeUndefined();
+  });
+});

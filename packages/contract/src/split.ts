@@ -1,0 +1,127 @@
+/**
+ * The one split function (DESIGN section 9, "Split"): for the cart, the summary and the order
+ * alike. Integer cents throughout; every division uses the largest-remainder method, so the shares
+ * add up to each line, and all shares to the cart's subtotal, fees, tax and total, exactly.
+ *
+ * Zod-free on purpose: the web computes previews with it.
+ */
+import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
+import type { SessionRole } from "./permissions.ts";
+
+export const SPLIT_MODES = ["by_adder", "equal", "weights"] as const;
+export const FEE_MODES = ["proportional", "equal", "creator"] as const;
+export type SplitMode = (typeof SPLIT_MODES)[number];
+export type FeeMode = (typeof FEE_MODES)[number];
+
+export interface SplitPolicy {
+  mode: SplitMode;
+  /** userId -> 0..100; 0 or missing: carries nothing under "weights" (a child at 50, adults 100). */
+  weights: Record<string, number>;
+  fees: FeeMode;
+}
+
+/** Today's rule, and every session's until its creator picks another. */
+export const DEFAULT_SPLIT_POLICY: SplitPolicy = {
+  mode: "by_adder",
+  weights: {},
+  fees: "proportional",
+};
+
+export interface SplitInputLine {
+  /** price x quantity, cents */
+  lineTotal: number;
+  addedBy: string;
+  /** The adder's name, for an adder who is no longer a member (their lines stay). */
+  addedByName?: string;
+  /** Members who share this line in equal parts; empty: the session's policy applies. */
+  sharedWith?: readonly string[];
+}
+
+export interface SplitInputMember {
+  userId: string;
+  name: string;
+  role: SessionRole;
+}
+
+export interface ShareCents extends OrderSummary {
+  userId: string;
+  name: string;
+}
+
+/** Creators and participants carry shares; viewers and pending requesters never do. */
+const pays = (role: SessionRole) => role === "creator" || role === "participant";
+
+/**
+ * Who carries each line and how much: its sharers in equal parts when set, else the policy
+ * (the adder alone; every payer equally; payers by weight). Then fees per the policy's `fees`
+ * (proportional to subtotals, equal among members with a subtotal, or all on the creator), and
+ * tax on each member's subtotal plus fees. Members are listed by name, then id.
+ */
+export function splitShares(
+  lines: readonly SplitInputLine[],
+  members: readonly SplitInputMember[],
+  policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
+): { summary: OrderSummary; shares: ShareCents[] } {
+  const payers = members.filter((m) => pays(m.role)).map((m) => m.userId);
+  const payerSet = new Set(payers);
+  const names = new Map(lines.map((l) => [l.addedBy, l.addedByName ?? ""]));
+  for (const m of members) names.set(m.userId, m.name);
+  const subtotals = new Map<string, number>(payers.map((id) => [id, 0]));
+  const add = (to: Map<string, number>, parts: Map<string, number>) => {
+    for (const [id, cents] of parts) to.set(id, (to.get(id) ?? 0) + cents);
+  };
+
+  for (const line of lines) {
+    const sharers = (line.sharedWith ?? []).filter((id) => payerSet.has(id));
+    let weights: Array<{ key: string; weight: number }>;
+    if (sharers.length > 0) {
+      weights = [...new Set(sharers)].map((key) => ({ key, weight: 1 }));
+    } else if (policy.mode === "equal" && payers.length > 0) {
+      weights = payers.map((key) => ({ key, weight: 1 }));
+    } else if (policy.mode === "weights" && payers.some((id) => (policy.weights[id] ?? 0) > 0)) {
+      weights = payers.map((key) => ({ key, weight: policy.weights[key] ?? 0 }));
+    } else {
+      // By adder, and the fallback of every mode that leaves nobody to pay.
+      weights = [{ key: line.addedBy, weight: 1 }];
+    }
+    add(subtotals, apportion(line.lineTotal, weights));
+  }
+
+  const subtotal = [...subtotals.values()].reduce((sum, cents) => sum + cents, 0);
+  const summary = orderSummary(subtotal);
+  const bySubtotal = [...subtotals].map(([key, weight]) => ({ key, weight }));
+  const creator = members.find((m) => m.role === "creator")?.userId;
+  const fees =
+    policy.fees === "equal"
+      ? apportion(
+          summary.fees,
+          bySubtotal.filter((w) => w.weight > 0).map((w) => ({ ...w, weight: 1 })),
+        )
+      : policy.fees === "creator" && creator
+        ? new Map([[creator, summary.fees]])
+        : apportion(summary.fees, bySubtotal);
+  // Tax is charged on subtotal plus fees; with proportional fees that is the subtotal's proportion.
+  const taxWeights =
+    policy.fees === "proportional" || !creator
+      ? bySubtotal
+      : bySubtotal.map((w) => ({ key: w.key, weight: w.weight + (fees.get(w.key) ?? 0) }));
+  const tax = apportion(summary.tax, taxWeights);
+
+  const ids = new Set([...subtotals.keys(), ...fees.keys(), ...tax.keys()]);
+  const shares = [...ids]
+    .map((userId) => {
+      const s = subtotals.get(userId) ?? 0;
+      const f = fees.get(userId) ?? 0;
+      const t = tax.get(userId) ?? 0;
+      return {
+        userId,
+        name: names.get(userId) ?? "",
+        subtotal: s,
+        fees: f,
+        tax: t,
+        total: s + f + t,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
+  return { summary, shares };
+}
