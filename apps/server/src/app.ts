@@ -24,6 +24,8 @@ import { createProfileService } from "./features/profile/service.ts";
 import { createMembershipService } from "./features/sessions/membership.ts";
 import { membershipRoutes } from "./features/sessions/membership-routes.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
+import { createSplitService } from "./features/sessions/split.ts";
+import { splitRoutes } from "./features/sessions/split-routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createLocalBus, createPostgresBus, type EventBus } from "./features/realtime/bus.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
@@ -163,6 +165,7 @@ export async function buildApp(
   const media = createMedia(config.appOrigin);
   const catalog = createCatalog(database.db, media);
   const sessionService = createSessionService({ db: database.db, clock, events, media });
+  const split = createSplitService({ db: database.db, clock, events, sessions: sessionService });
   const membership = createMembershipService({
     db: database.db,
     clock,
@@ -234,6 +237,7 @@ export async function buildApp(
       await api.register(productRoutes(catalog));
       await api.register(sessionRoutes(sessionService, readCache));
       await api.register(membershipRoutes(membership, config.authRateLimit, readCache));
+      await api.register(splitRoutes(split));
       await api.register(cartRoutes(cartService, readCache));
     },
     { prefix: "/api" },

@@ -27,6 +27,8 @@ export const CartLineSchema = z.object({
   addedBy: z.object({ _id: z.string(), name: z.string() }),
   addedAt: z.string(),
   lineTotal: z.number(),
+  /** Members who share the line in equal parts; empty: the session's policy applies. */
+  sharedWith: z.array(z.object({ _id: z.string(), name: z.string() })),
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 

@@ -43,6 +43,7 @@ import {
   SessionCodeBodySchema,
   SessionCodeSchema,
   SessionSchema,
+  SplitPolicySchema,
   UpdateSessionBodySchema,
 } from "./sessions.ts";
 
@@ -104,7 +105,44 @@ export const InvitesResponseSchema = z.object({ invites: z.array(InviteSchema) }
 export const JoinRequestsResponseSchema = z.object({ requests: z.array(JoinRequestSchema) });
 export const CartResponseSchema = z.object({ cart: CartSchema });
 export const CartsResponseSchema = z.object({ carts: z.array(CartSchema) });
-export const MessageAndCartSchema = z.object({ message: z.string(), cart: CartSchema });
+/** Over-budget warnings ride on the answer of the write that caused them; they never block it. */
+export const WarningSchema = z.object({
+  code: z.literal("OVER_BUDGET"),
+  userId: z.string(),
+  message: z.string(),
+});
+export const MessageAndCartSchema = z.object({
+  message: z.string(),
+  cart: CartSchema,
+  warnings: z.array(WarningSchema).optional(),
+});
+export const CartWithWarningsSchema = z.object({
+  cart: CartSchema,
+  warnings: z.array(WarningSchema).optional(),
+});
+export const SharedWithBodySchema = z.strictObject({
+  userIds: z.array(z.uuid("Unknown member")).max(100),
+});
+export const MemberUpdateBodySchema = z
+  .strictObject({
+    role: z.enum(["participant", "viewer"]).optional(),
+    budget: z
+      .number()
+      .min(0, "A budget cannot be negative")
+      .max(1_000_000, "A budget is at most 1,000,000")
+      .refine(
+        (n) =>
+          Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6,
+        "At most two decimals",
+      )
+      .nullable()
+      .optional(),
+  })
+  .refine((b) => b.role !== undefined || b.budget !== undefined, {
+    message: "Send a role, a budget, or both",
+    path: ["role"],
+  });
+export const ReadyBodySchema = z.strictObject({ ready: z.boolean() });
 export const CredentialsChangeResponseSchema = z.object({
   message: z.string(),
   userId: z.string(),
@@ -245,6 +283,30 @@ export const endpoints = {
     responses: { 200: SessionResponseSchema },
     errors: sessionErrors,
   },
+  "PUT /api/sessions/:id/split-policy": {
+    summary: "How the cart's cost is split: by adder, equally or by weights; fees (creator)",
+    access: "session.splitPolicy",
+    params: SessionIdParams,
+    body: SplitPolicySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
+  "PATCH /api/sessions/:id/members/:userId": {
+    summary: "A member's role or budget (creator); any member may set their own budget",
+    access: "member.ownBudget",
+    params: z.strictObject({ id: z.uuid("Session not found"), userId: z.uuid("Member not found") }),
+    body: MemberUpdateBodySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
+  "PUT /api/sessions/:id/ready": {
+    summary: "Mark yourself done, or not (creator, participant)",
+    access: "member.ready",
+    params: SessionIdParams,
+    body: ReadyBodySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
   "DELETE /api/sessions/:id/leave": {
     summary: "Leave a session (participant, viewer); a pending requester withdraws",
     access: "session.leave",
@@ -360,7 +422,7 @@ export const endpoints = {
     access: "cart.changeOwnLine",
     params: CartIdParams,
     body: QuantityChangeBodySchema,
-    responses: { 200: CartResponseSchema },
+    responses: { 200: CartWithWarningsSchema },
     errors: sessionErrors,
   },
   "DELETE /api/carts/:cartId/product/:productId": {
@@ -376,6 +438,15 @@ export const endpoints = {
     access: "cart.clear",
     params: CartIdParams,
     responses: { 200: MessageAndCartSchema },
+    errors: sessionErrors,
+  },
+  "PUT /api/carts/:cartId/lines/:lineId/shared-with": {
+    summary:
+      "Who shares a line in equal parts ([] = the session's policy): its adder or the creator",
+    access: "cart.changeOwnLine",
+    params: z.strictObject({ cartId: z.uuid("Cart not found"), lineId: z.uuid("Line not found") }),
+    body: SharedWithBodySchema,
+    responses: { 200: CartWithWarningsSchema },
     errors: sessionErrors,
   },
   "DELETE /api/carts/:cartId": {

@@ -49,10 +49,21 @@ export const PERMISSIONS = {
       creator: { status: 409, message: "The creator cannot leave; end the session instead." },
     },
   },
+  /** Choose how the cart's cost is split (DESIGN section 9). */
+  "session.splitPolicy": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Change another member's role or budget. */
+  "session.manageMembers": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Set one's own budget (a cap on one's own share). */
+  "member.ownBudget": { allow: ["creator", "participant", "viewer"] },
+  /** Mark oneself done ("I'm done"). */
+  "member.ready": {
+    allow: ["creator", "participant"],
+    viewer: "Viewers do not take part in the cart.",
+  },
   "cart.add": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
   /** Change the quantity of, or remove, a line the caller added. */
   "cart.changeOwnLine": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
-  /** The same on anyone's line. */
+  /** The same on anyone's line (sharing a line included: its adder, or this). */
   "cart.changeAnyLine": {
     allow: ["creator"],
     forbidden: "You can change only the items you added.",

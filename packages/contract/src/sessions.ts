@@ -7,6 +7,7 @@ import {
   SESSION_TYPES,
 } from "./constants.ts";
 import { SESSION_ROLES } from "./permissions.ts";
+import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 import { text } from "./text.ts";
 
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
@@ -86,6 +87,22 @@ export const MemberSchema = z.object({
   name: z.string(),
   avatar: z.string(),
   role: RoleSchema,
+  /** The member's own spending cap (null: none). */
+  budget: z.number().nullable(),
+  /** Their "I'm done" mark. */
+  ready: z.boolean(),
+});
+
+/** How a session splits its cart (DESIGN section 9); see the contract's split.ts. */
+export const SplitPolicySchema = z.strictObject({
+  mode: z.enum(SPLIT_MODES),
+  weights: z
+    .record(
+      z.uuid("Weights are keyed by member id"),
+      z.number().int("A weight is a whole number").min(0).max(100, "A weight is 0 to 100"),
+    )
+    .refine((weights) => Object.keys(weights).length <= 100, "Too many weights"),
+  fees: z.enum(FEE_MODES),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -107,6 +124,7 @@ export const SessionSchema = z.object({
   invitedUsers: z.array(MemberSchema),
   cartId: z.string(),
   cart: z.object({ _id: z.string(), totalPrice: z.number(), itemCount: z.number().int() }),
+  splitPolicy: SplitPolicySchema,
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

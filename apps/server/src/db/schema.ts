@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import type { SplitPolicy } from "@cartner/contract";
 import {
+  boolean,
   customType,
   check,
   index,
@@ -148,6 +150,11 @@ export const sessions = pgTable(
       .references(() => users.id),
     /** Grows with every change to the session or its cart; clients use it to spot stale data. */
     version: integer("version").notNull().default(1),
+    /** How the cart's cost is split (DESIGN section 9); the contract's DEFAULT_SPLIT_POLICY. */
+    splitPolicy: jsonb("split_policy")
+      .$type<SplitPolicy>()
+      .notNull()
+      .default(sql`'{"mode":"by_adder","weights":{},"fees":"proportional"}'::jsonb`),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
@@ -168,6 +175,10 @@ export const sessionMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["creator", "participant", "viewer", "pending"] }).notNull(),
+    /** The member's own spending cap, cents (null: none). */
+    budgetCents: integer("budget_cents"),
+    /** The member's "I'm done" mark. */
+    ready: boolean("ready").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -256,6 +267,11 @@ export const cartLines = pgTable(
       .references(() => users.id),
     quantity: integer("quantity").notNull(),
     unitPriceCents: integer("unit_price_cents"),
+    /** Members who share the line in equal parts; empty: the session's policy applies. */
+    sharedWith: uuid("shared_with")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -122,6 +122,52 @@ const ROWS: Row[] = [
     request: (f) => ({ url: `/api/carts/${f.cartId}/clear` }),
   },
   { endpoint: "DELETE /api/carts/:cartId", request: (f) => ({ url: `/api/carts/${f.cartId}` }) },
+  // Split, budgets, readiness (issue 18).
+  {
+    endpoint: "PUT /api/sessions/:id/split-policy",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/split-policy`,
+      body: { mode: "equal", weights: {}, fees: "equal" },
+    }),
+  },
+  // One's own budget...
+  {
+    endpoint: "PATCH /api/sessions/:id/members/:userId",
+    request: (f, role) => ({
+      url: `/api/sessions/${f.sessionId}/members/${f.people[role].userId}`,
+      body: { budget: 25 },
+    }),
+  },
+  // ...and someone else's.
+  {
+    endpoint: "PATCH /api/sessions/:id/members/:userId",
+    action: "session.manageMembers",
+    request: (f, role) => ({
+      url: `/api/sessions/${f.sessionId}/members/${
+        role === "creator" ? f.people.participant.userId : f.people.creator.userId
+      }`,
+      body: { budget: 30 },
+    }),
+  },
+  {
+    endpoint: "PUT /api/sessions/:id/ready",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/ready`, body: { ready: true } }),
+  },
+  {
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/shared-with",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}/shared-with`,
+      body: { userIds: [] },
+    }),
+  },
+  {
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/shared-with",
+    action: "cart.changeAnyLine",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${othersLine(f, role)}/shared-with`,
+      body: { userIds: [] },
+    }),
+  },
   // Anyone may ask to join; members and pending requesters already are in.
   {
     endpoint: "POST /api/sessions/join/code",

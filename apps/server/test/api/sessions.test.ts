@@ -55,8 +55,11 @@ describe("creating sessions", () => {
         name: "Ann",
         avatar: `http://localhost:3000/api/users/${ann.userId}/avatar`,
         role: "creator",
+        budget: null,
+        ready: false,
       },
     ]);
+    expect(session.splitPolicy).toEqual({ mode: "by_adder", weights: {}, fees: "proportional" });
     const [cart] = await t.database.db.select().from(carts).where(eq(carts.sessionId, session._id));
     expect(cart!.id).toBe(session.cartId);
     const [row] = await t.database.db.select().from(sessions).where(eq(sessions.id, session._id));

@@ -35,6 +35,7 @@ export function makeLine(
     addedBy: { _id: by._id, name: by.name },
     addedAt: "2025-05-02T10:00:00.000Z",
     lineTotal: Math.round(product.price * 100 * quantity) / 100,
+    sharedWith: [],
     ...overrides,
   };
 }

@@ -1,11 +1,24 @@
-import type { Invite, JoinRequest, Member, Session } from "@cartner/contract";
+import {
+  DEFAULT_SPLIT_POLICY,
+  type Invite,
+  type JoinRequest,
+  type Member,
+  type Session,
+} from "@cartner/contract";
 import { testUser } from "./render-app.tsx";
 
 export const ben = { _id: "b0000000-0000-4000-8000-000000000002", name: "Ben Brown" };
 export const cleo = { _id: "c0000000-0000-4000-8000-000000000003", name: "Cleo Chu" };
 
 export function member(user: { _id: string; name: string }, role: Member["role"]): Member {
-  return { userId: user._id, name: user.name, avatar: `/api/avatars/${user._id}.svg`, role };
+  return {
+    userId: user._id,
+    name: user.name,
+    avatar: `/api/avatars/${user._id}.svg`,
+    role,
+    budget: null,
+    ready: false,
+  };
 }
 
 let counter = 0;
@@ -29,6 +42,7 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     invitedUsers: [member(testUser, "creator")],
     cartId: `c-${id}`,
     cart: { _id: `c-${id}`, totalPrice: 0, itemCount: 0 },
+    splitPolicy: DEFAULT_SPLIT_POLICY,
     version: 1,
     createdAt: "2025-05-01T10:00:00.000Z",
     updatedAt: "2025-05-01T10:00:00.000Z",

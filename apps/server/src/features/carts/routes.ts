@@ -1,7 +1,24 @@
+import type { Cart } from "@cartner/contract";
 import type { FastifyPluginAsync } from "fastify";
 import { route } from "../../lib/endpoint.ts";
 import type { ReadCache } from "../../lib/read-cache.ts";
 import type { CartService } from "./service.ts";
+
+/**
+ * Members whose share is now over their own budget: the write stands (budgets never block), and
+ * its answer says so, so that member sees a toast (DESIGN section 9).
+ */
+function warningsOf(cart: Cart) {
+  const over = cart.split.filter((share) => share.overBudget);
+  if (over.length === 0) return {};
+  return {
+    warnings: over.map((share) => ({
+      code: "OVER_BUDGET" as const,
+      userId: share.userId,
+      message: `${share.name}'s share is over their budget.`,
+    })),
+  };
+}
 
 /** The Carts calls of the endpoint table, and the session-scoped cart reads. */
 export const cartRoutes =
@@ -25,25 +42,36 @@ export const cartRoutes =
       })),
     );
 
-    route(app, "POST /api/carts/:cartId/product", async (request) => ({
-      message: "Added to cart",
-      cart: await carts.add(
+    route(app, "POST /api/carts/:cartId/product", async (request) => {
+      const cart = await carts.add(
         request.params.cartId,
         request.auth.user,
         request.body.productId,
         request.body.quantity,
-      ),
-    }));
+      );
+      return { message: "Added to cart", cart, ...warningsOf(cart) };
+    });
 
-    route(app, "PATCH /api/carts/:cartId/quantity", async (request) => ({
-      cart: await carts.changeQuantity(
+    route(app, "PATCH /api/carts/:cartId/quantity", async (request) => {
+      const cart = await carts.changeQuantity(
         request.params.cartId,
         request.auth.user,
         request.body.productId,
         request.body.change,
         request.body.lineId,
-      ),
-    }));
+      );
+      return { cart, ...warningsOf(cart) };
+    });
+
+    route(app, "PUT /api/carts/:cartId/lines/:lineId/shared-with", async (request) => {
+      const cart = await carts.setSharedWith(
+        request.params.cartId,
+        request.auth.user,
+        request.params.lineId,
+        request.body.userIds,
+      );
+      return { cart, ...warningsOf(cart) };
+    });
 
     route(app, "DELETE /api/carts/:cartId/product/:productId", async (request) => ({
       cart: await carts.removeLine(

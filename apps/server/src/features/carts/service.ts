@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   fromCents,
   QUANTITY_MAX,
   DEFAULT_SPLIT_POLICY,
@@ -9,6 +10,7 @@ import {
   type CartLine,
   type Member,
   type Role,
+  type SplitPolicy,
   type SessionStatus,
   type SessionSummary,
   type User,
@@ -17,7 +19,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { conflict, notFound } from "../../lib/errors.ts";
+import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import type { SessionService } from "../sessions/service.ts";
@@ -34,8 +36,15 @@ interface CartView {
     status: SessionStatus;
     creatorId: string;
     version: number;
+    splitPolicy: SplitPolicy;
   };
-  members: Array<{ userId: string; name: string; role: Role }>;
+  members: Array<{
+    userId: string;
+    name: string;
+    role: Role;
+    budgetCents: number | null;
+    ready: boolean;
+  }>;
   lines: Array<{
     id: string;
     quantity: number;
@@ -49,6 +58,7 @@ interface CartView {
     color: string | null;
     userId: string;
     userName: string;
+    sharedWith: Array<{ _id: string; name: string }>;
   }>;
 }
 
@@ -97,28 +107,34 @@ function splitOf(view: CartView) {
       lineTotal: l.unitPriceCents * l.quantity,
       addedBy: l.userId,
       addedByName: l.userName,
+      sharedWith: l.sharedWith.map((u) => u._id),
     })),
     view.members,
-    DEFAULT_SPLIT_POLICY,
+    view.session.splitPolicy ?? DEFAULT_SPLIT_POLICY,
   );
 }
 
-const shareOf = (s: ShareCents) => ({
-  userId: s.userId,
-  name: s.name,
-  subtotal: fromCents(s.subtotal),
-  fees: fromCents(s.fees),
-  tax: fromCents(s.tax),
-  total: fromCents(s.total),
-  budget: null,
-  overBudget: false,
-});
+/** A share as the API shows it, against the member's own budget (a warning, never a block). */
+function shareOf(s: ShareCents, members: CartView["members"]) {
+  const budgetCents = members.find((m) => m.userId === s.userId)?.budgetCents ?? null;
+  return {
+    userId: s.userId,
+    name: s.name,
+    subtotal: fromCents(s.subtotal),
+    fees: fromCents(s.fees),
+    tax: fromCents(s.tax),
+    total: fromCents(s.total),
+    budget: budgetCents === null ? null : fromCents(budgetCents),
+    overBudget: budgetCents !== null && s.total > budgetCents,
+  };
+}
 
 function build(view: CartView, viewerId: string, media: Media): Cart {
   const { cart, session, lines } = view;
-  const members: Member[] = visibleMembers(view.members, viewerId).map((m) => ({
+  const members: Member[] = visibleMembers(view.members, viewerId).map(({ budgetCents, ...m }) => ({
     ...m,
     avatar: media.userAvatar(m.userId),
+    budget: budgetCents === null ? null : fromCents(budgetCents),
   }));
   const creator = members.find((m) => m.role === "creator");
   const products: CartLine[] = lines.map((l) => ({
@@ -134,6 +150,7 @@ function build(view: CartView, viewerId: string, media: Media): Cart {
     addedBy: { _id: l.userId, name: l.userName },
     addedAt: new Date(l.addedAt).toISOString(),
     lineTotal: fromCents(l.unitPriceCents * l.quantity),
+    sharedWith: l.sharedWith,
   }));
   return {
     _id: cart.id,
@@ -152,7 +169,7 @@ function build(view: CartView, viewerId: string, media: Media): Cart {
     products,
     totalPrice: fromCents(lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0)),
     itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
-    split: splitOf(view).shares.map(shareOf),
+    split: splitOf(view).shares.map((share) => shareOf(share, view.members)),
     version: session.version,
     createdAt: new Date(cart.createdAt).toISOString(),
     updatedAt: new Date(cart.updatedAt).toISOString(),
@@ -324,7 +341,7 @@ export function createCartService(deps: {
         addedById: l.userId,
       })),
       // Those who carry something (everyone's running total is on the cart).
-      split: shares.filter((share) => share.total > 0).map(shareOf),
+      split: shares.filter((share) => share.total > 0).map((share) => shareOf(share, members)),
       subtotal: fromCents(totals.subtotal),
       fees: fromCents(totals.fees),
       tax: fromCents(totals.tax),
@@ -332,7 +349,81 @@ export function createCartService(deps: {
     };
   }
 
-  return { list, get, getBySession, add, changeQuantity, removeLine, clear, remove, summary };
+  /**
+   * Who shares a line in equal parts: its adder or the creator picks creators and participants of
+   * the session; [] gives the line back to the session's policy.
+   */
+  async function setSharedWith(cartId: string, user: User, lineId: string, userIds: string[]) {
+    const [found] = await rows<{
+      addedBy: string | null;
+      sessionId: string;
+      status: SessionStatus;
+      role: Role | null;
+    }>(sql`
+      select l.added_by as "addedBy", s.id as "sessionId", s.status, m.role
+      from ${carts} c
+      join ${sessionsTable} s on s.id = c.session_id
+      left join ${sessionMembers} m on m.session_id = s.id and m.user_id = ${user._id}
+      left join cart_lines l on l.cart_id = c.id and l.id = ${lineId}
+      where c.id = ${cartId}`);
+    requireAllowed(found?.role, "cart.changeOwnLine", "Cart not found");
+    if (!found!.addedBy) throw notFound("That item is not in the cart.");
+    if (found!.addedBy !== user._id)
+      requireAllowed(found!.role, "cart.changeAnyLine", "Cart not found");
+    if (found!.status !== "active")
+      throw conflict("This session has ended; its cart is read-only.");
+    const unique = [...new Set(userIds)];
+    if (unique.length !== userIds.length) {
+      throw new AppError(400, ErrorCode.VALIDATION, "Invalid userIds: each member once", {
+        fields: { userIds: "Each member once" },
+      });
+    }
+    const payers = await rows<{ userId: string }>(sql`
+      select user_id as "userId" from ${sessionMembers}
+      where session_id = ${found!.sessionId} and role in ('creator', 'participant')`);
+    const paying = new Set(payers.map((p) => p.userId));
+    if (unique.some((id) => !paying.has(id))) {
+      throw new AppError(
+        400,
+        ErrorCode.VALIDATION,
+        "Invalid userIds: a line is shared by the session's creator and participants",
+        { fields: { userIds: "Only the creator and participants can share a line" } },
+      );
+    }
+    const [updated] = await rows<{ version: number }>(sql`
+      with line as (
+        update cart_lines set shared_with = ${`{${unique.join(",")}}`}::uuid[], updated_at = ${clock.now()}
+        where id = ${lineId} and cart_id = ${cartId}
+          and exists (select 1 from ${sessionsTable} where id = ${found!.sessionId} and status = 'active')
+        returning id)
+      update ${sessionsTable} set version = version + 1, updated_at = ${clock.now()}
+      where id = ${found!.sessionId} and exists (select 1 from line)
+      returning version`);
+    if (!updated) throw conflict("This session has ended; its cart is read-only.");
+    events.publish({
+      event: {
+        type: "cart.updated",
+        sessionId: found!.sessionId,
+        cartId,
+        version: updated.version,
+      },
+      members: found!.sessionId,
+    });
+    return build(await access({ cartId }, user._id), user._id, media);
+  }
+
+  return {
+    list,
+    get,
+    getBySession,
+    add,
+    changeQuantity,
+    removeLine,
+    clear,
+    remove,
+    summary,
+    setSharedWith,
+  };
 }
 
 export type CartService = ReturnType<typeof createCartService>;

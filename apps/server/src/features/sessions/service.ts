@@ -71,6 +71,8 @@ export function createSessionService(deps: {
         userId: sessionMembers.userId,
         role: sessionMembers.role,
         name: users.name,
+        budgetCents: sessionMembers.budgetCents,
+        ready: sessionMembers.ready,
       })
       .from(sessionMembers)
       .innerJoin(users, eq(users.id, sessionMembers.userId))
@@ -84,6 +86,8 @@ export function createSessionService(deps: {
         name: r.name,
         avatar: media.userAvatar(r.userId),
         role: r.role,
+        budget: r.budgetCents === null ? null : fromCents(r.budgetCents),
+        ready: r.ready,
       });
       bySession.set(r.sessionId, list);
     }
@@ -133,6 +137,7 @@ export function createSessionService(deps: {
         },
         invitedUsers,
         cartId: cart.id,
+        splitPolicy: row.splitPolicy,
         cart: {
           _id: cart.id,
           totalPrice: fromCents(Number(cart.totalCents)),
@@ -339,7 +344,8 @@ export function createSessionService(deps: {
     accessByCode,
     membersOf,
     memberIds,
-    // For the membership service, which changes who is in a session.
+    // For the membership and split services, which change who is in a session and how it splits.
+    view,
     announce,
     touch,
     requireActive,

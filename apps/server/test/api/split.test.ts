@@ -1,0 +1,187 @@
+/**
+ * Issue 18: split policies, per-line sharers, member budgets and ready marks, through the API.
+ * Every answer's shares add up to the cart's totals to the cent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+
+let t: TestApp;
+let productId: string;
+let price: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  const f = await sessionWithEveryRole(t);
+  const products = (await f.as.creator("GET", "/api/products")).json().products;
+  const p = products.find((x: { stock: number; price: number }) => x.stock > 20 && x.price > 5);
+  productId = p._id;
+  price = p.price;
+});
+afterAll(async () => t.close());
+
+type Share = { userId: string; name: string; subtotal: number; total: number; overBudget: boolean };
+const cents = (x: number) => Math.round(x * 100);
+const byName = (split: Share[]) => Object.fromEntries(split.map((s) => [s.name, s]));
+
+async function world() {
+  const f = await sessionWithEveryRole(t);
+  const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+    productId,
+    quantity: 2,
+  });
+  const line = added.json().cart.products[0] as { _id: string };
+  return { ...f, lineId: line._id };
+}
+
+async function cartOf(f: Awaited<ReturnType<typeof world>>) {
+  return (await f.as.viewer("GET", `/api/carts/${f.cartId}`)).json().cart;
+}
+
+describe("the split policy", () => {
+  it("equal with fees equal: Ann and Ben carry the same, the viewer nothing; shares add up", async () => {
+    const f = await world();
+    const res = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, {
+      mode: "equal",
+      weights: {},
+      fees: "equal",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().session.splitPolicy).toEqual({ mode: "equal", weights: {}, fees: "equal" });
+    const cart = await cartOf(f);
+    const split = byName(cart.split);
+    expect(Object.keys(split).sort()).toEqual(["Ann", "Ben"]);
+    expect(Math.abs(cents(split.Ann!.subtotal) - cents(split.Ben!.subtotal))).toBeLessThanOrEqual(
+      1,
+    );
+    const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    expect(cart.split.reduce((s: number, x: Share) => s + cents(x.total), 0)).toBe(
+      cents(summary.total),
+    );
+  });
+
+  it.each([
+    ["a weight over 100", { mode: "weights", weights: { W: 101 }, fees: "equal" }],
+    ["a weight that is not whole", { mode: "weights", weights: { W: 1.5 }, fees: "equal" }],
+    ["an unknown key", { mode: "equal", weights: {}, fees: "equal", extra: 1 }],
+    ["an unknown mode", { mode: "random", weights: {}, fees: "equal" }],
+    ["a weight for a viewer", { mode: "weights", weights: { V: 50 }, fees: "equal" }],
+  ])("refuses %s with 400 and changes nothing", async (_what, body) => {
+    const f = await world();
+    const json = JSON.parse(
+      JSON.stringify(body)
+        .replace('"W"', JSON.stringify(f.people.participant.userId))
+        .replace('"V"', JSON.stringify(f.people.viewer.userId)),
+    );
+    const res = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, json);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toBeDefined();
+    const session = (await f.as.creator("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(session.splitPolicy.mode).toBe("by_adder");
+  });
+});
+
+describe("sharing a line", () => {
+  it("splits it among its sharers, and a member who leaves drops out of it", async () => {
+    const f = await world();
+    const ids = [f.people.creator.userId, f.people.participant.userId];
+    const res = await f.as.participant(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${f.lineId}/shared-with`,
+      { userIds: ids },
+    );
+    expect(res.statusCode).toBe(200);
+    const cart = res.json().cart;
+    expect(cart.products[0].sharedWith.map((u: { name: string }) => u.name).sort()).toEqual([
+      "Ann",
+      "Ben",
+    ]);
+    const split = byName(cart.split);
+    expect(cents(split.Ann!.subtotal) + cents(split.Ben!.subtotal)).toBe(cents(price) * 2);
+    expect(Math.abs(cents(split.Ann!.subtotal) - cents(split.Ben!.subtotal))).toBeLessThanOrEqual(
+      1,
+    );
+
+    await f.as.participant("DELETE", `/api/sessions/${f.sessionId}/leave`);
+    const after = await cartOf(f);
+    // Ben left: the line falls back to the policy (by adder: Ben's, as his lines stay).
+    const total = after.split.reduce((s: number, x: Share) => s + cents(x.total), 0);
+    const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    expect(total).toBe(cents(summary.total));
+  });
+
+  it.each([
+    [
+      "a duplicate id",
+      (f: Awaited<ReturnType<typeof world>>) => [f.people.creator.userId, f.people.creator.userId],
+    ],
+    ["a viewer", (f: Awaited<ReturnType<typeof world>>) => [f.people.viewer.userId]],
+    ["a stranger", (f: Awaited<ReturnType<typeof world>>) => [f.people.stranger.userId]],
+    ["a pending requester", (f: Awaited<ReturnType<typeof world>>) => [f.people.pending.userId]],
+  ])("refuses %s with 400", async (_what, ids) => {
+    const f = await world();
+    const res = await f.as.participant(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${f.lineId}/shared-with`,
+      { userIds: ids(f) },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.userIds).toBeDefined();
+    expect((await cartOf(f)).products[0].sharedWith).toEqual([]);
+  });
+});
+
+describe("budgets and ready marks", () => {
+  it("a write that takes a member past their own budget succeeds and warns", async () => {
+    const f = await world();
+    const set = await f.as.participant(
+      "PATCH",
+      `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`,
+      { budget: 1 },
+    );
+    expect(set.statusCode).toBe(200);
+    const res = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().warnings).toEqual([
+      expect.objectContaining({ code: "OVER_BUDGET", userId: f.people.participant.userId }),
+    ]);
+    const ben = byName(res.json().cart.split).Ben!;
+    expect(ben).toMatchObject({ budget: 1, overBudget: true });
+  });
+
+  it.each([-1, 1_000_001, 1.234])("refuses a budget of %s", async (budget) => {
+    const f = await world();
+    const res = await f.as.participant(
+      "PATCH",
+      `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`,
+      { budget },
+    );
+    expect(res.statusCode).toBe(400);
+  });
+
+  it("the creator changes a role; nobody changes the creator's", async () => {
+    const f = await world();
+    const demote = await f.as.creator(
+      "PATCH",
+      `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`,
+      { role: "viewer" },
+    );
+    expect(demote.statusCode).toBe(200);
+    const ben = demote.json().session.invitedUsers.find((m: { name: string }) => m.name === "Ben");
+    expect(ben.role).toBe("viewer");
+    const self = await f.as.creator(
+      "PATCH",
+      `/api/sessions/${f.sessionId}/members/${f.people.creator.userId}`,
+      { role: "viewer" },
+    );
+    expect(self.statusCode).toBe(409);
+  });
+
+  it("marks a member ready for everyone to see", async () => {
+    const f = await world();
+    const res = await f.as.participant("PUT", `/api/sessions/${f.sessionId}/ready`, {
+      ready: true,
+    });
+    expect(res.statusCode).toBe(200);
+    const seen = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(seen.invitedUsers.find((m: { name: string }) => m.name === "Ben").ready).toBe(true);
+  });
+});
