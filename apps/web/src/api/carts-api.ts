@@ -23,6 +23,11 @@ export const cartsApi = {
       params: { cartId, productId },
       query: lineId ? { lineId } : {},
     }),
+  shareLine: (cartId: string, lineId: string, userIds: string[]) =>
+    call("PUT /api/carts/:cartId/lines/:lineId/shared-with", {
+      params: { cartId, lineId },
+      body: { userIds },
+    }),
   clear: (cartId: string) => call("DELETE /api/carts/:cartId/clear", { params: { cartId } }),
   remove: (cartId: string) => call("DELETE /api/carts/:cartId", { params: { cartId } }),
 };

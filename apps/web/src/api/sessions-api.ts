@@ -16,6 +16,15 @@ export const sessionsApi = {
   update: (id: string, body: RequestOf<"PATCH /api/sessions/:id">["body"]) =>
     call("PATCH /api/sessions/:id", { params: { id }, body }),
   leave: (id: string) => call("DELETE /api/sessions/:id/leave", { params: { id } }),
+  setSplitPolicy: (id: string, body: RequestOf<"PUT /api/sessions/:id/split-policy">["body"]) =>
+    call("PUT /api/sessions/:id/split-policy", { params: { id }, body }),
+  updateMember: (
+    id: string,
+    userId: string,
+    body: RequestOf<"PATCH /api/sessions/:id/members/:userId">["body"],
+  ) => call("PATCH /api/sessions/:id/members/:userId", { params: { id, userId }, body }),
+  setReady: (id: string, ready: boolean) =>
+    call("PUT /api/sessions/:id/ready", { params: { id }, body: { ready } }),
   end: (id: string) => call("PUT /api/sessions/:id/end", { params: { id } }),
   joinByCode: (body: RequestOf<"POST /api/sessions/join/code">["body"]) =>
     call("POST /api/sessions/join/code", { body }),

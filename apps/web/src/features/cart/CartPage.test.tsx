@@ -231,7 +231,8 @@ describe("cart page", () => {
     const region = await screen.findByRole("region", { name: "Party" });
     await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
     expect(await screen.findByText("You can change only the items you added.")).toBeVisible();
-    expect(within(region).getByText("Wool Socks")).toBeVisible();
+    const items = within(region).getByRole("table", { name: "Items in Party" });
+    expect(within(items).getByText("Wool Socks")).toBeVisible();
     const [call] = fetchMock.mock.calls.filter(([input]) => String(input).includes("/product/"));
     expect(String(call?.[0])).toContain(`lineId=${socks._id}`);
   });

@@ -14,7 +14,9 @@ import {
 } from "./cart-model.ts";
 import { CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
+import { LineSharing } from "./LineSharing.tsx";
 import { OrderSummaryCard } from "./OrderSummaryCard.tsx";
+import { SplitPanel } from "./SplitPanel.tsx";
 
 const roleLabels = {
   creator: "Creator",
@@ -148,6 +150,8 @@ export function CartSection({
                   {formatMoney(cart.totalPrice)}
                 </span>
               </div>
+              <SplitPanel cart={cart} userId={userId} role={role} active={active} />
+              {active && <LineSharing cart={cart} userId={userId} role={role} />}
               {role === "viewer" && (
                 <p className="text-sm text-slate-500">
                   You&apos;re a viewer here: you can follow the cart, but not change it.

@@ -2,7 +2,10 @@ import { useId } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify/unstyled";
 import { ArrowLeft, CreditCard, ReceiptText, ShoppingBag, Users } from "lucide-react";
-import type { SessionSummary } from "@cartner/contract";
+import { useQuery } from "@tanstack/react-query";
+import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { policySentence } from "../../shared/split-text.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
   Badge,
@@ -90,8 +93,17 @@ function BackToCart({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** What the page says while the session's policy is loading: the default policy. */
+const DEFAULT_POLICY_TEXT = policySentence(DEFAULT_SPLIT_POLICY);
+
 function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: string }) {
   const { user } = useAuth();
+  // The policy is the session's; the summary's split already follows it.
+  const policy = useQuery({
+    queryKey: sessionKeys.detail(sessionId),
+    queryFn: ({ signal }) => sessionsApi.get(sessionId, signal),
+    select: (body) => body.session.splitPolicy,
+  }).data;
   const itemsId = useId();
   const splitId = useId();
   const totalId = useId();
@@ -146,8 +158,7 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
                 Cost split
               </h2>
               <p className="text-sm text-slate-600">
-                Each person pays for what they added, plus a share of the fees and tax in proportion
-                to it.
+                {policy ? policySentence(policy) : DEFAULT_POLICY_TEXT}
               </p>
             </div>
             <ul aria-label="Cost per participant" className="grid gap-3 sm:grid-cols-2">

@@ -32,6 +32,8 @@ export const ENDED_REASON = "This session has ended; its cart is read-only.";
  * product; `blockedReason` says why adding is not allowed in the active session (the buttons are
  * then disabled), and `isAdding` tells whether a product's add is on its way.
  */
+export const OVER_BUDGET_MESSAGE = "Your share is now over your budget.";
+
 export type AddToCart = ((product: Product) => void) & {
   blockedReason: string | null;
   isAdding: (productId: string) => boolean;
@@ -93,6 +95,10 @@ export function useAddToCart(): AddToCart {
       cartsApi.add(cartId, { productId: product._id, quantity: 1 }),
     onSuccess: (body) => {
       successToast(ADDED_MESSAGE);
+      // Budgets never block a write; the member whose share went over hears of it.
+      if (body?.warnings?.some((w) => w.code === "OVER_BUDGET" && w.userId === userId)) {
+        toast.warn(OVER_BUDGET_MESSAGE, { toastId: "over-budget" });
+      }
       if (body?.cart) {
         client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
           carts?.map((cart) => (cart._id === body.cart._id ? body.cart : cart)),

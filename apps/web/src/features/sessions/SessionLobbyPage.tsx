@@ -34,6 +34,7 @@ import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "../../lib/api.ts";
 import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
+import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
 import { useSessionActions } from "./use-session-actions.ts";
 
 export const NOT_AVAILABLE = "N/A";
@@ -244,6 +245,8 @@ function Lobby({ session }: { session: Session }) {
         )}
       </div>
 
+      <SplitPolicyCard session={session} role={role} />
+
       <ConfirmDialog
         open={confirming !== null}
         title={confirming === "end" ? "End this session?" : "Leave this session?"}
@@ -355,6 +358,7 @@ function MemberList({
             ) : (
               <span className="text-sm text-slate-500">{roleLabels[member.role]}</span>
             )}
+            {member.ready && <Badge tone="success">Done</Badge>}
           </div>
         </li>
       ))}

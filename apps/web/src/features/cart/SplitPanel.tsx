@@ -1,0 +1,191 @@
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Check, PiggyBank } from "lucide-react";
+import { can, type Cart, type Role } from "@cartner/contract";
+import { cartKeys } from "../../api/carts-api.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { Badge, Button, Input } from "../../components/ui/index.ts";
+import { cn } from "../../lib/cn.ts";
+import { formatMoney } from "../../lib/format.ts";
+import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+
+interface SplitPanelProps {
+  cart: Cart;
+  userId: string | null | undefined;
+  role: Role | null;
+  active: boolean;
+  /** The session's split policy, when known (the lobby's session answer carries it). */
+  policyText?: string | undefined;
+}
+
+/**
+ * Who pays what, live: every paying member's running total from the server's split (never
+ * recomputed here), against their own budget, with their "I'm done" mark. The signed-in member
+ * sets their budget and marks themselves done here.
+ */
+export function SplitPanel({ cart, userId, role, active, policyText }: SplitPanelProps) {
+  const titleId = useId();
+  const client = useQueryClient();
+  const sessionId = cart.sessionId._id;
+  const members = cart.sessionId.invitedUsers;
+  const me = members.find((m) => m.userId === userId);
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: cartKeys.all }),
+      client.invalidateQueries({ queryKey: sessionKeys.all }),
+    ]);
+
+  const ready = useMutation({
+    mutationFn: (value: boolean) => sessionsApi.setReady(sessionId, value),
+    onSuccess: (_data, value) => {
+      successToast(value ? "Marked as done." : "Marked as still shopping.");
+      return refresh();
+    },
+    onError: (error) => failureToast("Could not change your mark", error),
+  });
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="flex flex-col gap-3 rounded-2xl bg-slate-50 p-4"
+      data-testid="split-panel"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={titleId} className="font-display text-base font-bold text-ink">
+          Who pays what
+        </h3>
+        {active && me && can(role, "member.ready") && (
+          <Button
+            size="sm"
+            variant={me.ready ? "secondary" : "primary"}
+            aria-pressed={me.ready}
+            loading={ready.isPending}
+            onClick={() => ready.mutate(!me.ready)}
+          >
+            {!ready.isPending && <Check aria-hidden="true" className="size-4" />}
+            {me.ready ? "Done ✓" : "I'm done"}
+          </Button>
+        )}
+      </div>
+      {policyText && <p className="text-sm text-slate-600">{policyText}</p>}
+      <ul aria-label="Running totals" className="flex flex-col gap-3">
+        {cart.split.map((share) => {
+          const member = members.find((m) => m.userId === share.userId);
+          const ratio = share.budget ? Math.min(1, share.total / share.budget) : 0;
+          return (
+            <li key={share.userId} className="flex flex-col gap-1" data-testid="running-total">
+              <div className="flex items-baseline justify-between gap-2">
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-medium text-ink">
+                    {share.name}
+                    {share.userId === userId && <span className="text-slate-500"> (you)</span>}
+                  </span>
+                  {member?.ready && <Badge tone="success">Done</Badge>}
+                </span>
+                <span
+                  className={cn(
+                    "font-semibold tabular-nums",
+                    share.overBudget ? "text-danger-700" : "text-ink",
+                  )}
+                >
+                  {formatMoney(share.total)}
+                </span>
+              </div>
+              {share.budget !== null && (
+                <div className="flex items-center gap-2 text-xs text-slate-500">
+                  <div
+                    role="progressbar"
+                    aria-label={`${share.name}'s share of their budget`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={Math.round(ratio * 100)}
+                    className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200"
+                  >
+                    <div
+                      className={cn(
+                        "h-full rounded-full",
+                        share.overBudget ? "bg-danger-600" : "bg-primary-600",
+                      )}
+                      style={{ width: `${ratio * 100}%` }}
+                    />
+                  </div>
+                  <span className={share.overBudget ? "font-semibold text-danger-700" : ""}>
+                    {share.overBudget ? "Over " : "of "}
+                    {formatMoney(share.budget)}
+                  </span>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {active && me && me.role !== "pending" && (
+        <BudgetForm sessionId={sessionId} userId={me.userId} budget={me.budget} onSaved={refresh} />
+      )}
+    </section>
+  );
+}
+
+function BudgetForm({
+  sessionId,
+  userId,
+  budget,
+  onSaved,
+}: {
+  sessionId: string;
+  userId: string;
+  budget: number | null;
+  onSaved: () => Promise<unknown>;
+}) {
+  const inputId = useId();
+  const [draft, setDraft] = useState(budget === null ? "" : String(budget));
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (value: number | null) =>
+      sessionsApi.updateMember(sessionId, userId, { budget: value }),
+    onSuccess: (_data, value) => {
+      successToast(value === null ? "Budget removed." : `Budget set to ${formatMoney(value)}.`);
+      return onSaved();
+    },
+    onError: (e) => failureToast("Could not save your budget", e),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = draft.trim();
+    const value = text === "" ? null : Number(text);
+    if (value !== null && (!Number.isFinite(value) || value < 0 || value > 1_000_000)) {
+      setError("Enter an amount from 0 to 1,000,000, or leave it empty for no budget.");
+      return;
+    }
+    setError(null);
+    save.mutate(value === null ? null : Math.round(value * 100) / 100);
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-1" noValidate>
+      <label htmlFor={inputId} className="flex items-center gap-1 text-sm font-medium text-ink">
+        <PiggyBank aria-hidden="true" className="size-4 text-primary-700" />
+        My budget
+      </label>
+      <div className="flex gap-2">
+        <Input
+          id={inputId}
+          inputMode="decimal"
+          placeholder="No budget"
+          value={draft}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          onChange={(e) => setDraft(e.target.value)}
+          className="min-w-0 flex-1"
+        />
+        <Button type="submit" size="sm" variant="secondary" loading={save.isPending}>
+          Save
+        </Button>
+      </div>
+      {error && (
+        <p id={`${inputId}-error`} className="text-sm text-danger-700">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
