@@ -1,0 +1,141 @@
+import crypto from "node:crypto";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import {
+  apiCall,
+  expectNoA11yViolations,
+  signedInPerson,
+  watchConsole,
+  type SignedIn,
+} from "./fixtures.ts";
+
+type Person = SignedIn & { problems: string[] };
+
+const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, (page) => ({
+    problems: watchConsole(page, { serverErrors: true }),
+  }));
+
+interface Product {
+  _id: string;
+  name: string;
+  price: number;
+  stock: number;
+}
+
+/** Each member's running total on the cart page, in cents, by name ("(you)" dropped). */
+async function runningTotals(page: Page, sessionName: string): Promise<Record<string, number>> {
+  const list = page
+    .getByRole("region", { name: sessionName, exact: true })
+    .getByRole("list", { name: "Running totals" });
+  await expect(list.getByRole("listitem").first()).toBeVisible();
+  const rows = await list.getByRole("listitem").allTextContents();
+  return Object.fromEntries(
+    rows.map((text) => {
+      const name = text.split(/ \(you\)|Done|\$/)[0]!.trim();
+      const total = text.match(/\$([\d,]+\.\d{2})/)![1]!.replace(/,/g, "");
+      return [name, Math.round(Number(total) * 100)];
+    }),
+  );
+}
+
+const sum = (totals: Record<string, number>) => Object.values(totals).reduce((s, x) => s + x, 0);
+
+test("a group splits its cart: equal split and fees, a shared line, a budget gone over, live for everyone", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const [ann, ben, dan] = await Promise.all([
+    person(browser, "Ann"),
+    person(browser, "Ben"),
+    person(browser, "Dan"),
+  ]);
+  const sessionName = `Dinner ${crypto.randomBytes(3).toString("hex")}`;
+  const { session } = await apiCall<{
+    session: { _id: string; sessionCode: string; cartId: string };
+  }>(ann, "POST", "/api/sessions", {
+    sessionName,
+    sessionType: "Friends",
+    participants: "3+",
+    passcode: "olive-7",
+  });
+  for (const member of [ben, dan]) {
+    await apiCall(member, "POST", "/api/sessions/join/code", {
+      sessionCode: session.sessionCode,
+      passcode: "olive-7",
+    });
+    await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, {
+      userId: member.id,
+    });
+  }
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [bread, wine, cheese] = products.filter((p) => p.stock >= 10);
+  await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, { productId: bread!._id });
+  await apiCall(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: wine!._id });
+
+  // Ann, the creator, picks "equally" for the items and for the fees in the lobby.
+  await ann.page.goto(`/session/${session._id}`);
+  const policy = ann.page.getByTestId("split-policy");
+  await expect(policy).toContainText("Each member pays for the lines they added.");
+  await policy
+    .getByRole("group", { name: "Split the items" })
+    .getByRole("radio", { name: /^Equally/ })
+    .check();
+  await policy
+    .getByRole("group", { name: "Split the fees" })
+    .getByRole("radio", { name: /^Equally/ })
+    .check();
+  await expect(policy.getByRole("list", { name: "Preview of the shares" })).toBeVisible();
+  await policy.getByRole("button", { name: "Save split policy" }).click();
+  await expect(ann.page.getByText("Split policy saved.")).toBeVisible();
+  await expect(policy).toContainText("Every line is shared equally");
+  await expectNoA11yViolations(ann.page, "lobby with the split policy");
+
+  // Everyone watches the cart page.
+  await Promise.all([ann, ben, dan].map((p) => p.page.goto(`/cart/${session._id}`)));
+  const before = await runningTotals(ann.page, sessionName);
+  expect(Object.keys(before).sort()).toEqual(["Ann", "Ben", "Dan"]);
+
+  // Ben shares his wine with Ann only.
+  const sharing = ben.page.getByTestId("line-sharing");
+  await sharing.locator("summary").click();
+  const wineGroup = sharing.getByRole("group", { name: new RegExp(wine!.name) });
+  await wineGroup.getByRole("checkbox", { name: "Ann" }).check();
+  await wineGroup.getByRole("checkbox", { name: "Ben" }).check();
+  await wineGroup.getByRole("button", { name: /Save sharing/ }).click();
+  await expect(ben.page.getByText(`${wine!.name} is now shared by 2.`)).toBeVisible();
+  await expectNoA11yViolations(ben.page, "cart with line sharing");
+
+  // Dan sets a budget of 1.00 and goes over it by adding cheese: the add goes through, he is told.
+  const danCart = dan.page.getByRole("region", { name: sessionName, exact: true });
+  await danCart.getByLabel("My budget").fill("1");
+  await danCart.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(dan.page.getByText("Budget set to $1.00.")).toBeVisible();
+  await dan.page.goto("/products");
+  await dan.page.getByRole("button", { name: `Add ${cheese!.name} to cart` }).click();
+  await expect(dan.page.getByText("Your share is now over your budget.")).toBeVisible();
+
+  // Ann's page, never reloaded, follows: Dan now carries a third of the bread and the cheese, and
+  // none of the wine; every page's shares add up to the summary's total.
+  const summary = await apiCall<{ total: number }>(
+    ann,
+    "GET",
+    `/api/sessions/${session._id}/summary`,
+  );
+  const total = Math.round(summary.total * 100);
+  await expect.poll(async () => sum(await runningTotals(ann.page, sessionName))).toBe(total);
+  await dan.page.goto(`/cart/${session._id}`);
+  for (const page of [ann.page, ben.page, dan.page]) {
+    await expect.poll(async () => sum(await runningTotals(page, sessionName))).toBe(total);
+  }
+  const after = await runningTotals(ann.page, sessionName);
+  expect(after.Ann).toBeGreaterThan(after.Dan!);
+  await expect(
+    dan.page.getByRole("progressbar", { name: "Dan's share of their budget" }),
+  ).toBeVisible();
+
+  // The summary says how the session splits.
+  await ann.page.goto(`/session-summary/${session._id}`);
+  await expect(ann.page.getByText(/Every line is shared equally/)).toBeVisible();
+
+  for (const p of [ann, ben, dan]) expect(p.problems).toEqual([]);
+});
