@@ -80,7 +80,7 @@ export function OrderSummaryCard({
         <ArrowRight aria-hidden="true" className="size-4" />
       </Button>
       <p className="text-xs text-slate-500">
-        Next: everyone&apos;s fair share of the total, by what they added.
+        Next: everyone&apos;s fair share of the total, as the session splits it.
       </p>
     </section>
   );
