@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Users } from "lucide-react";
 import { can, type Cart, type CartLine, type Role } from "@cartner/contract";
 import { cartKeys, cartsApi } from "../../api/carts-api.ts";
-import { Button } from "../../components/ui/index.ts";
+import { Avatar, Button } from "../../components/ui/index.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 
 interface LineSharingProps {
@@ -90,6 +90,12 @@ function LineSharers({
               className="size-4 accent-primary-600"
               checked={picked.includes(member.userId)}
               onChange={() => toggle(member.userId)}
+            />
+            <Avatar
+              src={member.avatar}
+              seed={member.userId}
+              name={member.name}
+              className="size-6 ring-1"
             />
             {member.name}
           </label>

@@ -4,7 +4,7 @@ import { Check, PiggyBank } from "lucide-react";
 import { can, type Cart, type Role } from "@cartner/contract";
 import { cartKeys } from "../../api/carts-api.ts";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
-import { Badge, Button, Input } from "../../components/ui/index.ts";
+import { Badge, Button, Input, NativeSelect } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
@@ -120,7 +120,15 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
         })}
       </ul>
       {active && me && me.role !== "pending" && (
-        <BudgetForm sessionId={sessionId} userId={me.userId} budget={me.budget} onSaved={refresh} />
+        <BudgetForm
+          sessionId={sessionId}
+          me={me.userId}
+          // The creator sets anyone's cap; everyone else their own.
+          members={
+            can(role, "session.manageMembers") ? members.filter((m) => m.role !== "pending") : [me]
+          }
+          onSaved={refresh}
+        />
       )}
     </section>
   );
@@ -128,17 +136,20 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
 
 function BudgetForm({
   sessionId,
-  userId,
-  budget,
+  me,
+  members,
   onSaved,
 }: {
   sessionId: string;
-  userId: string;
-  budget: number | null;
+  me: string;
+  members: Cart["sessionId"]["invitedUsers"];
   onSaved: () => Promise<unknown>;
 }) {
   const inputId = useId();
-  const [draft, setDraft] = useState(budget === null ? "" : String(budget));
+  const whoId = useId();
+  const [userId, setUserId] = useState(me);
+  const budgetOf = (id: string) => members.find((m) => m.userId === id)?.budget ?? null;
+  const [draft, setDraft] = useState(() => String(budgetOf(me) ?? ""));
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (value: number | null) =>
@@ -162,9 +173,30 @@ function BudgetForm({
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-1" noValidate>
+      {members.length > 1 && (
+        <>
+          <label htmlFor={whoId} className="text-sm font-medium text-ink">
+            Budget for
+          </label>
+          <NativeSelect
+            id={whoId}
+            value={userId}
+            onChange={(event) => {
+              setUserId(event.target.value);
+              setDraft(String(budgetOf(event.target.value) ?? ""));
+            }}
+          >
+            {members.map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.userId === me ? `${m.name} (you)` : m.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </>
+      )}
       <label htmlFor={inputId} className="flex items-center gap-1 text-sm font-medium text-ink">
         <PiggyBank aria-hidden="true" className="size-4 text-primary-700" />
-        My budget
+        {userId === me ? "My budget" : "Their budget"}
       </label>
       <div className="flex gap-2">
         <Input
