@@ -103,6 +103,8 @@ test("a group splits its cart: equal split and fees, a shared line, a budget gon
   await wineGroup.getByRole("checkbox", { name: "Ben" }).check();
   await wineGroup.getByRole("button", { name: /Save sharing/ }).click();
   await expect(ben.page.getByText(`${wine!.name} is now shared by 2.`)).toBeVisible();
+  // Ann's open cart shows the line's sharers without a reload.
+  await expect(ann.page.getByText("Shared by Ann, Ben", { exact: true })).toBeVisible();
   await expectNoA11yViolations(ben.page, "cart with line sharing");
 
   // Dan sets a budget of 1.00 and goes over it by adding cheese: the add goes through, he is told.

@@ -74,6 +74,11 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
                     <span className="text-xs text-slate-500">Color: {line.productId.color}</span>
                   )}
                   <span className="text-xs text-slate-500">{addedByText(line)}</span>
+                  {line.sharedWith?.length > 0 && (
+                    <span className="text-xs font-medium text-primary-700">
+                      Shared by {line.sharedWith.map((u) => u.name).join(", ")}
+                    </span>
+                  )}
                 </div>
               </div>
             </td>
