@@ -19,6 +19,9 @@ import { productRoutes } from "./features/products/routes.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
 import { createCartService } from "./features/carts/service.ts";
+import { createOrderMailer } from "./features/orders/mail.ts";
+import { orderRoutes } from "./features/orders/routes.ts";
+import { createOrderService } from "./features/orders/service.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import { createMembershipService } from "./features/sessions/membership.ts";
@@ -194,6 +197,23 @@ export async function buildApp(
     sessions: sessionService,
     events,
   });
+  // Checkout mails go out after the answer; shutdown waits for those still on their way.
+  const mailJobs = new Set<Promise<unknown>>();
+  app.addHook("onClose", async () => {
+    await Promise.allSettled(mailJobs);
+  });
+  const orderService = createOrderService({
+    db: database.db,
+    clock,
+    events,
+    media,
+    mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
+    track: (job) => {
+      mailJobs.add(job);
+      void job.catch((error) => app.log.error({ err: error }, "order mail job failed"));
+      void job.finally(() => mailJobs.delete(job));
+    },
+  });
   const hub = createLiveHub({
     bus: events,
     memberIds: sessionService.memberIds,
@@ -239,6 +259,7 @@ export async function buildApp(
       await api.register(membershipRoutes(membership, config.authRateLimit, readCache));
       await api.register(splitRoutes(split));
       await api.register(cartRoutes(cartService, readCache));
+      await api.register(orderRoutes(orderService, clock));
     },
     { prefix: "/api" },
   );

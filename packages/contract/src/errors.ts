@@ -18,6 +18,10 @@ export const ErrorCode = {
   FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
   CONFLICT: "CONFLICT",
+  /** The cart was checked out: it is an order now and changes no more. */
+  CART_LOCKED: "CART_LOCKED",
+  EMPTY_CART: "EMPTY_CART",
+  ALREADY_CHECKED_OUT: "ALREADY_CHECKED_OUT",
   EMAIL_TAKEN: "EMAIL_TAKEN",
   WEAK_PASSWORD: "WEAK_PASSWORD",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",

@@ -8,6 +8,7 @@ export * from "./sessions.ts";
 export * from "./pricing.ts";
 export * from "./split.ts";
 export * from "./carts.ts";
+export * from "./orders.ts";
 export * from "./profile.ts";
 export * from "./live.ts";
 export * from "./permissions.ts";

@@ -15,6 +15,8 @@ export const LIVE_EVENT_TYPES = [
   "member.left",
   "invite.received",
   "joinrequest.created",
+  "order.placed",
+  "order.updated",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
@@ -23,6 +25,8 @@ export const LiveEventSchema = z.object({
   type: z.enum(LIVE_EVENT_TYPES),
   sessionId: z.string().optional(),
   cartId: z.string().optional(),
+  /** order.placed, order.updated: the order to refetch. */
+  orderId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */
   version: z.number().int().optional(),
 });

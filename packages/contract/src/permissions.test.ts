@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, CALLERS, MEMBER_ROLES, PERMISSIONS, can, refusal } from "./permissions.ts";
+import {
+  ACTIONS,
+  CALLERS,
+  MEMBER_ROLES,
+  ORDER_CALLERS,
+  PERMISSIONS,
+  can,
+  refusal,
+} from "./permissions.ts";
 
 describe("the permissions table", () => {
   it("refuses anyone outside the session with 404 unless the action allows them", () => {
@@ -48,5 +56,36 @@ describe("the permissions table", () => {
     for (const action of ["cart.add", "cart.changeOwnLine", "cart.clear"] as const) {
       expect(refusal("viewer", action)?.message).toBe(PERMISSIONS["cart.add"].viewer);
     }
+  });
+
+  // DESIGN section 9, "Checkout": the creator checks out; an order is seen by its payee and the
+  // members with a share, paid by a sharer and confirmed by the payee; anyone else gets 404.
+  it.each([
+    ["order.read", { payee: 1, sharer: 1, stranger: 0 }],
+    ["order.pay", { payee: 0, sharer: 1, stranger: 0 }],
+    ["order.confirm", { payee: 1, sharer: 0, stranger: 0 }],
+  ] as const)("%s follows DESIGN section 9", (action, expected) => {
+    const got = Object.fromEntries(ORDER_CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
+    expect(got).toEqual(expected);
+    expect(refusal("stranger", action)).toEqual({ status: 404 });
+  });
+
+  it("lets only the creator check out", () => {
+    const got = Object.fromEntries(CALLERS.map((c) => [c, refusal(c, "session.checkout")?.status]));
+    expect(got).toEqual({
+      creator: undefined,
+      participant: 403,
+      viewer: 403,
+      pending: 404,
+      stranger: 404,
+    });
+  });
+
+  it("tells a sharer who confirms, and a payee who pays, why not", () => {
+    expect(refusal("sharer", "order.confirm")).toEqual({
+      status: 403,
+      message: "Only the payee confirms payments.",
+    });
+    expect(refusal("payee", "order.pay")?.status).toBe(409);
   });
 });

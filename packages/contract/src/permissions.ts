@@ -9,9 +9,22 @@
 /** A member's role in a session; "pending" is a join request waiting for the creator. */
 export const SESSION_ROLES = ["creator", "participant", "viewer", "pending"] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];
-/** Who is asking, as the table sees it: a role, or nobody in the session at all. */
-export type Caller = SessionRole | "stranger";
-export const CALLERS: readonly Caller[] = [...SESSION_ROLES, "stranger"];
+/**
+ * A caller's part in an order (DESIGN section 9, "Checkout"): the payee (the creator, who paid the
+ * shop) or a member with a share. Everyone else, session members without a share included, is a
+ * stranger to the order and gets 404.
+ */
+export const ORDER_ROLES = ["payee", "sharer"] as const;
+export type OrderRole = (typeof ORDER_ROLES)[number];
+
+/** Who is asking, as the table sees it: a role, or nobody in the session (or order) at all. */
+export type Caller = SessionRole | OrderRole | "stranger";
+export type SessionCaller = SessionRole | "stranger";
+export type OrderCaller = OrderRole | "stranger";
+/** The callers of a session's actions. */
+export const CALLERS: readonly SessionCaller[] = [...SESSION_ROLES, "stranger"];
+/** The callers of an order's actions. */
+export const ORDER_CALLERS: readonly OrderCaller[] = [...ORDER_ROLES, "stranger"];
 
 /** Roles that see a session (DESIGN 4: pending and strangers get 404, so ids reveal nothing). */
 export const MEMBER_ROLES = ["creator", "participant", "viewer"] as const satisfies SessionRole[];
@@ -21,11 +34,11 @@ const VIEWERS_READ_ONLY = "Viewers can see the cart but not change it.";
 
 interface Rule {
   /** The roles allowed to do it. */
-  readonly allow: readonly SessionRole[];
+  readonly allow: readonly (SessionRole | OrderRole)[];
   /** What a member (creator, participant, viewer) outside `allow` is told: 403 with this message. */
   readonly forbidden?: string;
   /** Per-role answers that are not 403, such as a creator who may not leave (409). */
-  readonly instead?: Partial<Record<SessionRole, { status: 409; message: string }>>;
+  readonly instead?: Partial<Record<SessionRole | OrderRole, { status: 409; message: string }>>;
   /** The viewer's 403 message when it differs from `forbidden`. */
   readonly viewer?: string;
 }
@@ -72,6 +85,20 @@ export const PERMISSIONS = {
   "cart.clear": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
   /** Deleting a cart ends its session (the cart stays as history). */
   "cart.delete": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
+  /** Turn the cart into an order and end the session (DESIGN section 9, "Checkout"). */
+  "session.checkout": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** See an order and its receipt. */
+  "order.read": { allow: ["payee", "sharer"] },
+  /** Say one has paid one's share to the payee. */
+  "order.pay": {
+    allow: ["sharer"],
+    instead: { payee: { status: 409, message: "You are the payee: your share is settled." } },
+  },
+  /** Confirm a member's payment arrived; send the checkout mail again. */
+  "order.confirm": {
+    allow: ["payee"],
+    forbidden: "Only the payee confirms payments.",
+  },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof PERMISSIONS;

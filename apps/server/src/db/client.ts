@@ -156,3 +156,14 @@ async function createPgliteDirOnce(dir: string): Promise<void> {
   });
   await fs.rename(temporary, dir);
 }
+
+/** A transaction of `Db` (what `db.transaction` hands its callback). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * The rows of a raw statement run on `db` or inside a transaction: both drivers answer
+ * `{ rows }` (the generic query-result type says only `unknown`).
+ */
+export async function executeRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}

@@ -8,11 +8,13 @@
  */
 import {
   CALLERS,
+  ORDER_CALLERS,
   endpoints,
   refusal,
   splitEndpointKey,
   type Action,
-  type Caller,
+  type OrderCaller,
+  type SessionCaller as Caller,
   type EndpointKey,
 } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,6 +170,11 @@ const ROWS: Row[] = [
       body: { userIds: [] },
     }),
   },
+  // The creator checks out (last, so every other role's call found the cart as it was).
+  {
+    endpoint: "POST /api/sessions/:id/checkout",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/checkout` }),
+  },
   // Anyone may ask to join; members and pending requesters already are in.
   {
     endpoint: "POST /api/sessions/join/code",
@@ -240,7 +247,13 @@ it("has a row for every route the permissions table guards, and for every route 
     return (access !== "public" && access !== "user" && access !== "token") || namesSession;
   });
   expect(guarded.length).toBeGreaterThan(5);
-  expect(guarded.filter((key) => !ROWS.some((row) => row.endpoint === key))).toEqual([]);
+  expect(
+    guarded.filter(
+      (key) =>
+        !ROWS.some((row) => row.endpoint === key) &&
+        !ORDER_ROWS.some((row) => row.endpoint === key),
+    ),
+  ).toEqual([]);
   // A "user" route's answers are not the table's: such a row says what it expects, no other does.
   for (const row of ROWS) {
     expect(row.expected !== undefined, row.endpoint).toBe(
@@ -276,3 +289,59 @@ describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, 
     });
   },
 );
+
+/**
+ * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)
+ * and anyone else (Sam; a viewer or pending member without a share is the same stranger).
+ */
+const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) => string }[] = [
+  { endpoint: "GET /api/orders/:id", url: (id) => `/api/orders/${id}` },
+  { endpoint: "GET /api/orders/:id/receipt.pdf", url: (id) => `/api/orders/${id}/receipt.pdf` },
+  { endpoint: "POST /api/orders/:id/paid", url: (id) => `/api/orders/${id}/paid` },
+  {
+    endpoint: "POST /api/orders/:id/confirm/:userId",
+    url: (id, ben) => `/api/orders/${id}/confirm/${ben}`,
+  },
+  { endpoint: "POST /api/orders/:id/mail", url: (id) => `/api/orders/${id}/mail` },
+];
+
+it("has a row for every order route the permissions table guards", () => {
+  const guarded = (Object.keys(endpoints) as EndpointKey[]).filter((key) =>
+    String(endpoints[key].access).startsWith("order."),
+  );
+  expect(guarded.sort()).toEqual(ORDER_ROWS.map((r) => r.endpoint).sort());
+});
+
+describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_name, row) => {
+  it("answers the payee, a sharer and anyone else as the permissions table says", async () => {
+    const f = await sessionWithEveryRole(t);
+    const [product] = (await f.as.creator("GET", "/api/products?limit=1")).json().products;
+    for (const role of ["creator", "participant"] as const) {
+      await f.as[role]("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
+    }
+    const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
+    expect(placed.statusCode, placed.body).toBe(201);
+    const orderId: string = placed.json().order._id;
+    const ben = f.people.participant.userId;
+    // Ben has paid, so the payee's confirmation is the table's to answer, not the share's state.
+    expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    const as: Record<OrderCaller, (typeof f.as)["creator"]> = {
+      payee: f.as.creator,
+      sharer: f.as.participant,
+      stranger: f.as.stranger,
+    };
+    const [method] = splitEndpointKey(row.endpoint);
+    const action = endpoints[row.endpoint].access as Action;
+    const got: Partial<Record<OrderCaller, number>> = {};
+    const expected: Partial<Record<OrderCaller, number>> = {};
+    for (const caller of ORDER_CALLERS) {
+      got[caller] = (await as[caller](method, row.url(orderId, ben))).statusCode;
+      expected[caller] = refusal(caller, action)?.status ?? successStatus(row.endpoint);
+    }
+    expect(got).toEqual(expected);
+    // A session member without a share is a stranger to the order.
+    for (const role of ["viewer", "pending"] as const) {
+      expect((await f.as[role](method, row.url(orderId, ben))).statusCode, role).toBe(404);
+    }
+  });
+});

@@ -53,6 +53,15 @@ const SessionSummaryPage = lazy(() =>
     default: m.SessionSummaryPage,
   })),
 );
+const OrdersPage = lazy(() =>
+  import("../features/cart/OrdersPage.tsx").then((m) => ({ default: m.OrdersPage })),
+);
+const OrderPage = lazy(() =>
+  import("../features/cart/OrderPage.tsx").then((m) => ({ default: m.OrderPage })),
+);
+const BalancesPage = lazy(() =>
+  import("../features/cart/BalancesPage.tsx").then((m) => ({ default: m.BalancesPage })),
+);
 const ProfilePage = lazy(() =>
   import("../features/profile/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })),
 );
@@ -90,6 +99,9 @@ const protectedRoutes: RouteObject[] = [
   { path: "session/:sessionId", element: <SessionLobbyPage /> },
   { path: "session/edit/:id", element: <EditSessionPage /> },
   { path: "session-summary/:sessionId", element: <SessionSummaryPage /> },
+  { path: "orders", element: <OrdersPage /> },
+  { path: "orders/:id", element: <OrderPage /> },
+  { path: "balances", element: <BalancesPage /> },
   { path: "profile", element: <ProfilePage /> },
   { path: "editme", element: <EditProfilePage /> },
   { path: "editpass", element: <EditCredentialsPage /> },

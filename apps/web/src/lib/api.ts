@@ -64,6 +64,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** On a 401 TOKEN_EXPIRED, refresh the token once and retry (default true). */
   retryOnExpiredToken?: boolean;
+  /** "blob" for files (a PDF receipt); errors are still read as JSON. */
+  responseType?: "json" | "blob";
 }
 
 function parseRetryAfter(header: string | null): number | undefined {
@@ -146,7 +148,8 @@ function toApiError(response: Response, body: unknown): ApiError {
   });
 }
 
-async function handle<T>(response: Response): Promise<T> {
+async function handle<T>(response: Response, responseType?: "json" | "blob"): Promise<T> {
+  if (response.ok && responseType === "blob") return (await response.blob()) as T;
   const body = await readBody(response);
   if (!response.ok) throw toApiError(response, body);
   return body as T;
@@ -203,7 +206,7 @@ export function refreshAccessToken(): Promise<string | null> {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const token = options.auth === false ? null : getToken();
   const response = await send(path, options, token);
-  if (response.ok) return handle<T>(response);
+  if (response.ok) return handle<T>(response, options.responseType);
 
   const error = toApiError(response, await readBody(response));
   const expired =
@@ -217,7 +220,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const current = getToken();
   const fresh = current && current !== token ? current : await refreshAccessToken();
   if (!fresh) throw error;
-  return handle<T>(await send(path, options, fresh));
+  return handle<T>(await send(path, options, fresh), options.responseType);
 }
 
 /** SPEC section 7: GET /api/conhealth is called when the app loads and its result is logged. */

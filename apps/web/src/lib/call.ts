@@ -2,7 +2,10 @@
 import type { EndpointKey, RequestOf, ResponseOf } from "@cartner/contract";
 import { apiRequest, type RequestOptions } from "./api.ts";
 
-type CallOptions = Pick<RequestOptions, "signal" | "auth" | "headers" | "retryOnExpiredToken">;
+type CallOptions = Pick<
+  RequestOptions,
+  "signal" | "auth" | "headers" | "retryOnExpiredToken" | "responseType"
+>;
 
 /** `call(key)` for routes that take nothing; `call(key, { params, query, body })` otherwise. */
 type CallArgs<K extends EndpointKey> =

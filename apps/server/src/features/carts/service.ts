@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   fromCents,
+  orderNumber,
   QUANTITY_MAX,
   DEFAULT_SPLIT_POLICY,
   splitShares,
@@ -28,7 +29,7 @@ import type { Media } from "../../lib/media.ts";
 const cartNotFound = () => notFound("Cart not found");
 
 /** What cart_view() (drizzle/0005_cart_writes.sql) answers: everything a cart answer shows. */
-interface CartView {
+export interface CartView {
   cart: { id: string; status: Cart["status"]; createdAt: string; updatedAt: string };
   session: {
     id: string;
@@ -101,7 +102,7 @@ const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
  * The cart's split by the one split function (the summary and, later, the order use it too),
  * with the session's policy; every paying member appears, at zero until they carry something.
  */
-function splitOf(view: CartView) {
+export function splitOf(view: CartView) {
   return splitShares(
     view.lines.map((l) => ({
       lineTotal: l.unitPriceCents * l.quantity,
@@ -260,7 +261,7 @@ export function createCartService(deps: {
       case "not_creator":
         throw refusedBy("participant", ACTION_OF[op], verdict);
       case "ended":
-        throw conflict("This session has ended; its cart is read-only.");
+        throw await endedError(cartId);
       case "no_product":
         throw notFound("Product not found.");
       case "no_line":
@@ -289,6 +290,20 @@ export function createCartService(deps: {
       });
     }
     return build(view!, user._id, media);
+  }
+
+  /** A checked-out cart is an order now (409 CART_LOCKED); any other ended one is history. */
+  async function endedError(cartId: string): Promise<AppError> {
+    const [order] = await rows<{ number: number }>(
+      sql`select number from orders where cart_id = ${cartId}`,
+    );
+    return order
+      ? new AppError(
+          409,
+          ErrorCode.CART_LOCKED,
+          `This cart was checked out as order ${orderNumber(order.number)}; it changes no more.`,
+        )
+      : conflict("This session has ended; its cart is read-only.");
   }
 
   function add(cartId: string, user: User, productId: string, quantity: number) {
@@ -370,8 +385,7 @@ export function createCartService(deps: {
     if (!found!.addedBy) throw notFound("That item is not in the cart.");
     if (found!.addedBy !== user._id)
       requireAllowed(found!.role, "cart.changeAnyLine", "Cart not found");
-    if (found!.status !== "active")
-      throw conflict("This session has ended; its cart is read-only.");
+    if (found!.status !== "active") throw await endedError(cartId);
     const unique = [...new Set(userIds)];
     if (unique.length !== userIds.length) {
       throw new AppError(400, ErrorCode.VALIDATION, "Invalid userIds: each member once", {
@@ -390,16 +404,19 @@ export function createCartService(deps: {
         { fields: { userIds: "Only the creator and participants can share a line" } },
       );
     }
+    // The cart row is locked first, as by every cart change and by checkout: a change racing a
+    // checkout either lands before its snapshot or finds the cart completed (re-read after the
+    // lock wait) and changes nothing.
     const [updated] = await rows<{ version: number }>(sql`
       with line as (
         update cart_lines set shared_with = ${`{${unique.join(",")}}`}::uuid[], updated_at = ${clock.now()}
-        where id = ${lineId} and cart_id = ${cartId}
-          and exists (select 1 from ${sessionsTable} where id = ${found!.sessionId} and status = 'active')
+        where id = ${lineId}
+          and cart_id = (select id from ${carts} where id = ${cartId} and status = 'active' for update)
         returning id)
       update ${sessionsTable} set version = version + 1, updated_at = ${clock.now()}
       where id = ${found!.sessionId} and exists (select 1 from line)
       returning version`);
-    if (!updated) throw conflict("This session has ended; its cart is read-only.");
+    if (!updated) throw await endedError(cartId);
     events.publish({
       event: {
         type: "cart.updated",

@@ -11,7 +11,7 @@ import {
   type User,
 } from "@cartner/contract";
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { cartLines, carts, products, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
@@ -30,6 +30,33 @@ export interface CreateSessionInput {
   participants: SessionRow["participants"];
   passcode?: string | undefined;
   budget?: number | null | undefined;
+}
+
+/**
+ * Ends a session inside the caller's transaction (ending, and checking out): the cart becomes
+ * history with its prices frozen, the session is ended and its version bumped. Callers lock the
+ * cart row first, as every cart change (cart_write) does: taking the session row first would
+ * deadlock against a change waiting for the session's version bump. Answers the new version.
+ */
+export async function endInTransaction(tx: Tx, sessionId: string, now: Date): Promise<number> {
+  // The cart stays, as history; nothing is deleted by ending. A session ended (or checked out)
+  // while this request waited for the cart's lock is not ended twice.
+  const [cart] = await tx
+    .update(carts)
+    .set({ status: "completed", updatedAt: now })
+    .where(and(eq(carts.sessionId, sessionId), eq(carts.status, "active")))
+    .returning({ id: carts.id });
+  if (!cart) throw conflict("This session has ended.");
+  const [ended] = await tx
+    .update(sessions)
+    .set({ status: "ended", endedAt: now, updatedAt: now, version: sql`${sessions.version} + 1` })
+    .where(eq(sessions.id, sessionId))
+    .returning({ version: sessions.version });
+  await tx.execute(
+    sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
+        where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart.id}`,
+  );
+  return ended!.version;
 }
 
 export function createSessionService(deps: {
@@ -303,32 +330,7 @@ export function createSessionService(deps: {
   async function end(sessionId: string, userId: string) {
     const { session } = await access(sessionId, userId, "session.end");
     requireActive(session);
-    const now = clock.now();
-    const version = await db.transaction(async (tx) => {
-      // The cart row first, as every cart change (cart_write) locks it first: taking the session
-      // row first would deadlock against a change waiting for the session's version bump.
-      // The cart stays, as history; nothing is deleted by ending. Its prices are frozen.
-      const [cart] = await tx
-        .update(carts)
-        .set({ status: "completed", updatedAt: now })
-        .where(eq(carts.sessionId, sessionId))
-        .returning({ id: carts.id });
-      const [ended] = await tx
-        .update(sessions)
-        .set({
-          status: "ended",
-          endedAt: now,
-          updatedAt: now,
-          version: sql`${sessions.version} + 1`,
-        })
-        .where(eq(sessions.id, sessionId))
-        .returning({ version: sessions.version });
-      await tx.execute(
-        sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
-            where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart!.id}`,
-      );
-      return ended!.version;
-    });
+    const version = await db.transaction((tx) => endInTransaction(tx, sessionId, clock.now()));
     announce("session.ended", sessionId, version);
     return { message: "Session ended", sessionId };
   }

@@ -68,7 +68,14 @@ export function createSplitService(deps: {
         },
       );
     }
-    await db.update(sessions).set({ splitPolicy: policy }).where(eq(sessions.id, sessionId));
+    // Only while active: a checkout holds the session row, and a policy change waiting behind it
+    // re-reads the status and changes nothing (the order used the policy it saw).
+    const set = await db
+      .update(sessions)
+      .set({ splitPolicy: policy })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.status, "active")))
+      .returning({ id: sessions.id });
+    if (set.length === 0) throw conflict("This session has ended.");
     return changed(sessionId, userId);
   }
 

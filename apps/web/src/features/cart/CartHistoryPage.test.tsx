@@ -1,16 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { screen, within } from "@testing-library/react";
-import type { Cart } from "@cartner/contract";
+import type { Cart, Order } from "@cartner/contract";
+import { makeOrder } from "../../test/test-orders.ts";
 import { json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { ben, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
 
-function openHistory(carts: Cart[]) {
+function openHistory(carts: Cart[], orders: Order[] = []) {
   signInAs();
   stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
     "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
     "GET /api/carts/history": () => json(200, { carts }),
+    "GET /api/orders": () => json(200, { orders }),
+    "GET /api/orders/o-1/receipt.pdf": () =>
+      new Response("%PDF-1.3 test", { headers: { "Content-Type": "application/pdf" } }),
   });
   return renderApp("/cart-history");
 }
@@ -30,7 +34,7 @@ describe("cart history", () => {
     expect(await screen.findByText("You have no past carts.")).toBeVisible();
   });
 
-  it("lists past carts, the first open, read-only, with the receipt button disabled", async () => {
+  it("lists past carts, the first open, read-only; a receipt only where there is an order", async () => {
     const first = ended(
       makeCart([makeLine(testUser, products.mug, 2), makeLine(ben, products.tea, 1)], {
         members: [member(testUser, "creator"), member(ben, "participant")],
@@ -39,7 +43,7 @@ describe("cart history", () => {
       "Picnic",
     );
     const second = ended(makeCart([makeLine(testUser, products.socks, 1)]), "Camping");
-    const { user } = openHistory([second, first]);
+    const { user } = openHistory([second, first], [makeOrder({ sessionId: first.sessionId._id })]);
 
     const picnic = await screen.findByRole("region", { name: "Picnic" });
     const camping = screen.getByRole("region", { name: "Camping" });
@@ -60,11 +64,26 @@ describe("cart history", () => {
     // Read-only: no quantity or remove controls and no Remove column.
     expect(within(picnic).queryByRole("button", { name: /quantity|Remove/ })).toBeNull();
     expect(within(picnic).queryByRole("columnheader", { name: "Remove" })).toBeNull();
-    expect(
-      within(picnic).getByRole("button", { name: "Download Receipt (Coming Soon)" }),
-    ).toBeDisabled();
+    expect(await within(picnic).findByRole("link", { name: /Order CRT-000007/ })).toHaveAttribute(
+      "href",
+      "/orders/o-1",
+    );
+    const saved: string[] = [];
+    const createObjectURL = vi.fn(() => "blob:receipt");
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL, revokeObjectURL: () => {} }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    await user.click(within(picnic).getByRole("button", { name: "Download Receipt of Picnic" }));
+    await vi.waitFor(() => expect(saved).toEqual(["cartner-CRT-000007.pdf"]));
+    click.mockRestore();
 
     await user.click(within(camping).getByRole("button", { name: "Items in Camping" }));
     expect(within(camping).getByText("Wool Socks")).toBeVisible();
+    // Ended without checkout: no receipt, and it says why.
+    expect(within(camping).getByRole("button", { name: "Download Receipt" })).toBeDisabled();
+    expect(within(camping).getByText("Ended without checkout: there is no receipt.")).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Download, History, ReceiptText } from "lucide-react";
+import { Download, History, PackageCheck, ReceiptText } from "lucide-react";
 import type { Cart } from "@cartner/contract";
 import {
   Badge,
@@ -16,9 +16,11 @@ import { CartSkeleton, CollapseToggle, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
+import { useReceiptDownload, useSessionOrder } from "./order-queries.ts";
 
 export const NO_PAST_CARTS_MESSAGE = "You have no past carts.";
-export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt (Coming Soon)";
+export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt";
+export const NO_RECEIPT_HINT = "Ended without checkout: there is no receipt.";
 
 /** /cart-history: the read-only carts of the user's ended sessions, the first one open. */
 export function CartHistoryPage() {
@@ -170,14 +172,43 @@ function HistorySection({
                   View summary <span className="sr-only">of {name}</span>
                 </ButtonLink>
               )}
-              <Button size="sm" disabled>
-                <Download aria-hidden="true" className="size-4" />
-                {DOWNLOAD_RECEIPT_LABEL}
-              </Button>
+              {sessionId && <ReceiptButton sessionId={sessionId} name={name} />}
             </div>
           </div>
         )}
       </div>
     </section>
+  );
+}
+
+/** The receipt of the order this cart became; a session ended without checkout has none. */
+function ReceiptButton({ sessionId, name }: { sessionId: string; name: string }) {
+  const order = useSessionOrder(sessionId);
+  const download = useReceiptDownload();
+  const hintId = useId();
+  if (!order) {
+    return (
+      <span className="flex flex-col gap-1 sm:items-end">
+        <Button size="sm" disabled aria-describedby={hintId}>
+          <Download aria-hidden="true" className="size-4" />
+          {DOWNLOAD_RECEIPT_LABEL}
+        </Button>
+        <span id={hintId} className="text-xs text-slate-500">
+          {NO_RECEIPT_HINT}
+        </span>
+      </span>
+    );
+  }
+  return (
+    <>
+      <ButtonLink to={`/orders/${order._id}`} variant="secondary" size="sm">
+        <PackageCheck aria-hidden="true" className="size-4" />
+        Order {order.number}
+      </ButtonLink>
+      <Button size="sm" loading={download.isPending} onClick={() => download.mutate(order)}>
+        {!download.isPending && <Download aria-hidden="true" className="size-4" />}
+        {DOWNLOAD_RECEIPT_LABEL} <span className="sr-only">of {name}</span>
+      </Button>
+    </>
   );
 }

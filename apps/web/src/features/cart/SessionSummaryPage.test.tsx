@@ -1,18 +1,36 @@
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
-import type { SessionSummary } from "@cartner/contract";
-import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
+import type { Order, Session, SessionSummary } from "@cartner/contract";
+import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { ben, cleo } from "../../test/test-carts.ts";
+import { makeOrder } from "../../test/test-orders.ts";
+import { makeSession, member, sessionAs } from "../../test/test-sessions.ts";
 
-function openSummary(handler: StubHandler) {
+function openSummary(
+  handler: StubHandler,
+  options: { session?: Session; orders?: Order[]; routes?: Record<string, StubHandler> } = {},
+) {
   signInAs();
-  stubFetch({
+  const session =
+    options.session ??
+    makeSession({
+      _id: "s-1",
+      invitedUsers: [
+        member(testUser, "creator"),
+        { ...member(ben, "participant"), ready: true },
+        member(cleo, "participant"),
+      ],
+    });
+  const mock = stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
     "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
     "GET /api/sessions/s-1/summary": handler,
+    "GET /api/sessions/s-1": () => json(200, { session }),
+    "GET /api/orders": () => json(200, { orders: options.orders ?? [] }),
+    ...options.routes,
   });
-  return renderApp("/session-summary/s-1");
+  return { ...renderApp("/session-summary/s-1"), mock };
 }
 
 const summary: SessionSummary = {
@@ -67,7 +85,7 @@ const summary: SessionSummary = {
 
 describe("session summary", () => {
   it("shows the items, the server's split per participant and the total", async () => {
-    const { user } = openSummary(() => json(200, summary));
+    openSummary(() => json(200, summary));
     expect(
       await screen.findByRole("heading", { level: 1, name: "Weekend groceries" }),
     ).toBeVisible();
@@ -100,10 +118,45 @@ describe("session summary", () => {
         .map((dd) => dd.textContent),
     ).toEqual(["$38.98", "$0.39", "$5.12", "$44.49"]);
 
-    const pay = within(total).getByRole("button", { name: "Proceed to Payment" });
-    expect(pay).toHaveAttribute("aria-disabled", "true");
-    await user.click(pay);
-    expect(await screen.findByText("Payments are coming soon.")).toBeInTheDocument();
+    expect(await within(total).findByRole("button", { name: "Check out" })).toBeEnabled();
+  });
+
+  it("lets the creator check out after a confirm that says who is ready, then opens the order", async () => {
+    const order = makeOrder();
+    const { user, mock } = openSummary(() => json(200, summary), {
+      routes: {
+        "POST /api/sessions/s-1/checkout": () => json(201, { order }),
+        "GET /api/orders/o-1": () => json(200, { order }),
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    expect(dialog).toHaveTextContent("Ready: Ben Brown. Not done yet: Ada Lovelace, Cleo Chu.");
+    // Cancel first: nothing is sent.
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(callsTo(mock, "POST /api/sessions/s-1/checkout")).toHaveLength(0);
+    await user.click(screen.getByRole("button", { name: "Check out" }));
+    await user.click(
+      within(screen.getByRole("dialog", { name: "Check out this cart?" })).getByRole("button", {
+        name: "Check out",
+      }),
+    );
+    expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
+    expect(callsTo(mock, "POST /api/sessions/s-1/checkout")).toHaveLength(1);
+  });
+
+  it("tells a participant who checks out, and links everyone to the order once there is one", async () => {
+    openSummary(() => json(200, summary), { session: sessionAs("participant", { _id: "s-1" }) });
+    expect(await screen.findByText(/Ben Brown checks out for the group/)).toBeVisible();
+    expect(screen.queryByRole("button", { name: "Check out" })).toBeNull();
+  });
+
+  it("links to the order once the cart is checked out", async () => {
+    openSummary(() => json(200, summary), { orders: [makeOrder()] });
+    expect(await screen.findByRole("link", { name: /View order CRT-000007/ })).toHaveAttribute(
+      "href",
+      "/orders/o-1",
+    );
   });
 
   it("shows a friendly not-found state on a 404", async () => {

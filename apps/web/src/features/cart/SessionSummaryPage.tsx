@@ -1,7 +1,6 @@
 import { useId } from "react";
 import { Link, useParams } from "react-router";
-import { toast } from "react-toastify/unstyled";
-import { ArrowLeft, CreditCard, ReceiptText, ShoppingBag, Users } from "lucide-react";
+import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
 import { useQuery } from "@tanstack/react-query";
 import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
@@ -14,7 +13,6 @@ import {
   CardBody,
   Container,
   LoadError,
-  buttonClasses,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
@@ -24,9 +22,9 @@ import { isNotFound } from "../../lib/api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";
+import { CheckoutPanel } from "./CheckoutPanel.tsx";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 
-export const PAYMENTS_SOON_MESSAGE = "Payments are coming soon.";
 export const SUMMARY_NOT_FOUND = "Summary not found";
 
 type Share = SessionSummary["split"][number];
@@ -99,15 +97,15 @@ const DEFAULT_POLICY_TEXT = policySentence(DEFAULT_SPLIT_POLICY);
 function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: string }) {
   const { user } = useAuth();
   // The policy is the session's; the summary's split already follows it.
-  const policy = useQuery({
+  const session = useQuery({
     queryKey: sessionKeys.detail(sessionId),
     queryFn: ({ signal }) => sessionsApi.get(sessionId, signal),
-    select: (body) => body.session.splitPolicy,
+    select: (body) => body.session,
   }).data;
+  const policy = session?.splitPolicy;
   const itemsId = useId();
   const splitId = useId();
   const totalId = useId();
-  const hintId = useId();
   const name = summary.sessionName.trim() || UNTITLED_SESSION;
   const shares = sharesOf(summary);
   const itemCount = summary.cartItems.reduce((sum, item) => sum + item.quantity, 0);
@@ -203,19 +201,11 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
             Total
           </h2>
           <TotalsList totals={summary} />
-          <button
-            type="button"
-            aria-disabled="true"
-            aria-describedby={hintId}
-            onClick={() => toast.info(PAYMENTS_SOON_MESSAGE, { toastId: "payments-soon" })}
-            className={cn(buttonClasses({ fullWidth: true }), "cursor-not-allowed opacity-60")}
-          >
-            <CreditCard aria-hidden="true" className="size-4" />
-            Proceed to Payment
-          </button>
-          <p id={hintId} className="text-center text-xs text-slate-500">
-            Coming soon: paying your share right here.
-          </p>
+          <CheckoutPanel
+            session={session}
+            sessionId={sessionId}
+            empty={summary.cartItems.length === 0}
+          />
         </section>
       </div>
     </Container>

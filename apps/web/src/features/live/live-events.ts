@@ -2,10 +2,12 @@ import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
+import { orderKeys } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
+export const ORDER_PLACED_MESSAGE = "Your group checked out: the order and your share are ready.";
 /** SPEC section 9: most toasts stay 6 to 10 s. */
 const LIVE_TOAST_AUTO_CLOSE_MS = 6000;
 
@@ -15,7 +17,7 @@ function invalidate(client: QueryClient, keys: QueryKey[]): void {
 
 /** After (re)connecting: anything may have changed while no events arrived. */
 export function invalidateAllLive(client: QueryClient): void {
-  invalidate(client, [sessionKeys.all, cartKeys.all]);
+  invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all]);
 }
 
 /** The session's own views and the lists that show it. */
@@ -64,6 +66,19 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       return;
     case "session.ended":
       invalidate(client, [...sessionViews(sessionId), cartKeys.all]);
+      return;
+    case "order.placed":
+      invalidate(client, [orderKeys.all, cartKeys.all, ...sessionViews(sessionId)]);
+      // Whoever checked out is already on the order's page.
+      if (event.orderId && !window.location.pathname.startsWith(`/orders/${event.orderId}`)) {
+        toast.info(ORDER_PLACED_MESSAGE, {
+          toastId: `order-${event.orderId}`,
+          autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+        });
+      }
+      return;
+    case "order.updated":
+      invalidate(client, [orderKeys.all]);
       return;
     case "invite.received":
       invalidate(client, [sessionKeys.invites()]);

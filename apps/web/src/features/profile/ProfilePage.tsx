@@ -21,7 +21,9 @@ import {
   Users,
   UserRoundPlus,
 } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
 import { PROFILE_EMPTY_REDIRECT_MS, type Profile } from "@cartner/contract";
+import { orderKeys, ordersApi } from "../../api/orders-api.ts";
 import {
   Avatar,
   Badge,
@@ -198,12 +200,35 @@ function ProfileSidebar({ profile }: { profile: Profile }) {
         <h2 id="orders-title" className="text-base font-bold">
           Orders
         </h2>
-        <p className="flex items-center gap-2 text-sm text-slate-500">
-          <Package aria-hidden="true" className="size-4" />
-          No orders yet
-        </p>
+        <OrdersCount />
       </section>
     </Card>
+  );
+}
+
+/** How many orders the user has, with a link to them (My Orders). */
+function OrdersCount() {
+  const count = useQuery({
+    queryKey: orderKeys.list(),
+    queryFn: ({ signal }) => ordersApi.list(signal),
+    select: (body) => body.orders.length,
+  }).data;
+  if (!count) {
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-500">
+        <Package aria-hidden="true" className="size-4" />
+        No orders yet
+      </p>
+    );
+  }
+  return (
+    <Link
+      to="/orders"
+      className="flex items-center gap-2 self-start rounded-md text-sm font-semibold text-primary-700 hover:underline"
+    >
+      <Package aria-hidden="true" className="size-4" />
+      {count === 1 ? "1 order" : `${count} orders`}
+    </Link>
   );
 }
 
@@ -225,9 +250,14 @@ function ProfileMenu() {
             Edit Profile
           </Link>
         </li>
+        <li>
+          <Link to="/orders" className={cn(menuItem, "w-full")}>
+            <Package aria-hidden="true" className="size-4" />
+            My Orders
+          </Link>
+        </li>
         {(
           [
-            ["My Orders", <Package key="i" aria-hidden="true" className="size-4" />],
             ["My Sessions", <Users key="i" aria-hidden="true" className="size-4" />],
             ["FAQs", <CircleHelp key="i" aria-hidden="true" className="size-4" />],
             ["Contact Support", <Headset key="i" aria-hidden="true" className="size-4" />],

@@ -1,0 +1,68 @@
+import { escapeHtml } from "../../lib/html.ts";
+import type { Mail, Mailer } from "../mail/mailer.ts";
+import type { FastifyBaseLogger } from "fastify";
+import { formatMoney } from "./format.ts";
+import type { OrderMail } from "./service.ts";
+
+/** The checkout mail to one member: their share, the total, who to pay, and the order's link. */
+export function orderMail(
+  mail: OrderMail["order"],
+  to: { name: string; email: string; userId: string },
+  orderUrl: string,
+): Mail {
+  const order = mail;
+  const share = order.split.find((s) => s.userId === to.userId);
+  const isPayee = order.payee._id === to.userId;
+  const shareLine = share ? `Your share: ${formatMoney(share.total)}` : "You have no share.";
+  const payLine = isPayee
+    ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
+    : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
+  const text = [
+    `Hi ${to.name},`,
+    "",
+    `${order.placedBy.name} checked out "${order.sessionName}": order ${order.number}.`,
+    "",
+    shareLine,
+    `Order total: ${formatMoney(order.total)}`,
+    payLine,
+    "",
+    `The order and its receipt: ${orderUrl}`,
+    "",
+    "— Cartner",
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">
+<p>Hi ${escapeHtml(to.name)},</p>
+<p>${escapeHtml(order.placedBy.name)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
+<p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
+<p>Order total: ${escapeHtml(formatMoney(order.total))}<br>${escapeHtml(payLine)}</p>
+<p><a href="${escapeHtml(orderUrl)}">Open the order and its receipt</a></p>
+<p>— Cartner</p>
+</body></html>`;
+  return {
+    to: to.email,
+    subject: `Your share of ${order.number}: ${order.sessionName}`,
+    text,
+    html,
+  };
+}
+
+/** Sends each recipient their mail; answers who got it. A failure is logged, never thrown. */
+export function createOrderMailer(
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+  orderPage: (id: string) => string,
+) {
+  return async ({ order, recipients }: OrderMail): Promise<Map<string, boolean>> => {
+    const sent = new Map<string, boolean>();
+    for (const to of recipients) {
+      try {
+        await mailer.send(orderMail(order, to, orderPage(order._id)));
+        sent.set(to.userId, true);
+      } catch (error) {
+        log.warn({ err: error, order: order.number }, "order mail failed; the payee may resend it");
+        sent.set(to.userId, false);
+      }
+    }
+    return sent;
+  };
+}

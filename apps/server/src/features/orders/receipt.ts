@@ -1,0 +1,209 @@
+/**
+ * The order's receipt as a PDF (DESIGN section 9): drawn server-side with PDFKit in the app's own
+ * fonts (DM Sans, Sora; the Latin subsets the web app uses), with the order number, date, every
+ * line and every share with its settlement status.
+ */
+import { createRequire } from "node:module";
+import type { Order } from "@cartner/contract";
+import PDFDocument from "pdfkit";
+import { formatDateTime, formatMoney, STATUS_LABEL } from "./format.ts";
+
+const require = createRequire(import.meta.url);
+const FONTS = {
+  body: require.resolve("@fontsource/dm-sans/files/dm-sans-latin-400-normal.woff"),
+  bold: require.resolve("@fontsource/dm-sans/files/dm-sans-latin-700-normal.woff"),
+  display: require.resolve("@fontsource/sora/files/sora-latin-700-normal.woff"),
+};
+
+const INK = "#0f172a";
+const MUTED = "#64748b";
+const BRAND = "#4f46e5";
+const RULE = "#e2e8f0";
+
+interface Column {
+  label: string;
+  width: number;
+  align?: "left" | "right";
+}
+
+export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: 50,
+    info: {
+      Title: `Cartner receipt ${order.number}`,
+      Author: "Cartner",
+      Subject: order.sessionName,
+      CreationDate: now,
+    },
+  });
+  doc.registerFont("body", FONTS.body);
+  doc.registerFont("bold", FONTS.bold);
+  doc.registerFont("display", FONTS.display);
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+
+  // Header: brand, then what this is.
+  doc.font("display").fontSize(22).fillColor(BRAND).text("Cartner", left, 50);
+  doc
+    .font("display")
+    .fontSize(12)
+    .fillColor(MUTED)
+    .text("Receipt", left, 56, { width, align: "right" });
+  doc.moveDown(0.8);
+  doc.font("display").fontSize(18).fillColor(INK).text(order.number);
+  doc.font("bold").fontSize(12).text(order.sessionName);
+  doc.moveDown(0.3);
+  doc.font("body").fontSize(10).fillColor(MUTED);
+  doc.text(`Placed ${formatDateTime(order.placedAt)} by ${order.placedBy.name}`);
+  doc.text(`Paid to the shop by ${order.payee.name}: every other share is owed to them.`);
+  doc.moveDown(1.2);
+
+  /** One table: a header row, then rows; a row that would not fit starts a new page. */
+  function table(title: string, columns: Column[], rows: { cells: string[]; note?: string }[]) {
+    doc.font("display").fontSize(12).fillColor(INK).text(title, left);
+    doc.moveDown(0.4);
+    const header = () => {
+      let x = left;
+      const y = doc.y;
+      doc.font("bold").fontSize(9).fillColor(MUTED);
+      for (const c of columns) {
+        doc.text(c.label, x, y, { width: c.width - 6, align: c.align ?? "left" });
+        x += c.width;
+      }
+      doc.y = y + 14;
+      doc
+        .moveTo(left, doc.y)
+        .lineTo(left + width, doc.y)
+        .strokeColor(RULE)
+        .stroke();
+      doc.y += 5;
+    };
+    header();
+    for (const row of rows) {
+      doc.font("body").fontSize(10);
+      const heights = row.cells.map((cell, i) =>
+        doc.heightOfString(cell, { width: columns[i]!.width - 6 }),
+      );
+      const noteHeight = row.note ? doc.fontSize(8).heightOfString(row.note, { width }) + 2 : 0;
+      const height = Math.max(...heights) + noteHeight + 6;
+      if (doc.y + height > bottom()) {
+        doc.addPage();
+        header();
+      }
+      const y = doc.y;
+      let x = left;
+      row.cells.forEach((cell, i) => {
+        const c = columns[i]!;
+        doc
+          .font("body")
+          .fontSize(10)
+          .fillColor(INK)
+          .text(cell, x, y, { width: c.width - 6, align: c.align ?? "left" });
+        x += c.width;
+      });
+      doc.y = y + Math.max(...heights) + 2;
+      if (row.note) {
+        doc.font("body").fontSize(8).fillColor(MUTED).text(row.note, left, doc.y, { width });
+      }
+      doc.y += 4;
+    }
+    doc.moveDown(0.8);
+  }
+
+  const w = (fraction: number) => Math.floor(width * fraction);
+  table(
+    "Items",
+    [
+      { label: "Item", width: w(0.38) },
+      { label: "Added by", width: w(0.2) },
+      { label: "Qty", width: w(0.08), align: "right" },
+      { label: "Unit price", width: w(0.16), align: "right" },
+      { label: "Total", width: width - w(0.38) - w(0.2) - w(0.08) - w(0.16), align: "right" },
+    ],
+    order.lines.map((l) => ({
+      cells: [
+        l.name,
+        l.addedBy.name,
+        String(l.quantity),
+        formatMoney(l.unitPrice),
+        formatMoney(l.lineTotal),
+      ],
+      ...(l.sharedWith.length > 0
+        ? { note: `Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}` }
+        : {}),
+    })),
+  );
+
+  // Totals, right-aligned under the items.
+  const totals: [string, number][] = [
+    ["Subtotal", order.subtotal],
+    ["Fees", order.fees],
+    ["Tax", order.tax],
+  ];
+  for (const [label, amount] of totals) {
+    const y = doc.y;
+    doc
+      .font("body")
+      .fontSize(10)
+      .fillColor(MUTED)
+      .text(label, left, y, { width: w(0.8), align: "right" });
+    doc.fillColor(INK).text(formatMoney(amount), left, y, { width, align: "right" });
+  }
+  const y = doc.y + 2;
+  doc
+    .font("bold")
+    .fontSize(12)
+    .fillColor(INK)
+    .text("Total", left, y, { width: w(0.8), align: "right" });
+  doc.text(formatMoney(order.total), left, y, { width, align: "right" });
+  doc.moveDown(1.5);
+
+  table(
+    "Shares",
+    [
+      { label: "Member", width: w(0.28) },
+      { label: "Subtotal", width: w(0.15), align: "right" },
+      { label: "Fees", width: w(0.12), align: "right" },
+      { label: "Tax", width: w(0.12), align: "right" },
+      { label: "Share", width: w(0.15), align: "right" },
+      {
+        label: "Status",
+        width: width - w(0.28) - w(0.15) - w(0.12) - w(0.12) - w(0.15),
+        align: "right",
+      },
+    ],
+    order.split.map((s) => ({
+      cells: [
+        s.userId === order.payee._id ? `${s.name} (payee)` : s.name,
+        formatMoney(s.subtotal),
+        formatMoney(s.fees),
+        formatMoney(s.tax),
+        formatMoney(s.total),
+        STATUS_LABEL[s.status],
+      ],
+    })),
+  );
+
+  if (doc.y + 40 > bottom()) doc.addPage();
+  doc
+    .font("body")
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(
+      `Members pay ${order.payee.name} directly; Cartner records it. Statuses as of ${formatDateTime(now.toISOString())}.`,
+      left,
+      doc.y,
+      { width },
+    );
+  doc.end();
+  return done;
+}

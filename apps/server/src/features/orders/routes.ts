@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { Clock } from "../../lib/clock.ts";
+import { route } from "../../lib/endpoint.ts";
+import { renderReceipt } from "./receipt.ts";
+import type { OrderService } from "./service.ts";
+
+/** Checkout, orders, settling up (API.md "Second wave"). */
+export const orderRoutes =
+  (orders: OrderService, clock: Clock): FastifyPluginAsync =>
+  async (app) => {
+    route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
+      reply.code(201).send({ order: await orders.checkout(request.params.id, request.auth.user) }),
+    );
+
+    route(app, "GET /api/orders", async (request) => ({
+      orders: await orders.list(request.auth.user._id),
+    }));
+
+    route(app, "GET /api/orders/:id", async (request) => ({
+      order: await orders.get(request.params.id, request.auth.user._id),
+    }));
+
+    route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
+      const order = await orders.get(request.params.id, request.auth.user._id);
+      const pdf = await renderReceipt(order, clock.now());
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="cartner-${order.number}.pdf"`)
+        .send(pdf);
+    });
+
+    route(app, "POST /api/orders/:id/paid", async (request) => ({
+      order: await orders.markPaid(request.params.id, request.auth.user._id),
+    }));
+
+    route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
+      order: await orders.confirm(request.params.id, request.auth.user._id, request.params.userId),
+    }));
+
+    route(app, "POST /api/orders/:id/mail", async (request) => ({
+      order: await orders.resendMail(request.params.id, request.auth.user._id),
+    }));
+
+    route(app, "GET /api/balances", async (request) => ({
+      balances: await orders.balances(request.auth.user._id),
+    }));
+  };

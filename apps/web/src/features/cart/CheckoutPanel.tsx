@@ -1,0 +1,120 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify/unstyled";
+import { CreditCard, PackageCheck } from "lucide-react";
+import type { Session } from "@cartner/contract";
+import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts";
+import { errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { roleIn } from "../../shared/roles.ts";
+import { useCheckout, useSessionOrder } from "./order-queries.ts";
+
+export const CHECK_OUT_LABEL = "Check out";
+
+/** Who has said "I'm done" among the members who pay, for the confirm dialog. */
+export function readiness(session: Session): { ready: string[]; waiting: string[] } {
+  const payers = session.invitedUsers.filter(
+    (m) => m.role === "creator" || m.role === "participant",
+  );
+  return {
+    ready: payers.filter((m) => m.ready).map((m) => m.name),
+    waiting: payers.filter((m) => !m.ready).map((m) => m.name),
+  };
+}
+
+/**
+ * The summary's last step (DESIGN section 9, "Checkout"): the creator checks out after a confirm
+ * that shows who is ready; once there is an order, everyone gets a link to it.
+ */
+export function CheckoutPanel({
+  session,
+  sessionId,
+  empty,
+}: {
+  session: Session | undefined;
+  sessionId: string;
+  empty: boolean;
+}) {
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const order = useSessionOrder(sessionId);
+  const checkout = useCheckout(sessionId);
+  const [confirming, setConfirming] = useState(false);
+
+  if (order) {
+    return (
+      <div className="flex flex-col gap-2">
+        <ButtonLink to={`/orders/${order._id}`} fullWidth>
+          <PackageCheck aria-hidden="true" className="size-4" />
+          View order {order.number}
+        </ButtonLink>
+        <p className="text-center text-xs text-slate-500" role="status">
+          This cart was checked out.
+        </p>
+      </div>
+    );
+  }
+  if (!session) return null;
+  if (session.status !== "active") {
+    return <p className="text-center text-sm text-slate-600">This session has ended.</p>;
+  }
+  const creator = session.invitedUsers.find((m) => m.role === "creator");
+  if (roleIn(session, user?._id) !== "creator") {
+    return (
+      <p className="text-center text-sm text-slate-600">
+        {creator?.name ?? "The creator"} checks out for the group. Mark yourself done in the cart
+        when you are.
+      </p>
+    );
+  }
+  const { ready, waiting } = readiness(session);
+  return (
+    <>
+      <Button
+        fullWidth
+        loading={checkout.isPending}
+        disabled={empty}
+        onClick={() => setConfirming(true)}
+      >
+        {!checkout.isPending && <CreditCard aria-hidden="true" className="size-4" />}
+        {checkout.isPending ? "Checking out…" : CHECK_OUT_LABEL}
+      </Button>
+      <p className="text-center text-xs text-slate-500">
+        {empty
+          ? "Add something to the cart first."
+          : "The cart becomes an order at today's prices and the session ends."}
+      </p>
+      <ConfirmDialog
+        open={confirming}
+        tone="primary"
+        title="Check out this cart?"
+        description={
+          <span className="flex flex-col gap-2">
+            <span>
+              {ready.length > 0 ? `Ready: ${ready.join(", ")}.` : "Nobody has marked done yet."}
+              {waiting.length > 0 && ` Not done yet: ${waiting.join(", ")}.`}
+            </span>
+            <span>
+              The cart becomes an order at today's prices, the session ends, and everyone with a
+              share gets an email saying what they owe you.
+            </span>
+          </span>
+        }
+        confirmLabel={CHECK_OUT_LABEL}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          checkout.mutate(undefined, {
+            onSuccess: (body) => {
+              toast.success(`Order ${body.order.number} placed.`);
+              void navigate(`/orders/${body.order._id}`);
+            },
+            onError: (error) => {
+              toast.error(errorMessage(error, "We couldn't check out. Try again."));
+            },
+          });
+        }}
+      />
+    </>
+  );
+}

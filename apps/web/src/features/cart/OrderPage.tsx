@@ -1,0 +1,291 @@
+import { useId } from "react";
+import { useParams } from "react-router";
+import { CircleCheck, Download, Mail, PackageCheck, ShoppingBag, Users } from "lucide-react";
+import type { Order, OrderShare } from "@cartner/contract";
+import { LostCart } from "../../components/illustrations/LostCart.tsx";
+import {
+  Badge,
+  Button,
+  ButtonLink,
+  Card,
+  CardBody,
+  Container,
+  LoadError,
+} from "../../components/ui/index.ts";
+import { errorMessage, isNotFound } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth-store.ts";
+import { cn } from "../../lib/cn.ts";
+import { formatDateTime, formatMoney } from "../../lib/format.ts";
+import { CartSkeleton, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
+import {
+  CONFIRM_BUTTON,
+  ORDER_NOT_FOUND,
+  PAID_BUTTON,
+  STATUS_LABEL,
+  STATUS_TONE,
+  myShare,
+} from "./order-model.ts";
+import { useOrder, useOrderAction, useReceiptDownload } from "./order-queries.ts";
+import { TotalsList } from "./OrderSummaryCard.tsx";
+
+/** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
+export function OrderPage() {
+  const { id = "" } = useParams();
+  const query = useOrder(id);
+  let body;
+  if (query.data) body = <OrderView order={query.data} />;
+  else if (query.isError && isNotFound(query.error)) body = <OrderNotFound />;
+  else if (query.isError) {
+    body = (
+      <LoadError
+        title="We couldn't load this order."
+        message={errorMessage(query.error, "Check your connection and try again.")}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else body = <CartSkeleton label="Loading the order…" sections={1} />;
+  return (
+    <Container className="flex flex-col gap-5 py-6 sm:py-8">
+      <title>{query.data ? `${query.data.number} — Cartner` : "Order — Cartner"}</title>
+      <PageLinks
+        links={[
+          { to: "/orders", label: "My Orders" },
+          { to: "/balances", label: "Balances" },
+        ]}
+      />
+      {body}
+    </Container>
+  );
+}
+
+function OrderView({ order }: { order: Order }) {
+  const { user } = useAuth();
+  const itemsId = useId();
+  const sharesId = useId();
+  const totalId = useId();
+  const download = useReceiptDownload();
+  const mine = myShare(order, user?._id);
+  const isPayee = order.payee._id === user?._id;
+  const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
+  const open = owedToPayee.filter((s) => s.status !== "confirmed");
+
+  return (
+    <>
+      <header className="flex flex-col gap-2">
+        <Badge tone="success" className="self-start">
+          <PackageCheck aria-hidden="true" className="size-3.5" />
+          Order placed
+        </Badge>
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{order.number}</h1>
+        <p className="text-slate-700">
+          <span className="font-semibold break-words">{order.sessionName}</span> · placed{" "}
+          {formatDateTime(order.placedAt)} by {order.placedBy.name}
+        </p>
+        <p className="text-sm text-slate-600" aria-live="polite">
+          {order.payee.name}
+          {isPayee ? " (you)" : ""} paid the shop.{" "}
+          {open.length === 0
+            ? "Everyone is settled up."
+            : isPayee
+              ? `Waiting on ${open.length} of ${owedToPayee.length} ${owedToPayee.length === 1 ? "share" : "shares"}.`
+              : mine && mine.status !== "confirmed"
+                ? `Pay ${order.payee.name} your share, then say so here.`
+                : "Waiting on the others to settle up."}
+        </p>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <section
+            aria-labelledby={sharesId}
+            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+          >
+            <h2 id={sharesId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
+              <Users aria-hidden="true" className="size-5 text-primary-600" />
+              Shares
+            </h2>
+            <ul aria-label="Shares" className="grid gap-3 sm:grid-cols-2">
+              {order.split.map((share) => (
+                <ShareCard
+                  key={share.userId}
+                  order={order}
+                  share={share}
+                  isMe={share.userId === user?._id}
+                  isPayee={isPayee}
+                />
+              ))}
+            </ul>
+          </section>
+
+          <section
+            aria-labelledby={itemsId}
+            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+          >
+            <h2 id={itemsId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
+              <ShoppingBag aria-hidden="true" className="size-5 text-primary-600" />
+              Items
+            </h2>
+            <OrderLines order={order} />
+          </section>
+        </div>
+
+        <section
+          aria-labelledby={totalId}
+          className="flex flex-col gap-4 self-start rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+        >
+          <h2 id={totalId} className="text-lg font-bold sm:text-xl">
+            Total
+          </h2>
+          <TotalsList totals={order} />
+          <Button
+            variant="secondary"
+            fullWidth
+            loading={download.isPending}
+            onClick={() => download.mutate(order)}
+          >
+            {!download.isPending && <Download aria-hidden="true" className="size-4" />}
+            {download.isPending ? "Preparing the receipt…" : "Download Receipt"}
+          </Button>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function ShareCard({
+  order,
+  share,
+  isMe,
+  isPayee,
+}: {
+  order: Order;
+  share: OrderShare;
+  isMe: boolean;
+  isPayee: boolean;
+}) {
+  const action = useOrderAction(order._id);
+  const payeeShare = share.userId === order.payee._id;
+  return (
+    <li
+      data-testid="order-share"
+      className="flex flex-col gap-3 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
+    >
+      <div className="flex items-baseline justify-between gap-3">
+        <p className="min-w-0 font-semibold break-words text-ink">
+          {share.name}
+          {isMe && <span className="font-normal text-slate-500"> (you)</span>}
+          {payeeShare && <span className="font-normal text-slate-500"> · payee</span>}
+        </p>
+        <p className="font-display text-lg font-bold text-ink tabular-nums">
+          <span className="sr-only">Share </span>
+          {formatMoney(share.total)}
+        </p>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone={STATUS_TONE[share.status]}>
+          {share.status === "confirmed" && <CircleCheck aria-hidden="true" className="size-3.5" />}
+          {payeeShare ? "Paid the shop" : STATUS_LABEL[share.status]}
+        </Badge>
+        {isPayee && share.mail === "failed" && (
+          <Badge tone="danger">
+            <Mail aria-hidden="true" className="size-3.5" />
+            Email not delivered
+          </Badge>
+        )}
+      </div>
+      {isMe && !payeeShare && share.status === "unpaid" && (
+        <Button
+          size="sm"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "paid" })}
+        >
+          {PAID_BUTTON}
+        </Button>
+      )}
+      {isPayee && share.status === "paid" && (
+        <Button
+          size="sm"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "confirm", userId: share.userId })}
+          aria-label={`${CONFIRM_BUTTON} from ${share.name}`}
+        >
+          {CONFIRM_BUTTON}
+        </Button>
+      )}
+      {isPayee && share.mail === "failed" && (
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "mail" })}
+          aria-label={`Resend email to ${share.name}`}
+        >
+          Resend email
+        </Button>
+      )}
+    </li>
+  );
+}
+
+const LINE_COLUMNS = [
+  { label: "Product", className: "pr-3" },
+  { label: "Quantity", className: "px-3 text-center" },
+  { label: "Total", className: "pl-3 text-right" },
+];
+
+function OrderLines({ order }: { order: Order }) {
+  return (
+    <StackedTable caption={`Items in ${order.number}`} columns={LINE_COLUMNS}>
+      {order.lines.map((line, index) => (
+        <tr
+          key={`${line.productId}-${line.addedBy._id}-${index}`}
+          role="row"
+          className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
+        >
+          <td role="cell" className={cn(stackedCell, "pr-3 max-sm:col-span-2")}>
+            <div className="flex min-w-0 flex-col">
+              <span className="font-semibold break-words text-ink">{line.name}</span>
+              <span className="text-xs text-slate-500">
+                {formatMoney(line.unitPrice)} each · added by {line.addedBy.name}
+                {line.sharedWith.length > 0 &&
+                  ` · shared by ${line.sharedWith.map((p) => p.name).join(", ")}`}
+              </span>
+            </div>
+          </td>
+          <td
+            role="cell"
+            className={cn(
+              stackedCell,
+              "px-3 text-center font-semibold text-ink tabular-nums max-sm:text-left",
+            )}
+          >
+            <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+            {line.quantity}
+          </td>
+          <td
+            role="cell"
+            className={cn(stackedCell, "pl-3 text-right font-medium text-ink tabular-nums")}
+          >
+            {formatMoney(line.lineTotal)}
+          </td>
+        </tr>
+      ))}
+    </StackedTable>
+  );
+}
+
+function OrderNotFound() {
+  return (
+    <Card className="mx-auto max-w-xl text-center">
+      <CardBody className="flex flex-col items-center gap-4">
+        <LostCart className="max-w-56" />
+        <h1 className="text-2xl font-bold sm:text-3xl">{ORDER_NOT_FOUND}</h1>
+        <p className="max-w-md text-slate-600">
+          This order does not exist, or you have no share in it.
+        </p>
+        <ButtonLink to="/orders">My Orders</ButtonLink>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,36 @@
+import type { Balance, Order, OrderShare } from "@cartner/contract";
+import { formatMoney } from "../../lib/format.ts";
+
+export const NO_ORDERS_MESSAGE = "No orders yet.";
+export const SETTLED_UP_MESSAGE = "You're all settled up.";
+export const ORDER_NOT_FOUND = "Order not found";
+export const PAID_BUTTON = "I've paid my share";
+export const CONFIRM_BUTTON = "Confirm received";
+
+export const STATUS_LABEL: Record<OrderShare["status"], string> = {
+  unpaid: "Unpaid",
+  paid: "Paid, awaiting confirmation",
+  confirmed: "Confirmed",
+};
+
+export const STATUS_TONE = {
+  unpaid: "neutral",
+  paid: "accent",
+  confirmed: "success",
+} as const;
+
+/** My share of an order, if I have one. */
+export function myShare(order: Order, userId: string | undefined): OrderShare | undefined {
+  return order.split.find((share) => share.userId === userId);
+}
+
+/** One line on who owes whom: "Ben owes you $12.50", "You owe Ann $12.50", or settled. */
+export function balanceSentence(balance: Balance): string {
+  const name = balance.user.name;
+  if (balance.amount > 0) return `${name} owes you ${formatMoney(balance.amount)}`;
+  if (balance.amount < 0) return `You owe ${name} ${formatMoney(-balance.amount)}`;
+  return `You and ${name} are even`;
+}
+
+/** A receipt's file name, as the server names it. */
+export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;

@@ -1,0 +1,77 @@
+import type { Order } from "@cartner/contract";
+import { testUser } from "./render-app.tsx";
+import { ben } from "./test-sessions.ts";
+
+/** An order Ada (the test user, creator and payee) placed with Ben, as the API returns it. */
+export function makeOrder(overrides: Partial<Order> = {}): Order {
+  return {
+    _id: "o-1",
+    number: "CRT-000007",
+    sessionId: "s-1",
+    sessionName: "Weekend groceries",
+    placedAt: "2025-05-03T10:00:00.000Z",
+    placedBy: { _id: testUser._id, name: testUser.name },
+    payee: { _id: testUser._id, name: testUser.name },
+    lines: [
+      {
+        productId: "p-mug",
+        name: "Stoneware Mug",
+        unitPrice: 12.99,
+        quantity: 2,
+        addedBy: { _id: testUser._id, name: testUser.name },
+        sharedWith: [],
+        lineTotal: 25.98,
+      },
+      {
+        productId: "p-tea",
+        name: "Jasmine Green Tea",
+        unitPrice: 6.5,
+        quantity: 2,
+        addedBy: { _id: ben._id, name: ben.name },
+        sharedWith: [],
+        lineTotal: 13,
+      },
+    ],
+    split: [
+      {
+        userId: testUser._id,
+        name: testUser.name,
+        subtotal: 25.98,
+        fees: 0.26,
+        tax: 3.41,
+        total: 29.65,
+        status: "confirmed",
+        paidAt: null,
+        confirmedAt: "2025-05-03T10:00:00.000Z",
+        mail: "sent",
+      },
+      {
+        userId: ben._id,
+        name: ben.name,
+        subtotal: 13,
+        fees: 0.13,
+        tax: 1.71,
+        total: 14.84,
+        status: "unpaid",
+        paidAt: null,
+        confirmedAt: null,
+        mail: "sent",
+      },
+    ],
+    subtotal: 38.98,
+    fees: 0.39,
+    tax: 5.12,
+    total: 44.49,
+    ...overrides,
+  };
+}
+
+/** The same order seen by Ben: Ada is the payee, Ben's share is open. */
+export const withShareStatus = (
+  order: Order,
+  userId: string,
+  status: "unpaid" | "paid" | "confirmed",
+) => ({
+  ...order,
+  split: order.split.map((s) => (s.userId === userId ? { ...s, status } : s)),
+});
