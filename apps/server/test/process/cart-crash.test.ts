@@ -25,6 +25,8 @@ const PRODUCTS = 5;
 const PER_LINE = WRITES / (MEMBERS * PRODUCTS);
 /** The server is killed as this many writes have been acknowledged. */
 const KILL_AFTER = 30;
+/** Sessions checked out at once when the server is killed at the first placed order. */
+const CHECKOUTS = 6;
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -54,7 +56,7 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 
 const cents = (amount: number) => Math.round(amount * 100);
 
-it(`keeps every acknowledged cart write and nothing half-written after kill -9 (${onPostgres ? "PostgreSQL" : "embedded PGlite"})`, async () => {
+it(`keeps every acknowledged cart write and checkout, and nothing half-written, after kill -9 (${onPostgres ? "PostgreSQL" : "embedded PGlite"})`, async () => {
   const env = await backend();
   const first = await start(env);
   const people: Array<Awaited<ReturnType<typeof signUp>>> = [];
@@ -165,5 +167,74 @@ it(`keeps every acknowledged cart write and nothing half-written after kill -9 (
   console.info(
     `kill -9 (${onPostgres ? "postgres" : "pglite"}): ${acked} of ${WRITES} writes acknowledged, ` +
       `${WRITES - acked} cut off, ${items} committed`,
+  );
+
+  // Then kill -9 during checkouts (issue 19): each session ends up either not checked out (no
+  // order, session and cart active, lines intact) or fully (an order equal to its cart, shares
+  // adding up, session ended, cart completed); never anything in between.
+  const [ann, ben] = people as [(typeof people)[0], (typeof people)[0]];
+  const groups: Array<{ sessionId: string; cartId: string }> = [];
+  for (let i = 0; i < CHECKOUTS; i++) {
+    const group = await sharedCart(second.url, [ann, ben], { products: 1, perLine: 2 });
+    for (const person of [ann, ben]) {
+      const added = await call(second.url, "POST", `/api/carts/${group.cartId}/product`, {
+        token: person.token,
+        body: { productId: group.products[0]!._id, quantity: 1 },
+      });
+      expect(added.status).toBe(200);
+    }
+    groups.push(group);
+  }
+  let placed = 0;
+  await Promise.all(
+    groups.map((g) =>
+      call(second.url, "POST", `/api/sessions/${g.sessionId}/checkout`, { token: ann.token }).then(
+        (answer) => {
+          expect([201, 503]).toContain(answer.status);
+          if (answer.status === 201 && ++placed === 1) second.child.kill("SIGKILL");
+        },
+        () => {}, // cut off by the kill
+      ),
+    ),
+  );
+  expect(await second.exited).toBe("SIGKILL");
+
+  const third = await start(env);
+  const orders = (await call(third.url, "GET", "/api/orders", { token: ann.token })).body
+    .orders as Array<{
+    sessionId: string;
+    lines: Array<{ quantity: number; lineTotal: number }>;
+    split: Array<{ total: number }>;
+    subtotal: number;
+    total: number;
+  }>;
+  let full = 0;
+  for (const g of groups) {
+    const session = (
+      await call(third.url, "GET", `/api/sessions/${g.sessionId}`, { token: ben.token })
+    ).body.session as { status: string };
+    const cart = (await call(third.url, "GET", `/api/carts/${g.cartId}`, { token: ben.token })).body
+      .cart as { status: string; itemCount: number; totalPrice: number };
+    const order = orders.find((o) => o.sessionId === g.sessionId);
+    expect(cart.itemCount).toBe(2);
+    if (order) {
+      full += 1;
+      expect([session.status, cart.status]).toEqual(["ended", "completed"]);
+      expect(order.lines.reduce((n, l) => n + l.quantity, 0)).toBe(2);
+      expect(cents(order.subtotal)).toBe(cents(cart.totalPrice));
+      expect(order.split.reduce((sum, s) => sum + cents(s.total), 0)).toBe(cents(order.total));
+    } else {
+      expect([session.status, cart.status]).toEqual(["active", "active"]);
+      // Not checked out: it still can be, once.
+      const retry = await call(third.url, "POST", `/api/sessions/${g.sessionId}/checkout`, {
+        token: ann.token,
+      });
+      expect(retry.status).toBe(201);
+    }
+  }
+  expect(full).toBeGreaterThanOrEqual(1);
+  console.info(
+    `kill -9 during checkout (${onPostgres ? "postgres" : "pglite"}): ${full} of ${CHECKOUTS} ` +
+      `placed before the kill, ${CHECKOUTS - full} left whole to check out again`,
   );
 });
