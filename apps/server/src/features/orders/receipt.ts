@@ -30,6 +30,7 @@ export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margin: 50,
+    bufferPages: true,
     info: {
       Title: `Cartner receipt ${order.number}`,
       Author: "Cartner",
@@ -67,8 +68,14 @@ export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
   doc.text(`Paid to the shop by ${order.payee.name}: every other share is owed to them.`);
   doc.moveDown(1.2);
 
+  /** Starts a new page unless `height` more points fit on this one (PDFKit would split text). */
+  const keep = (height: number) => {
+    if (doc.y + height > bottom()) doc.addPage();
+  };
+
   /** One table: a header row, then rows; a row that would not fit starts a new page. */
   function table(title: string, columns: Column[], rows: { cells: string[]; note?: string }[]) {
+    keep(70); // the title, the header and a first row together
     doc.font("display").fontSize(12).fillColor(INK).text(title, left);
     doc.moveDown(0.4);
     const header = () => {
@@ -143,7 +150,8 @@ export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
     })),
   );
 
-  // Totals, right-aligned under the items.
+  // Totals, right-aligned under the items, kept together.
+  keep(80);
   const totals: [string, number][] = [
     ["Subtotal", order.subtotal],
     ["Fees", order.fees],
@@ -193,7 +201,7 @@ export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
     })),
   );
 
-  if (doc.y + 40 > bottom()) doc.addPage();
+  keep(40);
   doc
     .font("body")
     .fontSize(8)
@@ -204,6 +212,22 @@ export function renderReceipt(order: Order, now: Date): Promise<Buffer> {
       doc.y,
       { width },
     );
+  // Every page says whose receipt it is and where it stands (drawn in the bottom margin).
+  const { count } = doc.bufferedPageRange();
+  for (let i = 0; i < count; i++) {
+    doc.switchToPage(i);
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font("body")
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(`${order.number} · page ${i + 1} of ${count}`, left, doc.page.height - 35, {
+        width,
+        align: "right",
+      });
+    doc.page.margins.bottom = margin;
+  }
   doc.end();
   return done;
 }
