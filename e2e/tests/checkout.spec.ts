@@ -1,0 +1,136 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import { expect, test, type Browser } from "@playwright/test";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import {
+  apiCall,
+  expectNoA11yViolations,
+  signedInPerson,
+  watchConsole,
+  type SignedIn,
+} from "./fixtures.ts";
+
+type Person = SignedIn & { problems: string[] };
+
+const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, (page) => ({
+    problems: watchConsole(page, { serverErrors: true }),
+  }));
+
+interface Product {
+  _id: string;
+  name: string;
+  price: number;
+  stock: number;
+}
+
+interface Order {
+  _id: string;
+  number: string;
+  split: { userId: string; name: string; total: number; status: string }[];
+}
+
+/** The text a reader would copy out of the PDF, every page. */
+async function pdfText(file: string): Promise<string> {
+  const data = new Uint8Array(await fs.readFile(file));
+  const pdf = await getDocument({ data, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "));
+  }
+  await pdf.destroy();
+  return pages.join("\n").replace(/\s+/g, " ");
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+test("two members fill a cart, the creator checks out, the member pays, the creator confirms, both settle up", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;
+  const { session } = await apiCall<{
+    session: { _id: string; sessionCode: string; cartId: string };
+  }>(ann, "POST", "/api/sessions", {
+    sessionName,
+    sessionType: "Friends",
+    participants: "2",
+    passcode: "basket-3",
+  });
+  await apiCall(ben, "POST", "/api/sessions/join/code", {
+    sessionCode: session.sessionCode,
+    passcode: "basket-3",
+  });
+  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [bread, wine] = products.filter((p) => p.stock >= 10);
+  await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, { productId: bread!._id });
+  // Ben adds his from the marketplace, as a member would.
+  await ben.page.goto("/products");
+  await ben.page.getByRole("button", { name: `Add ${wine!.name} to cart` }).click();
+  await expect(ben.page.getByText("Added to cart for selected session.")).toBeVisible();
+
+  // Both look at the summary; Ann checks out after a confirm that says who is ready.
+  await Promise.all([ann, ben].map((p) => p.page.goto(`/session-summary/${session._id}`)));
+  await expect(ben.page.getByText(/Ann checks out for the group/)).toBeVisible();
+  await ann.page.getByRole("button", { name: "Check out" }).click();
+  const dialog = ann.page.getByRole("dialog", { name: "Check out this cart?" });
+  await expect(dialog).toContainText("Not done yet: Ann, Ben.");
+  await dialog.getByRole("button", { name: "Check out" }).click();
+  await expect(ann.page).toHaveURL(/\/orders\/[0-9a-f-]{36}$/);
+  const orderId = ann.page.url().split("/").pop()!;
+  const { order } = await apiCall<{ order: Order }>(ann, "GET", `/api/orders/${orderId}`);
+  await expect(ann.page.getByRole("heading", { level: 1, name: order.number })).toBeVisible();
+  await expectNoA11yViolations(ann.page, "order page (payee)");
+  const benShare = order.split.find((s) => s.userId === ben.id)!;
+
+  // Ben's summary, never reloaded, turns into a link to the order.
+  await ben.page.getByRole("link", { name: `View order ${order.number}` }).click();
+  await expect(ben.page.getByRole("heading", { level: 1, name: order.number })).toBeVisible();
+  await expect(ben.page.getByText(`Pay Ann your share, then say so here.`)).toBeVisible();
+
+  // Ben's balance says what he owes, and why.
+  await ben.page.goto("/balances");
+  await expect(ben.page.getByTestId("balance")).toContainText(
+    `You owe Ann ${usd.format(benShare.total)}`,
+  );
+  await expect(ben.page.getByTestId("balance")).toContainText(`${order.number} (${sessionName})`);
+  await expectNoA11yViolations(ben.page, "balances");
+  await ben.page.getByRole("link", { name: order.number }).click();
+
+  // Ben says he paid; Ann's order page, open all along, offers to confirm it.
+  await ben.page.getByRole("button", { name: "I've paid my share" }).click();
+  await expect(ben.page.getByText("Paid, awaiting confirmation")).toBeVisible();
+  await ann.page.getByRole("button", { name: "Confirm received from Ben" }).click();
+  await expect(ann.page.getByText(/Everyone is settled up\./)).toBeVisible();
+  // Ben sees it without a reload.
+  await expect(ben.page.getByText(/Everyone is settled up\./)).toBeVisible();
+
+  // Both balances are zero.
+  for (const p of [ann, ben]) {
+    await p.page.goto("/balances");
+    await expect(p.page.getByText("You're all settled up.")).toBeVisible();
+  }
+
+  // The receipt downloads from the cart history; its text holds the number and both shares.
+  await ann.page.goto("/cart-history");
+  const history = ann.page.getByRole("region", { name: sessionName });
+  const [download] = await Promise.all([
+    ann.page.waitForEvent("download"),
+    history.getByRole("button", { name: `Download Receipt of ${sessionName}` }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`cartner-${order.number}.pdf`);
+  const text = await pdfText(await download.path());
+  expect(text).toContain(order.number);
+  for (const share of order.split) {
+    expect(text).toMatch(
+      new RegExp(
+        `${share.name}( \\(payee\\))? .*${usd.format(share.total).replace("$", "\\$")} Confirmed`,
+      ),
+    );
+  }
+
+  for (const p of [ann, ben]) expect(p.problems).toEqual([]);
+});
