@@ -24,6 +24,7 @@ import {
   useRefetchCartsOnSync,
 } from "./cart-queries.ts";
 import { CartSection } from "./CartSection.tsx";
+import { useSessionOrder } from "./order-queries.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
 
@@ -134,6 +135,7 @@ function MissingRouteCart({
   );
   const cart = lookup.data;
   const activeNow = cart?.status === "active" && cart.sessionId?.status === "active";
+  const order = useSessionOrder(cart?.sessionId?._id ?? "");
 
   useEffect(() => {
     // The list was older than this cart (e.g. a session created a moment ago): load it again.
@@ -142,7 +144,17 @@ function MissingRouteCart({
 
   if (lookup.isPending || activeNow) return null;
   let text;
-  if (cart) {
+  if (cart && order) {
+    text = (
+      <>
+        The cart of “{sessionNameOf(cart)}” was checked out as{" "}
+        <Link to={`/orders/${order._id}`} className="font-semibold text-primary-700 underline">
+          order {order.number}
+        </Link>
+        .
+      </>
+    );
+  } else if (cart) {
     text = (
       <>
         The session “{sessionNameOf(cart)}” has ended, so its cart is read-only now. Find it in{" "}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
+import { orderKeys } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
 import { applyLiveEvent, createVersionFilter, invalidateAllLive } from "./live-events.ts";
 
@@ -20,6 +21,9 @@ const keys: Record<string, QueryKey> = {
   otherCartLookup: cartKeys.lookup("cart", "c-2"),
   summary: cartKeys.summary("s-1"),
   otherSummary: cartKeys.summary("s-2"),
+  orders: orderKeys.list(),
+  order: orderKeys.detail("o-1"),
+  balances: orderKeys.balances(),
 };
 
 function seeded(): QueryClient {
@@ -38,6 +42,29 @@ function invalidatedBy(event: LiveEvent, client = seeded()): string[] {
 }
 
 describe("live events", () => {
+  it("order.placed refetches orders, balances, carts and the session; order.updated only orders", () => {
+    expect(invalidatedBy({ type: "order.placed", sessionId: "s-1", orderId: "o-1" })).toEqual([
+      "balances",
+      "cartLookup",
+      "carts",
+      "detail",
+      "history",
+      "mine",
+      "order",
+      "orders",
+      "otherCartLookup",
+      "otherSummary",
+      "sessionCartLookup",
+      "summary",
+      "sync",
+    ]);
+    expect(invalidatedBy({ type: "order.updated", sessionId: "s-1", orderId: "o-1" })).toEqual([
+      "balances",
+      "order",
+      "orders",
+    ]);
+  });
+
   it("cart.updated refetches that cart, its summary, the carts list and the session's total", () => {
     expect(
       invalidatedBy({ type: "cart.updated", sessionId: "s-1", cartId: "c-1", version: 3 }),
