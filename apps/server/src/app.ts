@@ -22,10 +22,13 @@ import { createCartService } from "./features/carts/service.ts";
 import { createOrderMailer } from "./features/orders/mail.ts";
 import { orderRoutes } from "./features/orders/routes.ts";
 import { createOrderService } from "./features/orders/service.ts";
+import { createAccountService } from "./features/profile/account.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import { createMembershipService } from "./features/sessions/membership.ts";
 import { membershipRoutes } from "./features/sessions/membership-routes.ts";
+import { linkRoutes } from "./features/sessions/link-routes.ts";
+import { createLinkService } from "./features/sessions/links.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { createSplitService } from "./features/sessions/split.ts";
 import { splitRoutes } from "./features/sessions/split-routes.ts";
@@ -153,7 +156,18 @@ export async function buildApp(
   // write, which is so for one embedded database (decision 007).
   const processCaches = config.processCaches ?? database.kind === "pglite";
   const events = await createEventBus(database, app);
+  // Mails sent after the answer (checkout, password reset, invites); shutdown waits for them.
+  const mailJobs = new Set<Promise<unknown>>();
+  app.addHook("onClose", async () => {
+    await Promise.allSettled(mailJobs);
+  });
+  const track = (job: Promise<unknown>) => {
+    mailJobs.add(job);
+    void job.catch((error) => app.log.error({ err: error }, "a mail job failed"));
+    void job.finally(() => mailJobs.delete(job));
+  };
   const auth = createAuthService({
+    trackJob: track,
     events,
     db: database.db,
     clock,
@@ -175,6 +189,16 @@ export async function buildApp(
     events,
     media,
     sessions: sessionService,
+    mailer,
+    track,
+  });
+  const links = createLinkService({
+    db: database.db,
+    clock,
+    events,
+    media,
+    sessions: sessionService,
+    linkKey: secrets.linkKey,
   });
   // Member-only reads are remembered until the next write, when this process sees every write.
   const readCache = createReadCache(processCaches);
@@ -190,6 +214,15 @@ export async function buildApp(
     media,
     onNameChanged: () => auth.forgetSessions(),
   });
+  const accountService = createAccountService({
+    db: database.db,
+    clock,
+    events,
+    signOutEverywhere: (userId) => {
+      auth.forgetSessions();
+      auth.disconnect(userId);
+    },
+  });
   const cartService = createCartService({
     media,
     rows: database.rows,
@@ -197,22 +230,13 @@ export async function buildApp(
     sessions: sessionService,
     events,
   });
-  // Checkout mails go out after the answer; shutdown waits for those still on their way.
-  const mailJobs = new Set<Promise<unknown>>();
-  app.addHook("onClose", async () => {
-    await Promise.allSettled(mailJobs);
-  });
   const orderService = createOrderService({
     db: database.db,
     clock,
     events,
     media,
     mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
-    track: (job) => {
-      mailJobs.add(job);
-      void job.catch((error) => app.log.error({ err: error }, "order mail job failed"));
-      void job.finally(() => mailJobs.delete(job));
-    },
+    track,
   });
   const hub = createLiveHub({
     bus: events,
@@ -247,17 +271,18 @@ export async function buildApp(
   endRefusedUpgrades(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(database));
+      await api.register(healthRoutes(database, devOutbox));
       await api.register(
         liveRoutes({ hub, authenticate: auth.authenticate, appOrigin: config.appOrigin }),
       );
       await api.register(avatarRoutes);
-      await api.register(profileRoutes(profileService));
+      await api.register(profileRoutes(profileService, accountService));
       await api.register(authRoutes(auth, config.authRateLimit));
       await api.register(productRoutes(catalog));
       await api.register(sessionRoutes(sessionService, readCache));
       await api.register(membershipRoutes(membership, config.authRateLimit, readCache));
       await api.register(splitRoutes(split));
+      await api.register(linkRoutes(links, config.authRateLimit));
       await api.register(cartRoutes(cartService, readCache));
       await api.register(orderRoutes(orderService, clock));
     },

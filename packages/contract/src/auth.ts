@@ -34,7 +34,7 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-export const OtpPurposeSchema = z.enum(["register", "login", "update"]);
+export const OtpPurposeSchema = z.enum(["register", "login", "update", "reset"]);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
 
 export const RegisterBodySchema = z.strictObject({
@@ -69,6 +69,8 @@ export const AuthStartResponseSchema = z.object({
   message: z.string(),
   userId: z.string(),
   user: UserSchema,
+  /** Login within 60 s of a sent code: no new mail, the code already sent still works. */
+  codeAlreadySent: z.boolean().optional(),
 });
 export type AuthStartResponse = z.infer<typeof AuthStartResponseSchema>;
 
@@ -85,4 +87,29 @@ export const TokenResponseSchema = z.object({ token: z.string() });
 export const ValidateTokenResponseSchema = z.object({ valid: z.literal(true), user: UserSchema });
 export type ValidateTokenResponse = z.infer<typeof ValidateTokenResponseSchema>;
 
-export const HealthResponseSchema = z.object({ status: z.literal("ok"), db: z.literal("ok") });
+export const HealthResponseSchema = z.object({
+  status: z.literal("ok"),
+  db: z.literal("ok"),
+  /** Mails go to the development outbox at /dev/mailbox (never in production). */
+  devMailbox: z.boolean(),
+});
+
+// Accounts (API.md "Second wave", DESIGN section 9 "Accounts").
+export const ForgotPasswordBodySchema = z.strictObject({ email });
+export const ResetPasswordBodySchema = z.strictObject({ email, code: OtpCodeSchema, password });
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBodySchema>;
+export const DeleteAccountBodySchema = z.strictObject({
+  password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+});
+
+/** A signed-in device: one auth session. */
+export const DeviceSchema = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** As the browser sent it at sign-in (the web app names browser and OS from it). */
+  userAgent: z.string(),
+  current: z.boolean(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+export const DevicesResponseSchema = z.object({ sessions: z.array(DeviceSchema) });

@@ -9,6 +9,10 @@
 import { z } from "zod";
 import {
   AuthStartResponseSchema,
+  DeleteAccountBodySchema,
+  DevicesResponseSchema,
+  ForgotPasswordBodySchema,
+  ResetPasswordBodySchema,
   HealthResponseSchema,
   LoginBodySchema,
   MessageResponseSchema,
@@ -35,7 +39,11 @@ import {
 } from "./products.ts";
 import { ProfileSchema, PublicUserSchema, UpdateCredentialsBodySchema } from "./profile.ts";
 import {
+  CreateInviteLinkBodySchema,
   CreateSessionBodySchema,
+  InviteLinkSchema,
+  InvitePreviewSchema,
+  TransferBodySchema,
   InviteBodySchema,
   InviteSchema,
   JoinByCodeBodySchema,
@@ -57,7 +65,7 @@ export type Access = "public" | "user" | "token" | Action;
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type SuccessStatus = 200 | 201 | 202 | 204 | 302;
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 503;
 
 export interface Endpoint {
   summary: string;
@@ -152,6 +160,13 @@ export const CredentialsChangeResponseSchema = z.object({
 const svg = z.string().describe("image/svg+xml");
 const pdf = z.string().describe("application/pdf");
 const OrderIdParams = z.strictObject({ id: z.uuid("Order not found") });
+/** Any string up to 64: a malformed invite token is the same 404 as an unknown one. */
+const InviteTokenParams = z.strictObject({ token: z.string().max(64, "Invite link not found") });
+const InviteLinkResponseSchema = z.object({ link: InviteLinkSchema });
+const InviteLinksResponseSchema = z.object({ links: z.array(InviteLinkSchema) });
+const accountExport = z
+  .record(z.string(), z.unknown())
+  .describe("application/json attachment: your account, profile, sessions, carts and orders");
 const sessionErrors = [400, 403, 404, 409] as const;
 
 export const endpoints = {
@@ -202,6 +217,33 @@ export const endpoints = {
     body: UpdateCredentialsBodySchema,
     responses: { 200: CredentialsChangeResponseSchema },
     errors: [400, 403, 409, 429],
+  },
+  "POST /api/auth/forgot-password": {
+    summary: "Mail a password reset code; the same answer whether or not the account exists",
+    access: "public",
+    body: ForgotPasswordBodySchema,
+    responses: { 200: MessageResponseSchema },
+    errors: [400, 429],
+  },
+  "POST /api/auth/reset-password": {
+    summary: "Set a new password with the mailed code; signs out every device",
+    access: "public",
+    body: ResetPasswordBodySchema,
+    responses: { 200: MessageResponseSchema },
+    errors: [400, 429],
+  },
+  "GET /api/auth/sessions": {
+    summary: "Your signed-in devices",
+    access: "user",
+    responses: { 200: DevicesResponseSchema },
+    errors: [],
+  },
+  "DELETE /api/auth/sessions/:id": {
+    summary: "Sign one of your devices out",
+    access: "user",
+    params: z.strictObject({ id: z.uuid("Device not found") }),
+    responses: { 204: z.null().describe("No content") },
+    errors: [400, 404],
   },
   "POST /api/auth/logout": {
     summary: "Revoke this auth session",
@@ -310,6 +352,50 @@ export const endpoints = {
     responses: { 200: SessionResponseSchema },
     errors: sessionErrors,
   },
+  "POST /api/sessions/:id/links": {
+    summary: "Create an invite link with a role, an expiry and a use limit (creator)",
+    access: "session.links",
+    params: SessionIdParams,
+    body: CreateInviteLinkBodySchema,
+    responses: { 201: InviteLinkResponseSchema },
+    errors: sessionErrors,
+  },
+  "GET /api/sessions/:id/links": {
+    summary: "The session's invite links, newest first (creator)",
+    access: "session.links",
+    params: SessionIdParams,
+    responses: { 200: InviteLinksResponseSchema },
+    errors: sessionErrors,
+  },
+  "DELETE /api/sessions/:id/links/:linkId": {
+    summary: "Revoke an invite link (creator)",
+    access: "session.links",
+    params: z.strictObject({ id: z.uuid("Session not found"), linkId: z.uuid("Link not found") }),
+    responses: { 200: InviteLinkResponseSchema },
+    errors: sessionErrors,
+  },
+  "DELETE /api/sessions/:id/members/:userId": {
+    summary: "Remove a member (creator): their access ends at once; their lines stay",
+    access: "session.manageMembers",
+    params: z.strictObject({ id: z.uuid("Session not found"), userId: z.uuid("Member not found") }),
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
+  "POST /api/sessions/:id/transfer": {
+    summary: "Hand the session over to a participant (creator); you become a participant",
+    access: "session.transfer",
+    params: SessionIdParams,
+    body: TransferBodySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
+  "POST /api/sessions/:id/rotate-code": {
+    summary: "A new session code, and a new passcode if it has one (creator); members stay",
+    access: "session.rotateCode",
+    params: SessionIdParams,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
   "DELETE /api/sessions/:id/leave": {
     summary: "Leave a session (participant, viewer); a pending requester withdraws",
     access: "session.leave",
@@ -390,6 +476,22 @@ export const endpoints = {
     body: SessionCodeBodySchema,
     responses: { 200: MessageResponseSchema },
     errors: sessionErrors,
+  },
+
+  // Invite links (public preview; accepting needs an account)
+  "GET /api/invite/:token": {
+    summary: "What an invite link leads to: the session's name, its creator, the role",
+    access: "public",
+    params: InviteTokenParams,
+    responses: { 200: InvitePreviewSchema },
+    errors: [400, 404, 410],
+  },
+  "POST /api/invite/:token/accept": {
+    summary: "Join with an invite link: you become a member with its role, no approval",
+    access: "user",
+    params: InviteTokenParams,
+    responses: { 200: z.object({ sessionId: z.string() }) },
+    errors: [400, 404, 409, 410],
   },
 
   // Carts
@@ -531,6 +633,19 @@ export const endpoints = {
     body: "multipart",
     responses: { 200: ProfileSchema },
     errors: [400, 413, 415],
+  },
+  "GET /api/users/me/export": {
+    summary: "Download all your data as JSON",
+    access: "user",
+    responses: { 200: accountExport },
+    errors: [],
+  },
+  "DELETE /api/users/me": {
+    summary: "Delete your account (password required); see DESIGN section 9",
+    access: "user",
+    body: DeleteAccountBodySchema,
+    responses: { 204: z.null().describe("No content") },
+    errors: [400, 403],
   },
   "GET /api/users/:userId": {
     summary: "A small public profile of someone who shares a session with me",

@@ -13,6 +13,7 @@ export const LIVE_EVENT_TYPES = [
   "session.ended",
   "member.joined",
   "member.left",
+  "member.removed",
   "invite.received",
   "joinrequest.created",
   "order.placed",
@@ -25,6 +26,8 @@ export const LiveEventSchema = z.object({
   type: z.enum(LIVE_EVENT_TYPES),
   sessionId: z.string().optional(),
   cartId: z.string().optional(),
+  /** member.removed: who was removed (that member's pages lose access and say so). */
+  userId: z.string().optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */

@@ -64,8 +64,14 @@ export const PERMISSIONS = {
   },
   /** Choose how the cart's cost is split (DESIGN section 9). */
   "session.splitPolicy": { allow: ["creator"], forbidden: CREATOR_ONLY },
-  /** Change another member's role or budget. */
+  /** Change another member's role or budget, or remove them. */
   "session.manageMembers": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Create, list and revoke invite links. */
+  "session.links": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Hand the session over to a participant (the creator becomes a participant). */
+  "session.transfer": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** A new session code (and passcode); members keep their access. */
+  "session.rotateCode": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** Set one's own budget (a cap on one's own share). */
   "member.ownBudget": { allow: ["creator", "participant", "viewer"] },
   /** Mark oneself done ("I'm done"). */

@@ -149,3 +149,49 @@ export const JoinRequestSchema = z.object({
   requestedAt: z.string(),
 });
 export type JoinRequest = z.infer<typeof JoinRequestSchema>;
+
+// Invitations and members (API.md "Second wave"; DESIGN section 9 "Membership").
+/** Invite-link tokens: 128 random bits, base64url (22 characters). */
+export const INVITE_TOKEN_LENGTH = 22;
+export const INVITE_LINK_MAX_HOURS = 720;
+export const INVITE_LINK_MAX_USES = 100;
+
+export const InviteLinkSchema = z.object({
+  _id: z.string(),
+  /** The page to open: APP_ORIGIN/join/{token}. */
+  url: z.string(),
+  token: z.string(),
+  role: InviteRoleSchema,
+  expiresAt: z.string(),
+  maxUses: z.number().int(),
+  uses: z.number().int(),
+  revoked: z.boolean(),
+  createdAt: z.string(),
+});
+export type InviteLink = z.infer<typeof InviteLinkSchema>;
+
+export const CreateInviteLinkBodySchema = z.strictObject({
+  role: InviteRoleSchema,
+  expiresInHours: z
+    .number()
+    .int("Whole hours")
+    .min(1, "At least 1 hour")
+    .max(INVITE_LINK_MAX_HOURS, `At most ${INVITE_LINK_MAX_HOURS} hours (30 days)`),
+  maxUses: z
+    .number()
+    .int("A whole number")
+    .min(1, "At least 1 use")
+    .max(INVITE_LINK_MAX_USES, `At most ${INVITE_LINK_MAX_USES} uses`),
+});
+export type CreateInviteLinkBody = z.infer<typeof CreateInviteLinkBodySchema>;
+
+/** What a link shows before it is accepted: never the code or the passcode. */
+export const InvitePreviewSchema = z.object({
+  sessionName: z.string(),
+  creatorName: z.string(),
+  role: InviteRoleSchema,
+  expiresAt: z.string(),
+});
+export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
+
+export const TransferBodySchema = z.strictObject({ userId: z.uuid("Member not found") });

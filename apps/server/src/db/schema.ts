@@ -29,6 +29,8 @@ export const users = pgTable("users", {
   otpSentAt: timestamp("otp_sent_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Set when the account was deleted: the row stays (others' carts and orders name it). */
+  deletedAt: timestamp("deleted_at", { withTimezone: true }),
 });
 
 /** A signed-in device. JWTs carry its id as `sid`; revoking the row kills the token at once. */
@@ -42,6 +44,8 @@ export const authSessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** As the browser sent it when signing in (the devices list names browser and OS). */
+    userAgent: text("user_agent").notNull().default(""),
   },
   (t) => [index("auth_sessions_user_idx").on(t.userId)],
 );
@@ -53,7 +57,7 @@ export const otpCodes = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["register", "login", "update"] }).notNull(),
+    purpose: text("purpose", { enum: ["register", "login", "update", "reset"] }).notNull(),
     /** HMAC-SHA256 of the code under the server secret; the code itself is never stored. */
     codeHash: text("code_hash").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -211,6 +215,37 @@ export const sessionInvites = pgTable(
       .on(t.sessionId, t.email)
       .where(sql`${t.status} = 'pending'`),
     index("session_invites_email_idx").on(t.email),
+  ],
+);
+
+/**
+ * A link that makes whoever opens it a member with its role, without approval (DESIGN section 9).
+ * The token is random (128 bits); only its SHA-256 is looked up, and the creator's copy to show
+ * again is kept encrypted under the server's secret.
+ */
+export const inviteLinks = pgTable(
+  "invite_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** AES-256-GCM of the token (iv, tag, ciphertext; base64url), for the creator's list. */
+    tokenSealed: text("token_sealed").notNull(),
+    role: text("role", { enum: ["participant", "viewer"] }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    maxUses: integer("max_uses").notNull(),
+    uses: integer("uses").notNull().default(0),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdBy: uuid("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("invite_links_session_idx").on(t.sessionId, t.createdAt),
+    check("invite_links_uses_in_range", sql`${t.uses} between 0 and ${t.maxUses}`),
   ],
 );
 

@@ -14,6 +14,8 @@ export function createMedia(appOrigin: string) {
       `${origin}/api/users/${userId}/avatar${updatedAt ? `?v=${updatedAt.getTime()}` : ""}`,
     /** The avatar drawn for any seed (a user id without an upload, a session code). */
     generatedAvatar: (seed: string) => `${origin}/api/avatars/${encodeURIComponent(seed)}.svg`,
+    /** A page of the web app, for links in mails and invite links ("/orders/..."). */
+    page: (path: string) => `${origin}${path}`,
     /** The web app's page of an order (links in mails). */
     orderPage: (orderId: string) => `${origin}/orders/${orderId}`,
   };

@@ -7,6 +7,8 @@ export interface Secrets {
   jwtKey: Uint8Array;
   /** Keys the HMAC of one-time codes, so a leaked table does not reveal them. */
   otpKey: Buffer;
+  /** Seals invite-link tokens kept for their creator to show again (AES-256-GCM). */
+  linkKey: Buffer;
 }
 
 const SECRET_FILE = "jwt-secret";
@@ -23,7 +25,11 @@ export async function loadSecrets(
   const master = Buffer.from(secret, "utf8");
   const derive = (label: string) =>
     Buffer.from(crypto.hkdfSync("sha256", master, Buffer.alloc(0), label, 32));
-  return { jwtKey: new Uint8Array(derive("cartner jwt")), otpKey: derive("cartner otp") };
+  return {
+    jwtKey: new Uint8Array(derive("cartner jwt")),
+    otpKey: derive("cartner otp"),
+    linkKey: derive("cartner invite links"),
+  };
 }
 
 async function readOrCreateSecret(dataDir: string): Promise<string> {

@@ -25,6 +25,8 @@ type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>> & {
   productId: string;
   /** Each member's own line (creator and participant have one of the product). */
   lineOf: { creator: string; participant: string };
+  /** An invite link the creator made. */
+  linkId: string;
 };
 
 interface Row {
@@ -170,6 +172,37 @@ const ROWS: Row[] = [
       body: { userIds: [] },
     }),
   },
+  // Invitations and members (issue 20).
+  {
+    endpoint: "POST /api/sessions/:id/links",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/links`,
+      body: { role: "viewer", expiresInHours: 1, maxUses: 1 },
+    }),
+  },
+  {
+    endpoint: "GET /api/sessions/:id/links",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/links` }),
+  },
+  {
+    endpoint: "DELETE /api/sessions/:id/links/:linkId",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/links/${f.linkId}` }),
+  },
+  {
+    endpoint: "DELETE /api/sessions/:id/members/:userId",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/members/${f.people.viewer.userId}` }),
+  },
+  {
+    endpoint: "POST /api/sessions/:id/transfer",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/transfer`,
+      body: { userId: f.people.participant.userId },
+    }),
+  },
+  {
+    endpoint: "POST /api/sessions/:id/rotate-code",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/rotate-code` }),
+  },
   // The creator checks out (last, so every other role's call found the cart as it was).
   {
     endpoint: "POST /api/sessions/:id/checkout",
@@ -278,7 +311,12 @@ describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, 
         const lines: { _id: string; addedBy: { _id: string } }[] = added.json().cart.products;
         lineOf[role] = lines.find((l) => l.addedBy._id === base.people[role].userId)!._id;
       }
-      const fixture: Fixture = { ...base, productId, lineOf };
+      const link = await base.as.creator("POST", `/api/sessions/${base.sessionId}/links`, {
+        role: "viewer",
+        expiresInHours: 1,
+        maxUses: 1,
+      });
+      const fixture: Fixture = { ...base, productId, lineOf, linkId: link.json().link._id };
       const [method] = splitEndpointKey(row.endpoint);
       const got: Partial<Record<Caller, number>> = {};
       for (const role of ORDER) {

@@ -16,4 +16,12 @@ export const authApi = {
   validateToken: (signal?: AbortSignal) =>
     call("GET /api/auth/validate-token", {}, signal ? { signal } : undefined),
   logout: () => call("POST /api/auth/logout", {}, { retryOnExpiredToken: false }),
+  forgotPassword: (email: string) =>
+    call("POST /api/auth/forgot-password", { body: { email } }, publicCall),
+  resetPassword: (body: RequestOf<"POST /api/auth/reset-password">["body"]) =>
+    call("POST /api/auth/reset-password", { body }, publicCall),
+  devices: (signal?: AbortSignal) => call("GET /api/auth/sessions", {}, { signal }),
+  signOutDevice: (id: string) => call("DELETE /api/auth/sessions/:id", { params: { id } }),
+  /** Whether mails go to the development outbox (the code page then points to it). */
+  health: (signal?: AbortSignal) => call("GET /api/conhealth", {}, { signal, auth: false }),
 };

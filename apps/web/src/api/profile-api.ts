@@ -18,4 +18,8 @@ export const profileApi = {
     call("PATCH /api/auth/update-credentials", { body }),
   user: (userId: string, signal?: AbortSignal) =>
     call("GET /api/users/:userId", { params: { userId } }, signal ? { signal } : undefined),
+  /** All of one's data, as the JSON file the server sends. */
+  exportData: () =>
+    call("GET /api/users/me/export", {}, { responseType: "blob" }) as unknown as Promise<Blob>,
+  deleteAccount: (password: string) => call("DELETE /api/users/me", { body: { password } }),
 };

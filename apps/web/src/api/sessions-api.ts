@@ -38,6 +38,20 @@ export const sessionsApi = {
   invite: (body: RequestOf<"POST /api/sessions/invite">["body"]) =>
     call("POST /api/sessions/invite", { body }),
   myInvites: (signal?: AbortSignal) => call("GET /api/sessions/myinvites", {}, { signal }),
+  links: (id: string, signal?: AbortSignal) =>
+    call("GET /api/sessions/:id/links", { params: { id } }, { signal }),
+  createLink: (id: string, body: RequestOf<"POST /api/sessions/:id/links">["body"]) =>
+    call("POST /api/sessions/:id/links", { params: { id }, body }),
+  revokeLink: (id: string, linkId: string) =>
+    call("DELETE /api/sessions/:id/links/:linkId", { params: { id, linkId } }),
+  removeMember: (id: string, userId: string) =>
+    call("DELETE /api/sessions/:id/members/:userId", { params: { id, userId } }),
+  transfer: (id: string, userId: string) =>
+    call("POST /api/sessions/:id/transfer", { params: { id }, body: { userId } }),
+  rotateCode: (id: string) => call("POST /api/sessions/:id/rotate-code", { params: { id } }),
+  invitePreview: (token: string, signal?: AbortSignal) =>
+    call("GET /api/invite/:token", { params: { token } }, { signal, auth: false }),
+  acceptLink: (token: string) => call("POST /api/invite/:token/accept", { params: { token } }),
   acceptInvite: (sessionCode: string) =>
     call("POST /api/sessions/accinvite", { body: { sessionCode } }),
   rejectInvite: (sessionCode: string) =>
@@ -51,6 +65,7 @@ export const sessionKeys = {
   mine: () => ["sessions", "my"] as const,
   detail: (id: string) => ["sessions", "detail", id] as const,
   invites: () => ["sessions", "invites"] as const,
+  links: (id: string) => ["sessions", "links", id] as const,
   joinRequests: (sessionCode: string) => ["sessions", "join-requests", sessionCode] as const,
   /** Every session's join requests (live events name the session by id, not by code). */
   allJoinRequests: () => ["sessions", "join-requests"] as const,

@@ -18,6 +18,17 @@ const RegisterPage = lazy(() =>
 const VerifyOtpPage = lazy(() =>
   import("../features/auth/VerifyOtpPage.tsx").then((m) => ({ default: m.VerifyOtpPage })),
 );
+const ForgotPasswordPage = lazy(() =>
+  import("../features/auth/ForgotPasswordPage.tsx").then((m) => ({
+    default: m.ForgotPasswordPage,
+  })),
+);
+const ResetPasswordPage = lazy(() =>
+  import("../features/auth/ResetPasswordPage.tsx").then((m) => ({ default: m.ResetPasswordPage })),
+);
+const JoinLinkPage = lazy(() =>
+  import("../features/sessions/JoinLinkPage.tsx").then((m) => ({ default: m.JoinLinkPage })),
+);
 const NotFoundPage = lazy(() =>
   import("../components/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
 );
@@ -85,6 +96,10 @@ const publicRoutes: RouteObject[] = [
   { path: "login", element: <LoginPage /> },
   { path: "register", element: <RegisterPage /> },
   { path: "verify-otp", element: <VerifyOtpPage /> },
+  { path: "forgot-password", element: <ForgotPasswordPage /> },
+  { path: "reset-password", element: <ResetPasswordPage /> },
+  // An invite link: anyone may see where it leads; joining signs the visitor in or up first.
+  { path: "join/:token", element: <JoinLinkPage /> },
 ];
 
 /** Signed-in users only (RequireAuth sends everyone else to /). */

@@ -11,6 +11,7 @@ export const StorageKey = {
   user: "user",
   userId: "userId",
   pendingSession: "pendingSession",
+  pendingInvite: "pendingInvite",
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 
@@ -158,4 +159,21 @@ export function setPendingSession(session: PendingSession): void {
 
 export function clearPendingSession(): void {
   writeRaw(StorageKey.pendingSession, null);
+}
+
+// pendingInvite: an invite link a signed-out visitor opened, accepted once they have signed in
+
+const INVITE_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function getPendingInvite(): string | null {
+  const token = readRaw(StorageKey.pendingInvite);
+  return token && INVITE_TOKEN.test(token) ? token : null;
+}
+
+export function setPendingInvite(token: string): void {
+  writeRaw(StorageKey.pendingInvite, token);
+}
+
+export function clearPendingInvite(): void {
+  writeRaw(StorageKey.pendingInvite, null);
 }

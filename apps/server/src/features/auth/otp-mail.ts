@@ -6,12 +6,15 @@ const SUBJECTS: Record<OtpPurpose, string> = {
   register: "Welcome to Cartner: your verification code",
   login: "Your Cartner sign-in code",
   update: "Confirm the change to your Cartner account",
+  reset: "Reset your Cartner password",
 };
 
 const INTROS: Record<OtpPurpose, string> = {
   register: "Welcome to Cartner! Enter this code to verify your email and finish signing up.",
   login: "Enter this code to finish signing in to Cartner.",
   update: "Enter this code to confirm the change to your Cartner account.",
+  reset:
+    "Someone asked to reset your Cartner password. Enter this code with your new password; every device will be signed out.",
 };
 
 /** The code mail: a plain-text part with the code, and HTML with every user value escaped. */

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { route } from "../../lib/endpoint.ts";
 import { unauthorized } from "../../lib/errors.ts";
 import type { AuthService } from "./service.ts";
@@ -8,6 +8,10 @@ export function bearerToken(header: string | undefined): string {
   if (!match?.[1]) throw unauthorized();
   return match[1];
 }
+
+/** The browser's own description, kept short (the devices list names browser and OS from it). */
+const userAgentOf = (request: FastifyRequest) =>
+  String(request.headers["user-agent"] ?? "").slice(0, 512);
 
 /** The Auth calls of the endpoint table. */
 export const authRoutes =
@@ -28,9 +32,36 @@ export const authRoutes =
     route(
       app,
       "POST /api/auth/verify-otp",
-      async (request) => auth.verifyOtp(request.body.userId, request.body.code, request.ip),
+      async (request) =>
+        auth.verifyOtp(request.body.userId, request.body.code, request.ip, userAgentOf(request)),
       limited,
     );
+
+    route(
+      app,
+      "POST /api/auth/forgot-password",
+      async (request) =>
+        auth.forgotPassword(request.body.email, (error) =>
+          request.log.warn({ err: error }, "password reset code not sent"),
+        ),
+      limited,
+    );
+
+    route(
+      app,
+      "POST /api/auth/reset-password",
+      async (request) => auth.resetPassword(request.body, request.ip),
+      limited,
+    );
+
+    route(app, "GET /api/auth/sessions", async (request) => ({
+      sessions: await auth.devices(request.auth),
+    }));
+
+    route(app, "DELETE /api/auth/sessions/:id", async (request, reply) => {
+      await auth.revokeDevice(request.auth, request.params.id);
+      return reply.code(204).send(null);
+    });
 
     route(
       app,

@@ -10,6 +10,7 @@ import {
   type LoginBody,
   type OtpPurpose,
   type RegisterBody,
+  type ResetPasswordBody,
   type User,
 } from "@cartner/contract";
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
@@ -35,6 +36,8 @@ export interface AuthDeps {
   sessionCacheMs?: number;
   /** Tells every instance to close the live sockets of a revoked auth session at once. */
   events?: Pick<EventBus, "publish">;
+  /** Told of work done after an answer (reset mails), so shutdown and tests can wait for it. */
+  trackJob?: (job: Promise<unknown>) => void;
 }
 
 export interface AuthContext {
@@ -54,7 +57,7 @@ const toUser = (row: { id: string; name: string; email: string }): User => ({
 });
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0, events } = deps;
+  const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0, events, trackJob } = deps;
 
   /** Revoked auth sessions stop hearing live events now, not at the next 30 s check. */
   const disconnect = (userId: string, sid?: string) =>
@@ -207,12 +210,156 @@ export function createAuthService(deps: AuthDeps) {
     if (!user || !ok) {
       throw new AppError(401, ErrorCode.INVALID_CREDENTIALS, "Invalid email or password");
     }
-    await issueCode(user, "login");
+    const sent = await liveSignInCode(user.id);
+    if (sent) {
+      // The back button or a second tab: the code in the inbox still works, send no other.
+      return {
+        message: "We sent you a code less than a minute ago: it still works. Enter it below.",
+        userId: user.id,
+        user: toUser(user),
+        codeAlreadySent: true,
+      };
+    }
+    try {
+      await issueCode(user, "login");
+    } catch (error) {
+      // A concurrent sign-in sent the code a moment ago: the same answer as above.
+      if (error instanceof AppError && error.status === 429 && (await liveSignInCode(user.id))) {
+        return {
+          message: "We sent you a code less than a minute ago: it still works. Enter it below.",
+          userId: user.id,
+          user: toUser(user),
+          codeAlreadySent: true,
+        };
+      }
+      throw error;
+    }
     return {
       message: "We sent a 6-digit code to your email.",
       userId: user.id,
       user: toUser(user),
     };
+  }
+
+  /** A sign-in (or sign-up) code sent under 60 s ago and still usable, if there is one. */
+  async function liveSignInCode(userId: string) {
+    const now = clock.now();
+    const [live] = await db
+      .select({ id: otpCodes.id })
+      .from(otpCodes)
+      .where(
+        and(
+          eq(otpCodes.userId, userId),
+          inArray(otpCodes.purpose, ["login", "register"]),
+          isNull(otpCodes.consumedAt),
+          gt(otpCodes.expiresAt, now),
+          lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
+          gt(otpCodes.createdAt, new Date(now.getTime() - OTP_RESEND_INTERVAL_MS)),
+        ),
+      )
+      .limit(1);
+    return live !== undefined;
+  }
+
+  /**
+   * Mails a reset code when the email has an account. The answer is the same, and as quick,
+   * whether or not it has: the code is issued after the answer, and any refusal (the 60 s
+   * interval, a mail failure) is only logged.
+   */
+  function forgotPassword(email: string, log: (error: unknown) => void) {
+    const job = (async () => {
+      const [user] = await db.select().from(users).where(eq(users.email, email));
+      if (!user || user.deletedAt) return;
+      await issueCode(user, "reset");
+    })().catch(log);
+    trackJob?.(job);
+    return {
+      message:
+        "If an account uses this email, we sent it a 6-digit code. Enter it with your new password.",
+    };
+  }
+
+  /** Sets a new password with a reset code and signs out every device (DESIGN section 9). */
+  async function resetPassword(body: ResetPasswordBody, address: string) {
+    const now = clock.now();
+    if (isCommonPassword(body.password)) {
+      throw new AppError(
+        400,
+        ErrorCode.WEAK_PASSWORD,
+        "This password is too common. Choose another.",
+        { fields: { password: "This password is too common. Choose another." } },
+      );
+    }
+    const [user] = await db.select().from(users).where(eq(users.email, body.email));
+    if (!user || user.deletedAt) throw invalidCode();
+    const attempt = await claimCode(user, body.code, address);
+    if (attempt.purpose !== "reset") throw invalidCode();
+    const passwordHash = await hashPassword(body.password);
+    await db.transaction(async (tx) => {
+      const [consumed] = await tx
+        .update(otpCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
+        .returning({ id: otpCodes.id });
+      if (!consumed) throw invalidCode();
+      await tx
+        .update(users)
+        .set({
+          passwordHash,
+          otpSentAt: null,
+          updatedAt: now,
+          emailVerifiedAt: user.emailVerifiedAt ?? now,
+        })
+        .where(eq(users.id, user.id));
+      await tx
+        .update(authSessions)
+        .set({ revokedAt: now })
+        .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt)));
+    });
+    liveSessions.clear();
+    disconnect(user.id);
+    return { message: "Your password was changed and every device was signed out. Sign in again." };
+  }
+
+  /** The user's signed-in devices, newest first. */
+  async function devices(context: AuthContext) {
+    const now = clock.now().getTime();
+    const rows = await db
+      .select()
+      .from(authSessions)
+      .where(and(eq(authSessions.userId, context.user._id), isNull(authSessions.revokedAt)))
+      .orderBy(desc(authSessions.lastSeenAt));
+    return rows
+      .filter(
+        (r) =>
+          now - r.lastSeenAt.getTime() <= AUTH_SESSION_IDLE_MS &&
+          now - r.createdAt.getTime() <= AUTH_SESSION_MAX_AGE_MS,
+      )
+      .map((r) => ({
+        _id: r.id,
+        createdAt: r.createdAt.toISOString(),
+        lastSeenAt: r.lastSeenAt.toISOString(),
+        userAgent: r.userAgent,
+        current: r.id === context.sid,
+      }));
+  }
+
+  /** Signs one of the user's devices out (its token and live socket stop at once). */
+  async function revokeDevice(context: AuthContext, sid: string) {
+    const [revoked] = await db
+      .update(authSessions)
+      .set({ revokedAt: clock.now() })
+      .where(
+        and(
+          eq(authSessions.id, sid),
+          eq(authSessions.userId, context.user._id),
+          isNull(authSessions.revokedAt),
+        ),
+      )
+      .returning({ id: authSessions.id });
+    if (!revoked) throw new AppError(404, ErrorCode.NOT_FOUND, "Device not found");
+    liveSessions.delete(sid);
+    disconnect(context.user._id, sid);
   }
 
   async function resend(userId: string) {
@@ -264,14 +411,15 @@ export function createAuthService(deps: AuthDeps) {
    * address (issue 17: ten calls for someone else's id, with no code even sent, used to lock
    * them out for an hour); a code still dies after OTP_MAX_ATTEMPTS wrong tries.
    */
-  async function verifyOtp(userId: string, code: string, address: string) {
+  /**
+   * Claims one attempt at the user's live code and compares it; answers the code's row when it
+   * matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
+   */
+  async function claimCode(user: { id: string }, code: string, address: string) {
     const now = clock.now();
-    const [user] = await db.select().from(users).where(eq(users.id, userId));
-    if (!user) throw invalidCode();
-    if ((await recentFailures(userId, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
+    if ((await recentFailures(user.id, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
       throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
     }
-
     // Claim one attempt atomically: however many requests race, a code is evaluated at most
     // OTP_MAX_ATTEMPTS times.
     const [attempt] = await db
@@ -279,7 +427,7 @@ export function createAuthService(deps: AuthDeps) {
       .set({ attempts: sql`${otpCodes.attempts} + 1` })
       .where(
         and(
-          eq(otpCodes.userId, userId),
+          eq(otpCodes.userId, user.id),
           isNull(otpCodes.consumedAt),
           gt(otpCodes.expiresAt, now),
           lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
@@ -293,9 +441,24 @@ export function createAuthService(deps: AuthDeps) {
         Buffer.from(hashCode(code), "hex"),
       );
     if (!attempt || !matches) {
-      if (attempt) await recordFailure(userId, address);
+      if (attempt) await recordFailure(user.id, address);
       throw invalidCode();
     }
+    return attempt;
+  }
+
+  /**
+   * Checks a code. Only a wrong guess at a live code counts as a failure, per account and client
+   * address (issue 17: ten calls for someone else's id, with no code even sent, used to lock
+   * them out for an hour); a code still dies after OTP_MAX_ATTEMPTS wrong tries.
+   */
+  async function verifyOtp(userId: string, code: string, address: string, userAgent = "") {
+    const now = clock.now();
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw invalidCode();
+    const attempt = await claimCode(user, code, address);
+    // A password reset code is spent on /auth/reset-password only, never as a sign-in.
+    if (attempt.purpose === "reset") throw invalidCode();
 
     let revokedSomeSessions = false;
     const result = await db.transaction(async (tx) => {
@@ -348,7 +511,7 @@ export function createAuthService(deps: AuthDeps) {
         });
       const [session] = await tx
         .insert(authSessions)
-        .values({ userId: user.id, createdAt: now, lastSeenAt: now })
+        .values({ userId: user.id, createdAt: now, lastSeenAt: now, userAgent })
         .returning({ id: authSessions.id });
       const token = await tokens.sign({ userId: user.id, sid: session!.id });
       return {
@@ -512,6 +675,11 @@ export function createAuthService(deps: AuthDeps) {
   return {
     register,
     login,
+    forgotPassword,
+    resetPassword,
+    devices,
+    revokeDevice,
+    disconnect,
     resend,
     verifyOtp,
     authenticate,

@@ -7,7 +7,7 @@ import { AppError } from "../../lib/errors.ts";
 const PING_TIMEOUT_MS = 2_000;
 
 export const healthRoutes =
-  (database: Database): FastifyPluginAsync =>
+  (database: Database, devMailbox: boolean): FastifyPluginAsync =>
   async (app) => {
     route(app, "GET /api/conhealth", async () => {
       let timer: NodeJS.Timeout | undefined;
@@ -23,6 +23,6 @@ export const healthRoutes =
       } finally {
         clearTimeout(timer);
       }
-      return { status: "ok" as const, db: "ok" as const };
+      return { status: "ok" as const, db: "ok" as const, devMailbox };
     });
   };

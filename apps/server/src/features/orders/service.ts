@@ -383,14 +383,15 @@ export function createOrderService(deps: {
     }>(
       db,
       sql`
-      select s.user_id as "otherId", coalesce(u.name, s.name) as "otherName", o.id as "orderId",
+      select s.user_id as "otherId",
+        case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
         o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
         s.total_cents as cents, s.status
       from ${orderShares} s join ${orders} o on o.id = s.order_id
       left join ${users} u on u.id = s.user_id
       where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
       union all
-      select o.payee_id, coalesce(u.name, o.payee_name), o.id, o.number, o.session_name,
+      select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
         o.placed_at, -s.total_cents, s.status
       from ${orderShares} s join ${orders} o on o.id = s.order_id
       left join ${users} u on u.id = o.payee_id

@@ -5,11 +5,24 @@ import { route } from "../../lib/endpoint.ts";
 import { CROSS_ORIGIN_RESOURCE } from "../../lib/media.ts";
 import { AppError, echoName, invalidFields, issueField } from "../../lib/errors.ts";
 import { reencodeAvatar } from "./avatar.ts";
+import type { AccountService } from "./account.ts";
 import type { ProfileService } from "./service.ts";
 
 export const profileRoutes =
-  (profiles: ProfileService): FastifyPluginAsync =>
+  (profiles: ProfileService, account: AccountService): FastifyPluginAsync =>
   async (app) => {
+    route(app, "GET /api/users/me/export", async (request, reply) => {
+      const data = await account.exportData(request.auth.user);
+      return reply
+        .header("content-disposition", 'attachment; filename="cartner-my-data.json"')
+        .send(data);
+    });
+
+    route(app, "DELETE /api/users/me", async (request, reply) => {
+      await account.deleteAccount(request.auth.user, request.body.password);
+      return reply.code(204).send(null);
+    });
+
     await app.register(multipart, {
       limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 11 },
     });

@@ -16,3 +16,11 @@ export function sameSecret(a: string, b: string): boolean {
   const hb = crypto.createHash("sha256").update(b).digest();
   return crypto.timingSafeEqual(ha, hb);
 }
+
+/** A fresh passcode when the creator rotates the code: six characters of the same alphabet. */
+export function newPasscode(): string {
+  let passcode = "";
+  for (let i = 0; i < 6; i++)
+    passcode += ALPHABET[crypto.randomInt(ALPHABET.length)]!.toLowerCase();
+  return passcode;
+}

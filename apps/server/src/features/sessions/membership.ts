@@ -10,7 +10,9 @@ import { joinFailures, sessionInvites, sessionMembers, sessions, users } from ".
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, forbidden, notFound, tooManyRequests } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
 import type { SessionService } from "./service.ts";
 
@@ -28,6 +30,9 @@ export function createMembershipService(deps: {
   events: Pick<EventBus, "publish">;
   media: Media;
   sessions: SessionService;
+  /** Invite mails go out after the answer; a failure is logged, the invite stays. */
+  mailer?: Mailer;
+  track?: (job: Promise<unknown>) => void;
 }) {
   const { db, clock, events, media } = deps;
   const { accessByCode, announce, touch, requireActive } = deps.sessions;
@@ -198,6 +203,17 @@ export function createMembershipService(deps: {
         event: { type: "invite.received", sessionId: session.id },
         users: [invitee.id],
       });
+    }
+    if (deps.mailer) {
+      const mail = inviteMail({
+        to: email,
+        inviterName: user.name,
+        sessionName: session.name,
+        role,
+        hasAccount: invitee !== undefined,
+        link: media.page(invitee ? "/sessions" : `/register?email=${encodeURIComponent(email)}`),
+      });
+      deps.track?.(deps.mailer.send(mail));
     }
     // The same answer whether or not the email has an account: it reveals nothing.
     return { message: `Invite sent to ${emailOrUsername}` };

@@ -15,6 +15,8 @@ import { SocialSignIn } from "./SocialSignIn.tsx";
 export interface OtpLocationState {
   /** Where the code was sent, to tell the user on the next page. */
   email?: string;
+  /** Said on the code page: e.g. that the code sent a moment ago still works. */
+  notice?: string;
 }
 
 export function LoginPage() {
@@ -28,7 +30,10 @@ export function LoginPage() {
     mutationFn: (body: LoginBody) => authApi.login(body),
     onSuccess: (result) => {
       setPendingUserId(result.userId);
-      const state: OtpLocationState = { email: result.user.email };
+      const state: OtpLocationState = {
+        email: result.user.email,
+        ...(result.codeAlreadySent ? { notice: result.message } : {}),
+      };
       navigate("/verify-otp", { state });
     },
     onError: (error) => {
@@ -67,16 +72,25 @@ export function LoginPage() {
           onChange={(event) => setEmail(event.target.value)}
           error={errors.email}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
-        />
+        <div className="flex flex-col gap-1.5">
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={errors.password}
+          />
+          <Link
+            to="/forgot-password"
+            state={{ email }}
+            className="self-end rounded-md text-sm font-semibold text-primary-700 hover:underline"
+          >
+            Forgot password?
+          </Link>
+        </div>
         <FormAlert message={formError} live={false} />
         <Button type="submit" size="lg" fullWidth loading={login.isPending}>
           {login.isPending ? "Signing in…" : "Sign in"}

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { PASSWORD_MIN_LENGTH, RegisterBodySchema, type RegisterBody } from "@cartner/contract";
@@ -16,7 +16,9 @@ const FIELD_ORDER = ["name", "email", "password"];
 export function RegisterPage() {
   const navigate = useNavigate();
   const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
+  // An invite mail links here with the invited address filled in.
+  const [searchParams] = useSearchParams();
+  const [email, setEmail] = useState(() => searchParams.get("email")?.slice(0, 254) ?? "");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);

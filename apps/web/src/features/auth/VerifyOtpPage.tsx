@@ -2,7 +2,6 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { MailCheck } from "lucide-react";
 import { OTP_LENGTH, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
 import {
   Button,
@@ -16,7 +15,13 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { signIn } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatCountdown } from "../../lib/format.ts";
-import { clearPendingUserId, getPendingUserId, getUser } from "../../lib/storage.ts";
+import {
+  clearPendingUserId,
+  getPendingInvite,
+  getPendingUserId,
+  getUser,
+} from "../../lib/storage.ts";
+import { DevMailboxHint } from "../../shared/DevMailboxHint.tsx";
 import { profileKeys } from "../../api/profile-api.ts";
 import {
   credentialsUpdatedMessage,
@@ -56,6 +61,7 @@ export function VerifyOtpPage() {
   const state = location.state as (OtpLocationState & CredentialsOtpState) | null;
   const email = state?.email;
   const change = state?.credentialsChange;
+  const notice = state?.notice;
 
   if (!userId) {
     return (
@@ -69,7 +75,7 @@ export function VerifyOtpPage() {
       </AuthShell>
     );
   }
-  return <VerifyOtpForm userId={userId} email={email} change={change} />;
+  return <VerifyOtpForm userId={userId} email={email} change={change} notice={notice} />;
 }
 
 function useResendCountdown() {
@@ -99,9 +105,11 @@ function VerifyOtpForm({
   userId,
   email,
   change,
+  notice,
 }: {
   userId: string;
   email: string | undefined;
+  notice: string | undefined;
   /** Set by /editpass: what the code confirms. */
   change: CredentialsOtpState["credentialsChange"];
 }) {
@@ -122,7 +130,12 @@ function VerifyOtpForm({
       clearPendingUserId();
       // A session filled in while signed out is created now, and the user goes to /sessions.
       const created = await createPendingSession(result.user);
-      await navigate(created ? "/sessions" : destinationFor(result.purpose), { replace: true });
+      // An invite link opened while signed out is accepted on its page, now.
+      const invite = getPendingInvite();
+      await navigate(
+        invite ? `/join/${invite}` : created ? "/sessions" : destinationFor(result.purpose),
+        { replace: true },
+      );
       if (result.purpose === "update") {
         // The profile shows the email: read it again. The message names what changed.
         void queryClient.invalidateQueries({ queryKey: profileKeys.all });
@@ -182,6 +195,14 @@ function VerifyOtpForm({
         </p>
       }
     >
+      {notice && (
+        <p
+          role="status"
+          className="mb-5 rounded-xl bg-primary-50 px-4 py-3 text-sm text-primary-800 ring-1 ring-primary-200 ring-inset"
+        >
+          {notice}
+        </p>
+      )}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-label="Verify code">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={inputId}>Verification code</Label>
@@ -229,16 +250,7 @@ function VerifyOtpForm({
         </Button>
       </div>
 
-      <div className="mt-8 flex gap-3 rounded-xl bg-slate-50 p-4 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset">
-        <MailCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary-600" />
-        <p>
-          Running Cartner locally? Codes also appear in the development mailbox at{" "}
-          <a href="/dev/mailbox" className="font-semibold text-primary-700 underline">
-            /dev/mailbox
-          </a>
-          .
-        </p>
-      </div>
+      <DevMailboxHint className="mt-8" />
 
       <p className="mt-6 text-center text-sm text-slate-600">
         Wrong account?{" "}

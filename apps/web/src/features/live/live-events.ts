@@ -4,9 +4,11 @@ import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
 import { orderKeys } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
+import { getUser } from "../../lib/storage.ts";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
+export const REMOVED_MESSAGE = "You were removed from this session.";
 export const ORDER_PLACED_MESSAGE = "Your group checked out: the order and your share are ready.";
 /** SPEC section 9: most toasts stay 6 to 10 s. */
 const LIVE_TOAST_AUTO_CLOSE_MS = 6000;
@@ -63,6 +65,16 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
         sessionKeys.allJoinRequests(),
         sessionKeys.invites(),
       ]);
+      return;
+    case "member.removed":
+      invalidate(client, [...sessionViews(sessionId), sessionKeys.allJoinRequests(), cartKeys.all]);
+      // The member removed: their open pages lose access (their next reads are 404s); say why.
+      if (event.userId && event.userId === getUser()?._id) {
+        toast.warn(REMOVED_MESSAGE, {
+          toastId: `removed-${sessionId ?? ""}`,
+          autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+        });
+      }
       return;
     case "session.ended":
       invalidate(client, [...sessionViews(sessionId), cartKeys.all]);

@@ -35,6 +35,7 @@ import {
 } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../shared/use-logout.ts";
+import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
 import { useMyProfile } from "./use-profile.ts";
 
@@ -141,6 +142,8 @@ function ProfileView({ profile }: { profile: Profile }) {
         <AboutCard profile={profile} />
         <MyCarts carts={profile.carts} />
         <ComingSoonProducts />
+        <DevicesCard />
+        <YourDataCard />
       </div>
     </div>
   );

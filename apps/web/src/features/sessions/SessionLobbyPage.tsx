@@ -27,7 +27,9 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { useActiveSession } from "../../shared/active-session.ts";
+import { InviteLinksCard } from "./InviteLinksCard.tsx";
 import { InvitePanel } from "./InvitePanel.tsx";
+import { MemberControls, RotateCodeButton } from "./ManageMembers.tsx";
 import { roleIn } from "../../shared/roles.ts";
 import { membersOf, pendingOf, roleLabels } from "./session-model.ts";
 import { MoneyStats, StatusBadge } from "./session-parts.tsx";
@@ -48,6 +50,8 @@ export function lobbyActions(session: Session, role: Role | null) {
     canEdit: active && can(role, "session.edit"),
     canInvite: active && can(role, "session.invite"),
     canAddItems: active && can(role, "cart.add"),
+    /** Roles, removal, hand-over, invite links and a new code (issue 20). */
+    canManage: active && can(role, "session.manageMembers"),
   };
 }
 
@@ -165,6 +169,13 @@ function Lobby({ session }: { session: Session }) {
           </Detail>
         </dl>
 
+        {actions.canManage && (
+          <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <span>Code got out?</span>
+            <RotateCodeButton session={session} />
+          </div>
+        )}
+
         <MoneyStats session={session} layout="tiles" />
 
         <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
@@ -223,7 +234,12 @@ function Lobby({ session }: { session: Session }) {
               Participants ({members.length})
             </h2>
           </div>
-          <MemberList members={members} labelledBy={membersId} userId={user?._id} />
+          <MemberList
+            members={members}
+            labelledBy={membersId}
+            userId={user?._id}
+            manage={actions.canManage ? session : undefined}
+          />
 
           <div className="flex flex-col gap-3 border-t border-slate-100 pt-5">
             <div className="flex items-center gap-2">
@@ -241,7 +257,10 @@ function Lobby({ session }: { session: Session }) {
         </section>
 
         {actions.canInvite && (
-          <InvitePanel sessionId={session._id} sessionCode={session.sessionCode} />
+          <div className="flex flex-col gap-6">
+            <InvitePanel sessionId={session._id} sessionCode={session.sessionCode} />
+            {actions.canManage && <InviteLinksCard sessionId={session._id} />}
+          </div>
         )}
       </div>
 
@@ -330,10 +349,13 @@ function MemberList({
   members,
   labelledBy,
   userId,
+  manage,
 }: {
   members: Member[];
   labelledBy: string;
   userId: string | undefined;
+  /** The creator's lobby: each other member gets role, hand-over and remove controls. */
+  manage?: Session | undefined;
 }) {
   return (
     <ul aria-labelledby={labelledBy} className="grid gap-2 sm:grid-cols-2">
@@ -359,6 +381,9 @@ function MemberList({
               <span className="text-sm text-slate-500">{roleLabels[member.role]}</span>
             )}
             {member.ready && <Badge tone="success">Done</Badge>}
+            {manage && member.userId !== userId && (
+              <MemberControls session={manage} member={member} />
+            )}
           </div>
         </li>
       ))}

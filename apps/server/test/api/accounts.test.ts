@@ -1,0 +1,227 @@
+/**
+ * Issue 20, accounts: forgot and reset password, signed-in devices, export, deletion, and a
+ * second login within a minute of a sent code (PGlite and PostgreSQL).
+ */
+import { desc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devMails } from "../../src/db/schema.ts";
+import {
+  PASSWORD,
+  client,
+  createTestApp,
+  latestCode,
+  sessionWithEveryRole,
+  signUp,
+  type TestApp,
+} from "../helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "POST", url, payload, headers });
+
+async function mailsTo(email: string) {
+  return t.database.db
+    .select()
+    .from(devMails)
+    .where(eq(devMails.recipient, email))
+    .orderBy(desc(devMails.createdAt));
+}
+
+/** Waits for a mail sent after the answer (reset codes go out in the background). */
+async function resetCode(email: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const [mail] = await mailsTo(email);
+    const code = mail?.subject.startsWith("Reset")
+      ? mail.text.match(/Your code: (\d{6})/)?.[1]
+      : undefined;
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no reset code mailed to ${email}`);
+}
+
+describe("forgot and reset password", () => {
+  it("answers the same for an unknown email, mails a code to a known one, and the reset signs out every device", async () => {
+    const ann = await signUp(t, "Ann");
+    const unknown = await post("/api/auth/forgot-password", { email: "nobody.here@example.com" });
+    const known = await post("/api/auth/forgot-password", { email: ann.email });
+    expect(unknown.statusCode).toBe(200);
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    const code = await resetCode(ann.email);
+    expect((await mailsTo("nobody.here@example.com")).length).toBe(0);
+
+    // The reset code is not a sign-in code.
+    const asLogin = await post("/api/auth/verify-otp", { userId: ann.userId, code });
+    expect(asLogin.statusCode).toBe(400);
+
+    const reset = await post("/api/auth/reset-password", {
+      email: ann.email,
+      code,
+      password: "new-orchard-77",
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    // Every device is signed out; the old password no longer works, the new one does.
+    const me = await client(t, ann.token)("GET", "/api/auth/validate-token");
+    expect(me.statusCode).toBe(401);
+    expect(
+      (await post("/api/auth/login", { email: ann.email, password: PASSWORD })).statusCode,
+    ).toBe(401);
+    expect(
+      (await post("/api/auth/login", { email: ann.email, password: "new-orchard-77" })).statusCode,
+    ).toBe(200);
+    // The code is spent.
+    const again = await post("/api/auth/reset-password", {
+      email: ann.email,
+      code,
+      password: "third-orchard-99",
+    });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it("kills the code after five wrong tries; a wrong code or email changes nothing", async () => {
+    const ben = await signUp(t, "Ben");
+    await post("/api/auth/forgot-password", { email: ben.email });
+    const code = await resetCode(ben.email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) {
+      const res = await post(
+        "/api/auth/reset-password",
+        { email: ben.email, code: wrong, password: "new-orchard-77" },
+        { "x-forwarded-for": `10.0.0.${i}` },
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe("INVALID_CODE");
+    }
+    const late = await post("/api/auth/reset-password", {
+      email: ben.email,
+      code,
+      password: "new-orchard-77",
+    });
+    expect(late.statusCode).toBe(400);
+    expect((await client(t, ben.token)("GET", "/api/auth/validate-token")).statusCode).toBe(200);
+    for (const body of [
+      { email: "nobody.here@example.com", code, password: "new-orchard-77" },
+      { email: ben.email, code: "12", password: "new-orchard-77" },
+      { email: ben.email, code, password: "short" },
+      { email: ben.email, code, password: "new-orchard-77", extra: 1 },
+    ]) {
+      const res = await post("/api/auth/reset-password", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
+describe("login within a minute of a sent code", () => {
+  it("goes to the code page without a second mail; the code already sent still works", async () => {
+    const cat = await signUp(t, "Cat");
+    const first = await post("/api/auth/login", { email: cat.email, password: PASSWORD });
+    expect(first.statusCode).toBe(200);
+    const mails = (await mailsTo(cat.email)).length;
+    const second = await post("/api/auth/login", { email: cat.email, password: PASSWORD });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({ userId: cat.userId, codeAlreadySent: true });
+    expect(second.json().message).toMatch(/still works/);
+    expect((await mailsTo(cat.email)).length).toBe(mails);
+    const code = await latestCode(t.database, cat.email);
+    expect((await post("/api/auth/verify-otp", { userId: cat.userId, code })).statusCode).toBe(200);
+  });
+});
+
+describe("devices", () => {
+  it("lists signed-in devices with their browser, marks this one, and signs one out", async () => {
+    const dan = await signUp(t, "Dan");
+    await post("/api/auth/login", { email: dan.email, password: PASSWORD });
+    const code = await latestCode(t.database, dan.email);
+    const phone = await post(
+      "/api/auth/verify-otp",
+      { userId: dan.userId, code },
+      { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1" },
+    );
+    const phoneToken = phone.json().token as string;
+    const list = await client(t, dan.token)("GET", "/api/auth/sessions");
+    expect(list.statusCode).toBe(200);
+    const sessions = list.json().sessions as { _id: string; userAgent: string; current: boolean }[];
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const iphone = sessions.find((s) => s.userAgent.includes("iPhone"))!;
+    expect(iphone.current).toBe(false);
+
+    const out = await client(t, dan.token)("DELETE", `/api/auth/sessions/${iphone._id}`);
+    expect(out.statusCode).toBe(204);
+    expect((await client(t, phoneToken)("GET", "/api/auth/validate-token")).statusCode).toBe(401);
+    expect((await client(t, dan.token)("GET", "/api/auth/validate-token")).statusCode).toBe(200);
+    // Someone else's device, a spent one, a malformed id: 404, 404, 400.
+    const eve = await signUp(t, "Eve");
+    const current = sessions.find((s) => s.current)!;
+    expect(
+      (await client(t, eve.token)("DELETE", `/api/auth/sessions/${current._id}`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await client(t, dan.token)("DELETE", `/api/auth/sessions/${iphone._id}`)).statusCode,
+    ).toBe(404);
+    expect((await client(t, dan.token)("DELETE", "/api/auth/sessions/nope")).statusCode).toBe(400);
+  });
+});
+
+describe("export and deletion", () => {
+  it("exports the account's data as a JSON attachment", async () => {
+    const f = await sessionWithEveryRole(t);
+    const [product] = (await f.as.creator("GET", "/api/products?limit=1")).json().products;
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
+    const res = await f.as.creator("GET", "/api/users/me/export");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-disposition"]).toContain("attachment");
+    const data = res.json();
+    expect(data.account).toMatchObject({
+      id: f.people.creator.userId,
+      email: f.people.creator.email,
+    });
+    expect(data.sessions[0]).toMatchObject({ sessionName: "Weekend groceries", role: "creator" });
+    expect(data.cartLines[0]).toMatchObject({ product: product.name, quantity: 1 });
+    expect(JSON.stringify(data)).not.toMatch(/password|codeHash|\$argon/i);
+  });
+
+  it("needs the password; ends the sessions they created, keeps others' carts, frees the email", async () => {
+    const f = await sessionWithEveryRole(t);
+    const [product] = (await f.as.creator("GET", "/api/products?limit=1")).json().products;
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
+
+    const wrong = await f.as.creator("DELETE", "/api/users/me", { password: "not-my-password" });
+    expect(wrong.statusCode).toBe(403);
+    expect((await f.as.creator("GET", "/api/auth/validate-token")).statusCode).toBe(200);
+    expect((await f.as.creator("DELETE", "/api/users/me", {})).statusCode).toBe(400);
+
+    const gone = await f.as.creator("DELETE", "/api/users/me", { password: PASSWORD });
+    expect(gone.statusCode).toBe(204);
+    expect((await f.as.creator("GET", "/api/auth/validate-token")).statusCode).toBe(401);
+    expect(
+      (await post("/api/auth/login", { email: f.people.creator.email, password: PASSWORD }))
+        .statusCode,
+    ).toBe(401);
+    // Ben's view: the session ended, the cart is history with both lines, Ann's name is gone.
+    const session = (await f.as.participant("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(session.status).toBe("ended");
+    const cart = (await f.as.participant("GET", `/api/carts/${f.cartId}`)).json().cart;
+    expect(cart.products).toHaveLength(2);
+    expect(JSON.stringify(cart)).not.toContain(f.people.creator.email);
+    expect(cart.products.map((l: { addedBy: { name: string } }) => l.addedBy.name).sort()).toEqual([
+      "Ben",
+      "Deleted user",
+    ]);
+    // The email can sign up again, as a new account.
+    const again = await post("/api/auth/register", {
+      name: "Ann",
+      email: f.people.creator.email,
+      password: PASSWORD,
+    });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().userId).not.toBe(f.people.creator.userId);
+  });
+});

@@ -1,0 +1,196 @@
+import { useId, useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import { Download, LaptopMinimal, LogOut, ShieldAlert, Smartphone, Trash2 } from "lucide-react";
+import UAParser from "ua-parser-js";
+import type { Device } from "@cartner/contract";
+import { authApi } from "../../api/auth-api.ts";
+import { profileApi } from "../../api/profile-api.ts";
+import {
+  Badge,
+  Button,
+  Card,
+  FormAlert,
+  InlineLoadError,
+  InlineLoading,
+  TextField,
+} from "../../components/ui/index.ts";
+import { ApiError, errorMessage } from "../../lib/api.ts";
+import { signOutLocally } from "../../lib/auth-store.ts";
+import { saveFile } from "../../lib/download.ts";
+import { formatDateTime } from "../../lib/format.ts";
+
+export const ACCOUNT_DELETED_MESSAGE = "Your account was deleted.";
+
+/** "Firefox on Windows", from the user agent the browser sent at sign-in (ua-parser-js). */
+export function describeDevice(userAgent: string): { name: string; mobile: boolean } {
+  if (!userAgent) return { name: "Unknown device", mobile: false };
+  const parsed = new UAParser(userAgent).getResult();
+  const browser = parsed.browser.name ?? "A browser";
+  const os = parsed.os.name;
+  return {
+    name: os ? `${browser} on ${os}` : browser,
+    mobile: parsed.device.type === "mobile" || parsed.device.type === "tablet",
+  };
+}
+
+const devicesKey = ["auth", "devices"] as const;
+
+/** Signed-in devices, with sign-out for each (DESIGN section 9, "Accounts"). */
+export function DevicesCard() {
+  const titleId = useId();
+  const client = useQueryClient();
+  const devices = useQuery({
+    queryKey: devicesKey,
+    queryFn: ({ signal }) => authApi.devices(signal),
+    select: (body) => body.sessions,
+  });
+  const signOut = useMutation({
+    mutationFn: (device: Device) => authApi.signOutDevice(device._id),
+    onSuccess: (_, device) => {
+      void client.invalidateQueries({ queryKey: devicesKey });
+      toast.success(`${describeDevice(device.userAgent).name} was signed out.`);
+    },
+    onError: (error) => toast.error(errorMessage(error, "We couldn't sign that device out.")),
+  });
+  return (
+    <Card role="region" aria-labelledby={titleId} className="flex flex-col gap-4 p-5 sm:p-6">
+      <h2 id={titleId} className="text-lg font-bold sm:text-xl">
+        Devices
+      </h2>
+      {devices.isPending ? (
+        <InlineLoading>Loading your devices…</InlineLoading>
+      ) : devices.isError ? (
+        <InlineLoadError
+          message={errorMessage(devices.error, "We couldn't load your devices.")}
+          onRetry={() => void devices.refetch()}
+        />
+      ) : (
+        <ul aria-label="Signed-in devices" className="flex flex-col divide-y divide-slate-100">
+          {devices.data.map((device) => {
+            const { name, mobile } = describeDevice(device.userAgent);
+            const Icon = mobile ? Smartphone : LaptopMinimal;
+            return (
+              <li key={device._id} className="flex flex-wrap items-center gap-3 py-3">
+                <Icon aria-hidden="true" className="size-5 text-slate-500" />
+                <div className="flex min-w-0 flex-1 flex-col">
+                  <span className="font-semibold text-ink">
+                    {name} {device.current && <Badge tone="success">This device</Badge>}
+                  </span>
+                  <span className="text-sm text-slate-500">
+                    Signed in {formatDateTime(device.createdAt)} · last seen{" "}
+                    {formatDateTime(device.lastSeenAt)}
+                  </span>
+                </div>
+                {!device.current && (
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    aria-label={`Sign out ${name}, last seen ${formatDateTime(device.lastSeenAt)}`}
+                    loading={signOut.isPending && signOut.variables?._id === device._id}
+                    onClick={() => signOut.mutate(device)}
+                  >
+                    <LogOut aria-hidden="true" className="size-4" />
+                    Sign out
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** Download my data, and delete my account (password and a plain warning first). */
+export function YourDataCard() {
+  const titleId = useId();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState(false);
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const download = useMutation({
+    mutationFn: async () => saveFile(await profileApi.exportData(), "cartner-my-data.json"),
+    onError: (failure) => toast.error(errorMessage(failure, "We couldn't prepare your data.")),
+  });
+  const remove = useMutation({
+    mutationFn: () => profileApi.deleteAccount(password),
+    onSuccess: async () => {
+      signOutLocally();
+      toast.success(ACCOUNT_DELETED_MESSAGE, { autoClose: 8000 });
+      await navigate("/", { replace: true });
+    },
+    onError: (failure) => {
+      setError(
+        failure instanceof ApiError && failure.status === 403
+          ? "That password is not right."
+          : errorMessage(failure, "We couldn't delete your account."),
+      );
+    },
+  });
+
+  function onDelete(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!password) {
+      setError("Enter your password to confirm.");
+      return;
+    }
+    setError(null);
+    remove.mutate();
+  }
+
+  return (
+    <Card role="region" aria-labelledby={titleId} className="flex flex-col gap-4 p-5 sm:p-6">
+      <h2 id={titleId} className="text-lg font-bold sm:text-xl">
+        Your data
+      </h2>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" loading={download.isPending} onClick={() => download.mutate()}>
+          {!download.isPending && <Download aria-hidden="true" className="size-4" />}
+          Download my data
+        </Button>
+        {!deleting && (
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            Delete my account
+          </Button>
+        )}
+      </div>
+      {deleting && (
+        <form
+          onSubmit={onDelete}
+          aria-label="Delete my account"
+          className="flex flex-col gap-4 rounded-2xl bg-danger-50 p-4 ring-1 ring-danger-100 ring-inset"
+        >
+          <p className="flex gap-2 text-sm text-danger-700">
+            <ShieldAlert aria-hidden="true" className="size-5 shrink-0" />
+            <span>
+              This cannot be undone. Your profile, devices and memberships are erased. Sessions you
+              created and still run end, their carts kept as history for the others: hand a session
+              over in its lobby first to keep it going. Orders keep your name as it was.
+            </span>
+          </p>
+          <TextField
+            label="Your password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <FormAlert message={error} live />
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" variant="danger" loading={remove.isPending}>
+              Delete my account for good
+            </Button>
+            <Button variant="secondary" onClick={() => setDeleting(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+    </Card>
+  );
+}

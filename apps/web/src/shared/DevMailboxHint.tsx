@@ -1,0 +1,39 @@
+import { useQuery } from "@tanstack/react-query";
+import { MailCheck } from "lucide-react";
+import { authApi } from "../api/auth-api.ts";
+import { cn } from "../lib/cn.ts";
+
+/** Whether the server keeps mails in its development outbox; asked once per visit. */
+export function useDevMailbox(): boolean {
+  return (
+    useQuery({
+      queryKey: ["health"],
+      queryFn: ({ signal }) => authApi.health(signal),
+      select: (health) => health.devMailbox,
+      staleTime: Infinity,
+      retry: false,
+    }).data ?? false
+  );
+}
+
+/** Points to /dev/mailbox, only where the server has one (never in production). */
+export function DevMailboxHint({ className }: { className?: string }) {
+  if (!useDevMailbox()) return null;
+  return (
+    <div
+      className={cn(
+        "flex gap-3 rounded-xl bg-slate-50 p-4 text-sm text-slate-600 ring-1 ring-slate-200 ring-inset",
+        className,
+      )}
+    >
+      <MailCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary-600" />
+      <p>
+        Running Cartner locally? Codes also appear in the development mailbox at{" "}
+        <a href="/dev/mailbox" className="font-semibold text-primary-700 underline">
+          /dev/mailbox
+        </a>
+        .
+      </p>
+    </div>
+  );
+}
