@@ -1,9 +1,8 @@
 import { useId } from "react";
 import { Link, useParams } from "react-router";
 import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
-import { useQuery } from "@tanstack/react-query";
 import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { policySentence } from "../../shared/split-text.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
@@ -97,11 +96,8 @@ const DEFAULT_POLICY_TEXT = policySentence(DEFAULT_SPLIT_POLICY);
 function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: string }) {
   const { user } = useAuth();
   // The policy is the session's; the summary's split already follows it.
-  const session = useQuery({
-    queryKey: sessionKeys.detail(sessionId),
-    queryFn: ({ signal }) => sessionsApi.get(sessionId, signal),
-    select: (body) => body.session,
-  }).data;
+  // The same cache entry as the lobby's (the Session itself).
+  const session = useSessionDetail(sessionId).data;
   const policy = session?.splitPolicy;
   const itemsId = useId();
   const splitId = useId();

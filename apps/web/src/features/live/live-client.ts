@@ -39,7 +39,7 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
     return null;
   }
   if (typeof value !== "object" || value === null) return null;
-  const { type, sessionId, cartId, version } = value as Record<string, unknown>;
+  const { type, sessionId, cartId, version, orderId, userId } = value as Record<string, unknown>;
   if (type === "ready") return { type };
   if (typeof type !== "string" || !eventTypes.includes(type)) return null;
   return {
@@ -47,6 +47,8 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
     ...(typeof sessionId === "string" ? { sessionId } : {}),
     ...(typeof cartId === "string" ? { cartId } : {}),
     ...(Number.isInteger(version) ? { version: version as number } : {}),
+    ...(typeof orderId === "string" ? { orderId } : {}),
+    ...(typeof userId === "string" ? { userId } : {}),
   };
 }
 

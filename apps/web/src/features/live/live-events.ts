@@ -22,10 +22,10 @@ export function invalidateAllLive(client: QueryClient): void {
   invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all]);
 }
 
-/** The session's own views and the lists that show it. */
+/** The session's own views (its invite links' use counts too) and the lists that show it. */
 function sessionViews(sessionId: string | undefined): QueryKey[] {
   return [
-    ...(sessionId ? [sessionKeys.detail(sessionId)] : []),
+    ...(sessionId ? [sessionKeys.detail(sessionId), sessionKeys.links(sessionId)] : []),
     sessionKeys.sync(),
     sessionKeys.mine(),
   ];

@@ -30,7 +30,7 @@ function useMemberChange(session: Session) {
       }
     },
     onSuccess: (body, change) => {
-      client.setQueryData(sessionKeys.detail(session._id), body);
+      client.setQueryData(sessionKeys.detail(session._id), body.session);
       void client.invalidateQueries({ queryKey: sessionKeys.all });
       const done = {
         role: () =>

@@ -1,0 +1,203 @@
+import crypto from "node:crypto";
+import { expect, test, type Browser } from "@playwright/test";
+import jsqr from "jsqr";
+import { PNG } from "pngjs";
+
+// jsqr is CommonJS whose typings say `export default`: its default import is the module object.
+const jsQR = jsqr.default;
+import {
+  PASSWORD,
+  apiCall,
+  enterCode,
+  newUser,
+  readCode,
+  signedInPerson,
+  watchConsole,
+  type SignedIn,
+} from "./fixtures.ts";
+
+type Person = SignedIn & { problems: string[] };
+
+const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, (page) => ({
+    problems: watchConsole(page, { serverErrors: true }),
+  }));
+
+/** Ann's session with Ben as an approved participant; both signed in, in their own browsers. */
+async function sessionWithBen(browser: Browser) {
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Market ${crypto.randomBytes(3).toString("hex")}`;
+  const { session } = await apiCall<{
+    session: { _id: string; sessionCode: string; cartId: string };
+  }>(ann, "POST", "/api/sessions", {
+    sessionName,
+    sessionType: "Friends",
+    participants: "3+",
+    passcode: "fig-4",
+  });
+  await apiCall(ben, "POST", "/api/sessions/join/code", {
+    sessionCode: session.sessionCode,
+    passcode: "fig-4",
+  });
+  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  return { ann, ben, session, sessionName };
+}
+
+test("forgot password: a code from the outbox, a new password, and every device signed out", async ({
+  browser,
+}) => {
+  const ann = await person(browser, "Ann");
+  // A second device that the reset must sign out.
+  const phone = await browser.newContext();
+  const phonePage = await phone.newPage();
+  await phonePage.goto("/");
+  await phonePage.evaluate(
+    ([token, user]) => {
+      localStorage.setItem("token", token);
+      localStorage.setItem("user", user);
+    },
+    [ann.token, JSON.stringify({ _id: ann.id, name: "Ann", email: ann.user.email })] as const,
+  );
+
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  const problems = watchConsole(page, { serverErrors: true });
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
+  await page.getByLabel("Email").fill(ann.user.email);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page).toHaveURL(/\/reset-password$/);
+  await expect(page.getByRole("status")).toContainText("If an account uses this email");
+  await expect(page.getByLabel("Email")).toHaveValue(ann.user.email);
+  await expect(page.getByRole("link", { name: "/dev/mailbox" })).toBeVisible();
+
+  const code = await readCode(page.request, ann.user.email);
+  await page.getByLabel("Code").fill(code);
+  await page.getByLabel("New password", { exact: true }).fill("fresh-orchard-88");
+  await page.getByLabel("Confirm new password").fill("fresh-orchard-88");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("Password changed. Sign in with your new password.")).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The old password no longer works; the new one does (with a sign-in code).
+  await page.getByLabel("Email").fill(ann.user.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText(/Invalid email or password/).first()).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("fresh-orchard-88");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/verify-otp$/);
+  await enterCode(page, await readCode(page.request, ann.user.email));
+  await expect(page.getByRole("button", { name: "Logout" }).first()).toBeVisible();
+
+  // Ann's other devices were signed out: the old token is refused.
+  const old = await phonePage.request.get("/api/auth/validate-token", {
+    headers: { Authorization: `Bearer ${ann.token}` },
+  });
+  expect(old.status()).toBe(401);
+  expect([...problems, ...ann.problems]).toEqual([]);
+  await phone.close();
+  await visitor.close();
+});
+
+test("an invite link with a QR code, opened signed out: the visitor signs up on the way and joins", async ({
+  browser,
+}) => {
+  const ann = await person(browser, "Ann");
+  const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;
+  const { session } = await apiCall<{ session: { _id: string } }>(ann, "POST", "/api/sessions", {
+    sessionName,
+    sessionType: "Friends",
+    participants: "3+",
+  });
+  await ann.page.goto(`/session/${session._id}`);
+  const card = ann.page.getByRole("region", { name: "Invite links" });
+  await card.getByLabel("Role").selectOption("participant");
+  await card.getByLabel("Uses").selectOption("5");
+  await card.getByRole("button", { name: "Create invite link" }).click();
+  const row = card.getByTestId("invite-link").first();
+  await expect(row).toContainText("0 of 5 used");
+  const url = (await row.locator("p.font-mono").textContent())!.trim();
+  expect(url).toMatch(/\/join\/[A-Za-z0-9_-]{22}$/);
+
+  // The QR code decodes to the link.
+  await row.getByRole("button", { name: "Show QR code" }).click();
+  const qr = row.getByTestId("invite-qr");
+  await expect(qr).toBeVisible();
+  const png = PNG.sync.read(await qr.screenshot());
+  const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+  expect(decoded?.data).toBe(url);
+
+  // A visitor without an account opens it, signs up on the way, and is in.
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  const problems = watchConsole(page, { serverErrors: true });
+  await page.goto(new URL(url).pathname);
+  await expect(page.getByRole("heading", { name: sessionName })).toBeVisible();
+  await expect(page.getByText("Ann invited you to")).toBeVisible();
+  await page.getByRole("button", { name: "Create an account to join" }).click();
+  const zoe = newUser("Zoe");
+  await expect(page).toHaveURL(/\/register$/);
+  await page.getByLabel("Name").fill(zoe.name);
+  await page.getByLabel("Email").fill(zoe.email);
+  await page.getByLabel("Password").fill(zoe.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await enterCode(page, await readCode(page.request, zoe.email));
+  await expect(page).toHaveURL(new RegExp(`/session/${session._id}$`));
+  await expect(page.getByText(`You joined “${sessionName}”.`)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: sessionName })).toBeVisible();
+  // Ann's lobby counts the use.
+  await expect(row).toContainText("1 of 5 used");
+  expect([...problems, ...ann.problems]).toEqual([]);
+  await visitor.close();
+});
+
+test("the creator removes a member: the member's open cart page loses access and says so", async ({
+  browser,
+}) => {
+  const { ann, ben, session, sessionName } = await sessionWithBen(browser);
+  await ben.page.goto(`/cart/${session._id}`);
+  await expect(ben.page.getByRole("region", { name: sessionName, exact: true })).toBeVisible();
+
+  await ann.page.goto(`/session/${session._id}`);
+  await ann.page.getByRole("button", { name: "Remove Ben" }).click();
+  await ann.page
+    .getByRole("dialog", { name: "Remove Ben?" })
+    .getByRole("button", { name: "Remove" })
+    .click();
+  await expect(ann.page.getByText("Ben was removed.")).toBeVisible();
+
+  await expect(ben.page.getByText("You were removed from this session.")).toBeVisible();
+  await expect(ben.page.getByRole("region", { name: sessionName, exact: true })).toHaveCount(0);
+  const answer = await ben.page.request.get(`/api/sessions/${session._id}`, {
+    headers: { Authorization: `Bearer ${ben.token}` },
+  });
+  expect(answer.status()).toBe(404);
+  expect([...ann.problems, ...ben.problems].filter((p) => !p.includes("404"))).toEqual([]);
+});
+
+test("the creator hands the session over, then leaves it", async ({ browser }) => {
+  const { ann, ben, session, sessionName } = await sessionWithBen(browser);
+  await ann.page.goto(`/session/${session._id}`);
+  await ann.page.getByRole("button", { name: "Make Ben the creator" }).click();
+  await ann.page
+    .getByRole("dialog", { name: "Hand the session over to Ben?" })
+    .getByRole("button", { name: "Hand over" })
+    .click();
+  await expect(ann.page.getByText(/Ben now runs the session/)).toBeVisible();
+  await expect(ann.page.getByText("You: Participant")).toBeVisible();
+  await ann.page.getByRole("button", { name: "Leave Session" }).click();
+  await ann.page
+    .getByRole("dialog", { name: "Leave this session?" })
+    .getByRole("button", { name: "Leave Session" })
+    .click();
+  await expect(ann.page).toHaveURL(/\/sessions$/);
+
+  // Ben runs it now: he may end it.
+  await ben.page.goto(`/session/${session._id}`);
+  await expect(ben.page.getByText("You: Creator")).toBeVisible();
+  await expect(ben.page.getByRole("heading", { level: 1, name: sessionName })).toBeVisible();
+  await expect(ben.page.getByRole("button", { name: "End Session" })).toBeVisible();
+  expect([...ann.problems, ...ben.problems]).toEqual([]);
+});
