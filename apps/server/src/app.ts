@@ -56,6 +56,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** onRequest hook: 401 unless the bearer token belongs to a live auth session. */
     authenticate: onRequestHookHandler;
+    /** Resolves when the mails sent after their answers (reset, invite, checkout) are done. */
+    idle: () => Promise<void>;
   }
   interface FastifyRequest {
     auth: AuthContext;
@@ -160,6 +162,9 @@ export async function buildApp(
   const mailJobs = new Set<Promise<unknown>>();
   app.addHook("onClose", async () => {
     await Promise.allSettled(mailJobs);
+  });
+  app.decorate("idle", async () => {
+    while (mailJobs.size > 0) await Promise.allSettled([...mailJobs]);
   });
   const track = (job: Promise<unknown>) => {
     mailJobs.add(job);

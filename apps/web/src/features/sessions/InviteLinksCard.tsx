@@ -75,7 +75,7 @@ export function InviteLinksCard({ sessionId }: { sessionId: string }) {
       <p className="text-sm text-slate-600">
         Anyone with a link joins with its role, without a code or your approval.
       </p>
-      <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-3" aria-label="New invite link">
+      <form onSubmit={onSubmit} className="grid grid-cols-2 gap-3" aria-label="New invite link">
         <Choice
           label="Role"
           value={role}
@@ -98,7 +98,7 @@ export function InviteLinksCard({ sessionId }: { sessionId: string }) {
             </option>
           ))}
         </Choice>
-        <Button type="submit" loading={create.isPending} className="sm:col-span-3">
+        <Button type="submit" loading={create.isPending} className="col-span-2">
           {!create.isPending && <Link2 aria-hidden="true" className="size-4" />}
           Create invite link
         </Button>
@@ -128,15 +128,17 @@ function Choice({
   value,
   onChange,
   children,
+  wide = false,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   children: ReactNode;
+  wide?: boolean;
 }) {
   const id = useId();
   return (
-    <div className="flex flex-col gap-1.5">
+    <div className={wide ? "col-span-2 flex flex-col gap-1.5" : "flex flex-col gap-1.5"}>
       <Label htmlFor={id}>{label}</Label>
       <NativeSelect id={id} value={value} onChange={(event) => onChange(event.target.value)}>
         {children}

@@ -362,7 +362,7 @@ function MemberList({
       {members.map((member) => (
         <li
           key={member.userId}
-          className="flex min-w-0 items-center gap-3 rounded-xl px-2 py-1.5 hover:bg-slate-50"
+          className="flex min-w-0 items-start gap-3 rounded-xl px-2 py-1.5 hover:bg-slate-50"
         >
           <Avatar src={member.avatar} seed={member.userId} name={member.name} />
           <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5">
