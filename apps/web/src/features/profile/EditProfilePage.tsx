@@ -29,6 +29,7 @@ import {
   type ProfileField,
   type ProfileTextField,
 } from "./profile-model.ts";
+import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { useMyProfile } from "./use-profile.ts";
 
 export const PROFILE_UPDATED_MESSAGE = "Profile updated successfully!";
@@ -65,6 +66,9 @@ export function EditProfilePage() {
         ) : (
           <EditProfileForm profile={profile.data} />
         )}
+        {/* Reachable before a profile exists too (the profile page sends empty profiles here). */}
+        <DevicesCard />
+        <YourDataCard />
       </div>
     </Container>
   );
