@@ -42,6 +42,7 @@ import { createMedia } from "./lib/media.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
+import { installIdempotency } from "./plugins/idempotency.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
 import { installSecurityHeaders, registerCors } from "./plugins/security-headers.ts";
@@ -256,6 +257,7 @@ export async function buildApp(
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
   });
 
+  installIdempotency(app, database.db, clock);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
   await registerRateLimits(app, config);

@@ -26,6 +26,10 @@ export const ErrorCode = {
   LINK_EXPIRED: "LINK_EXPIRED",
   LINK_USED_UP: "LINK_USED_UP",
   LINK_REVOKED: "LINK_REVOKED",
+  /** The same Idempotency-Key with another request (422). */
+  IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_MISMATCH",
+  /** The first request with this key never finished (a crash): it may or may not have applied. */
+  IDEMPOTENCY_IN_DOUBT: "IDEMPOTENCY_IN_DOUBT",
   EMAIL_TAKEN: "EMAIL_TAKEN",
   WEAK_PASSWORD: "WEAK_PASSWORD",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",

@@ -411,3 +411,28 @@ export const orderShares = pgTable(
     index("order_shares_user_idx").on(t.userId),
   ],
 );
+
+/**
+ * Answers to writes sent with an Idempotency-Key (API.md "Offline and activity"), kept 24 h: the
+ * same key from the same user replays the first answer. `status` is null while the first request
+ * is still running.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused (422). */
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    contentType: text("content_type"),
+    body: text("body"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);

@@ -48,7 +48,14 @@ export function route<K extends EndpointKey>(
     throw new Error(`${key} cannot be registered under the prefix ${app.prefix}`);
   }
   const signedIn = endpoint.access !== "public";
-  const errorStatuses = new Set<number>([...endpoint.errors, ...(signedIn ? [401] : [])]);
+  // Signed-in writes take an Idempotency-Key: 422 for a key reused on another request, 409 for
+  // a first request that never finished (plugins/idempotency.ts).
+  const keyed = signedIn && method !== "GET";
+  const errorStatuses = new Set<number>([
+    ...endpoint.errors,
+    ...(signedIn ? [401] : []),
+    ...(keyed ? [409, 422] : []),
+  ]);
   const tag = path.split("/")[2] ?? "api";
   const body = "body" in endpoint ? endpoint.body : undefined;
   const options: RouteOptions = {

@@ -43,8 +43,8 @@ export async function registerCors(app: FastifyInstance, config: Config): Promis
     // Reflect the origin only when it is ours; others get no CORS headers at all.
     origin: (origin, callback) => callback(null, origin === config.appOrigin),
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    allowedHeaders: ["Content-Type", "Authorization"],
-    exposedHeaders: ["Retry-After", "ETag"],
+    allowedHeaders: ["Content-Type", "Authorization", "Idempotency-Key"],
+    exposedHeaders: ["Retry-After", "ETag", "Idempotent-Replayed"],
     maxAge: 600,
   });
 }

@@ -173,7 +173,7 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
   // order, session and cart active, lines intact) or fully (an order equal to its cart, shares
   // adding up, session ended, cart completed); never anything in between.
   const [ann, ben] = people as [(typeof people)[0], (typeof people)[0]];
-  const groups: Array<{ sessionId: string; cartId: string }> = [];
+  const groups: Array<Awaited<ReturnType<typeof sharedCart>>> = [];
   for (let i = 0; i < CHECKOUTS; i++) {
     const group = await sharedCart(second.url, [ann, ben], { products: 1, perLine: 2 });
     for (const person of [ann, ben]) {
@@ -185,6 +185,15 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
     }
     groups.push(group);
   }
+  // A keyed write before the kill (issue 21): after the restart its key still replays.
+  const keyedAdd = () =>
+    call(second.url, "POST", `/api/carts/${groups[0]!.cartId}/product`, {
+      token: ben.token,
+      body: { productId: groups[0]!.products[0]!._id, quantity: 1 },
+      headers: { "idempotency-key": "before-the-crash" },
+    });
+  const firstAnswer = await keyedAdd();
+  expect(firstAnswer.status).toBe(200);
   let placed = 0;
   await Promise.all(
     groups.map((g) =>
@@ -200,6 +209,14 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
   expect(await second.exited).toBe("SIGKILL");
 
   const third = await start(env);
+  const replayed = await call(third.url, "POST", `/api/carts/${groups[0]!.cartId}/product`, {
+    token: ben.token,
+    body: { productId: groups[0]!.products[0]!._id, quantity: 1 },
+    headers: { "idempotency-key": "before-the-crash" },
+  });
+  expect(replayed.status).toBe(200);
+  expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+  expect(replayed.body).toEqual(firstAnswer.body);
   const orders = (await call(third.url, "GET", "/api/orders", { token: ann.token })).body
     .orders as Array<{
     sessionId: string;
@@ -216,11 +233,12 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
     const cart = (await call(third.url, "GET", `/api/carts/${g.cartId}`, { token: ben.token })).body
       .cart as { status: string; itemCount: number; totalPrice: number };
     const order = orders.find((o) => o.sessionId === g.sessionId);
-    expect(cart.itemCount).toBe(2);
+    // Two lines of one each, and the keyed add of the first group, applied once.
+    expect(cart.itemCount).toBe(g === groups[0] ? 3 : 2);
     if (order) {
       full += 1;
       expect([session.status, cart.status]).toEqual(["ended", "completed"]);
-      expect(order.lines.reduce((n, l) => n + l.quantity, 0)).toBe(2);
+      expect(order.lines.reduce((n, l) => n + l.quantity, 0)).toBe(cart.itemCount);
       expect(cents(order.subtotal)).toBe(cents(cart.totalPrice));
       expect(order.split.reduce((sum, s) => sum + cents(s.total), 0)).toBe(cents(order.total));
     } else {

@@ -37,14 +37,20 @@ export async function call(
   base: string,
   method: string,
   url: string,
-  options: { body?: unknown; token?: string; timeoutMs?: number } = {},
-): Promise<Answer> {
+  options: {
+    body?: unknown;
+    token?: string;
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer & { headers: Headers }> {
   const started = performance.now();
   const res = await fetch(`${base}${url}`, {
     method,
     headers: {
       ...(options.body === undefined ? {} : { "content-type": "application/json" }),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
     },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
@@ -56,7 +62,7 @@ export async function call(
   } catch {
     body = text;
   }
-  return { status: res.status, body, ms: performance.now() - started };
+  return { status: res.status, body, ms: performance.now() - started, headers: res.headers };
 }
 
 /** Registers and verifies an account through the dev outbox; returns its id and token. */

@@ -23,6 +23,34 @@ function trackNavigation() {
 }
 
 describe("api client", () => {
+  it("sends every signed-in write with an Idempotency-Key, and once more with it after a network failure", async () => {
+    signIn("t-1");
+    let calls = 0;
+    const fetchMock = vi.fn(async (_input: RequestInfo | URL, init: RequestInit = {}) => {
+      calls += 1;
+      if (calls === 1) throw new TypeError("Failed to fetch");
+      return json(200, { ok: new Headers(init.headers).get("Idempotency-Key") });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    const answer = await apiRequest<{ ok: string }>("/api/carts/c-1/product", {
+      method: "POST",
+      body: { productId: "p-1" },
+    });
+    const keys = fetchMock.mock.calls.map(([, init]) =>
+      new Headers(init?.headers).get("Idempotency-Key"),
+    );
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(answer.ok).toBe(keys[0]);
+    // Reads carry none.
+    const reads = stubFetch({ "GET /api/things": () => json(200, {}) });
+    await apiRequest("/api/things");
+    expect(
+      new Headers(callsTo(reads, "GET /api/things")[0]?.headers).get("Idempotency-Key"),
+    ).toBeNull();
+  });
+
   it("sends the Bearer token and parses JSON", async () => {
     signIn("t-1");
     const fetchMock = stubFetch({ "GET /api/things": () => json(200, { things: [1, 2] }) });

@@ -202,10 +202,31 @@ export function refreshAccessToken(): Promise<string | null> {
   return refreshInFlight;
 }
 
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * A signed-in write carries an Idempotency-Key, and is sent once more with the same key when the
+ * network failed on the way: if the first one did reach the server, the retry gets its answer
+ * instead of doing it twice (API.md "Offline and activity").
+ */
+async function sendOnce(path: string, options: RequestOptions, token: string | null) {
+  if (!token || !WRITES.has(options.method ?? "GET")) return send(path, options, token);
+  const keyed: RequestOptions = {
+    ...options,
+    headers: { "Idempotency-Key": crypto.randomUUID(), ...options.headers },
+  };
+  try {
+    return await send(path, keyed, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) return send(path, keyed, token);
+    throw error;
+  }
+}
+
 /** fetch for our JSON API: Bearer token, error parsing, one refresh-and-retry on an expired token. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const token = options.auth === false ? null : getToken();
-  const response = await send(path, options, token);
+  const response = await sendOnce(path, options, token);
   if (response.ok) return handle<T>(response, options.responseType);
 
   const error = toApiError(response, await readBody(response));
