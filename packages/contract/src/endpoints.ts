@@ -39,6 +39,8 @@ import {
 } from "./products.ts";
 import { ProfileSchema, PublicUserSchema, UpdateCredentialsBodySchema } from "./profile.ts";
 import {
+  ActivityQuerySchema,
+  ActivityResponseSchema,
   CreateInviteLinkBodySchema,
   CreateSessionBodySchema,
   InviteLinkSchema,
@@ -415,6 +417,14 @@ export const endpoints = {
     access: "session.read",
     params: SessionIdParams,
     responses: { 200: CartResponseSchema },
+    errors: sessionErrors,
+  },
+  "GET /api/sessions/:id/activity": {
+    summary: "The session's activity log, oldest first, after a seq (members)",
+    access: "session.read",
+    params: SessionIdParams,
+    query: ActivityQuerySchema,
+    responses: { 200: ActivityResponseSchema },
     errors: sessionErrors,
   },
   "GET /api/sessions/:id/summary": {

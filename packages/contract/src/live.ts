@@ -18,6 +18,7 @@ export const LIVE_EVENT_TYPES = [
   "joinrequest.created",
   "order.placed",
   "order.updated",
+  "activity.created",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 

@@ -195,3 +195,52 @@ export const InvitePreviewSchema = z.object({
 export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
 
 export const TransferBodySchema = z.strictObject({ userId: z.uuid("Member not found") });
+
+// Activity (API.md "Offline and activity"; DESIGN section 9, "Activity").
+export const ACTIVITY_TYPES = [
+  "item.added",
+  "item.quantity",
+  "item.removed",
+  "item.shared",
+  "cart.cleared",
+  "member.joined",
+  "member.left",
+  "member.removed",
+  "member.role",
+  "session.updated",
+  "split.policy",
+  "order.placed",
+  "order.paid",
+  "order.confirmed",
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** One entry: who did what, when; the type's details sit beside these fields. */
+export const ActivitySchema = z
+  .object({
+    seq: z.number().int(),
+    at: z.string(),
+    actor: z.object({ _id: z.string(), name: z.string() }),
+    type: z.enum(ACTIVITY_TYPES),
+  })
+  .catchall(z.unknown());
+export type Activity = z.infer<typeof ActivitySchema>;
+
+export const ActivityQuerySchema = z.strictObject({
+  after: z.coerce
+    .number("after is a number")
+    .int("after is a whole number")
+    .min(0, "after is 0 or more")
+    .default(0),
+  limit: z.coerce
+    .number("limit is a number")
+    .int("limit is a whole number")
+    .min(1, "limit is 1 to 200")
+    .max(200, "limit is 1 to 200")
+    .default(50),
+});
+export const ActivityResponseSchema = z.object({
+  events: z.array(ActivitySchema),
+  /** Pass as `after` for the next page (the last entry's seq, or `after` when none came). */
+  nextSeq: z.number().int(),
+});

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { SplitPolicy } from "@cartner/contract";
 import {
+  bigint,
   boolean,
   customType,
   check,
@@ -435,4 +436,25 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [t.userId, t.key] }),
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * The session's activity log (DESIGN section 9, "Activity"): one row per committed change, written
+ * in the change's own transaction; append-only (a trigger refuses updates and deletes). The actor's
+ * name is kept as it was, so a removed or deleted member's entries still say who.
+ */
+export const activity = pgTable(
+  "activity",
+  {
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    actorId: uuid("actor_id").references(() => users.id),
+    actorName: text("actor_name").notNull(),
+    type: text("type").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("activity_session_idx").on(t.sessionId, t.seq)],
 );

@@ -57,6 +57,10 @@ const ROWS: Row[] = [
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/cart` }),
   },
   {
+    endpoint: "GET /api/sessions/:id/activity",
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/activity` }),
+  },
+  {
     endpoint: "GET /api/sessions/:id/summary",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/summary` }),
   },

@@ -23,6 +23,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity } from "../sessions/activity.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
 
@@ -288,6 +289,7 @@ export function createCartService(deps: {
         event: { type: "cart.updated", sessionId: session.id, cartId, version: session.version },
         members: session.id,
       });
+      announceActivity(events, session.id);
     }
     return build(view!, user._id, media);
   }
@@ -412,7 +414,15 @@ export function createCartService(deps: {
         update cart_lines set shared_with = ${`{${unique.join(",")}}`}::uuid[], updated_at = ${clock.now()}
         where id = ${lineId}
           and cart_id = (select id from ${carts} where id = ${cartId} and status = 'active' for update)
-        returning id)
+        returning id, product_id),
+      logged as (
+        insert into activity (session_id, at, actor_id, actor_name, type, details)
+        select ${found!.sessionId}, ${clock.now()}, u.id, u.name, 'item.shared',
+          jsonb_build_object('productId', p.id, 'product', p.name, 'with',
+            (select coalesce(jsonb_agg(su.name order by su.name), '[]'::jsonb)
+             from users su where su.id = any(${`{${unique.join(",")}}`}::uuid[])))
+        from line join products p on p.id = line.product_id, users u where u.id = ${user._id}
+        returning seq)
       update ${sessionsTable} set version = version + 1, updated_at = ${clock.now()}
       where id = ${found!.sessionId} and exists (select 1 from line)
       returning version`);
@@ -426,6 +436,7 @@ export function createCartService(deps: {
       },
       members: found!.sessionId,
     });
+    announceActivity(events, found!.sessionId);
     return build(await access({ cartId }, user._id), user._id, media);
   }
 

@@ -23,6 +23,7 @@ import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import { splitOf, type CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity, record } from "../sessions/activity.ts";
 import { endInTransaction } from "../sessions/service.ts";
 
 type OrderRow = typeof orders.$inferSelect;
@@ -230,6 +231,17 @@ export function createOrderService(deps: {
         )
         .returning();
       const version = await endInTransaction(tx, sessionId, now);
+      await record(tx, {
+        sessionId,
+        actorId: user._id,
+        type: "order.placed",
+        details: {
+          orderId: row!.id,
+          number: orderNumber(row!.number),
+          total: fromCents(summary.total),
+        },
+        at: now,
+      });
       return { row: row!, shares: shareRows, version };
     });
     events.publish({
@@ -237,6 +249,7 @@ export function createOrderService(deps: {
       members: sessionId,
     });
     announce(placed.row, placed.shares, "order.placed");
+    announceActivity(events, sessionId);
     const order = build(placed.row, placed.shares);
     sendMails(order, placed.row);
     return order;
@@ -309,44 +322,78 @@ export function createOrderService(deps: {
 
   /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes. */
   async function markPaid(orderId: string, userId: string): Promise<Order> {
-    await access(orderId, userId, "order.pay");
-    const changed = await db
-      .update(orderShares)
-      .set({ status: "paid", paidAt: clock.now() })
-      .where(
-        and(
-          eq(orderShares.orderId, orderId),
-          eq(orderShares.userId, userId),
-          eq(orderShares.status, "unpaid"),
-        ),
-      )
-      .returning({ userId: orderShares.userId });
+    const { row: placed } = await access(orderId, userId, "order.pay");
+    const changed = await db.transaction(async (tx) => {
+      const paid = await tx
+        .update(orderShares)
+        .set({ status: "paid", paidAt: clock.now() })
+        .where(
+          and(
+            eq(orderShares.orderId, orderId),
+            eq(orderShares.userId, userId),
+            eq(orderShares.status, "unpaid"),
+          ),
+        )
+        .returning({ total: orderShares.totalCents });
+      if (paid.length > 0) {
+        await record(tx, {
+          sessionId: placed.sessionId,
+          actorId: userId,
+          type: "order.paid",
+          details: {
+            orderId,
+            number: orderNumber(placed.number),
+            amount: fromCents(paid[0]!.total),
+          },
+          at: clock.now(),
+        });
+      }
+      return paid;
+    });
     const { row, shares } = (await load(orderId))!;
-    if (changed.length > 0) announce(row, shares, "order.updated");
+    if (changed.length > 0) {
+      announce(row, shares, "order.updated");
+      announceActivity(events, row.sessionId);
+    }
     return build(row, shares);
   }
 
   /** The payee confirms a member's payment arrived: "paid" becomes "confirmed". */
   async function confirm(orderId: string, payeeId: string, memberId: string): Promise<Order> {
-    const { shares } = await access(orderId, payeeId, "order.confirm");
+    const { row: placedRow, shares } = await access(orderId, payeeId, "order.confirm");
     const share = shares.find((s) => s.userId === memberId);
     if (!share) throw notFound("Share not found");
     if (share.status === "unpaid") {
       throw conflict(`${share.name} has not marked their share as paid yet.`);
     }
-    const changed = await db
-      .update(orderShares)
-      .set({ status: "confirmed", confirmedAt: clock.now() })
-      .where(
-        and(
-          eq(orderShares.orderId, orderId),
-          eq(orderShares.userId, memberId),
-          eq(orderShares.status, "paid"),
-        ),
-      )
-      .returning({ userId: orderShares.userId });
+    const changed = await db.transaction(async (tx) => {
+      const confirmed = await tx
+        .update(orderShares)
+        .set({ status: "confirmed", confirmedAt: clock.now() })
+        .where(
+          and(
+            eq(orderShares.orderId, orderId),
+            eq(orderShares.userId, memberId),
+            eq(orderShares.status, "paid"),
+          ),
+        )
+        .returning({ userId: orderShares.userId });
+      if (confirmed.length > 0) {
+        await record(tx, {
+          sessionId: placedRow.sessionId,
+          actorId: payeeId,
+          type: "order.confirmed",
+          details: { orderId, number: orderNumber(placedRow.number), member: share.name },
+          at: clock.now(),
+        });
+      }
+      return confirmed;
+    });
     const fresh = (await load(orderId))!;
-    if (changed.length > 0) announce(fresh.row, fresh.shares, "order.updated");
+    if (changed.length > 0) {
+      announce(fresh.row, fresh.shares, "order.updated");
+      announceActivity(events, fresh.row.sessionId);
+    }
     return build(fresh.row, fresh.shares);
   }
 

@@ -20,6 +20,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity, record } from "./activity.ts";
 import { newSessionCode, newPasscode } from "./codes.ts";
 import type { SessionRow, SessionService } from "./service.ts";
 
@@ -214,6 +215,13 @@ export function createLinkService(deps: {
         .returning({ role: sessionMembers.role });
       // Already a member (joined another way meanwhile): the use is given back by the rollback.
       if (added.length === 0) throw conflict("You are already in this session.");
+      await record(tx, {
+        sessionId: session.id,
+        actorId: user._id,
+        type: "member.joined",
+        details: { role: link.role, via: "link" },
+        at: now,
+      });
       const [touched] = await tx
         .update(sessions)
         .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
@@ -222,6 +230,7 @@ export function createLinkService(deps: {
       return touched!.version;
     });
     announce("member.joined", session.id, version, [user._id]);
+    announceActivity(events, session.id);
     return { sessionId: session.id };
   }
 
@@ -243,6 +252,7 @@ export function createLinkService(deps: {
       members: sessionId,
       users,
     });
+    announceActivity(events, sessionId);
     return view(row as SessionRow, viewerId);
   }
 
@@ -257,10 +267,23 @@ export function createLinkService(deps: {
     if (targetId === actorId) {
       throw conflict("You cannot remove yourself; hand the session over or end it.");
     }
-    const removed = await db
-      .delete(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
-      .returning({ role: sessionMembers.role });
+    const removed = await db.transaction(async (tx) => {
+      const gone = await tx
+        .delete(sessionMembers)
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
+        .returning({ role: sessionMembers.role });
+      const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
+      if (gone.length > 0) {
+        await record(tx, {
+          sessionId,
+          actorId,
+          type: "member.removed",
+          details: { member: who?.name ?? "", memberId: targetId },
+          at: clock.now(),
+        });
+      }
+      return gone;
+    });
     if (removed.length === 0) throw notFound("Member not found");
     return changed(sessionId, actorId, "member.removed", [targetId], targetId);
   }
@@ -300,6 +323,14 @@ export function createLinkService(deps: {
         .update(sessionMembers)
         .set({ role: "participant" })
         .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, actorId)));
+      const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
+      await record(tx, {
+        sessionId,
+        actorId,
+        type: "member.role",
+        details: { member: who?.name ?? "", memberId: targetId, role: "creator" },
+        at: clock.now(),
+      });
     });
     return changed(sessionId, actorId, "session.updated");
   }
@@ -310,13 +341,23 @@ export function createLinkService(deps: {
     requireActive(session);
     for (let attempt = 0; ; attempt++) {
       try {
-        await db
-          .update(sessions)
-          .set({
-            code: newSessionCode(),
-            ...(session.passcode !== null ? { passcode: newPasscode() } : {}),
-          })
-          .where(eq(sessions.id, sessionId));
+        await db.transaction(async (tx) => {
+          await tx
+            .update(sessions)
+            .set({
+              code: newSessionCode(),
+              ...(session.passcode !== null ? { passcode: newPasscode() } : {}),
+            })
+            .where(eq(sessions.id, sessionId));
+          // Never the code itself: the log is for every member, viewers included.
+          await record(tx, {
+            sessionId,
+            actorId,
+            type: "session.updated",
+            details: { changed: session.passcode !== null ? ["code", "passcode"] : ["code"] },
+            at: clock.now(),
+          });
+        });
         break;
       } catch (error) {
         if (attempt < 5 && isUniqueViolation(error, "sessions_code_unique")) continue;

@@ -12,6 +12,7 @@ import { conflict, forbidden, notFound, tooManyRequests } from "../../lib/errors
 import type { Media } from "../../lib/media.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity, record } from "./activity.ts";
 import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
 import type { SessionService } from "./service.ts";
@@ -155,9 +156,27 @@ export function createMembershipService(deps: {
     );
     // Conditional on role = pending: concurrent decisions act once.
     const changed = approve
-      ? await db.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
+      ? await db.transaction(async (tx) => {
+          const joined = await tx
+            .update(sessionMembers)
+            .set({ role: "participant" })
+            .where(pendingRow)
+            .returning();
+          // The new member joined (the creator let them in).
+          if (joined.length > 0) {
+            await record(tx, {
+              sessionId: session.id,
+              actorId: targetId!,
+              type: "member.joined",
+              details: { approvedBy: userId },
+              at: clock.now(),
+            });
+          }
+          return joined;
+        })
       : await db.delete(sessionMembers).where(pendingRow).returning();
     if (changed.length === 0) throw notFound("No pending join request from that person");
+    if (approve) announceActivity(events, session.id);
     const version = await touch(session.id);
     // An approved member is a member now; a refused one is told too, so their page updates.
     if (approve) announce("member.joined", session.id, version);
@@ -274,6 +293,13 @@ export function createMembershipService(deps: {
         .returning({ id: sessionInvites.id });
       if (!claimed) throw notFound("No pending invite to that session");
       if (accept) {
+        await record(tx, {
+          sessionId: found.session.id,
+          actorId: user._id,
+          type: "member.joined",
+          details: { role: found.invite.role, via: "invite" },
+          at: now,
+        });
         // An earlier join request by the same person becomes the invited role.
         await tx
           .insert(sessionMembers)
@@ -303,6 +329,7 @@ export function createMembershipService(deps: {
       outcome.version,
       [user._id],
     );
+    if (outcome.accepted) announceActivity(events, outcome.sessionId);
     return outcome.accepted
       ? { message: "Invite accepted", sessionId: outcome.sessionId }
       : { message: "Invite rejected" };

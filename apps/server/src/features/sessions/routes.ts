@@ -37,6 +37,15 @@ export const sessionRoutes =
       })),
     );
 
+    route(app, "GET /api/sessions/:id/activity", async (request) =>
+      service.activityOf(
+        request.params.id,
+        request.auth.user._id,
+        request.query.after,
+        request.query.limit,
+      ),
+    );
+
     route(app, "PATCH /api/sessions/:id", async (request) => ({
       session: await service.update(request.params.id, request.auth.user._id, request.body),
     }));

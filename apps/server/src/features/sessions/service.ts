@@ -18,6 +18,7 @@ import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity, listActivity, record } from "./activity.ts";
 import { newSessionCode } from "./codes.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -296,29 +297,58 @@ export function createSessionService(deps: {
     if (body.passcode !== undefined) changes.passcode = body.passcode?.trim() || null;
     if (body.budget !== undefined)
       changes.budgetCents = body.budget === null ? null : toCents(body.budget);
-    const [row] = await db
-      .update(sessions)
-      .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
-      .where(eq(sessions.id, sessionId))
-      .returning();
-    announce("session.updated", sessionId, row!.version);
-    return view(row!, userId);
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(sessions)
+        .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: now })
+        .where(eq(sessions.id, sessionId))
+        .returning();
+      // What changed, never the passcode itself.
+      const changed = Object.keys(body).filter(
+        (k) => (body as Record<string, unknown>)[k] !== undefined,
+      );
+      await record(tx, {
+        sessionId,
+        actorId: userId,
+        type: "session.updated",
+        details: {
+          changed,
+          ...(body.sessionName !== undefined ? { sessionName: body.sessionName } : {}),
+          ...(body.budget !== undefined ? { budget: body.budget } : {}),
+        },
+        at: now,
+      });
+      return updated!;
+    });
+    announce("session.updated", sessionId, row.version);
+    announceActivity(events, sessionId);
+    return view(row, userId);
   }
 
   async function leave(sessionId: string, userId: string) {
     const { session, role } = await access(sessionId, userId, "session.leave");
     requireActive(session);
     // Only while the session is still active: an ended session's members are its history.
-    const left = await db
-      .delete(sessionMembers)
-      .where(
-        and(
-          eq(sessionMembers.sessionId, sessionId),
-          eq(sessionMembers.userId, userId),
-          sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.status} = 'active')`,
-        ),
-      )
-      .returning({ userId: sessionMembers.userId });
+    const now = clock.now();
+    const left = await db.transaction(async (tx) => {
+      const gone = await tx
+        .delete(sessionMembers)
+        .where(
+          and(
+            eq(sessionMembers.sessionId, sessionId),
+            eq(sessionMembers.userId, userId),
+            sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.status} = 'active')`,
+          ),
+        )
+        .returning({ userId: sessionMembers.userId });
+      // A member leaving is history; a join request withdrawn never made them one.
+      if (gone.length > 0 && role !== "pending") {
+        await record(tx, { sessionId, actorId: userId, type: "member.left", at: now });
+      }
+      return gone;
+    });
+    if (left.length > 0 && role !== "pending") announceActivity(events, sessionId);
     if (left.length === 0) {
       // Ended (or left) meanwhile: answer what is true now, 409 or 404.
       requireActive((await access(sessionId, userId, "session.leave")).session);
@@ -330,9 +360,27 @@ export function createSessionService(deps: {
   async function end(sessionId: string, userId: string) {
     const { session } = await access(sessionId, userId, "session.end");
     requireActive(session);
-    const version = await db.transaction((tx) => endInTransaction(tx, sessionId, clock.now()));
+    const now = clock.now();
+    const version = await db.transaction(async (tx) => {
+      const ended = await endInTransaction(tx, sessionId, now);
+      await record(tx, {
+        sessionId,
+        actorId: userId,
+        type: "session.updated",
+        details: { status: "ended" },
+        at: now,
+      });
+      return ended;
+    });
     announce("session.ended", sessionId, version);
+    announceActivity(events, sessionId);
     return { message: "Session ended", sessionId };
+  }
+
+  /** The activity log, to members (pending requesters and strangers get 404). */
+  async function activityOf(sessionId: string, userId: string, after: number, limit: number) {
+    await access(sessionId, userId, "session.read");
+    return listActivity(db, sessionId, after, limit);
   }
 
   return {
@@ -342,6 +390,7 @@ export function createSessionService(deps: {
     update,
     leave,
     end,
+    activityOf,
     access,
     accessByCode,
     membersOf,

@@ -6,11 +6,12 @@
 import { can, toCents, type Session, type SessionRole, type SplitPolicy } from "@cartner/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { carts, sessionMembers, sessions } from "../../db/schema.ts";
+import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { announceActivity, record } from "./activity.ts";
 import type { SessionRow, SessionService } from "./service.ts";
 
 const payer = (role: SessionRole) => can(role, "cart.add");
@@ -35,6 +36,7 @@ export function createSplitService(deps: {
       .select({ id: carts.id })
       .from(carts)
       .where(eq(carts.sessionId, sessionId));
+    announceActivity(events, sessionId);
     for (const type of ["session.updated", "cart.updated"] as const) {
       events.publish({
         event: { type, sessionId, version: row!.version, ...(cart ? { cartId: cart.id } : {}) },
@@ -70,12 +72,21 @@ export function createSplitService(deps: {
     }
     // Only while active: a checkout holds the session row, and a policy change waiting behind it
     // re-reads the status and changes nothing (the order used the policy it saw).
-    const set = await db
-      .update(sessions)
-      .set({ splitPolicy: policy })
-      .where(and(eq(sessions.id, sessionId), eq(sessions.status, "active")))
-      .returning({ id: sessions.id });
-    if (set.length === 0) throw conflict("This session has ended.");
+    await db.transaction(async (tx) => {
+      const set = await tx
+        .update(sessions)
+        .set({ splitPolicy: policy })
+        .where(and(eq(sessions.id, sessionId), eq(sessions.status, "active")))
+        .returning({ id: sessions.id });
+      if (set.length === 0) throw conflict("This session has ended.");
+      await record(tx, {
+        sessionId,
+        actorId: userId,
+        type: "split.policy",
+        details: { mode: policy.mode, fees: policy.fees },
+        at: clock.now(),
+      });
+    });
     return changed(sessionId, userId);
   }
 
@@ -105,20 +116,45 @@ export function createSplitService(deps: {
       set.budgetCents = change.budget === null ? null : toCents(change.budget);
     }
     if (Object.keys(set).length === 0) throw badRequest("Send a role, a budget, or both");
-    await db
-      .update(sessionMembers)
-      .set(set)
-      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(sessionMembers)
+        .set(set)
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
+      const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
+      await record(tx, {
+        sessionId,
+        actorId,
+        // One entry per change: a role change (with the budget, when both came together) or a budget.
+        type: change.role !== undefined ? "member.role" : "session.updated",
+        details: {
+          member: who?.name ?? "",
+          memberId: targetId,
+          ...(change.role !== undefined ? { role: change.role } : {}),
+          ...(change.budget !== undefined ? { budget: change.budget } : {}),
+        },
+        at: clock.now(),
+      });
+    });
     return changed(sessionId, actorId);
   }
 
   async function setReady(sessionId: string, userId: string, ready: boolean) {
     const { session } = await access(sessionId, userId, "member.ready");
     requireActive(session);
-    await db
-      .update(sessionMembers)
-      .set({ ready })
-      .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(sessionMembers)
+        .set({ ready })
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+      await record(tx, {
+        sessionId,
+        actorId: userId,
+        type: "session.updated",
+        details: { ready },
+        at: clock.now(),
+      });
+    });
     return changed(sessionId, userId);
   }
 

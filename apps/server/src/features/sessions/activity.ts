@@ -1,0 +1,62 @@
+/**
+ * The session's activity log (DESIGN section 9, "Activity"; API.md "Offline and activity"): one
+ * append-only entry per committed change, written in the change's own transaction. Cart changes
+ * write theirs inside `cart_write()` (migration 0012); every other change uses `entry()` below in
+ * its transaction, and its service publishes `activity.created` after commit.
+ */
+import type { Activity, ActivityType } from "@cartner/contract";
+import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { activity, users } from "../../db/schema.ts";
+import type { EventBus } from "../realtime/bus.ts";
+
+export interface ActivityEntry {
+  sessionId: string;
+  actorId: string;
+  type: ActivityType;
+  details?: Record<string, unknown>;
+  at: Date;
+}
+
+/** The insert of one entry, with the actor's name as it is now (kept when it changes later). */
+export function entry(e: ActivityEntry): SQL {
+  return sql`insert into ${activity} (session_id, at, actor_id, actor_name, type, details)
+    select ${e.sessionId}, ${e.at}, ${users.id}, ${users.name}, ${e.type}, ${JSON.stringify(e.details ?? {})}::jsonb
+    from ${users} where ${users.id} = ${e.actorId}`;
+}
+
+/** Writes one entry inside the caller's transaction. */
+export async function record(tx: Db | Tx, e: ActivityEntry): Promise<void> {
+  await tx.execute(entry(e));
+}
+
+/** After commit: members refetch the feed. */
+export function announceActivity(events: Pick<EventBus, "publish">, sessionId: string): void {
+  events.publish({ event: { type: "activity.created", sessionId }, members: sessionId });
+}
+
+/** Entries after `after`, oldest first (the caller checked the reader is a member). */
+export async function listActivity(
+  db: Db,
+  sessionId: string,
+  after: number,
+  limit: number,
+): Promise<{ events: Activity[]; nextSeq: number }> {
+  const rows = await db
+    .select()
+    .from(activity)
+    .where(and(eq(activity.sessionId, sessionId), gt(activity.seq, after)))
+    .orderBy(asc(activity.seq))
+    .limit(limit);
+  const events = rows.map(
+    (r) =>
+      ({
+        ...r.details,
+        seq: Number(r.seq),
+        at: r.at.toISOString(),
+        actor: { _id: r.actorId ?? "", name: r.actorName },
+        type: r.type as ActivityType,
+      }) satisfies Activity,
+  );
+  return { events, nextSeq: events.at(-1)?.seq ?? after };
+}
