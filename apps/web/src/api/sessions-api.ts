@@ -38,6 +38,8 @@ export const sessionsApi = {
   invite: (body: RequestOf<"POST /api/sessions/invite">["body"]) =>
     call("POST /api/sessions/invite", { body }),
   myInvites: (signal?: AbortSignal) => call("GET /api/sessions/myinvites", {}, { signal }),
+  activity: (id: string, after: number, limit: number, signal?: AbortSignal) =>
+    call("GET /api/sessions/:id/activity", { params: { id }, query: { after, limit } }, { signal }),
   links: (id: string, signal?: AbortSignal) =>
     call("GET /api/sessions/:id/links", { params: { id } }, { signal }),
   createLink: (id: string, body: RequestOf<"POST /api/sessions/:id/links">["body"]) =>
@@ -66,6 +68,7 @@ export const sessionKeys = {
   detail: (id: string) => ["sessions", "detail", id] as const,
   invites: () => ["sessions", "invites"] as const,
   links: (id: string) => ["sessions", "links", id] as const,
+  activity: (id: string) => ["sessions", "activity", id] as const,
   joinRequests: (sessionCode: string) => ["sessions", "join-requests", sessionCode] as const,
   /** Every session's join requests (live events name the session by id, not by code). */
   allJoinRequests: () => ["sessions", "join-requests"] as const,

@@ -1,7 +1,7 @@
 import { roleIn } from "../../shared/roles.ts";
 import { useId } from "react";
 import { Eraser, ShoppingBag, Trash2 } from "lucide-react";
-import type { Cart, CartLine } from "@cartner/contract";
+import { can, type Cart, type CartLine } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
 import {
@@ -12,6 +12,7 @@ import {
   itemsLabel,
   sessionNameOf,
 } from "./cart-model.ts";
+import { ActivityFeed } from "../activity/index.ts";
 import { CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { LineSharing } from "./LineSharing.tsx";
@@ -163,11 +164,16 @@ export function CartSection({
                 </p>
               )}
             </div>
-            <OrderSummaryCard
-              totalPrice={cart.totalPrice}
-              sessionId={cart.sessionId?._id}
-              sessionName={name}
-            />
+            <div className="flex min-w-0 flex-col gap-5">
+              <OrderSummaryCard
+                totalPrice={cart.totalPrice}
+                sessionId={cart.sessionId?._id}
+                sessionName={name}
+              />
+              {cart.sessionId?._id && can(role, "session.read") && (
+                <ActivityFeed sessionId={cart.sessionId._id} compact className="px-1" />
+              )}
+            </div>
           </div>
         )}
       </div>

@@ -92,6 +92,9 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     case "order.updated":
       invalidate(client, [orderKeys.all]);
       return;
+    case "activity.created":
+      if (sessionId) invalidate(client, [sessionKeys.activity(sessionId)]);
+      return;
     case "invite.received":
       invalidate(client, [sessionKeys.invites()]);
       toast.info(INVITE_RECEIVED_MESSAGE, {

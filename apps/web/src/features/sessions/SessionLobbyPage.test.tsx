@@ -109,6 +109,58 @@ describe("session lobby", () => {
     expect(actionsOf()).toEqual(["View Session Cart"]);
   });
 
+  it("shows the session's activity, newest first, with the reader as You", async () => {
+    const session = makeSession({ sessionName: "Weekend groceries" });
+    const at = new Date(Date.now() - 2 * 60_000).toISOString();
+    const entries = [
+      {
+        seq: 1,
+        at,
+        actor: { _id: testUser._id, name: testUser.name },
+        type: "item.added",
+        product: "Oat milk",
+        quantity: 1,
+      },
+      {
+        seq: 2,
+        at,
+        actor: { _id: ben._id, name: "Ben" },
+        type: "item.removed",
+        product: "Oat milk",
+        lineOf: testUser.name,
+      },
+    ];
+    const { fetchMock } = await openLobby(session, {
+      routes: {
+        [`GET /api/sessions/${session._id}/activity`]: () =>
+          json(200, { events: entries, nextSeq: 2 }),
+      },
+    });
+    const feed = await screen.findByTestId("activity-feed");
+    const items = within(feed)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(items).toEqual([
+      `Ben removed Oat milk (${testUser.name}'s line) · 2 min ago`,
+      "You added Oat milk · 2 min ago",
+    ]);
+    const [request] = callsTo(fetchMock, `GET /api/sessions/${session._id}/activity`);
+    expect(request).toBeDefined();
+    expect(
+      String(fetchMock.mock.calls.find(([url]) => String(url).includes("/activity"))?.[0]),
+    ).toContain("after=0&limit=200");
+  });
+
+  it("says so when nothing has happened yet", async () => {
+    const session = makeSession({ sessionName: "Quiet" });
+    await openLobby(session, {
+      routes: {
+        [`GET /api/sessions/${session._id}/activity`]: () => json(200, { events: [], nextSeq: 0 }),
+      },
+    });
+    expect(await screen.findByText("Nothing has happened here yet.")).toBeVisible();
+  });
+
   it("approves a join request with the userId and refreshes", async () => {
     const session = makeSession({
       sessionName: "Party",

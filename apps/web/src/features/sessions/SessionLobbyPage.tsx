@@ -27,6 +27,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { useActiveSession } from "../../shared/active-session.ts";
+import { ActivityFeed } from "../activity/index.ts";
 import { InviteLinksCard } from "./InviteLinksCard.tsx";
 import { InvitePanel } from "./InvitePanel.tsx";
 import { MemberControls, RotateCodeButton } from "./ManageMembers.tsx";
@@ -223,7 +224,7 @@ function Lobby({ session }: { session: Session }) {
         )}
       </section>
 
-      <div className={cn("grid gap-6", actions.canInvite && "lg:grid-cols-[minmax(0,1fr)_24rem]")}>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <section
           aria-labelledby={membersId}
           className="flex flex-col gap-5 self-start rounded-card bg-surface p-5 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
@@ -256,12 +257,13 @@ function Lobby({ session }: { session: Session }) {
           </div>
         </section>
 
-        {actions.canInvite && (
-          <div className="flex flex-col gap-6">
+        <div className="flex flex-col gap-6">
+          {actions.canInvite && (
             <InvitePanel sessionId={session._id} sessionCode={session.sessionCode} />
-            {actions.canManage && <InviteLinksCard sessionId={session._id} />}
-          </div>
-        )}
+          )}
+          {actions.canManage && <InviteLinksCard sessionId={session._id} />}
+          {can(role, "session.read") && <ActivityFeed sessionId={session._id} />}
+        </div>
       </div>
 
       <SplitPolicyCard session={session} role={role} />

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Activity } from "@cartner/contract";
+import { ACTIVITY_KEEP, appendActivity, describeActivity, timeAgo } from "./activity-model.ts";
+
+const ben = { _id: "u-ben", name: "Ben" };
+function entry(seq: number, type: Activity["type"], details: Record<string, unknown> = {}) {
+  return { seq, at: "2026-11-25T10:00:00.000Z", actor: ben, type, ...details } as Activity;
+}
+
+describe("describeActivity", () => {
+  it("says who did what to which product, and whose line it was", () => {
+    expect(describeActivity(entry(1, "item.removed", { product: "Oat milk" }), "u-ann")).toBe(
+      "Ben removed Oat milk",
+    );
+    expect(
+      describeActivity(entry(2, "item.removed", { product: "Oat milk", lineOf: "Ann" }), "u-x"),
+    ).toBe("Ben removed Oat milk (Ann's line)");
+    expect(describeActivity(entry(3, "item.added", { product: "Eggs", quantity: 3 }), null)).toBe(
+      "Ben added 3 × Eggs",
+    );
+    expect(
+      describeActivity(entry(4, "item.quantity", { product: "Eggs", quantity: 2, change: -1 }), ""),
+    ).toBe("Ben lowered Eggs to 2");
+  });
+
+  it("says You for the reader's own entries", () => {
+    expect(describeActivity(entry(1, "cart.cleared"), "u-ben")).toBe("You cleared the cart");
+  });
+
+  it("describes members, settings and orders", () => {
+    expect(describeActivity(entry(1, "member.joined", { via: "link" }), null)).toBe(
+      "Ben joined with an invite link",
+    );
+    expect(describeActivity(entry(2, "member.removed", { member: "Cy" }), null)).toBe(
+      "Ben removed Cy from the session",
+    );
+    expect(describeActivity(entry(3, "member.role", { member: "Cy", role: "creator" }), null)).toBe(
+      "Ben handed the session to Cy",
+    );
+    expect(describeActivity(entry(4, "session.updated", { status: "ended" }), null)).toBe(
+      "Ben ended the session",
+    );
+    expect(
+      describeActivity(entry(5, "session.updated", { changed: ["budget"], budget: null }), null),
+    ).toBe("Ben removed the budget");
+    expect(
+      describeActivity(entry(6, "session.updated", { changed: ["sessionName", "budget"] }), null),
+    ).toBe("Ben changed the name and the budget");
+    expect(describeActivity(entry(7, "split.policy", { mode: "equal" }), null)).toBe(
+      "Ben set the split to “Equally”",
+    );
+    expect(
+      describeActivity(entry(8, "item.shared", { product: "Tea", with: ["Ann", "Cy"] }), null),
+    ).toBe("Ben shared Tea with Ann and Cy");
+    expect(describeActivity(entry(9, "order.placed", { number: "A-7", total: 12.5 }), null)).toBe(
+      "Ben checked out order A-7 ($12.50)",
+    );
+  });
+});
+
+describe("timeAgo", () => {
+  const at = "2026-11-25T10:00:00.000Z";
+  const base = Date.parse(at);
+  it("reads like a person would say it", () => {
+    expect(timeAgo(at, base + 10_000)).toBe("just now");
+    expect(timeAgo(at, base + 2 * 60_000)).toBe("2 min ago");
+    expect(timeAgo(at, base + 3 * 3_600_000)).toBe("3 h ago");
+    expect(timeAgo(at, base + 26 * 3_600_000)).toBe("yesterday");
+    expect(timeAgo(at, base + 4 * 86_400_000)).toBe("4 days ago");
+  });
+});
+
+describe("appendActivity", () => {
+  it("adds only entries newer than the last known one and keeps the newest", () => {
+    const known = [entry(1, "cart.cleared"), entry(2, "cart.cleared")];
+    const next = appendActivity(known, [entry(2, "cart.cleared"), entry(3, "cart.cleared")]);
+    expect(next.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(appendActivity(next, [])).toBe(next);
+    const many = Array.from({ length: ACTIVITY_KEEP + 10 }, (_, i) => entry(i + 4, "cart.cleared"));
+    const kept = appendActivity(next, many);
+    expect(kept).toHaveLength(ACTIVITY_KEEP);
+    expect(kept.at(-1)?.seq).toBe(ACTIVITY_KEEP + 13);
+  });
+});

@@ -1,0 +1,129 @@
+import type { Activity } from "@cartner/contract";
+import { formatMoney } from "../../lib/format.ts";
+import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
+
+/** How much of the log a client keeps in memory; the feed shows the newest of these. */
+export const ACTIVITY_KEEP = 500;
+
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+const num = (value: unknown): number => (typeof value === "number" ? value : 0);
+
+function quantityOf(entry: Activity): string {
+  const quantity = num(entry.quantity);
+  return quantity > 1 ? `${quantity} × ` : "";
+}
+
+/** "(Ann's line)" when the actor changed someone else's line (a creator may). */
+function lineOf(entry: Activity): string {
+  const owner = str(entry.lineOf);
+  return owner && owner !== entry.actor.name ? ` (${owner}'s line)` : "";
+}
+
+const FIELD_TEXT: Record<string, string> = {
+  sessionName: "the name",
+  sessionType: "the type",
+  budget: "the budget",
+  passcode: "the passcode",
+  participants: "the group size",
+  code: "the session code",
+};
+
+function listText(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+function sessionUpdated(entry: Activity): string {
+  if (entry.status === "ended") return "ended the session";
+  if (typeof entry.ready === "boolean") {
+    return entry.ready ? "is done adding items" : "is adding items again";
+  }
+  const changed = Array.isArray(entry.changed) ? entry.changed.map(String) : [];
+  if (changed.includes("code")) return "made a new session code";
+  if (changed.length === 1 && changed[0] === "sessionName" && str(entry.sessionName)) {
+    return `renamed the session to “${str(entry.sessionName)}”`;
+  }
+  if (changed.length === 1 && changed[0] === "budget") {
+    return typeof entry.budget === "number"
+      ? `set the budget to ${formatMoney(entry.budget)}`
+      : "removed the budget";
+  }
+  const fields = changed.map((field) => FIELD_TEXT[field] ?? field);
+  return fields.length > 0 ? `changed ${listText(fields)}` : "changed the session";
+}
+
+/** What the entry says after the actor's name: "removed Oat milk". */
+export function activityAction(entry: Activity): string {
+  switch (entry.type) {
+    case "item.added":
+      return `added ${quantityOf(entry)}${str(entry.product)}`;
+    case "item.quantity":
+      return `${num(entry.change) > 0 ? "raised" : "lowered"} ${str(entry.product)} to ${num(entry.quantity)}${lineOf(entry)}`;
+    case "item.removed":
+      return `removed ${str(entry.product)}${lineOf(entry)}`;
+    case "item.shared": {
+      const names = Array.isArray(entry.with) ? entry.with.map(String) : [];
+      return names.length > 0
+        ? `shared ${str(entry.product)} with ${listText(names)}`
+        : `stopped sharing ${str(entry.product)}`;
+    }
+    case "cart.cleared":
+      return "cleared the cart";
+    case "member.joined":
+      return entry.via === "link"
+        ? "joined with an invite link"
+        : entry.via === "invite"
+          ? "accepted an invite and joined"
+          : "joined";
+    case "member.left":
+      return "left the session";
+    case "member.removed":
+      return `removed ${str(entry.member)} from the session`;
+    case "member.role":
+      return entry.role === "creator"
+        ? `handed the session to ${str(entry.member)}`
+        : `made ${str(entry.member)} a ${str(entry.role)}`;
+    case "session.updated":
+      return sessionUpdated(entry);
+    case "split.policy": {
+      const mode = SPLIT_MODE_TEXT[entry.mode as keyof typeof SPLIT_MODE_TEXT];
+      return mode ? `set the split to “${mode.label}”` : "changed the split";
+    }
+    case "order.placed":
+      return `checked out order ${str(entry.number)} (${formatMoney(num(entry.total))})`;
+    case "order.paid":
+      return `paid ${formatMoney(num(entry.amount))} for order ${str(entry.number)}`;
+    case "order.confirmed":
+      return `confirmed ${str(entry.member)}'s payment for order ${str(entry.number)}`;
+  }
+}
+
+/** "Ben removed Oat milk"; the reader's own entries say "You". */
+export function describeActivity(entry: Activity, userId: string | null | undefined): string {
+  const who = userId && entry.actor._id === userId ? "You" : entry.actor.name;
+  return `${who} ${activityAction(entry)}`;
+}
+
+/** "just now", "2 min ago", "3 h ago", "yesterday", "4 days ago", then the date. */
+export function timeAgo(at: string, now: number = Date.now()): string {
+  const then = new Date(at).getTime();
+  if (Number.isNaN(then)) return "";
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  if (seconds < 45) return "just now";
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days === 1) return "yesterday";
+  if (days < 7) return `${days} days ago`;
+  return new Date(then).toLocaleDateString(undefined, { dateStyle: "medium" });
+}
+
+/** Appends a page to what the client has (entries are never edited), keeping the newest. */
+export function appendActivity(known: Activity[], page: Activity[]): Activity[] {
+  const last = known.at(-1)?.seq ?? 0;
+  const fresh = page.filter((entry) => entry.seq > last);
+  if (fresh.length === 0) return known;
+  return [...known, ...fresh].slice(-ACTIVITY_KEEP);
+}

@@ -1,0 +1,2 @@
+/** What other features use of the activity log. */
+export { ActivityFeed } from "./ActivityFeed.tsx";
