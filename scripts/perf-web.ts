@@ -9,8 +9,9 @@
  * advises for its run-to-run variance) and stops the server. PERF_REPORT_DIR=dir also writes each
  * reported run's HTML report and its JSON result (Lighthouse's LHR) there. PERF_PAGES=/login,/products
  * measures only the pages listed. PERF_ORIGIN=http://host:port measures a server that is already
- * running instead (it must have the dev outbox, for the sign-in). Exits 1 when a page misses the
- * aims (performance >= 90, accessibility >= 95).
+ * running instead (it must have the dev outbox, for the sign-in). Also reports whether Chrome
+ * would install the app (see checkInstallable). Exits 1 when a page misses the aims
+ * (performance >= 90, accessibility >= 95) or the app is not installable.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -110,46 +111,97 @@ async function signUp(origin: string) {
 }
 
 /**
- * Puts the token and user into the browser's local storage for the app's origin, over the Chrome
- * DevTools Protocol (Lighthouse then runs with disableStorageReset, so they stay).
+ * A new browser tab at `url`, driven over the Chrome DevTools Protocol: `send` calls a protocol
+ * method, `evaluate` runs an expression in the page (awaiting promises).
  */
-async function storeCredentials(
-  debugPort: number,
-  origin: string,
-  credentials: { token: string; user: unknown },
-): Promise<void> {
+async function devtoolsTab(debugPort: number, url: string) {
   const devtools = `http://127.0.0.1:${debugPort}`;
-  const target = (await (
-    await fetch(`${devtools}/json/new?${origin}/favicon.svg`, { method: "PUT" })
-  ).json()) as { id: string; webSocketDebuggerUrl: string };
+  const target = (await (await fetch(`${devtools}/json/new?${url}`, { method: "PUT" })).json()) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+  };
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
     socket.onerror = reject;
   });
   let nextId = 0;
-  const evaluate = (expression: string) =>
-    new Promise<unknown>((resolve) => {
+  const send = <T>(method: string, params: object = {}) =>
+    new Promise<T>((resolve, reject) => {
       const id = ++nextId;
       socket.onmessage = (event) => {
         const message = JSON.parse(String(event.data)) as {
           id?: number;
-          result?: { result?: { value?: unknown } };
+          result?: T;
+          error?: { message: string };
         };
-        if (message.id === id) resolve(message.result?.result?.value);
+        if (message.id !== id) return;
+        if (message.error) reject(new Error(`perf:web: ${method}: ${message.error.message}`));
+        else resolve(message.result as T);
       };
-      socket.send(JSON.stringify({ id, method: "Runtime.evaluate", params: { expression } }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
+  const evaluate = async (expression: string) =>
+    (
+      await send<{ result?: { value?: unknown } }>("Runtime.evaluate", {
+        expression,
+        awaitPromise: true,
+        returnByValue: true,
+      })
+    ).result?.value;
+  const origin = new URL(url).origin;
   // The new tab may still be on about:blank for a moment.
   while ((await evaluate("location.origin")) !== origin) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await evaluate(
+  const close = async () => {
+    socket.close();
+    await fetch(`${devtools}/json/close/${target.id}`);
+  };
+  return { send, evaluate, close };
+}
+
+/**
+ * Puts the token and user into the browser's local storage for the app's origin (Lighthouse then
+ * runs with disableStorageReset, so they stay).
+ */
+async function storeCredentials(
+  debugPort: number,
+  origin: string,
+  credentials: { token: string; user: unknown },
+): Promise<void> {
+  const tab = await devtoolsTab(debugPort, `${origin}/favicon.svg`);
+  await tab.evaluate(
     `localStorage.setItem("token", ${JSON.stringify(credentials.token)});` +
       `localStorage.setItem("user", ${JSON.stringify(JSON.stringify(credentials.user))});`,
   );
-  socket.close();
-  await fetch(`${devtools}/json/close/${target.id}`);
+  await tab.close();
+}
+
+/**
+ * Whether Chrome would offer to install the app from /. Lighthouse 12 dropped its PWA category and
+ * with it the "installable-manifest" audit; that audit reported Chrome's own verdict, the
+ * DevTools Protocol's Page.getInstallabilityErrors, which is asked here directly, once the service
+ * worker is active (the app registers it after the page has loaded).
+ */
+async function checkInstallable(debugPort: number, origin: string) {
+  const tab = await devtoolsTab(debugPort, `${origin}/`);
+  try {
+    await tab.send("Page.enable");
+    const worker = await tab.evaluate(
+      `Promise.race([navigator.serviceWorker.ready.then((r) => r.active?.scriptURL ?? ""),` +
+        ` new Promise((resolve) => setTimeout(() => resolve(""), 20000))])`,
+    );
+    const { url: manifestUrl } = await tab.send<{ url: string }>("Page.getAppManifest");
+    const { installabilityErrors } = await tab.send<{
+      installabilityErrors: Array<{ errorId: string }>;
+    }>("Page.getInstallabilityErrors");
+    const errors = installabilityErrors.map((error) => error.errorId);
+    if (!worker) errors.push("no-active-service-worker");
+    return { installable: errors.length === 0, errors, manifestUrl, worker: String(worker) };
+  } finally {
+    await tab.close();
+  }
 }
 
 interface Measured {
@@ -250,6 +302,7 @@ async function main(): Promise<number> {
       chromePath: chromiumPath(),
       chromeFlags: CHROME_FLAGS,
     });
+    const install = await checkInstallable(chrome.port, origin);
     const results: Measured[] = [];
     for (const page of PAGES) {
       if (page.signedIn) await storeCredentials(chrome.port, origin, credentials);
@@ -287,6 +340,12 @@ async function main(): Promise<number> {
       console.info(`HTML and JSON reports in ${reportDir}`);
     }
 
+    console.info(
+      install.installable
+        ? `\nInstallable (Chrome's installability check, as Lighthouse's installable-manifest audit): yes; manifest ${install.manifestUrl}, service worker ${install.worker}`
+        : `\nInstallable: NO (${install.errors.join(", ")})`,
+    );
+
     const missed = results.filter(
       (r) => r.performance < AIMS.performance || r.accessibility < AIMS.accessibility,
     );
@@ -299,7 +358,7 @@ async function main(): Promise<number> {
         `All pages meet the aims (performance >= ${AIMS.performance}, accessibility >= ${AIMS.accessibility}).`,
       );
     }
-    return missed.length === 0 ? 0 : 1;
+    return missed.length === 0 && install.installable ? 0 : 1;
   } finally {
     chrome?.kill();
     await stop();

@@ -4,6 +4,7 @@ import zlib from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 /** The API server (apps/server) listens here in development. */
 const API_TARGET = "http://localhost:3000";
@@ -84,8 +85,70 @@ function preloadFonts(): Plugin {
   };
 }
 
+const BRAND = "#4f46e5";
+
+/**
+ * The installable app (DESIGN section 9, "Offline"; docs/decisions/011): a manifest and a Workbox
+ * service worker at /sw.js that precaches the app shell, fonts and fingerprinted assets, so a
+ * reload without signal still opens the app. API answers are never cached by the worker (they are
+ * personal; the last data a user saw lives in their own IndexedDB cache, see lib/offline-cache.ts),
+ * except the catalog's product images, which are the same for everyone. A new deployment waits
+ * until the user accepts the update prompt (registerType "prompt", app/pwa.tsx).
+ */
+const pwa = VitePWA({
+  registerType: "prompt",
+  // app/pwa.tsx registers the worker after the page has loaded, off the critical path.
+  injectRegister: false,
+  filename: "sw.js",
+  manifestFilename: "manifest.webmanifest",
+  includeAssets: ["favicon.svg", "favicon.ico", "apple-touch-icon-180x180.png"],
+  manifest: {
+    id: "/",
+    name: "Cartner — shop together",
+    short_name: "Cartner",
+    description:
+      "Shop together: one shared cart per session that every member sees change live, and a fair split of the cost.",
+    lang: "en",
+    start_url: "/",
+    scope: "/",
+    display: "standalone",
+    theme_color: BRAND,
+    background_color: "#ffffff",
+    icons: [
+      { src: "pwa-64x64.png", sizes: "64x64", type: "image/png" },
+      { src: "pwa-192x192.png", sizes: "192x192", type: "image/png" },
+      { src: "pwa-512x512.png", sizes: "512x512", type: "image/png" },
+      {
+        src: "maskable-icon-512x512.png",
+        sizes: "512x512",
+        type: "image/png",
+        purpose: "maskable",
+      },
+    ],
+  },
+  workbox: {
+    globPatterns: ["**/*.{js,css,html,svg,png,ico,woff2,webmanifest}"],
+    // Navigations get the app shell; the API and the development mailbox never do.
+    navigateFallback: "/index.html",
+    navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/],
+    cleanupOutdatedCaches: true,
+    runtimeCaching: [
+      {
+        urlPattern: ({ url, sameOrigin }) =>
+          sameOrigin && url.pathname.startsWith("/api/catalog/images/"),
+        handler: "CacheFirst",
+        options: {
+          cacheName: "product-images",
+          expiration: { maxEntries: 400, maxAgeSeconds: 30 * 24 * 3600 },
+          cacheableResponse: { statuses: [200] },
+        },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadFonts(), precompress()],
+  plugins: [react(), tailwindcss(), preloadFonts(), pwa, precompress()],
   server: { port: 5173, strictPort: true, proxy },
   preview: { port: 4173, proxy },
   build: {

@@ -11,6 +11,7 @@ import {
   enterCode,
   newUser,
   readCode,
+  sharedSession,
   signedInPerson,
   watchConsole,
   type SignedIn,
@@ -27,19 +28,10 @@ const person = (browser: Browser, name: string): Promise<Person> =>
 async function sessionWithBen(browser: Browser) {
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Market ${crypto.randomBytes(3).toString("hex")}`;
-  const { session } = await apiCall<{
-    session: { _id: string; sessionCode: string; cartId: string };
-  }>(ann, "POST", "/api/sessions", {
-    sessionName,
-    sessionType: "Friends",
+  const session = await sharedSession(ann, [ben], sessionName, {
+    passcode: "fig-4",
     participants: "3+",
-    passcode: "fig-4",
   });
-  await apiCall(ben, "POST", "/api/sessions/join/code", {
-    sessionCode: session.sessionCode,
-    passcode: "fig-4",
-  });
-  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
   return { ann, ben, session, sessionName };
 }
 

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import {
   apiCall,
   expectNoA11yViolations,
+  sharedSession,
   signedInPerson,
   watchConsole,
   type SignedIn,
@@ -61,19 +62,7 @@ test("a shared cart: two members fill it, change quantities, see the same split;
 
   // Setup through the API: Ann's session, Ben joins by code and passcode and Ann approves him,
   // Cleo is invited as a viewer and accepts.
-  const { session } = await apiCall<{
-    session: { _id: string; sessionCode: string; cartId: string };
-  }>(ann, "POST", "/api/sessions", {
-    sessionName,
-    sessionType: "Friends",
-    participants: "3+",
-    passcode,
-  });
-  await apiCall(ben, "POST", "/api/sessions/join/code", {
-    sessionCode: session.sessionCode,
-    passcode,
-  });
-  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  const session = await sharedSession(ann, [ben], sessionName, { passcode, participants: "3+" });
   await apiCall(ann, "POST", "/api/sessions/invite", {
     sessionCode: session.sessionCode,
     emailOrUsername: cleo.user.email,

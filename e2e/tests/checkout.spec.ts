@@ -5,6 +5,7 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import {
   apiCall,
   expectNoA11yViolations,
+  sharedSession,
   signedInPerson,
   watchConsole,
   type SignedIn,
@@ -51,19 +52,7 @@ test("two members fill a cart, the creator checks out, the member pays, the crea
   test.setTimeout(180_000);
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;
-  const { session } = await apiCall<{
-    session: { _id: string; sessionCode: string; cartId: string };
-  }>(ann, "POST", "/api/sessions", {
-    sessionName,
-    sessionType: "Friends",
-    participants: "2",
-    passcode: "basket-3",
-  });
-  await apiCall(ben, "POST", "/api/sessions/join/code", {
-    sessionCode: session.sessionCode,
-    passcode: "basket-3",
-  });
-  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  const session = await sharedSession(ann, [ben], sessionName, { passcode: "basket-3" });
   const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
   const [bread, wine] = products.filter((p) => p.stock >= 10);
   await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, { productId: bread!._id });

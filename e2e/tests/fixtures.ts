@@ -133,3 +133,37 @@ export async function apiCall<T>(
   expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
 }
+
+export interface SharedSession {
+  _id: string;
+  sessionCode: string;
+  cartId: string;
+}
+
+/**
+ * Set up through the API: `creator`'s Friends session named `sessionName`; each of `members` joins
+ * by code and passcode and the creator approves them.
+ */
+export async function sharedSession(
+  creator: { page: Page; token: string },
+  members: Array<{ page: Page; token: string; id: string }>,
+  sessionName: string,
+  { passcode = "sesame-42", participants = members.length > 1 ? "3+" : "2" } = {},
+): Promise<SharedSession> {
+  const { session } = await apiCall<{ session: SharedSession }>(creator, "POST", "/api/sessions", {
+    sessionName,
+    sessionType: "Friends",
+    participants,
+    passcode,
+  });
+  for (const member of members) {
+    await apiCall(member, "POST", "/api/sessions/join/code", {
+      sessionCode: session.sessionCode,
+      passcode,
+    });
+    await apiCall(creator, "POST", `/api/sessions/approve/${session.sessionCode}`, {
+      userId: member.id,
+    });
+  }
+  return session;
+}

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { apiCall, signedInPerson, type SignedIn } from "./fixtures.ts";
+import { apiCall, sharedSession, signedInPerson, type SignedIn } from "./fixtures.ts";
 
 const OFFLINE_MESSAGE = "Offline – reconnecting…";
 /** SESSION_SYNC_INTERVAL_MS: the fallback poll's period. */
@@ -69,19 +69,7 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Live ${crypto.randomBytes(3).toString("hex")}`;
   const passcode = "sesame-42";
-  const { session } = await apiCall<{
-    session: { _id: string; sessionCode: string; cartId: string };
-  }>(ann, "POST", "/api/sessions", {
-    sessionName,
-    sessionType: "Friends",
-    participants: "2",
-    passcode,
-  });
-  await apiCall(ben, "POST", "/api/sessions/join/code", {
-    sessionCode: session.sessionCode,
-    passcode,
-  });
-  await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, { userId: ben.id });
+  const session = await sharedSession(ann, [ben], sessionName, { passcode });
   const { products } = await apiCall<{
     products: Array<{ _id: string; name: string; stock: number }>;
   }>(ann, "GET", "/api/products");

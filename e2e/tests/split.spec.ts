@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import {
   apiCall,
   expectNoA11yViolations,
+  sharedSession,
   signedInPerson,
   watchConsole,
   type SignedIn,
@@ -50,23 +51,7 @@ test("a group splits its cart: equal split and fees, a shared line, a budget gon
     person(browser, "Dan"),
   ]);
   const sessionName = `Dinner ${crypto.randomBytes(3).toString("hex")}`;
-  const { session } = await apiCall<{
-    session: { _id: string; sessionCode: string; cartId: string };
-  }>(ann, "POST", "/api/sessions", {
-    sessionName,
-    sessionType: "Friends",
-    participants: "3+",
-    passcode: "olive-7",
-  });
-  for (const member of [ben, dan]) {
-    await apiCall(member, "POST", "/api/sessions/join/code", {
-      sessionCode: session.sessionCode,
-      passcode: "olive-7",
-    });
-    await apiCall(ann, "POST", `/api/sessions/approve/${session.sessionCode}`, {
-      userId: member.id,
-    });
-  }
+  const session = await sharedSession(ann, [ben, dan], sessionName, { passcode: "olive-7" });
   const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
   const [bread, wine, cheese] = products.filter((p) => p.stock >= 10);
   await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, { productId: bread!._id });

@@ -21,3 +21,11 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+// The service worker (installable app, offline shell) is registered after the page has loaded,
+// so its code never delays the first paint.
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    void import("./app/pwa.tsx").then(({ registerServiceWorker }) => registerServiceWorker());
+  });
+}

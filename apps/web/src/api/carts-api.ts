@@ -5,6 +5,9 @@ import { call } from "../lib/call.ts";
 export type QuantityChangeBody = RequestOf<"PATCH /api/carts/:cartId/quantity">["body"];
 
 /** The Carts calls of the endpoint table (plus the session-scoped cart and summary reads). */
+/** The Idempotency-Key of a write the client may send again (API.md "Offline and activity"). */
+const once = (key: string | undefined) => (key ? { headers: { "Idempotency-Key": key } } : {});
+
 export const cartsApi = {
   list: (signal?: AbortSignal) => call("GET /api/carts", {}, { signal }),
   history: (signal?: AbortSignal) => call("GET /api/carts/history", {}, { signal }),
@@ -14,15 +17,16 @@ export const cartsApi = {
     call("GET /api/sessions/:id/cart", { params: { id: sessionId } }, { signal }),
   summary: (sessionId: string, signal?: AbortSignal) =>
     call("GET /api/sessions/:id/summary", { params: { id: sessionId } }, { signal }),
-  add: (cartId: string, body: RequestOf<"POST /api/carts/:cartId/product">["body"]) =>
-    call("POST /api/carts/:cartId/product", { params: { cartId }, body }),
-  changeQuantity: (cartId: string, body: QuantityChangeBody) =>
-    call("PATCH /api/carts/:cartId/quantity", { params: { cartId }, body }),
-  removeLine: (cartId: string, productId: string, lineId?: string) =>
-    call("DELETE /api/carts/:cartId/product/:productId", {
-      params: { cartId, productId },
-      query: lineId ? { lineId } : {},
-    }),
+  add: (cartId: string, body: RequestOf<"POST /api/carts/:cartId/product">["body"], key?: string) =>
+    call("POST /api/carts/:cartId/product", { params: { cartId }, body }, once(key)),
+  changeQuantity: (cartId: string, body: QuantityChangeBody, key?: string) =>
+    call("PATCH /api/carts/:cartId/quantity", { params: { cartId }, body }, once(key)),
+  removeLine: (cartId: string, productId: string, lineId?: string, key?: string) =>
+    call(
+      "DELETE /api/carts/:cartId/product/:productId",
+      { params: { cartId, productId }, query: lineId ? { lineId } : {} },
+      once(key),
+    ),
   shareLine: (cartId: string, lineId: string, userIds: string[]) =>
     call("PUT /api/carts/:cartId/lines/:lineId/shared-with", {
       params: { cartId, lineId },
@@ -41,8 +45,10 @@ export const cartKeys = {
   summary: (sessionId: string) => ["carts", "summary", sessionId] as const,
 };
 
-/** Mutation keys, so a refetch can wait while line changes are still on their way. */
+/**
+ * Mutation keys. Adds, quantity steps and removals are all "cart writes" (shared/cart-writes.ts):
+ * one queue, replayed in order after a reload or reconnect; a refetch waits while any is on its way.
+ */
 export const cartMutationKeys = {
-  lines: ["cart-lines"] as const,
-  add: ["cart-add"] as const,
+  writes: ["cart-write"] as const,
 };

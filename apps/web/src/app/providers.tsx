@@ -5,6 +5,7 @@ import { TOAST_AUTO_CLOSE_MS } from "@cartner/contract";
 import { LiveSync } from "../features/live/LiveSync.tsx";
 import { StorageKey, getToken, subscribeStorage } from "../lib/storage.ts";
 import { createQueryClient } from "./query-client.ts";
+import { useOfflineCache } from "./use-offline-cache.ts";
 
 interface AppProvidersProps {
   children: ReactNode;
@@ -14,6 +15,8 @@ interface AppProvidersProps {
 
 export function AppProviders({ children, queryClient }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
+
+  useOfflineCache(client);
 
   // Whatever was cached for a user must not outlive their sign-in (here or in another tab).
   useEffect(

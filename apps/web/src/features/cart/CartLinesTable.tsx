@@ -1,8 +1,8 @@
-import { Minus, Plus, Trash2 } from "lucide-react";
+import { CloudOff, LoaderCircle, Minus, Plus, Trash2 } from "lucide-react";
 import type { CartLine } from "@cartner/contract";
 import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { canDecrease, canIncrease } from "./cart-model.ts";
+import { canDecrease, canIncrease, type LineState } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 
 export const ADDED_BY_SOMEONE = "Added by someone";
@@ -24,9 +24,26 @@ export interface LineControls {
 
 interface CartLinesTableProps {
   lines: CartLine[];
+  /** Lines with changes the server has not confirmed yet, marked as pending. */
+  lineStates?: ReadonlyMap<string, LineState> | undefined;
   caption: string;
   /** Without controls the table is read-only and has no Remove column (cart history). */
   controls?: LineControls;
+}
+
+/** "Waiting for connection" (queued offline) or "Saving…" (on its way). */
+function PendingBadge({ state }: { state: LineState }) {
+  return state === "waiting" ? (
+    <span className="inline-flex w-fit items-center gap-1 rounded-full bg-accent-50 px-2 py-0.5 text-xs font-medium text-accent-800 ring-1 ring-accent-200 ring-inset">
+      <CloudOff aria-hidden="true" className="size-3" />
+      Pending: waiting for connection
+    </span>
+  ) : (
+    <span className="inline-flex w-fit items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">
+      <LoaderCircle aria-hidden="true" className="size-3 animate-spin motion-reduce:animate-none" />
+      Saving…
+    </span>
+  );
 }
 
 const COLUMNS: StackedColumn[] = [
@@ -47,15 +64,17 @@ const iconButton =
  * The cart's lines: Product, Quantity, Total, Remove (SPEC). At 640 px and below each row is a
  * stacked card: product and remove on top, quantity and total below.
  */
-export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps) {
+export function CartLinesTable({ lines, lineStates, caption, controls }: CartLinesTableProps) {
   return (
     <StackedTable caption={caption} columns={controls ? COLUMNS_WITH_REMOVE : COLUMNS}>
       {lines.map((line) => {
         const name = line.productId.name;
         const editable = controls?.canChange(line) ?? false;
+        const state = lineStates?.get(line._id);
         return (
           <tr
             key={line._id}
+            data-pending={state}
             role="row"
             className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
           >
@@ -67,6 +86,7 @@ export function CartLinesTable({ lines, caption, controls }: CartLinesTableProps
                 <LineImage src={line.productId.imageUrl} />
                 <div className="flex min-w-0 flex-col gap-0.5">
                   <span className="font-semibold break-words text-ink">{name}</span>
+                  {state && <PendingBadge state={state} />}
                   <span className="text-xs text-slate-500">
                     {formatMoney(line.productId.price)} each
                   </span>

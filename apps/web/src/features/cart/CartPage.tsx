@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link, useParams } from "react-router";
 import { History, Info, ShoppingBag, ShoppingCart } from "lucide-react";
-import type { Cart, CartLine } from "@cartner/contract";
+import type { Cart } from "@cartner/contract";
 import {
   ButtonLink,
   ConfirmDialog,
@@ -12,13 +12,14 @@ import {
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { isNotFound } from "../../lib/api.ts";
-import { findRouteCart, sessionNameOf } from "./cart-model.ts";
+import { findRouteCart, sessionNameOf, withPendingWrites } from "./cart-model.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import {
   CLEAR_CONFIRM,
   DELETE_CONFIRM,
   useCartActions,
   useCartLineActions,
+  usePendingWrites,
   useCartLookup,
   useCarts,
   useRefetchCartsOnSync,
@@ -204,6 +205,13 @@ function CartList({
       .sort((a, b) => order.indexOf(a._id) - order.indexOf(b._id));
     return [...carts.filter((cart) => !order.includes(cart._id)), ...known];
   }, [carts, order]);
+  // Changes not yet confirmed (on their way, or queued offline) are drawn on top of each cart.
+  const writes = usePendingWrites();
+  const me = useMemo(() => (user ? { _id: user._id, name: user.name } : null), [user]);
+  const shown = useMemo(
+    () => ordered.map((cart) => withPendingWrites(cart, writes, me)),
+    [ordered, writes, me],
+  );
   const [pending, setPending] = useState<Pending>(null);
   const { changeQuantity, removeLine } = useCartLineActions(announce);
   const { clear, remove } = useCartActions();
@@ -238,17 +246,16 @@ function CartList({
   return (
     <>
       <ul className="flex flex-col gap-4">
-        {ordered.map((cart) => (
+        {shown.map(({ cart, lines }) => (
           <li key={cart._id} data-cart-id={cart._id} className="scroll-mt-24">
             <CartSection
               cart={cart}
+              lineStates={lines}
               userId={userId}
               open={openIds.has(cart._id)}
               onToggle={() => toggle(cart._id)}
-              onChangeQuantity={(c: Cart, line: CartLine, change: 1 | -1) =>
-                changeQuantity.mutate({ cart: c, line, change })
-              }
-              onRemoveLine={(c: Cart, line: CartLine) => removeLine.mutate({ cart: c, line })}
+              onChangeQuantity={changeQuantity}
+              onRemoveLine={removeLine}
               onClear={(c) => setPending({ kind: "clear", cart: c })}
               onDelete={(c) => setPending({ kind: "delete", cart: c })}
               clearing={clear.isPending && clear.variables?._id === cart._id}

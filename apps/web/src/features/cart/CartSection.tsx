@@ -9,6 +9,7 @@ import {
   canManageCart,
   cartHeaderLine,
   isSessionActive,
+  type LineState,
   itemsLabel,
   sessionNameOf,
 } from "./cart-model.ts";
@@ -28,6 +29,8 @@ const roleLabels = {
 
 export interface CartSectionProps {
   cart: Cart;
+  /** Lines with changes not yet confirmed by the server. */
+  lineStates?: ReadonlyMap<string, LineState>;
   userId: string | null | undefined;
   open: boolean;
   onToggle: () => void;
@@ -42,6 +45,7 @@ export interface CartSectionProps {
 /** One cart on the cart page: its header (who, how many, actions) and, expanded, its lines. */
 export function CartSection({
   cart,
+  lineStates,
   userId,
   open,
   onToggle,
@@ -131,6 +135,7 @@ export function CartSection({
               ) : (
                 <CartLinesTable
                   lines={cart.products}
+                  lineStates={lineStates}
                   caption={`Items in ${name}`}
                   controls={{
                     canChange: (line) => canChangeLine(role, line, userId, active),

@@ -9,6 +9,7 @@ import {
   type CartLine,
   type Role,
 } from "@cartner/contract";
+import type { CartWrite } from "../../shared/cart-writes.ts";
 
 export const UNTITLED_SESSION = "Untitled Session";
 export const UNKNOWN_CREATOR = "Unknown";
@@ -52,6 +53,8 @@ export function canChangeLine(
   sessionActive = true,
 ): boolean {
   if (!sessionActive || !userId) return false;
+  // A line added offline has no id on the server yet: its changes wait until it has.
+  if (line._id.startsWith(PENDING_LINE_PREFIX)) return false;
   if (can(role, "cart.changeAnyLine")) return true;
   return can(role, "cart.changeOwnLine") && line.addedBy?._id === userId;
 }
@@ -137,4 +140,71 @@ export function withoutLine(cart: Cart, lineId: string): Cart {
 
 export function itemsLabel(count: number): string {
   return `${count} ${count === 1 ? "item" : "items"}`;
+}
+
+/** A cart write not yet confirmed; `waiting` while it is queued for a connection. */
+export interface PendingWrite {
+  write: CartWrite;
+  waiting: boolean;
+}
+
+/** How a line with unconfirmed changes is marked: on its way, or waiting for a connection. */
+export type LineState = "sending" | "waiting";
+
+/** Line ids of lines added offline, before the server has given them one. */
+export const PENDING_LINE_PREFIX = "pending:";
+
+function withAdded(
+  cart: Cart,
+  write: Extract<CartWrite, { op: "add" }>,
+  me: { _id: string; name: string },
+): { cart: Cart; lineId: string } {
+  const own = cart.products.find(
+    (l) => l.productId._id === write.product._id && l.addedBy._id === me._id,
+  );
+  if (own) return { cart: withQuantityChange(cart, own._id, 1), lineId: own._id };
+  const lineId = `${PENDING_LINE_PREFIX}${write.key}`;
+  const line: CartLine = {
+    _id: lineId,
+    productId: write.product,
+    quantity: 1,
+    addedBy: me,
+    addedAt: new Date().toISOString(),
+    lineTotal: write.product.price,
+    sharedWith: [],
+  };
+  return { cart: withTotals(cart, [...cart.products, line]), lineId };
+}
+
+/**
+ * The cart as the user will see it once their unconfirmed changes land: the server's cart with
+ * each pending add, step and removal applied in order, and which lines they touch. Changes to a
+ * line that is gone meanwhile are skipped here (the server will refuse them, and say so).
+ */
+export function withPendingWrites(
+  cart: Cart,
+  pending: readonly PendingWrite[],
+  me: { _id: string; name: string } | null,
+): { cart: Cart; lines: ReadonlyMap<string, LineState> } {
+  const lines = new Map<string, LineState>();
+  let view = cart;
+  for (const { write, waiting } of pending) {
+    if (write.cartId !== cart._id) continue;
+    const state: LineState = waiting ? "waiting" : "sending";
+    if (write.op === "add") {
+      if (!me) continue;
+      const added = withAdded(view, write, me);
+      view = added.cart;
+      lines.set(added.lineId, state);
+    } else if (view.products.some((line) => line._id === write.lineId)) {
+      if (write.op === "remove") {
+        view = withoutLine(view, write.lineId);
+        lines.delete(write.lineId);
+      } else {
+        view = withQuantityChange(view, write.lineId, write.change);
+        lines.set(write.lineId, state);
+      }
+    }
+  }
+  return { cart: view, lines };
 }

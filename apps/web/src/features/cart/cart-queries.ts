@@ -1,11 +1,18 @@
 import { useEffect, useMemo, useRef } from "react";
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import {
+  useMutation,
+  useMutationState,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type { Cart, CartLine } from "@cartner/contract";
 import { sessionKeys } from "../../api/sessions-api.ts";
 import { dropFromActiveSessions, useSessionSync } from "../../shared/sessions-queries.ts";
 import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
-import { newestCartsFirst, sessionNameOf, withQuantityChange, withoutLine } from "./cart-model.ts";
+import { lineWrite, pendingWrites, type CartWrite } from "../../shared/cart-writes.ts";
+import { newestCartsFirst, sessionNameOf, type PendingWrite } from "./cart-model.ts";
 
 export const DELETE_CONFIRM = "Are you sure you want to delete this cart?";
 export const CLEAR_CONFIRM = "Clear all products from this cart?";
@@ -79,7 +86,7 @@ export function useRefetchCartsOnSync(): void {
     if (fingerprint === null) return;
     const changed = previous.current !== null && previous.current !== fingerprint;
     previous.current = fingerprint;
-    if (changed && client.isMutating({ mutationKey: cartMutationKeys.lines }) === 0) {
+    if (changed && pendingWrites(client) === 0) {
       void client.invalidateQueries({ queryKey: cartKeys.all });
     }
   }, [client, fingerprint]);
@@ -98,91 +105,45 @@ function settle(client: QueryClient, cart: Cart | undefined) {
   void client.invalidateQueries({ queryKey: sessionKeys.all });
 }
 
-interface LineChange {
-  cart: Cart;
-  line: CartLine;
-  change: 1 | -1;
-}
-
-interface LineRemoval {
-  cart: Cart;
-  line: CartLine;
-}
-
 /**
- * +1, -1 and remove on a line, applied to the screen at once and rolled back (with a toast saying
- * why) when the server refuses, e.g. "Only 3 in stock". Always names the line (lineId): the
- * creator may change anyone's; the server refuses anyone else's for other roles.
+ * +1, -1 and remove on a line. Each is a cart write (shared/cart-writes.ts): the cart page draws
+ * it at once on top of the server's cart (`withPendingWrites`), it waits in the queue while
+ * offline, and when the server refuses it (e.g. "Only 3 in stock") it disappears with a toast
+ * that says why. Always names the line (lineId): the creator may change anyone's; the server
+ * refuses anyone else's for other roles.
  */
 export function useCartLineActions(announce: (message: string) => void) {
-  const client = useQueryClient();
-
-  /** The only line change still on its way: safe to show the server's answer and refetch. */
-  const lastInFlight = () => client.isMutating({ mutationKey: cartMutationKeys.lines }) <= 1;
-
-  async function snapshot() {
-    await client.cancelQueries({ queryKey: cartKeys.list() });
-    return { previous: client.getQueryData<Cart[]>(cartKeys.list()) };
-  }
-
-  function rollBack(context: { previous: Cart[] | undefined } | undefined) {
-    if (context?.previous) client.setQueryData(cartKeys.list(), context.previous);
-  }
-
-  const changeQuantity = useMutation({
-    mutationKey: cartMutationKeys.lines,
-    mutationFn: ({ cart, line, change }: LineChange) =>
-      cartsApi.changeQuantity(cart._id, {
-        productId: line.productId._id,
-        change,
-        lineId: line._id,
-      }),
-    onMutate: async ({ cart, line, change }) => {
-      const context = await snapshot();
-      patchListedCart(client, cart._id, (current) => withQuantityChange(current, line._id, change));
-      const quantity = Math.max(1, line.quantity + change);
-      announce(`${line.productId.name}: quantity ${quantity}.`);
-      return context;
-    },
-    onError: (error, { line }, context) => {
-      rollBack(context);
-      console.error("Quantity change failed:", error);
-      failureToast(`Could not change the quantity of ${line.productId.name}.`, error);
-      announce(`${line.productId.name}: quantity ${line.quantity}.`);
-    },
-    onSuccess: (body) => {
-      if (lastInFlight()) patchListedCart(client, body.cart._id, () => body.cart);
-    },
-    onSettled: () => {
-      if (lastInFlight()) settle(client, undefined);
-    },
+  const { mutate } = useMutation<unknown, Error, CartWrite>({
+    mutationKey: cartMutationKeys.writes,
   });
 
-  const removeLine = useMutation({
-    mutationKey: cartMutationKeys.lines,
-    mutationFn: ({ cart, line }: LineRemoval) =>
-      cartsApi.removeLine(cart._id, line.productId._id, line._id),
-    onMutate: async ({ cart, line }) => {
-      const context = await snapshot();
-      patchListedCart(client, cart._id, (current) => withoutLine(current, line._id));
-      announce(`${line.productId.name} removed from ${sessionNameOf(cart)}.`);
-      return context;
-    },
-    onError: (error, { line }, context) => {
-      rollBack(context);
-      console.error("Remove failed:", error);
-      failureToast(`Could not remove ${line.productId.name}.`, error);
-      announce(`${line.productId.name} is back in the cart.`);
-    },
-    onSuccess: (body) => {
-      if (lastInFlight()) patchListedCart(client, body.cart._id, () => body.cart);
-    },
-    onSettled: () => {
-      if (lastInFlight()) settle(client, undefined);
-    },
-  });
+  function changeQuantity(cart: Cart, line: CartLine, change: 1 | -1) {
+    const quantity = Math.max(1, line.quantity + change);
+    announce(`${line.productId.name}: quantity ${quantity}.`);
+    mutate(lineWrite(cart, line, change), {
+      onError: () => announce(`${line.productId.name}: quantity ${line.quantity}.`),
+    });
+  }
+
+  function removeLine(cart: Cart, line: CartLine) {
+    announce(`${line.productId.name} removed from ${sessionNameOf(cart)}.`);
+    mutate(lineWrite(cart, line, "remove"), {
+      onError: () => announce(`${line.productId.name} is back in the cart.`),
+    });
+  }
 
   return { changeQuantity, removeLine };
+}
+
+/** The cart writes not yet confirmed, oldest first, and whether they wait for a connection. */
+export function usePendingWrites(): PendingWrite[] {
+  return useMutationState({
+    filters: { mutationKey: cartMutationKeys.writes, status: "pending" },
+    select: (m) => ({
+      write: m.state.variables as CartWrite,
+      waiting: m.state.isPaused,
+    }),
+  });
 }
 
 /** Clear Cart and delete-cart (creator only), with SPEC's toasts. */

@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from "react";
+import { onlineManager } from "@tanstack/react-query";
 import { RefreshCw, WifiOff } from "lucide-react";
 import { Badge } from "../../components/ui/index.ts";
 import { useLiveState } from "../../lib/live-status.ts";
@@ -7,11 +9,19 @@ export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s"
 
 /**
  * A pill hanging under the navigation bar while the live socket has been down for a while (or was
- * refused because this account has too many open, so this tab polls instead). It is
+ * refused because this account has too many open, so this tab polls instead), or while the browser
+ * says it is offline (cart changes then queue; see shared/cart-writes.ts). It is
  * positioned out of flow, so showing it never moves the page (nor wraps the bar at 360 px).
  */
 export function OfflineIndicator() {
-  const { status, offline } = useLiveState();
+  const live = useLiveState();
+  // The browser knows it has no network before the socket notices.
+  const browserOnline = useSyncExternalStore(
+    (onChange) => onlineManager.subscribe(onChange),
+    () => onlineManager.isOnline(),
+  );
+  const { status } = live;
+  const offline = live.offline || (!browserOnline && status !== "off");
   // The live region exists while the client runs, so screen readers announce the pill appearing.
   if (status === "off") return null;
   return (

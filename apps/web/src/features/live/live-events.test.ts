@@ -77,7 +77,7 @@ describe("live events", () => {
     void client
       .getMutationCache()
       .build(client, {
-        mutationKey: cartMutationKeys.lines,
+        mutationKey: cartMutationKeys.writes,
         mutationFn: () => new Promise(() => {}),
       })
       .execute(undefined);

@@ -47,7 +47,7 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     case "cart.updated": {
       // While our own line changes are on their way, a refetch would undo their optimistic
       // update; the last of them refetches everything when it settles.
-      const ownChangesPending = client.isMutating({ mutationKey: cartMutationKeys.lines }) > 0;
+      const ownChangesPending = client.isMutating({ mutationKey: cartMutationKeys.writes }) > 0;
       if (!ownChangesPending) invalidate(client, cartViews(event));
       // Lobbies and session cards show the cart's total.
       invalidate(client, [

@@ -6,11 +6,11 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
-import { can, type Cart, type Product, type Session } from "@cartner/contract";
+import { can, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
-import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
+import { cartMutationKeys } from "../../api/carts-api.ts";
 import { roleIn } from "../../shared/roles.ts";
-import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+import { cartWrite, productSnapshot, type CartWrite } from "../../shared/cart-writes.ts";
 import {
   pickActiveSession,
   readActiveSessionId,
@@ -21,8 +21,11 @@ import type { SyncData } from "../../shared/sessions-queries.ts";
 
 /** SPEC section 8, "Add to cart". */
 export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";
-export const ADDED_MESSAGE = "Added to cart for selected session.";
-export const ADD_FAILED_MESSAGE = "Failed to add product to cart.";
+export {
+  ADDED_MESSAGE,
+  ADD_FAILED_MESSAGE,
+  OVER_BUDGET_MESSAGE,
+} from "../../shared/cart-writes.ts";
 /** Why the add buttons are disabled (their title, so also their accessible description). */
 export const VIEWER_REASON = "Viewers can't add items to this session's cart.";
 export const ENDED_REASON = "This session has ended; its cart is read-only.";
@@ -32,7 +35,6 @@ export const ENDED_REASON = "This session has ended; its cart is read-only.";
  * product; `blockedReason` says why adding is not allowed in the active session (the buttons are
  * then disabled), and `isAdding` tells whether a product's add is on its way.
  */
-export const OVER_BUDGET_MESSAGE = "Your share is now over your budget.";
 
 export type AddToCart = ((product: Product) => void) & {
   blockedReason: string | null;
@@ -77,11 +79,6 @@ function syncSettled(client: QueryClient): Promise<void> {
   });
 }
 
-interface AddVariables {
-  cartId: string;
-  product: Product;
-}
-
 export function useAddToCart(): AddToCart {
   const client = useQueryClient();
   const { user } = useAuth();
@@ -89,34 +86,18 @@ export function useAddToCart(): AddToCart {
   const { session } = useActiveSession();
   const blockedReason = addBlockedReason(session, userId);
 
-  const mutation = useMutation({
-    mutationKey: cartMutationKeys.add,
-    mutationFn: ({ cartId, product }: AddVariables) =>
-      cartsApi.add(cartId, { productId: product._id, quantity: 1 }),
-    onSuccess: (body) => {
-      successToast(ADDED_MESSAGE);
-      // Budgets never block a write; the member whose share went over hears of it.
-      if (body?.warnings?.some((w) => w.code === "OVER_BUDGET" && w.userId === userId)) {
-        toast.warn(OVER_BUDGET_MESSAGE, { toastId: "over-budget" });
-      }
-      if (body?.cart) {
-        client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
-          carts?.map((cart) => (cart._id === body.cart._id ? body.cart : cart)),
-        );
-      }
-      void client.invalidateQueries({ queryKey: cartKeys.all });
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
-    },
-    onError: (error) => {
-      console.error("Add to cart failed:", error);
-      failureToast(ADD_FAILED_MESSAGE, error);
-    },
+  // Sent and toasted as every cart write is (shared/cart-writes.ts), queued while offline.
+  const { mutate } = useMutation<unknown, Error, CartWrite>({
+    mutationKey: cartMutationKeys.writes,
   });
-  const { mutate } = mutation;
 
+  // A spinner on the button while an add is on its way (not while it waits for a connection).
   const adding = useMutationState({
-    filters: { mutationKey: cartMutationKeys.add, status: "pending" },
-    select: (m) => (m.state.variables as AddVariables | undefined)?.product._id,
+    filters: { mutationKey: cartMutationKeys.writes, status: "pending" },
+    select: (m) => {
+      const write = m.state.variables as CartWrite | undefined;
+      return write?.op === "add" && !m.state.isPaused ? write.product._id : undefined;
+    },
   });
 
   // The session is looked up when the button is pressed, not taken from this render: `add` then
@@ -140,7 +121,7 @@ export function useAddToCart(): AddToCart {
         toast.info(reason, { toastId: "add-to-cart-blocked" });
         return;
       }
-      mutate({ cartId, product });
+      mutate(cartWrite({ op: "add", cartId, product: productSnapshot(product) }));
     },
     [client, userId, mutate],
   );

@@ -1,0 +1,148 @@
+import { onlineManager, type QueryClient } from "@tanstack/react-query";
+import { toast } from "react-toastify/unstyled";
+import type { Cart, CartLine, Product } from "@cartner/contract";
+import { cartKeys, cartMutationKeys, cartsApi } from "../api/carts-api.ts";
+import { sessionKeys } from "../api/sessions-api.ts";
+import { ApiError } from "../lib/api.ts";
+import { getUser } from "../lib/storage.ts";
+import { failureToast, successToast } from "./cart-toasts.tsx";
+
+/** SPEC section 8, "Add to cart". */
+export const ADDED_MESSAGE = "Added to cart for selected session.";
+export const ADD_FAILED_MESSAGE = "Failed to add product to cart.";
+export const OVER_BUDGET_MESSAGE = "Your share is now over your budget.";
+/** Said when a change is kept for later because the device is offline. */
+export const QUEUED_MESSAGE =
+  "You're offline: the change is saved and will be sent when you're back.";
+
+/** What a queued add needs to draw its pending line before the server has answered. */
+export type ProductSnapshot = Pick<Product, "_id" | "name" | "price" | "imageUrl"> & {
+  color?: string | undefined;
+};
+
+/**
+ * One change to a cart's lines. Plain data (it is kept in IndexedDB while offline) with its own
+ * Idempotency-Key, so sending it again after a lost answer or a reload never applies it twice.
+ */
+export type CartWrite =
+  | { op: "add"; key: string; cartId: string; product: ProductSnapshot }
+  | {
+      op: "step";
+      key: string;
+      cartId: string;
+      lineId: string;
+      productId: string;
+      name: string;
+      change: 1 | -1;
+    }
+  | { op: "remove"; key: string; cartId: string; lineId: string; productId: string; name: string };
+
+type NewWrite = CartWrite extends infer W ? (W extends CartWrite ? Omit<W, "key"> : never) : never;
+
+/** Gives a change its key (made once, when the user acts). */
+export function cartWrite(write: NewWrite): CartWrite {
+  return { ...write, key: crypto.randomUUID() } as CartWrite;
+}
+
+export function productSnapshot(product: Product): ProductSnapshot {
+  const { _id, name, price, imageUrl, color } = product as Product & { color?: string };
+  return { _id, name, price, imageUrl, ...(color ? { color } : {}) };
+}
+
+export function lineWrite(cart: Cart, line: CartLine, change: 1 | -1 | "remove"): CartWrite {
+  const base = { cartId: cart._id, lineId: line._id, productId: line.productId._id };
+  return change === "remove"
+    ? cartWrite({ op: "remove", ...base, name: line.productId.name })
+    : cartWrite({ op: "step", ...base, name: line.productId.name, change });
+}
+
+/** What every cart write answers: the cart after it, and any over-budget warnings. */
+interface WriteAnswer {
+  cart: Cart;
+  warnings?: { code: string; userId: string }[] | undefined;
+}
+
+function send(write: CartWrite): Promise<WriteAnswer> {
+  switch (write.op) {
+    case "add":
+      return cartsApi.add(write.cartId, { productId: write.product._id, quantity: 1 }, write.key);
+    case "step":
+      return cartsApi.changeQuantity(
+        write.cartId,
+        { productId: write.productId, change: write.change, lineId: write.lineId },
+        write.key,
+      );
+    case "remove":
+      return cartsApi.removeLine(write.cartId, write.productId, write.lineId, write.key);
+  }
+}
+
+function failureTitle(write: CartWrite): string {
+  switch (write.op) {
+    case "add":
+      return ADD_FAILED_MESSAGE;
+    case "step":
+      return `Could not change the quantity of ${write.name}.`;
+    case "remove":
+      return `Could not remove ${write.name}.`;
+  }
+}
+
+const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
+
+/** The cart writes still waiting: queued offline, or on their way. */
+export function pendingWrites(client: QueryClient): number {
+  return client.isMutating({ mutationKey: cartMutationKeys.writes });
+}
+
+/**
+ * How every cart write is sent, registered on the query client so that changes restored from
+ * IndexedDB after a reload (which keep only their data) are sent the same way. One scope: they go
+ * to the server one at a time, in the order the user made them. A change made offline waits
+ * (TanStack Query pauses it) and goes out when the browser is back online; one whose answer was
+ * lost is retried with the same key.
+ */
+export function registerCartWrites(client: QueryClient): void {
+  /** The last change on its way settles: show the server's cart and refetch what shows totals. */
+  const lastInFlight = () => pendingWrites(client) <= 1;
+
+  client.setMutationDefaults(cartMutationKeys.writes, {
+    mutationFn: (write: CartWrite) => send(write),
+    scope: { id: "cart-writes" },
+    retry: (failures, error) => isNetworkError(error) && failures < 3,
+    retryDelay: (failures) => Math.min(1000 * 2 ** failures, 8000),
+    onMutate: () => {
+      if (!onlineManager.isOnline()) {
+        toast.info(QUEUED_MESSAGE, { toastId: "cart-write-queued", autoClose: 6000 });
+      }
+      return undefined;
+    },
+    onSuccess: async (body, write: CartWrite) => {
+      // The server's cart includes this change and those before it (they run in order), so it
+      // replaces ours even while later changes are queued: the cart page draws those on top.
+      await client.cancelQueries({ queryKey: cartKeys.list() });
+      client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
+        carts?.map((cart) => (cart._id === body.cart._id ? body.cart : cart)),
+      );
+      if (write.op === "add") {
+        successToast(ADDED_MESSAGE);
+        const userId = getUser()?._id;
+        // Budgets never block a write; the member whose share went over hears of it.
+        if (body.warnings?.some((w) => w.code === "OVER_BUDGET" && w.userId === userId)) {
+          toast.warn(OVER_BUDGET_MESSAGE, { toastId: "over-budget" });
+        }
+      }
+    },
+    onError: (error, write: CartWrite) => {
+      console.error("Cart change failed:", error);
+      // The pending line disappears with the change; the reason (line removed meanwhile, cart
+      // locked for checkout, no longer a member) is the server's own message.
+      failureToast(failureTitle(write), error);
+    },
+    onSettled: () => {
+      if (!lastInFlight()) return;
+      void client.invalidateQueries({ queryKey: cartKeys.all });
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+    },
+  });
+}

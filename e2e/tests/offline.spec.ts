@@ -1,0 +1,150 @@
+import crypto from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { apiCall, sharedSession, signedInPerson } from "./fixtures.ts";
+
+/**
+ * Issue 21: a member in a shop with no signal. Changes made offline queue (in IndexedDB, each with
+ * its Idempotency-Key), survive a reload, and reach the others once, in order, when the
+ * connection is back; one the server refuses on replay says why.
+ */
+
+const OFFLINE_MESSAGE = "Offline – reconnecting…";
+const WAITING = "Pending: waiting for connection";
+
+interface Product {
+  _id: string;
+  name: string;
+  stock: number;
+}
+
+interface CartLine {
+  _id: string;
+  quantity: number;
+  productId: { _id: string };
+  addedBy: { _id: string };
+}
+
+const person = (browser: Parameters<typeof signedInPerson>[0], name: string) =>
+  signedInPerson(browser, name, (page: Page) => {
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    return { problems };
+  });
+
+function cartOf(page: Page, sessionName: string) {
+  return page.getByRole("region", { name: sessionName, exact: true });
+}
+
+/** The row of a product's line in a cart section. */
+function lineOf(page: Page, sessionName: string, name: string) {
+  return cartOf(page, sessionName).getByRole("row").filter({ hasText: name });
+}
+
+test("changes made offline survive a reload and reach the others once, in order; a refused one says why", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Corner shop ${crypto.randomBytes(3).toString("hex")}`;
+  const session = await sharedSession(ann, [ben], sessionName, { passcode: "sesame-42" });
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [milk, eggs, tea] = products.filter((p) => p.stock >= 10);
+  expect(milk && eggs && tea).toBeTruthy();
+  // Ben already has a line of milk, added while online.
+  await apiCall(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: milk!._id });
+
+  // Online, Ben opens the marketplace and his cart once: the app installs its service worker and
+  // keeps what he saw.
+  const page = ben.page;
+  await page.goto("/products");
+  await expect(page.getByRole("button", { name: `Add ${eggs!.name} to cart` })).toBeEnabled();
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.goto(`/cart/${session._id}`);
+  await expect(lineOf(page, sessionName, milk!.name)).toBeVisible();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+  // Ann watches the cart, online.
+  await ann.page.goto(`/cart/${session._id}`);
+  const annCart = cartOf(ann.page, sessionName);
+  const annLine = (product: Product) => lineOf(ann.page, sessionName, product.name);
+  await expect(annLine(milk!)).toBeVisible();
+
+  // No signal: the pill says so, and the marketplace still opens (a full page load).
+  await ben.context.setOffline(true);
+  await page.goto("/products");
+  await expect(page.getByText(OFFLINE_MESSAGE)).toBeVisible();
+  for (const product of [eggs!, tea!]) {
+    await page.getByRole("button", { name: `Add ${product.name} to cart` }).click();
+  }
+  await expect(page.getByText(/You're offline: the change is saved/).first()).toBeVisible();
+
+  // His cart shows both adds and a quantity change as pending.
+  await page.goto(`/cart/${session._id}`);
+  await expect(lineOf(page, sessionName, eggs!.name).getByText(WAITING)).toBeVisible();
+  await expect(lineOf(page, sessionName, tea!.name).getByText(WAITING)).toBeVisible();
+  await cartOf(page, sessionName)
+    .getByRole("button", { name: `Increase quantity of ${milk!.name}` })
+    .click();
+  await expect(lineOf(page, sessionName, milk!.name).getByText(WAITING)).toBeVisible();
+
+  // A reload while still offline keeps every pending change.
+  await page.waitForTimeout(500);
+  await page.reload();
+  for (const product of [milk!, eggs!, tea!]) {
+    await expect(lineOf(page, sessionName, product.name).getByText(WAITING)).toBeVisible();
+  }
+  await expect(lineOf(page, sessionName, milk!.name).getByText("2", { exact: true })).toBeVisible();
+  // Nothing reached Ann meanwhile.
+  await expect(annLine(eggs!)).toHaveCount(0);
+
+  // Back online: the queue is sent, and Ann's open cart shows exactly those changes, once.
+  await ben.context.setOffline(false);
+  await expect(page.getByText(WAITING)).toHaveCount(0, { timeout: 15_000 });
+  await expect(annLine(eggs!)).toBeVisible({ timeout: 15_000 });
+  await expect(annLine(tea!)).toBeVisible();
+  await expect(annLine(milk!).getByText("2", { exact: true })).toBeVisible();
+  const { cart } = await apiCall<{ cart: { products: CartLine[] } }>(
+    ann,
+    "GET",
+    `/api/sessions/${session._id}/cart`,
+  );
+  const quantities = Object.fromEntries(
+    cart.products.map((line) => [line.productId._id, line.quantity]),
+  );
+  expect(quantities).toEqual({ [milk!._id]: 2, [eggs!._id]: 1, [tea!._id]: 1 });
+  // The activity log has each change once, in the order Ben made them.
+  const { events } = await apiCall<{ events: Array<{ type: string; productId?: string }> }>(
+    ann,
+    "GET",
+    `/api/sessions/${session._id}/activity?limit=200`,
+  );
+  expect(
+    events.filter((e) => e.type.startsWith("item.")).map((e) => [e.type, e.productId]),
+  ).toEqual([
+    ["item.added", milk!._id],
+    ["item.added", eggs!._id],
+    ["item.added", tea!._id],
+    ["item.quantity", milk!._id],
+  ]);
+
+  // Offline again, Ben raises his tea; meanwhile Ann, the creator, removes that line. On
+  // reconnect his change is refused: a toast says why, and the line is gone from his cart too.
+  await ben.context.setOffline(true);
+  await cartOf(page, sessionName)
+    .getByRole("button", { name: `Increase quantity of ${tea!.name}` })
+    .click();
+  await expect(lineOf(page, sessionName, tea!.name).getByText(WAITING)).toBeVisible();
+  await annCart.getByRole("button", { name: `Remove ${tea!.name}` }).click();
+  await expect(annLine(tea!)).toHaveCount(0);
+  await ben.context.setOffline(false);
+  await expect(page.getByText(`Could not change the quantity of ${tea!.name}.`)).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(lineOf(page, sessionName, tea!.name)).toHaveCount(0);
+
+  expect(ann.problems).toEqual([]);
+  expect(ben.problems).toEqual([]);
+  await Promise.all([ann.context.close(), ben.context.close()]);
+});
