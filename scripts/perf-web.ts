@@ -162,20 +162,29 @@ async function devtoolsTab(debugPort: number, url: string) {
 }
 
 /**
- * Puts the token and user into the browser's local storage for the app's origin (Lighthouse then
- * runs with disableStorageReset, so they stay).
+ * Makes the next visit a first one while keeping the sign-in: the token and user go into local
+ * storage (Lighthouse then runs with disableStorageReset, so they stay), and the service worker,
+ * its caches and the IndexedDB offline copy are cleared, so a signed-in page is measured as cold as
+ * a signed-out one, not served from an earlier run's precache.
  */
-async function storeCredentials(
+async function signedInColdStart(
   debugPort: number,
   origin: string,
   credentials: { token: string; user: unknown },
 ): Promise<void> {
   const tab = await devtoolsTab(debugPort, `${origin}/favicon.svg`);
-  await tab.evaluate(
-    `localStorage.setItem("token", ${JSON.stringify(credentials.token)});` +
-      `localStorage.setItem("user", ${JSON.stringify(JSON.stringify(credentials.user))});`,
-  );
-  await tab.close();
+  try {
+    await tab.send("Storage.clearDataForOrigin", {
+      origin,
+      storageTypes: "service_workers,cache_storage,indexeddb",
+    });
+    await tab.evaluate(
+      `localStorage.setItem("token", ${JSON.stringify(credentials.token)});` +
+        `localStorage.setItem("user", ${JSON.stringify(JSON.stringify(credentials.user))});`,
+    );
+  } finally {
+    await tab.close();
+  }
 }
 
 /**
@@ -216,20 +225,28 @@ const score = (lhr: Result, category: string) =>
   Math.round((lhr.categories[category]?.score ?? 0) * 100);
 const metric = (lhr: Result, audit: string) => lhr.audits[audit]?.displayValue ?? "?";
 
-async function measure(url: string, port: number, signedIn: boolean): Promise<Measured> {
+async function measure(
+  url: string,
+  port: number,
+  signedIn: { token: string; user: unknown } | null,
+): Promise<Measured> {
   const flags: Flags = {
     port,
     output: "html",
     logLevel: "error",
     onlyCategories: ["performance", "accessibility"],
     // Keeps the signed-in user's local storage; signed-out pages start from a clean origin.
-    disableStorageReset: signedIn,
+    disableStorageReset: signedIn !== null,
   };
   const runs: Measured[] = [];
+  const coldRun = async () => {
+    if (signedIn) await signedInColdStart(port, new URL(url).origin, signedIn);
+    return lighthouse(url, flags);
+  };
   for (let run = 0; run < RUNS; run++) {
-    let result = await lighthouse(url, flags);
+    let result = await coldRun();
     // Under load Lighthouse sometimes loses the trace (NO_NAVSTART and the like): try once more.
-    if (result?.lhr.runtimeError) result = await lighthouse(url, flags);
+    if (result?.lhr.runtimeError) result = await coldRun();
     if (!result) throw new Error(`perf:web: Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`perf:web: ${url}: ${lhr.runtimeError.message}`);
@@ -305,8 +322,9 @@ async function main(): Promise<number> {
     const install = await checkInstallable(chrome.port, origin);
     const results: Measured[] = [];
     for (const page of PAGES) {
-      if (page.signedIn) await storeCredentials(chrome.port, origin, credentials);
-      results.push(await measure(`${origin}${page.path}`, chrome.port, page.signedIn));
+      results.push(
+        await measure(`${origin}${page.path}`, chrome.port, page.signedIn ? credentials : null),
+      );
     }
 
     console.info(

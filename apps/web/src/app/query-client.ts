@@ -1,6 +1,5 @@
 import { QueryClient, onlineManager } from "@tanstack/react-query";
 import { ApiError } from "../lib/api.ts";
-import { registerCartWrites } from "../shared/cart-writes.ts";
 
 /** TanStack Query owns server state. Client errors (4xx) are not retried; they will not get better. */
 export function createQueryClient(): QueryClient {
@@ -16,7 +15,6 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
-  registerCartWrites(client);
   // TanStack Query hears the browser's online and offline events, but assumes online at start: a
   // page opened without a connection must queue its writes from the first one.
   if (typeof navigator !== "undefined") onlineManager.setOnline(navigator.onLine);

@@ -41,9 +41,14 @@ export function snapshot(client: QueryClient): DehydratedState {
 }
 
 /** Puts the user's saved data into the client; older copies, or another version's, are dropped. */
-export async function restoreOfflineCache(client: QueryClient, userId: string): Promise<void> {
+export async function restoreOfflineCache(
+  client: QueryClient,
+  userId: string,
+  /** Checked after the read: a user who signed out meanwhile gets nothing put back. */
+  stillWanted: () => boolean = () => true,
+): Promise<void> {
   const saved = await get<Saved>(keyOf(userId), db());
-  if (!saved) return;
+  if (!saved || !stillWanted()) return;
   if (saved.version !== CACHE_VERSION || Date.now() - saved.savedAt > OFFLINE_MAX_AGE_MS) {
     await del(keyOf(userId), db());
     return;

@@ -1,4 +1,9 @@
-import { onlineManager, type QueryClient } from "@tanstack/react-query";
+import {
+  onlineManager,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import type { Cart, CartLine, Product } from "@cartner/contract";
 import { cartKeys, cartMutationKeys, cartsApi } from "../api/carts-api.ts";
@@ -95,6 +100,18 @@ export function pendingWrites(client: QueryClient): number {
   return client.isMutating({ mutationKey: cartMutationKeys.writes });
 }
 
+const registered = new WeakSet<QueryClient>();
+
+/**
+ * The cart writes' `mutate`. Registers their defaults on first use: they live in this module,
+ * which the pages that change carts load, so the first load of / and /login does not carry them.
+ */
+export function useCartWrites() {
+  const client = useQueryClient();
+  registerCartWrites(client);
+  return useMutation<unknown, Error, CartWrite>({ mutationKey: cartMutationKeys.writes }).mutate;
+}
+
 /**
  * How every cart write is sent, registered on the query client so that changes restored from
  * IndexedDB after a reload (which keep only their data) are sent the same way. One scope: they go
@@ -103,6 +120,8 @@ export function pendingWrites(client: QueryClient): number {
  * lost is retried with the same key.
  */
 export function registerCartWrites(client: QueryClient): void {
+  if (registered.has(client)) return;
+  registered.add(client);
   /** The last change on its way settles: show the server's cart and refetch what shows totals. */
   const lastInFlight = () => pendingWrites(client) <= 1;
 

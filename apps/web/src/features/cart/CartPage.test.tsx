@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
-import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { onlineManager } from "@tanstack/react-query";
 import type { Cart } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
@@ -216,6 +217,82 @@ describe("cart page", () => {
     ).toBeInTheDocument();
     await waitFor(() => expect(within(row()).getByText("2")).toBeInTheDocument());
     expect(within(row()).getByText("$25.98")).toBeInTheDocument();
+  });
+
+  describe("offline", () => {
+    afterEach(() => onlineManager.setOnline(true));
+
+    it("queues changes made offline as pending, and sends them in order, keyed, once back", async () => {
+      const cart = withName(sharedCart("creator"), "Party");
+      const [mug, socks] = cart.products;
+      const { user, fetchMock } = openCart([cart], {
+        routes: {
+          [`PATCH /api/carts/${cart._id}/quantity`]: () => json(200, { cart }),
+          [`DELETE /api/carts/${cart._id}/product/${socks!.productId._id}`]: () =>
+            json(200, { cart }),
+        },
+      });
+      const region = await screen.findByRole("region", { name: "Party" });
+      act(() => onlineManager.setOnline(false));
+      await user.click(
+        within(region).getByRole("button", { name: "Increase quantity of Stoneware Mug" }),
+      );
+      await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+
+      expect(
+        await screen.findByText(
+          "You're offline: the change is saved and will be sent when you're back.",
+        ),
+      ).toBeVisible();
+      const row = within(region).getByRole("row", { name: /Stoneware Mug/ });
+      expect(within(row).getByText("Pending: waiting for connection")).toBeVisible();
+      expect(within(row).getByText("3")).toBeVisible();
+      expect(within(region).queryByRole("row", { name: /Wool Socks/ })).toBeNull();
+      const writes = () =>
+        fetchMock.mock.calls.filter(([, init]) => init?.method && init.method !== "GET");
+      expect(writes()).toHaveLength(0);
+
+      act(() => onlineManager.setOnline(true));
+      await waitFor(() => expect(writes()).toHaveLength(2));
+      const [step, remove] = writes();
+      expect(String(step![0])).toContain("/quantity");
+      expect(JSON.parse(String(step![1]!.body))).toEqual({
+        productId: mug!.productId._id,
+        change: 1,
+        lineId: mug!._id,
+      });
+      expect(String(remove![0])).toContain(`lineId=${socks!._id}`);
+      const keys = writes().map(([, init]) => new Headers(init!.headers).get("Idempotency-Key"));
+      expect(new Set(keys).size).toBe(2);
+      for (const key of keys) expect(key).toMatch(/^[0-9a-f-]{36}$/);
+      await waitFor(() =>
+        expect(within(region).queryByText("Pending: waiting for connection")).toBeNull(),
+      );
+    });
+
+    it("rolls a queued change back with the server's reason when it is refused on replay", async () => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined);
+      const cart = withName(sharedCart("creator"), "Party");
+      const { user } = openCart([cart], {
+        routes: {
+          [`PATCH /api/carts/${cart._id}/quantity`]: () =>
+            json(404, { message: "That item is no longer in this cart.", code: "NOT_FOUND" }),
+        },
+      });
+      const region = await screen.findByRole("region", { name: "Party" });
+      act(() => onlineManager.setOnline(false));
+      await user.click(
+        within(region).getByRole("button", { name: "Increase quantity of Wool Socks" }),
+      );
+      const row = () => within(region).getByRole("row", { name: /Wool Socks/ });
+      expect(within(row()).getByText("2")).toBeVisible();
+
+      act(() => onlineManager.setOnline(true));
+      expect(await screen.findByText("Could not change the quantity of Wool Socks.")).toBeVisible();
+      expect(screen.getByText("That item is no longer in this cart.")).toBeVisible();
+      await waitFor(() => expect(within(row()).getByText("1")).toBeVisible());
+      expect(within(row()).queryByText("Pending: waiting for connection")).toBeNull();
+    });
   });
 
   it("removes a line at once and puts it back when the server refuses", async () => {

@@ -7,10 +7,13 @@ import {
   findRouteCart,
   newestCartsFirst,
   participantCount,
+  PENDING_LINE_PREFIX,
+  withPendingWrites,
   withQuantityChange,
   withoutLine,
 } from "./cart-model.ts";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
+import { cartWrite, lineWrite } from "../../shared/cart-writes.ts";
 
 describe("cart header", () => {
   it("says 'Creator: You' to the creator and counts the creator plus the members", () => {
@@ -99,5 +102,71 @@ describe("cart order", () => {
     expect(findRouteCart(sorted, { sessionId: older.sessionId._id })).toBe(older);
     expect(findRouteCart(sorted, { cartId: newer._id })).toBe(newer);
     expect(findRouteCart(sorted, {})).toBeUndefined();
+  });
+});
+
+describe("pending cart writes drawn on the server's cart", () => {
+  const me = { _id: testUser._id, name: testUser.name };
+  const tea = {
+    _id: "p-green-tea",
+    name: "Green Tea",
+    price: 4.5,
+    imageUrl: "/api/catalog/images/green-tea.svg",
+  };
+
+  it("adds a pending line for a new product, and a second add of it raises that line", () => {
+    const mug = makeLine(testUser, products.mug, 1);
+    const cart = makeCart([mug]);
+    const add = cartWrite({ op: "add", cartId: cart._id, product: tea });
+    const again = cartWrite({ op: "add", cartId: cart._id, product: tea });
+    const { cart: view, lines } = withPendingWrites(
+      cart,
+      [
+        { write: add, waiting: true },
+        { write: again, waiting: true },
+      ],
+      me,
+    );
+    const pending = view.products.find((line) => line.productId._id === tea._id)!;
+    // The second add lands on the user's own line, as the server does.
+    expect(pending.quantity).toBe(2);
+    expect(pending._id).toBe(`${PENDING_LINE_PREFIX}${add.key}`);
+    expect(pending.addedBy).toEqual(me);
+    expect(view.totalPrice).toBe(21.99);
+    expect(view.itemCount).toBe(3);
+    expect(lines.get(pending._id)).toBe("waiting");
+    expect(lines.has(mug._id)).toBe(false);
+    // Its own +/- wait until the server has given it an id.
+    expect(canChangeLine("creator", pending, testUser._id)).toBe(false);
+    expect(canChangeLine("creator", mug, testUser._id)).toBe(true);
+  });
+
+  it("applies steps and removals in order, marks what is on its way, and skips lines gone", () => {
+    const mug = makeLine(testUser, products.mug, 2);
+    const socks = makeLine(ben, products.socks, 1);
+    const cart = makeCart([mug, socks]);
+    const { cart: view, lines } = withPendingWrites(
+      cart,
+      [
+        { write: lineWrite(cart, mug, 1), waiting: false },
+        { write: lineWrite(cart, socks, "remove"), waiting: true },
+        // A change to the line removed just before: the server will refuse it; not drawn.
+        { write: lineWrite(cart, socks, 1), waiting: true },
+      ],
+      me,
+    );
+    expect(view.products.map((line) => [line._id, line.quantity])).toEqual([[mug._id, 3]]);
+    expect(view.totalPrice).toBe(38.97);
+    expect(lines.get(mug._id)).toBe("sending");
+    expect(lines.has(socks._id)).toBe(false);
+  });
+
+  it("ignores changes to other carts and leaves the cart as it is without pending changes", () => {
+    const mug = makeLine(testUser, products.mug, 1);
+    const cart = makeCart([mug]);
+    const other = makeCart([makeLine(testUser, products.socks, 1)]);
+    const elsewhere = lineWrite(other, other.products[0]!, 1);
+    expect(withPendingWrites(cart, [{ write: elsewhere, waiting: true }], me).cart).toBe(cart);
+    expect(withPendingWrites(cart, [], me).lines.size).toBe(0);
   });
 });

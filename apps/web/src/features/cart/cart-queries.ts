@@ -11,7 +11,12 @@ import { sessionKeys } from "../../api/sessions-api.ts";
 import { dropFromActiveSessions, useSessionSync } from "../../shared/sessions-queries.ts";
 import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
-import { lineWrite, pendingWrites, type CartWrite } from "../../shared/cart-writes.ts";
+import {
+  lineWrite,
+  pendingWrites,
+  type CartWrite,
+  useCartWrites,
+} from "../../shared/cart-writes.ts";
 import { newestCartsFirst, sessionNameOf, type PendingWrite } from "./cart-model.ts";
 
 export const DELETE_CONFIRM = "Are you sure you want to delete this cart?";
@@ -113,9 +118,7 @@ function settle(client: QueryClient, cart: Cart | undefined) {
  * refuses anyone else's for other roles.
  */
 export function useCartLineActions(announce: (message: string) => void) {
-  const { mutate } = useMutation<unknown, Error, CartWrite>({
-    mutationKey: cartMutationKeys.writes,
-  });
+  const mutate = useCartWrites();
 
   function changeQuantity(cart: Cart, line: CartLine, change: 1 | -1) {
     const quantity = Math.max(1, line.quantity + change);

@@ -1,16 +1,16 @@
 import { useCallback, useMemo } from "react";
-import {
-  useMutation,
-  useMutationState,
-  useQueryClient,
-  type QueryClient,
-} from "@tanstack/react-query";
+import { useMutationState, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { can, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cartMutationKeys } from "../../api/carts-api.ts";
 import { roleIn } from "../../shared/roles.ts";
-import { cartWrite, productSnapshot, type CartWrite } from "../../shared/cart-writes.ts";
+import {
+  cartWrite,
+  productSnapshot,
+  type CartWrite,
+  useCartWrites,
+} from "../../shared/cart-writes.ts";
 import {
   pickActiveSession,
   readActiveSessionId,
@@ -87,9 +87,7 @@ export function useAddToCart(): AddToCart {
   const blockedReason = addBlockedReason(session, userId);
 
   // Sent and toasted as every cart write is (shared/cart-writes.ts), queued while offline.
-  const { mutate } = useMutation<unknown, Error, CartWrite>({
-    mutationKey: cartMutationKeys.writes,
-  });
+  const mutate = useCartWrites();
 
   // A spinner on the button while an add is on its way (not while it waits for a connection).
   const adding = useMutationState({
