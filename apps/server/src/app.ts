@@ -40,6 +40,7 @@ import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
 import { createReadCache } from "./lib/read-cache.ts";
+import { linkCachesToBus } from "./features/realtime/caches.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
 import { installIdempotency } from "./plugins/idempotency.ts";
@@ -155,10 +156,11 @@ export async function buildApp(
       : createDevOutbox(database.db, app.log));
   app.addHook("onClose", async () => mailer.close());
 
-  // One switch for the per-process caches: they are only right while this process sees every
-  // write, which is so for one embedded database (decision 007).
-  const processCaches = config.processCaches ?? database.kind === "pglite";
+  // One switch for the per-process caches (decision 007). On PostgreSQL every instance hears the
+  // others' writes and revocations over NOTIFY, and the caches step aside while it cannot.
+  const processCaches = config.processCaches ?? true;
   const events = await createEventBus(database, app);
+  const cachesUsable = () => processCaches && events.connected();
   // Mails sent after the answer (checkout, password reset, invites); shutdown waits for them.
   const mailJobs = new Set<Promise<unknown>>();
   app.addHook("onClose", async () => {
@@ -180,9 +182,9 @@ export async function buildApp(
     tokens: createTokenService(secrets.jwtKey, clock),
     otpKey: secrets.otpKey,
     mailer,
-    // One embedded instance sees every revocation itself, so it may remember live auth sessions
-    // briefly; instances sharing PostgreSQL check the row on every request.
+    // A checked auth session is remembered briefly; a revocation anywhere drops it everywhere.
     sessionCacheMs: processCaches ? AUTH_SESSION_CACHE_MS : 0,
+    cacheUsable: cachesUsable,
   });
   await seedCatalogIfEmpty(database.db);
   const media = createMedia(config.appOrigin);
@@ -206,11 +208,14 @@ export async function buildApp(
     sessions: sessionService,
     linkKey: secrets.linkKey,
   });
-  // Member-only reads are remembered until the next write, when this process sees every write.
-  const readCache = createReadCache(processCaches);
+  // Member-only reads are remembered until the next write on any instance.
+  const readCache = createReadCache(cachesUsable);
+  // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
+  linkCachesToBus(events, { reads: readCache, dropAuthSessions: auth.dropCachedSessions });
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.method !== "GET" && request.method !== "HEAD" && reply.statusCode < 400) {
       readCache.bump();
+      if (processCaches && events.shared) events.publish({ invalidate: { reads: true } });
     }
     return payload;
   });
@@ -218,14 +223,14 @@ export async function buildApp(
     db: database.db,
     clock,
     media,
-    onNameChanged: () => auth.forgetSessions(),
+    onNameChanged: (userId) => auth.forgetSessions(userId),
   });
   const accountService = createAccountService({
     db: database.db,
     clock,
     events,
     signOutEverywhere: (userId) => {
-      auth.forgetSessions();
+      auth.forgetSessions(userId);
       auth.disconnect(userId);
     },
   });
@@ -235,6 +240,9 @@ export async function buildApp(
     clock,
     sessions: sessionService,
     events,
+    // One statement at a time on the embedded database: changes waiting share a commit. On
+    // PostgreSQL the pool runs them side by side instead (decision 012).
+    groupCommit: database.kind === "pglite",
   });
   const orderService = createOrderService({
     db: database.db,

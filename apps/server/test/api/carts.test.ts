@@ -1,5 +1,5 @@
 import type { Product } from "@cartner/contract";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../src/db/schema.ts";
 import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
@@ -520,5 +520,60 @@ describe("the session summary", () => {
     expect(Math.round((ann.total + ben.total) * 100)).toBe(4448);
     expect(Math.round((ann.fees + ben.fees) * 100)).toBe(39);
     expect(Math.round((ann.tax + ben.tax) * 100)).toBe(512);
+  });
+});
+
+describe("group commit (decision 012)", () => {
+  it("applies each change of a batch on its own: one that fails is rolled back alone", async () => {
+    const f = await sessionWithEveryRole(t);
+    const [a, b] = catalog.filter((p) => p.stock >= 5);
+    const now = new Date().toISOString();
+    const call = (product: string) => ({
+      op: "add",
+      cart: f.cartId,
+      user: f.people.participant.userId,
+      product,
+      line: null,
+      amount: 1,
+      now,
+    });
+    const answers = await t.database.rows<{ verdict: string; error: string | null }>(
+      sql`select verdict, error from cart_write_batch(${JSON.stringify([
+        call(a!._id),
+        call("not-a-uuid"),
+        call(b!._id),
+        call(a!._id),
+      ])}::json, 99)`,
+    );
+    expect(answers.map((r) => r.verdict)).toEqual(["ok", "error", "ok", "ok"]);
+    expect(answers[1]!.error).toMatch(/uuid/);
+    const cart = (await f.as.participant("GET", `/api/carts/${f.cartId}`)).json().cart;
+    const quantities = Object.fromEntries(
+      cart.products.map((l: { productId: { _id: string }; quantity: number }) => [
+        l.productId._id,
+        l.quantity,
+      ]),
+    );
+    expect(quantities).toEqual({ [a!._id]: 2, [b!._id]: 1 });
+    const activity = (await f.as.participant("GET", `/api/sessions/${f.sessionId}/activity`)).json()
+      .events as Array<{ type: string }>;
+    expect(activity.filter((e) => e.type === "item.added")).toHaveLength(3);
+  });
+
+  it("answers 50 writers at once each with their own change", async () => {
+    const f = await sessionWithEveryRole(t);
+    const picks = catalog.filter((p) => p.stock >= 5).slice(0, 10);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+          productId: picks[i % picks.length]!._id,
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    // Each answer shows the cart right after its own change: the counts it saw are all different.
+    const counts = answers.map((r) => r.json().cart.itemCount as number);
+    expect(new Set(counts).size).toBe(50);
+    expect(Math.max(...counts)).toBe(50);
   });
 });

@@ -154,6 +154,11 @@ describe("GET /api/live: events", () => {
       ann.next((m) => m.type === "cart.updated" && m.version === addedVersion),
       2_000,
     );
+    // Its activity entry is announced too, by a NOTIFY of its own that may come second.
+    await within(
+      ann.next((m) => m.type === "activity.created"),
+      2_000,
+    );
     const heardBefore = ann.messages.length;
     // Minus at 1 changes nothing, so there is nothing to tell.
     expect(

@@ -137,3 +137,101 @@ it("logging out through one instance closes the socket on the other at once (440
   // Well before the 30 s re-check that used to be the only way it ended.
   expect(Date.now() - started).toBeLessThan(2_000);
 });
+
+/** Polls `probe` every 25 ms until it returns true; how long that took, or a failure after `ms`. */
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await probe())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return Date.now() - started;
+}
+
+it("both instances remember auth sessions and reads, and forget them within 1 s of a change on the other", async () => {
+  const [one, two] = servers as [ServerProcess, ServerProcess];
+  const suffix = Date.now().toString(36);
+  const ann = await signUp(one.url, "Ann", `ann4.${suffix}@example.com`);
+  const ben = await signUp(two.url, "Ben", `ben4.${suffix}@example.com`);
+  const { sessionId, cartId, products } = await sharedCart(one.url, [ann, ben], {
+    products: 1,
+    perLine: 1,
+  });
+  // Ben's token and his view of the cart are now remembered on instance one.
+  const cartOnOne = () => call(one.url, "GET", `/api/carts/${cartId}`, { token: ben.token });
+  expect((await cartOnOne()).status).toBe(200);
+  expect((await cartOnOne()).status).toBe(200);
+
+  // A change through two: one's cached cart is dropped.
+  const added = await call(two.url, "POST", `/api/carts/${cartId}/product`, {
+    token: ann.token,
+    body: { productId: products[0]!._id },
+  });
+  expect(added.status).toBe(200);
+  await within(1_000, async () => {
+    const cart = (await cartOnOne()).body.cart as { products: unknown[] };
+    return cart.products.length === 1;
+  });
+
+  // Ann removes Ben through two: one refuses him the cart.
+  const removed = await call(
+    two.url,
+    "DELETE",
+    `/api/sessions/${sessionId}/members/${ben.userId}`,
+    {
+      token: ann.token,
+    },
+  );
+  expect(removed.status).toBe(200);
+  await within(1_000, async () => (await cartOnOne()).status === 404);
+
+  // Ann's token, remembered on one, is refused there within 1 s of her logout through two.
+  const productsOnOne = () => call(one.url, "GET", "/api/products", { token: ann.token });
+  expect((await productsOnOne()).status).toBe(200);
+  expect((await call(two.url, "POST", "/api/auth/logout", { token: ann.token })).status).toBe(204);
+  const took = await within(1_000, async () => (await productsOnOne()).status === 401);
+  console.info(`logout through two refused on one after ${took} ms`);
+});
+
+it("while its LISTEN connection is down, an instance answers from the database, not its caches", async () => {
+  const [one, two] = servers as [ServerProcess, ServerProcess];
+  const suffix = Date.now().toString(36);
+  const ann = await signUp(one.url, "Ann", `ann5.${suffix}@example.com`);
+  const ben = await signUp(two.url, "Ben", `ben5.${suffix}@example.com`);
+  const { cartId, products } = await sharedCart(one.url, [ann, ben], { products: 1, perLine: 1 });
+  const cartOnOne = () => call(one.url, "GET", `/api/carts/${cartId}`, { token: ann.token });
+  expect((await cartOnOne()).status).toBe(200);
+  expect((await call(one.url, "GET", "/api/products", { token: ben.token })).status).toBe(200);
+
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const dbName = new URL(database.url).pathname.slice(1);
+  try {
+    // No new connections to the database, so the LISTEN connections cannot come back (the pools
+    // keep the connections they hold); then end both LISTEN sessions.
+    await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
+    await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query ilike 'listen%'",
+      [dbName],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Changes through two that one cannot hear of: a new line, and Ben signed out.
+    const added = await call(two.url, "POST", `/api/carts/${cartId}/product`, {
+      token: ben.token,
+      body: { productId: products[0]!._id },
+    });
+    expect(added.status).toBe(200);
+    expect((await call(two.url, "POST", "/api/auth/logout", { token: ben.token })).status).toBe(
+      204,
+    );
+
+    // One answers from the database: the line is there, and Ben's token is refused.
+    const cart = (await cartOnOne()).body.cart as { products: unknown[] };
+    expect(cart.products).toHaveLength(1);
+    expect((await call(one.url, "GET", "/api/products", { token: ben.token })).status).toBe(401);
+  } finally {
+    await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
+    await admin.end();
+  }
+});

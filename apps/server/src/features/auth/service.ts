@@ -34,6 +34,11 @@ export interface AuthDeps {
   mailer: Mailer;
   /** How long a checked auth session may be trusted without reading its row again (0: never). */
   sessionCacheMs?: number;
+  /**
+   * Whether remembered auth sessions may be trusted now: not while this instance might miss
+   * another's revocation (its LISTEN connection is down). Always, by default.
+   */
+  cacheUsable?: () => boolean;
   /** Tells every instance to close the live sockets of a revoked auth session at once. */
   events?: Pick<EventBus, "publish">;
   /** Told of work done after an answer (reset mails), so shutdown and tests can wait for it. */
@@ -58,6 +63,7 @@ const toUser = (row: { id: string; name: string; email: string }): User => ({
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, tokens, otpKey, mailer, sessionCacheMs = 0, events, trackJob } = deps;
+  const cacheUsable = deps.cacheUsable ?? (() => true);
 
   /** Revoked auth sessions stop hearing live events now, not at the next 30 s check. */
   const disconnect = (userId: string, sid?: string) =>
@@ -65,6 +71,19 @@ export function createAuthService(deps: AuthDeps) {
       disconnect: { userId, ...(sid ? { sid } : {}), code: 4401, reason: "Your session has ended" },
     });
   const liveSessions = new Map<string, { context: AuthContext; until: number }>();
+  /** Bumped by every drop: a session read before it is not remembered after it. */
+  let liveEpoch = 0;
+
+  /** Drops remembered auth sessions here: one (sid), a user's, or all (neither). */
+  function dropCachedSessions(scope: { userId?: string | undefined; sid?: string | undefined }) {
+    liveEpoch += 1;
+    if (scope.sid) liveSessions.delete(scope.sid);
+    else if (scope.userId) {
+      for (const [sid, entry] of liveSessions) {
+        if (entry.context.user._id === scope.userId) liveSessions.delete(sid);
+      }
+    } else liveSessions.clear();
+  }
 
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
 
@@ -316,7 +335,7 @@ export function createAuthService(deps: AuthDeps) {
         .set({ revokedAt: now })
         .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt)));
     });
-    liveSessions.clear();
+    dropCachedSessions({ userId: user.id });
     disconnect(user.id);
     return { message: "Your password was changed and every device was signed out. Sign in again." };
   }
@@ -358,7 +377,7 @@ export function createAuthService(deps: AuthDeps) {
       )
       .returning({ id: authSessions.id });
     if (!revoked) throw new AppError(404, ErrorCode.NOT_FOUND, "Device not found");
-    liveSessions.delete(sid);
+    dropCachedSessions({ sid });
     disconnect(context.user._id, sid);
   }
 
@@ -526,7 +545,7 @@ export function createAuthService(deps: AuthDeps) {
     });
     // Revoked sessions must not live on in this instance's memory, nor in anyone's live socket.
     if (revokedSomeSessions) {
-      liveSessions.clear();
+      dropCachedSessions({ userId: user.id });
       disconnect(user.id);
     }
     return result;
@@ -535,7 +554,8 @@ export function createAuthService(deps: AuthDeps) {
   /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
   async function authenticate(token: string): Promise<AuthContext> {
     const claims = await tokens.verify(token);
-    if (sessionCacheMs > 0) {
+    const caching = sessionCacheMs > 0 && cacheUsable();
+    if (caching) {
       const cached = liveSessions.get(claims.sid);
       if (
         cached &&
@@ -545,8 +565,10 @@ export function createAuthService(deps: AuthDeps) {
         return cached.context;
       }
     }
+    const started = liveEpoch;
     const context = await loadSession(claims.sid, claims.userId);
-    if (sessionCacheMs > 0) {
+    // Not when a revocation arrived while the row was read: the row may predate it.
+    if (caching && started === liveEpoch && cacheUsable()) {
       if (liveSessions.size > 10_000) liveSessions.clear();
       liveSessions.set(claims.sid, { context, until: clock.now().getTime() + sessionCacheMs });
     }
@@ -589,7 +611,7 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   async function logout(context: AuthContext) {
-    liveSessions.delete(context.sid);
+    dropCachedSessions({ sid: context.sid });
     await db
       .update(authSessions)
       .set({ revokedAt: clock.now() })
@@ -667,9 +689,13 @@ export function createAuthService(deps: AuthDeps) {
     };
   }
 
-  /** Drops remembered sessions, e.g. after a user's name changed (they carry the user). */
-  function forgetSessions(): void {
-    liveSessions.clear();
+  /**
+   * A user's remembered sessions are out of date (their name changed, their account is gone): drop
+   * them here, and on every other instance.
+   */
+  function forgetSessions(userId: string): void {
+    dropCachedSessions({ userId });
+    events?.publish({ invalidate: { auth: { userId } } });
   }
 
   return {
@@ -687,6 +713,7 @@ export function createAuthService(deps: AuthDeps) {
     logout,
     updateCredentials,
     forgetSessions,
+    dropCachedSessions,
   };
 }
 

@@ -23,6 +23,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { groupCommit } from "../../lib/group-commit.ts";
 import { announceActivity } from "../sessions/activity.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
@@ -77,10 +78,24 @@ interface WriteResult {
     | "no_line"
     | "not_own"
     | "stock"
-    | "line_full";
+    | "line_full"
+    /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
+    | "error";
   product_stock: number | null;
   already_in_cart: number | null;
   view: CartView | null;
+  error?: string | null;
+}
+
+/** One cart_write() call's arguments, as cart_write_batch() reads them (drizzle/0013). */
+interface WriteCall {
+  op: "add" | "step" | "remove" | "clear";
+  cart: string;
+  user: string;
+  product: string | null;
+  line: string | null;
+  amount: number | null;
+  now: string;
 }
 
 /** cart_write()'s refusal, worded by the permissions table; a table that allows it is a bug. */
@@ -186,8 +201,29 @@ export function createCartService(deps: {
   /** Told of every committed cart change (never of a refused one). */
   events: Pick<EventBus, "publish">;
   media: Media;
+  /**
+   * Send the changes that queue up while one is running as one statement, one commit (the
+   * embedded database runs one statement at a time; decision 012).
+   */
+  groupCommit?: boolean;
 }) {
   const { rows, clock, sessions, events, media } = deps;
+
+  const writeOne = async (call: WriteCall): Promise<WriteResult> => {
+    const [result] = await rows<WriteResult>(sql`
+      select * from cart_write(${call.op}::text, ${call.cart}::uuid, ${call.user}::uuid,
+        ${call.product}::uuid, ${call.line}::uuid, ${call.amount}::integer,
+        ${QUANTITY_MAX}::integer, ${call.now}::timestamptz)`);
+    return result!;
+  };
+  const writeBatch = groupCommit((calls: WriteCall[]) =>
+    calls.length === 1
+      ? writeOne(calls[0]!).then((result) => [result])
+      : rows<WriteResult>(
+          sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
+        ),
+  );
+  const callCartWrite = deps.groupCommit ? writeBatch : writeOne;
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
@@ -244,11 +280,16 @@ export function createCartService(deps: {
     user: User,
     target: { productId?: string; lineId?: string | undefined; amount?: number } = {},
   ): Promise<Cart> {
-    const [result] = await rows<WriteResult>(sql`
-      select * from cart_write(${op}::text, ${cartId}::uuid, ${user._id}::uuid,
-        ${target.productId ?? null}::uuid, ${target.lineId ?? null}::uuid,
-        ${target.amount ?? null}::integer, ${QUANTITY_MAX}::integer, ${clock.now()}::timestamptz)`);
-    const { verdict, view } = result!;
+    const result = await callCartWrite({
+      op,
+      cart: cartId,
+      user: user._id,
+      product: target.productId ?? null,
+      line: target.lineId ?? null,
+      amount: target.amount ?? null,
+      now: clock.now().toISOString(),
+    });
+    const { verdict, view } = result;
     switch (verdict) {
       case "ok":
       case "unchanged":
@@ -272,14 +313,16 @@ export function createCartService(deps: {
       case "line_full":
         throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
       case "stock": {
-        const stock = result!.product_stock!;
-        const already = result!.already_in_cart!;
+        const stock = result.product_stock!;
+        const already = result.already_in_cart!;
         throw conflict(
           stock === 0
             ? "This product is out of stock."
             : `Only ${stock} in stock${already ? `, and ${already} already in this cart` : ""}.`,
         );
       }
+      case "error":
+        throw new Error(`cart_write() failed in a batch: ${result.error}`);
       default:
         throw new Error(`cart_write answered an unknown verdict: ${verdict satisfies never}`);
     }

@@ -21,7 +21,7 @@ export function createProfileService(deps: {
   db: Db;
   clock: Clock;
   media: Media;
-  onNameChanged?: () => void;
+  onNameChanged?: (userId: string) => void;
 }) {
   const { db, clock, media, onNameChanged } = deps;
 
@@ -93,7 +93,7 @@ export function createProfileService(deps: {
       if (name !== undefined)
         await tx.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId));
     });
-    if (name !== undefined) onNameChanged?.();
+    if (name !== undefined) onNameChanged?.(userId);
     return get(userId);
   }
 

@@ -20,12 +20,27 @@ export interface Disconnect {
   disconnect: { userId: string; sid?: string; code: 4401 | 4403; reason: string };
 }
 
-/** Delivered to subscribers; `gap` means events may have been missed (a lost LISTEN connection). */
-export type BusMessage = Published | Disconnect | { gap: true };
+/**
+ * What each instance's caches must forget (decision 007): the member reads after a write, and the
+ * remembered auth sessions of a user (or one of them, or everyone's, with neither named).
+ */
+export interface Invalidate {
+  invalidate: { reads?: true; auth?: { userId?: string; sid?: string } };
+}
+
+/**
+ * Delivered to subscribers. `lost`: the LISTEN connection dropped, so nothing published elsewhere
+ * arrives until it is back; `gap`: it is back, and messages may have been missed meanwhile.
+ */
+export type BusMessage = Published | Disconnect | Invalidate | { lost: true } | { gap: true };
 
 export interface EventBus {
-  publish(published: Published | Disconnect): void;
+  publish(published: Published | Disconnect | Invalidate): void;
   subscribe(listener: (message: BusMessage) => void): () => void;
+  /** Whether every instance's messages reach this one now (always, for one instance). */
+  connected(): boolean;
+  /** Whether other instances publish on it too (PostgreSQL), so invalidations must be sent. */
+  readonly shared: boolean;
   close(): Promise<void>;
 }
 
@@ -49,6 +64,8 @@ export function createLocalBus(): EventBus {
     // After the current call stack, as a NOTIFY would arrive: the caller's answer is not delayed.
     publish: (published) => queueMicrotask(() => subscribers.emit(published)),
     subscribe: subscribers.add,
+    connected: () => true,
+    shared: false,
     close: async () => {},
   };
 }
@@ -79,7 +96,7 @@ export function createPostgresBus(options: {
     c.on("notification", (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
       try {
-        subscribers.emit(JSON.parse(msg.payload) as Published | Disconnect);
+        subscribers.emit(JSON.parse(msg.payload) as Published | Disconnect | Invalidate);
       } catch (error) {
         log.warn({ err: error }, "live: unreadable notification ignored");
       }
@@ -89,6 +106,8 @@ export function createPostgresBus(options: {
       if (client !== c || closed) return;
       client = undefined;
       log.warn("live: LISTEN connection lost; reconnecting");
+      // From now on this instance hears nothing from the others: its caches step aside.
+      subscribers.emit({ lost: true });
       schedule();
     });
     try {
@@ -122,14 +141,23 @@ export function createPostgresBus(options: {
   return {
     ready: connect(),
     publish(published) {
-      notify(LIVE_CHANNEL, JSON.stringify(published)).catch((error: unknown) =>
-        log.warn(
-          { err: error, event: "event" in published ? published.event.type : "disconnect" },
-          "live: NOTIFY failed",
-        ),
-      );
+      const payload = JSON.stringify(published);
+      // One retry: a revocation that does not arrive leaves a token alive on the others.
+      notify(LIVE_CHANNEL, payload)
+        .catch(() => notify(LIVE_CHANNEL, payload))
+        .catch((error: unknown) =>
+          log.warn(
+            {
+              err: error,
+              event: "event" in published ? published.event.type : Object.keys(published)[0],
+            },
+            "live: NOTIFY failed",
+          ),
+        );
     },
     subscribe: subscribers.add,
+    connected: () => client !== undefined && !closed,
+    shared: true,
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -41,6 +41,7 @@ export function createLiveHub(deps: LiveHubDeps) {
         for (const peer of peers) peer.socket.close(LiveClose.RESYNC, "Reconnect to catch up");
       return;
     }
+    if ("invalidate" in message || "lost" in message) return; // for the caches
     if ("disconnect" in message) {
       const { userId, sid, code, reason } = message.disconnect;
       for (const peer of byUser.get(userId) ?? []) {
