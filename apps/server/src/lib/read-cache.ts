@@ -7,7 +7,8 @@
  */
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
-  let entries = new Map<string, unknown>();
+  /** Answers as the JSON sent, so a hit costs no serialisation. */
+  let entries = new Map<string, Body>();
 
   return {
     /** Any successful write: everything remembered may be stale now. */
@@ -15,24 +16,38 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       epoch += 1;
       entries = new Map();
     },
-    /** The remembered answer for this user and URL, or a fresh one. Answers are never mutated. */
-    async read<T>(
+    /**
+     * Answers with the remembered JSON for this user and URL, or computes, serialises (with the
+     * route's response schema) and remembers it.
+     */
+    async read<R>(
       request: { url: string; auth: { user: { _id: string } } },
-      compute: () => Promise<T>,
-    ): Promise<T> {
-      if (!usable()) return compute();
+      reply: ReplyLike<R>,
+      compute: () => Promise<unknown>,
+    ): Promise<R> {
       const key = `${request.auth.user._id} ${request.url}`;
-      if (entries.has(key)) return entries.get(key) as T;
+      const hit = usable() ? entries.get(key) : undefined;
+      if (hit !== undefined) return reply.type(JSON_TYPE).send(hit);
       const started = epoch;
-      const answer = await compute();
+      const text = reply.serialize(await compute());
       // A write that finished meanwhile may be missing from this answer: do not keep it.
       if (started === epoch && usable()) {
         if (entries.size >= maxEntries) entries = new Map();
-        entries.set(key, answer);
+        entries.set(key, text);
       }
-      return answer;
+      return reply.type(JSON_TYPE).send(text);
     },
   };
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+type Body = string | Buffer | ArrayBuffer;
+
+/** What the cache needs of Fastify's reply. */
+interface ReplyLike<R> {
+  serialize(payload: unknown): Body;
+  type(contentType: string): { send(payload: Body): R };
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;

@@ -24,20 +24,20 @@ function warningsOf(cart: Cart) {
 export const cartRoutes =
   (carts: CartService, cache: ReadCache): FastifyPluginAsync =>
   async (app) => {
-    route(app, "GET /api/carts", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/carts", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         carts: await carts.list(request.auth.user._id, "active"),
       })),
     );
 
-    route(app, "GET /api/carts/history", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/carts/history", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         carts: await carts.list(request.auth.user._id, "ended"),
       })),
     );
 
-    route(app, "GET /api/carts/:cartId", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/carts/:cartId", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         cart: await carts.get(request.params.cartId, request.auth.user._id),
       })),
     );
@@ -91,13 +91,13 @@ export const cartRoutes =
       carts.remove(request.params.cartId, request.auth.user),
     );
 
-    route(app, "GET /api/sessions/:id/cart", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/sessions/:id/cart", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         cart: await carts.getBySession(request.params.id, request.auth.user._id),
       })),
     );
 
-    route(app, "GET /api/sessions/:id/summary", async (request) =>
-      cache.read(request, () => carts.summary(request.params.id, request.auth.user._id)),
+    route(app, "GET /api/sessions/:id/summary", async (request, reply) =>
+      cache.read(request, reply, () => carts.summary(request.params.id, request.auth.user._id)),
     );
   };

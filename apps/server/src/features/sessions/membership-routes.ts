@@ -7,8 +7,8 @@ import type { MembershipService } from "./membership.ts";
 export const membershipRoutes =
   (service: MembershipService, joinRateLimit: number, cache: ReadCache): FastifyPluginAsync =>
   async (app) => {
-    route(app, "GET /api/sessions/myinvites", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/sessions/myinvites", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         invites: await service.myInvites(request.auth.user),
       })),
     );

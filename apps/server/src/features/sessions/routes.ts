@@ -12,27 +12,27 @@ export const sessionRoutes =
       return reply.code(201).send({ message: "Session created", session });
     });
 
-    route(app, "GET /api/sessions/my", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/sessions/my", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         sessions: await service.list(request.auth.user._id),
       })),
     );
 
-    route(app, "GET /api/sessions/mysessions/actives", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/sessions/mysessions/actives", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         sessions: await service.list(request.auth.user._id, "active"),
       })),
     );
 
-    route(app, "GET /api/sessions/sync", async (request) =>
-      cache.read(request, async () => {
+    route(app, "GET /api/sessions/sync", async (request, reply) =>
+      cache.read(request, reply, async () => {
         const sessions = await service.list(request.auth.user._id, "active");
         return { sessions, version: sessions.reduce((sum, s) => sum + s.version, 0) };
       }),
     );
 
-    route(app, "GET /api/sessions/:id", async (request) =>
-      cache.read(request, async () => ({
+    route(app, "GET /api/sessions/:id", async (request, reply) =>
+      cache.read(request, reply, async () => ({
         session: await service.get(request.params.id, request.auth.user._id),
       })),
     );
