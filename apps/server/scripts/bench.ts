@@ -3,7 +3,7 @@
  * route measured in the same run. The server runs as its own process, as `npm start` runs it.
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
  * against PostgreSQL (in a fresh database it creates there and drops afterwards); BENCH_ONLY picks
- * routes by name.
+ * routes by name; BENCH_ORIGIN measures a deployment that is already running (docs/deploy.md).
  */
 import fs from "node:fs/promises";
 import http from "node:http";
@@ -33,6 +33,11 @@ function loadBenchEnv() {
     BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL,
     /** Measures only the routes whose name contains this text, e.g. "add to cart". */
     BENCH_ONLY: process.env.BENCH_ONLY,
+    /**
+     * Measures the server (or load balancer) already running at this origin instead of starting
+     * one; it must have the development outbox, for the sign-up.
+     */
+    BENCH_ORIGIN: process.env.BENCH_ORIGIN,
   };
 }
 
@@ -179,7 +184,6 @@ interface Row {
 
 async function benchServer(database: string, env: Record<string, string>): Promise<Row[]> {
   const port = 3196;
-  const base = `http://127.0.0.1:${port}`;
   const bare = start("bare-server.ts", ["3198"]);
   const server = await startServer({
     port,
@@ -193,145 +197,160 @@ async function benchServer(database: string, env: Record<string, string>): Promi
   });
   try {
     await waitFor("http://127.0.0.1:3198/bare", bare);
-    const { token } = await signUp(base);
-    // As a browser asks: signed in, accepting gzip.
-    const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
-    const routes: Array<[string, string]> = [
-      ["GET /api/products", "/api/products"],
-      [
-        "GET /api/products?q=&category=&sort=",
-        "/api/products?q=a&category=Electronics&category=Beauty&sort=price_asc",
-      ],
-    ];
-    const rows: Row[] = [];
-    const wanted = (name: string) => {
-      const only = loadBenchEnv().BENCH_ONLY;
-      return !only || name.includes(only);
-    };
-    const measure = async (name: string, url: string, requests?: Requests) => {
-      if (!wanted(name)) return;
-      // The yardstick is measured right before each route, so both see the same machine state.
-      const bareResult = await run("http://127.0.0.1:3198/bare");
-      const result = await run(`${base}${url}`, auth, requests);
-      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
-    };
-    for (const [name, url] of routes) await measure(name, url);
-
-    // A session whose cart holds ten lines, for the cart routes.
-    const json = { ...auth, "content-type": "application/json" };
-    const { session } = (await (
-      await fetch(`${base}/api/sessions`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ sessionName: "Bench", sessionType: "Friends", participants: "3+" }),
-      })
-    ).json()) as { session: { _id: string; cartId: string } };
-    const { products } = (await (
-      await fetch(`${base}/api/products`, { headers: auth })
-    ).json()) as {
-      products: Array<{ _id: string; stock: number }>;
-    };
-    const stocked = products.filter((p) => p.stock >= 5);
-    for (const p of stocked.slice(0, 10)) {
-      await fetch(`${base}/api/carts/${session.cartId}/product`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ productId: p._id, quantity: 2 }),
-      });
-    }
-    // Each connection adds its own product to its own cart and removes it again, so every write
-    // is valid: six more sessions give enough (cart, product) pairs for 50 connections, also after
-    // each warm-up's and run's last unfinished rounds strand up to 50 pairs each.
-    const pairs: Array<{ cartId: string; productId: string }> = [];
-    for (let i = 0; i < 6; i++) {
-      const { session: extra } = (await (
-        await fetch(`${base}/api/sessions`, {
-          method: "POST",
-          headers: json,
-          body: JSON.stringify({
-            sessionName: `Bench ${i}`,
-            sessionType: "Solo",
-            participants: "1",
-          }),
-        })
-      ).json()) as { session: { cartId: string } };
-      for (const p of stocked) pairs.push({ cartId: extra.cartId, productId: p._id });
-    }
-    // autocannon clears a connection's context at the end of each POST+DELETE round, so a pair is
-    // taken from the free pool for one round and given back when its DELETE is answered: no two
-    // connections ever work on the same line.
-    type Pair = { cartId: string; productId: string };
-    const free = [...pairs];
-    const own = (context: object) => {
-      const c = context as { pair?: Pair };
-      c.pair ??= free.shift();
-      if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
-      return c.pair;
-    };
-    const writes: Requests = [
-      {
-        method: "POST",
-        setupRequest: (request, context) => {
-          const pair = own(context);
-          return {
-            ...request,
-            path: `/api/carts/${pair.cartId}/product`,
-            headers: json,
-            body: JSON.stringify({ productId: pair.productId }),
-          };
-        },
-        onResponse: (status, body) => report(status, body),
-      },
-      {
-        method: "DELETE",
-        setupRequest: (request, context) => {
-          const pair = own(context);
-          return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
-        },
-        onResponse: (status, body, context) => {
-          report(status, body);
-          const c = context as { pair?: Pair };
-          if (c.pair) free.push(c.pair);
-          c.pair = undefined;
-        },
-      },
-    ];
-    // As fast as answers come (throughput), then at steady rates (the latency a shopper sees
-    // while the server is busy but not saturated).
-    const writeUrl = `/api/carts/${session.cartId}/product`;
-    await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
-    for (const rate of STEADY_RATES) {
-      const name = `POST add + DELETE at a steady ${rate} req/s`;
-      if (!wanted(name)) continue;
-      rows.push({ database, route: name, ...(await steadyWrites(base, json, pairs, rate)) });
-    }
-    await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
-    await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
-    return rows;
+    return await benchRoutes(database, `http://127.0.0.1:${port}`);
   } finally {
     // Both gone before the next database's run takes the same ports, or its data is removed.
     await Promise.all([server.stop(), stopProcess(bare)]);
   }
 }
 
+/** Every route against a server already running at `base` (ours, or a load balancer before several). */
+async function benchRoutes(database: string, base: string): Promise<Row[]> {
+  const { token } = await signUp(base);
+  // As a browser asks: signed in, accepting gzip.
+  const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
+  const routes: Array<[string, string]> = [
+    ["GET /api/products", "/api/products"],
+    [
+      "GET /api/products?q=&category=&sort=",
+      "/api/products?q=a&category=Electronics&category=Beauty&sort=price_asc",
+    ],
+  ];
+  const rows: Row[] = [];
+  const wanted = (name: string) => {
+    const only = loadBenchEnv().BENCH_ONLY;
+    return !only || name.includes(only);
+  };
+  const measure = async (name: string, url: string, requests?: Requests) => {
+    if (!wanted(name)) return;
+    // The yardstick is measured right before each route, so both see the same machine state.
+    const bareResult = await run("http://127.0.0.1:3198/bare");
+    const result = await run(`${base}${url}`, auth, requests);
+    rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+  };
+  for (const [name, url] of routes) await measure(name, url);
+
+  // A session whose cart holds ten lines, for the cart routes.
+  const json = { ...auth, "content-type": "application/json" };
+  const { session } = (await (
+    await fetch(`${base}/api/sessions`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ sessionName: "Bench", sessionType: "Friends", participants: "3+" }),
+    })
+  ).json()) as { session: { _id: string; cartId: string } };
+  const { products } = (await (await fetch(`${base}/api/products`, { headers: auth })).json()) as {
+    products: Array<{ _id: string; stock: number }>;
+  };
+  const stocked = products.filter((p) => p.stock >= 5);
+  for (const p of stocked.slice(0, 10)) {
+    await fetch(`${base}/api/carts/${session.cartId}/product`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ productId: p._id, quantity: 2 }),
+    });
+  }
+  // Each connection adds its own product to its own cart and removes it again, so every write
+  // is valid: six more sessions give enough (cart, product) pairs for 50 connections, also after
+  // each warm-up's and run's last unfinished rounds strand up to 50 pairs each.
+  const pairs: Array<{ cartId: string; productId: string }> = [];
+  for (let i = 0; i < 6; i++) {
+    const { session: extra } = (await (
+      await fetch(`${base}/api/sessions`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          sessionName: `Bench ${i}`,
+          sessionType: "Solo",
+          participants: "1",
+        }),
+      })
+    ).json()) as { session: { cartId: string } };
+    for (const p of stocked) pairs.push({ cartId: extra.cartId, productId: p._id });
+  }
+  // autocannon clears a connection's context at the end of each POST+DELETE round, so a pair is
+  // taken from the free pool for one round and given back when its DELETE is answered: no two
+  // connections ever work on the same line.
+  type Pair = { cartId: string; productId: string };
+  const free = [...pairs];
+  const own = (context: object) => {
+    const c = context as { pair?: Pair };
+    c.pair ??= free.shift();
+    if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
+    return c.pair;
+  };
+  const writes: Requests = [
+    {
+      method: "POST",
+      setupRequest: (request, context) => {
+        const pair = own(context);
+        return {
+          ...request,
+          path: `/api/carts/${pair.cartId}/product`,
+          headers: json,
+          body: JSON.stringify({ productId: pair.productId }),
+        };
+      },
+      onResponse: (status, body) => report(status, body),
+    },
+    {
+      method: "DELETE",
+      setupRequest: (request, context) => {
+        const pair = own(context);
+        return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
+      },
+      onResponse: (status, body, context) => {
+        report(status, body);
+        const c = context as { pair?: Pair };
+        if (c.pair) free.push(c.pair);
+        c.pair = undefined;
+      },
+    },
+  ];
+  // As fast as answers come (throughput), then at steady rates (the latency a shopper sees
+  // while the server is busy but not saturated).
+  const writeUrl = `/api/carts/${session.cartId}/product`;
+  await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
+  for (const rate of STEADY_RATES) {
+    const name = `POST add + DELETE at a steady ${rate} req/s`;
+    if (!wanted(name)) continue;
+    rows.push({ database, route: name, ...(await steadyWrites(base, json, pairs, rate)) });
+  }
+  await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
+  await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
+  return rows;
+}
+
 loadConfig(); // fail early on a broken environment, as the server would
 const rows: Row[] = [];
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
-try {
-  rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
-  const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
-  if (pgUrl) {
-    const fresh = await freshPostgresDatabase(pgUrl);
-    try {
-      rows.push(
-        ...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: fresh.url })),
-      );
-    } finally {
-      await fresh.drop();
-    }
+const origin = loadBenchEnv().BENCH_ORIGIN?.replace(/\/$/, "");
+if (origin) {
+  // A running deployment (docs/deploy.md): only the bare route is started here, as a yardstick.
+  const bare = start("bare-server.ts", ["3198"]);
+  try {
+    await waitFor("http://127.0.0.1:3198/bare", bare);
+    rows.push(...(await benchRoutes(origin, origin)));
+  } finally {
+    await stopProcess(bare);
   }
-} finally {
-  await fs.rm(dataDir, { recursive: true, force: true });
+} else {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
+  try {
+    rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
+    const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
+    if (pgUrl) {
+      const fresh = await freshPostgresDatabase(pgUrl);
+      try {
+        rows.push(
+          ...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: fresh.url })),
+        );
+      } finally {
+        await fresh.drop();
+      }
+    }
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 console.info(

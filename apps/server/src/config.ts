@@ -38,8 +38,8 @@ const EnvSchema = z
     /** Requests per minute per IP on everything else. */
     RATE_LIMIT: z.coerce.number().int().positive().default(600),
     /**
-     * The per-process caches (auth sessions, member reads): on by default for the embedded
-     * database, where one process sees every write; off by default on PostgreSQL (decision 007).
+     * The per-process caches (auth sessions, member reads): on by default; on PostgreSQL every
+     * instance keeps its own true over NOTIFY (decision 007).
      */
     PROCESS_CACHES: boolish.optional(),
   })
