@@ -171,6 +171,20 @@ const accountExport = z
   .describe("application/json attachment: your account, profile, sessions, carts and orders");
 const sessionErrors = [400, 403, 404, 409] as const;
 
+/**
+ * The header every signed-in write accepts (API.md "Offline and activity"): documented here for
+ * the OpenAPI document; the server's idempotency plugin checks its form (1..100 printable
+ * characters, else 400) and does the rest. Other headers pass through untouched.
+ */
+export const IdempotencyHeadersSchema = z.looseObject({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .describe(
+      "1 to 100 printable characters. The same key with the same request within 24 h replays the first answer; with another request it is 422 IDEMPOTENCY_MISMATCH.",
+    ),
+});
+
 export const endpoints = {
   // Auth (API.md "Auth")
   "POST /api/auth/register": {

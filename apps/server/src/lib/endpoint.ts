@@ -1,5 +1,6 @@
 import {
   ApiErrorSchema,
+  IdempotencyHeadersSchema,
   endpoints,
   splitEndpointKey,
   type EndpointKey,
@@ -68,6 +69,7 @@ export function route<K extends EndpointKey>(
       ...(signedIn ? { security: [{ bearer: [] }] } : {}),
       ...("params" in endpoint ? { params: endpoint.params } : {}),
       ...("query" in endpoint ? { querystring: endpoint.query } : {}),
+      ...(keyed ? { headers: IdempotencyHeadersSchema } : {}),
       // Multipart bodies are read part by part by their handler, not by a schema.
       ...(body === "multipart" ? { consumes: ["multipart/form-data"] } : body ? { body } : {}),
       response: {

@@ -132,6 +132,13 @@ describe("API hygiene", () => {
     expect(Object.keys(register.responses)).toEqual(
       expect.arrayContaining(["201", "400", "409", "429"]),
     );
+    // Signed-in writes document the Idempotency-Key header (and its 409/422); sign-in steps do not.
+    const keyHeader = (operation: { parameters?: Array<{ in: string; name: string }> }) =>
+      operation.parameters?.some((p) => p.in === "header" && p.name === "idempotency-key");
+    const add = doc.paths["/api/carts/{cartId}/product"].post;
+    expect(keyHeader(add)).toBe(true);
+    expect(Object.keys(add.responses)).toEqual(expect.arrayContaining(["409", "422"]));
+    expect(keyHeader(register)).toBeFalsy();
     const ui = await t.app.inject({ method: "GET", url: "/api/docs/" });
     expect(ui.statusCode).toBe(200);
   });
