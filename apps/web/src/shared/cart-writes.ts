@@ -100,6 +100,20 @@ export function pendingWrites(client: QueryClient): number {
   return client.isMutating({ mutationKey: cartMutationKeys.writes });
 }
 
+/** The server's answer replaces that cart in the cart list. */
+function showServerCart(client: QueryClient, cart: Cart) {
+  client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
+    carts?.map((listed) => (listed._id === cart._id ? cart : listed)),
+  );
+}
+
+/** After a change: the server's cart replaces ours, and anything showing totals refetches. */
+export function settle(client: QueryClient, cart: Cart | undefined) {
+  if (cart) showServerCart(client, cart);
+  void client.invalidateQueries({ queryKey: cartKeys.all });
+  void client.invalidateQueries({ queryKey: sessionKeys.all });
+}
+
 const registered = new WeakSet<QueryClient>();
 
 /**
@@ -140,9 +154,7 @@ export function registerCartWrites(client: QueryClient): void {
       // The server's cart includes this change and those before it (they run in order), so it
       // replaces ours even while later changes are queued: the cart page draws those on top.
       await client.cancelQueries({ queryKey: cartKeys.list() });
-      client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
-        carts?.map((cart) => (cart._id === body.cart._id ? body.cart : cart)),
-      );
+      showServerCart(client, body.cart);
       if (write.op === "add") {
         successToast(ADDED_MESSAGE);
         const userId = getUser()?._id;
@@ -159,9 +171,7 @@ export function registerCartWrites(client: QueryClient): void {
       failureToast(failureTitle(write), error);
     },
     onSettled: () => {
-      if (!lastInFlight()) return;
-      void client.invalidateQueries({ queryKey: cartKeys.all });
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
+      if (lastInFlight()) settle(client, undefined);
     },
   });
 }

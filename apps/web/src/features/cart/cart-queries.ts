@@ -1,19 +1,13 @@
 import { useEffect, useMemo, useRef } from "react";
-import {
-  useMutation,
-  useMutationState,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from "@tanstack/react-query";
+import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Cart, CartLine } from "@cartner/contract";
-import { sessionKeys } from "../../api/sessions-api.ts";
 import { dropFromActiveSessions, useSessionSync } from "../../shared/sessions-queries.ts";
 import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 import {
   lineWrite,
   pendingWrites,
+  settle,
   type CartWrite,
   useCartWrites,
 } from "../../shared/cart-writes.ts";
@@ -95,19 +89,6 @@ export function useRefetchCartsOnSync(): void {
       void client.invalidateQueries({ queryKey: cartKeys.all });
     }
   }, [client, fingerprint]);
-}
-
-function patchListedCart(client: QueryClient, cartId: string, update: (cart: Cart) => Cart) {
-  client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
-    carts?.map((cart) => (cart._id === cartId ? update(cart) : cart)),
-  );
-}
-
-/** After a change: the server's cart replaces ours, and anything showing totals refetches. */
-function settle(client: QueryClient, cart: Cart | undefined) {
-  if (cart) patchListedCart(client, cart._id, () => cart);
-  void client.invalidateQueries({ queryKey: cartKeys.all });
-  void client.invalidateQueries({ queryKey: sessionKeys.all });
 }
 
 /**
