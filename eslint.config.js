@@ -6,7 +6,16 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/", "**/dist/", "**/data/", "playwright-report/", "test-results/"] },
+  {
+    ignores: [
+      "**/node_modules/",
+      "**/dist/",
+      "**/dist-ssr/",
+      "**/data/",
+      "playwright-report/",
+      "test-results/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
@@ -85,6 +86,66 @@ function preloadFonts(): Plugin {
   };
 }
 
+/** Where `vite build --ssr src/prerender.tsx` (run first by `npm run build`) writes its module. */
+const SSR_OUT_DIR = "dist-ssr";
+
+interface PrerenderModule {
+  render(path: string): string;
+  PRERENDERED_PAGES: readonly { path: string; file: string }[];
+}
+
+/**
+ * Writes the pages visitors arrive on as HTML (docs/decisions/013-first-load.md): index.html holds
+ * the landing page and login.html the sign-in page, rendered by src/prerender.tsx, so the browser
+ * paints them before any JavaScript has run; main.tsx hydrates them. app.html is the empty shell
+ * for every other path (the server's fallback and the service worker's). Runs before the service
+ * worker's precache list is made, so all three are in it.
+ */
+function prerender(): Plugin {
+  let root = ".";
+  return {
+    name: "cartner:prerender",
+    apply: "build",
+    enforce: "post",
+    configResolved(config) {
+      root = config.root;
+    },
+    async generateBundle(_options, bundle) {
+      const index = bundle["index.html"];
+      if (index?.type !== "asset" || typeof index.source !== "string") {
+        throw new Error("cartner:prerender: index.html is missing from the build");
+      }
+      const entry = path.join(root, SSR_OUT_DIR, "prerender.js");
+      if (!fs.existsSync(entry)) {
+        throw new Error(
+          `cartner:prerender: ${entry} is missing; run \`npm run build\` (it builds it first)`,
+        );
+      }
+      const { render, PRERENDERED_PAGES } = (await import(
+        `${pathToFileURL(entry).href}?t=${Date.now()}`
+      )) as PrerenderModule;
+      const shell = index.source;
+      const EMPTY_ROOT = '<div id="root"></div>';
+      if (!shell.includes(EMPTY_ROOT))
+        throw new Error("cartner:prerender: no empty #root in index.html");
+      this.emitFile({ type: "asset", fileName: "app.html", source: shell });
+      for (const page of PRERENDERED_PAGES) {
+        let body = render(page.path);
+        let html = shell;
+        // React renders a page's <title> first; it belongs in the head, in place of the default.
+        const title = /^<title>[^<]*<\/title>/.exec(body)?.[0];
+        if (title) {
+          body = body.slice(title.length);
+          html = html.replace(/<title>[^<]*<\/title>/, title);
+        }
+        html = html.replace(EMPTY_ROOT, `<div id="root">${body}</div>`);
+        if (page.file === "index.html") index.source = html;
+        else this.emitFile({ type: "asset", fileName: page.file, source: html });
+      }
+    },
+  };
+}
+
 const BRAND = "#4f46e5";
 
 /**
@@ -128,8 +189,9 @@ const pwa = VitePWA({
   },
   workbox: {
     globPatterns: ["**/*.{js,css,html,svg,png,ico,woff2,webmanifest}"],
-    // Navigations get the app shell; the API and the development mailbox never do.
-    navigateFallback: "/index.html",
+    // Navigations get the app shell (/ and /login their prerendered pages, which the precache
+    // serves by their clean URLs); the API and the development mailbox never do.
+    navigateFallback: "/app.html",
     navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/],
     cleanupOutdatedCaches: true,
     runtimeCaching: [
@@ -147,51 +209,51 @@ const pwa = VitePWA({
   },
 });
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadFonts(), pwa, precompress()],
+export default defineConfig(({ isSsrBuild }) => ({
+  // The prerender module (src/prerender.tsx) needs React alone: no CSS, service worker or copies.
+  plugins: isSsrBuild
+    ? [react()]
+    : [react(), tailwindcss(), preloadFonts(), prerender(), pwa, precompress()],
   server: { port: 5173, strictPort: true, proxy },
   preview: { port: 4173, proxy },
-  build: {
-    manifest: true,
-    outDir: "dist",
-    emptyOutDir: true,
-    // Fail loudly in review: no chunk may exceed 500 kB (the default warning limit, kept explicit).
-    chunkSizeWarningLimit: 500,
-    sourcemap: false,
-    rolldownOptions: {
-      treeshake: {
-        // The contract's modules only declare constants, schemas and pure functions, and zod's
-        // builders have no side effects: an unused schema may be dropped, so that importing a
-        // constant from "@cartner/contract" does not put zod into the first load.
-        moduleSideEffects: [{ test: /[\\/]packages[\\/]contract[\\/]/, sideEffects: false }],
-        manualPureFunctions: ["z"],
-      },
-      output: {
-        // Long-lived vendor chunks, so an app change does not re-download React and friends.
-        codeSplitting: {
-          groups: [
-            {
-              name: "react",
-              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
-              priority: 3,
+  build: isSsrBuild
+    ? { outDir: SSR_OUT_DIR, emptyOutDir: true, copyPublicDir: false }
+    : {
+        manifest: true,
+        outDir: "dist",
+        emptyOutDir: true,
+        // Fail loudly in review: no chunk may exceed 500 kB (the default warning limit, kept explicit).
+        chunkSizeWarningLimit: 500,
+        sourcemap: false,
+        rolldownOptions: {
+          treeshake: {
+            // The contract's modules only declare constants, schemas and pure functions, and zod's
+            // builders have no side effects: an unused schema may be dropped, so that importing a
+            // constant from "@cartner/contract" does not put zod into the first load.
+            moduleSideEffects: [{ test: /[\\/]packages[\\/]contract[\\/]/, sideEffects: false }],
+            manualPureFunctions: ["z"],
+          },
+          output: {
+            // Long-lived vendor chunks, so an app change does not re-download React and friends.
+            codeSplitting: {
+              groups: [
+                {
+                  name: "react",
+                  test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+                  priority: 3,
+                },
+                // Everything else the first page needs (the app shell, the router, the landing and
+                // sign-in pages, TanStack Query, the API client) in one file, the entry, rather than six small
+                // chunks that lazy pages share: fewer requests before the first paint, each one a
+                // round trip and on HTTP/1.1 one of the browser's six connections.
+                {
+                  name: "app",
+                  tags: ["$initial"],
+                  priority: 1,
+                },
+              ],
             },
-            {
-              name: "router",
-              test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/,
-              priority: 2,
-            },
-            // Everything else the first page needs (the app shell, the landing and sign-in pages,
-            // TanStack Query, the API client) in one file, the entry, rather than six small
-            // chunks that lazy pages share: fewer requests before the first paint, each one a
-            // round trip and on HTTP/1.1 one of the browser's six connections.
-            {
-              name: "app",
-              tags: ["$initial"],
-              priority: 1,
-            },
-          ],
+          },
         },
       },
-    },
-  },
-});
+}));

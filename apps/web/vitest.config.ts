@@ -4,8 +4,8 @@ import react from "@vitejs/plugin-react";
 export default defineConfig({
   plugins: [react()],
   root: decodeURIComponent(new URL(".", import.meta.url).pathname),
-  // Resolve packages as the browser build does. Without this, react-router and react-router/dom
-  // load as different (CommonJS and ESM) copies with separate router contexts.
+  // Resolve packages as the browser build does (their ESM builds, with development checks), so a
+  // package and its subpath exports share one copy and one React context.
   resolve: { conditions: ["module", "browser", "development"] },
   test: {
     name: "web",

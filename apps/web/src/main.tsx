@@ -5,22 +5,31 @@ import "react-toastify/ReactToastify.css";
 import "./styles/index.css";
 
 import { StrictMode, startTransition } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
+import { getToken } from "./lib/storage.ts";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("Cartner: #root element missing from index.html");
 
-// The first render as a transition: React renders it in small slices instead of one long task, so
-// a phone's main thread stays responsive while the page starts (Total Blocking Time).
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
+);
+
+// / and /login arrive as HTML rendered at build time for a signed-out visitor (src/prerender.tsx):
+// it is painted before this code runs, and React adopts it (hydration). A signed-in user sees
+// other things on those pages (their name, their sessions), so theirs is drawn afresh instead.
+if (container.firstElementChild && getToken() === null) {
+  hydrateRoot(container, app);
+} else {
+  container.replaceChildren();
+  // The first render as a transition: React renders it in small slices instead of one long
+  // task, so a phone's main thread stays responsive while the page starts (Total Blocking Time).
+  const root = createRoot(container);
+  startTransition(() => root.render(app));
+}
 
 // The service worker (installable app, offline shell) is registered once the page has loaded and
 // the browser is idle: its code and the precache download (about 1 MB, once) then never compete

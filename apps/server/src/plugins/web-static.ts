@@ -5,13 +5,26 @@ import { ErrorCode } from "@cartner/contract";
 import type { FastifyInstance } from "fastify";
 
 /**
+ * The pages the build prerendered (apps/web/src/prerender.tsx): / is index.html and /login is
+ * login.html, the HTML of those pages, painted before the app's JavaScript runs. Every other path
+ * gets app.html, the empty shell the client router draws into.
+ */
+const PRERENDERED: Record<string, string> = { "/": "index.html", "/login": "login.html" };
+const SHELL = "app.html";
+
+/** The HTML file for a page path (trailing slashes and letter case ignored, as the router does). */
+export function htmlFileFor(pathname: string): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "").toLowerCase() : pathname;
+  return PRERENDERED[path] ?? SHELL;
+}
+
+/**
  * The built web app (when there is one): fingerprinted assets cached for good, precompressed
- * variants, and every other non-API GET answered with index.html for the client router. Unknown
- * API paths get a JSON 404.
+ * variants, and every other non-API GET answered with an HTML page for the client router (see
+ * htmlFileFor). Unknown API paths get a JSON 404.
  */
 export async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
-  const indexHtml = path.join(webDist, "index.html");
-  const serveWeb = fs.existsSync(indexHtml);
+  const serveWeb = fs.existsSync(path.join(webDist, SHELL));
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -39,7 +52,7 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
     const isFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
     if (!isApi && !isFile && serveWeb && (request.method === "GET" || request.method === "HEAD")) {
       // SPA fallback: the client router draws every other path, including its own 404 page.
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
+      return reply.header("cache-control", "no-cache").sendFile(htmlFileFor(pathname));
     }
     return reply.code(404).send({
       message: `No route for ${request.method} ${pathname}`,

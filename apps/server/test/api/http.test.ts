@@ -9,10 +9,11 @@ let web: string;
 beforeAll(async () => {
   web = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-web-"));
   await fs.mkdir(path.join(web, "assets"));
-  await fs.writeFile(
-    path.join(web, "index.html"),
-    "<!doctype html><title>Cartner</title><div id=root></div>",
-  );
+  // As the build writes them: / and /login prerendered, app.html the empty shell.
+  const page = (body: string) => `<!doctype html><title>Cartner</title><div id=root>${body}</div>`;
+  await fs.writeFile(path.join(web, "index.html"), page("<h1>Landing</h1>"));
+  await fs.writeFile(path.join(web, "login.html"), page("<h1>Welcome back</h1>"));
+  await fs.writeFile(path.join(web, "app.html"), page(""));
   await fs.writeFile(path.join(web, "assets", "app-abc123.js"), "console.log(1)");
   t = await createTestApp({
     env: {
@@ -29,12 +30,21 @@ afterAll(async () => {
 });
 
 describe("serving the web app", () => {
-  it("serves index.html for client routes, with a strict CSP", async () => {
-    for (const url of ["/", "/login", "/products?q=x", "/some/unknown/page"]) {
+  it("serves the prerendered pages and the shell for client routes, with a strict CSP", async () => {
+    const pages = {
+      "/": "<div id=root><h1>Landing</h1></div>",
+      "/?from=mail": "<div id=root><h1>Landing</h1></div>",
+      "/login": "<div id=root><h1>Welcome back</h1></div>",
+      "/Login/": "<div id=root><h1>Welcome back</h1></div>",
+      "/products?q=x": "<div id=root></div>",
+      "/register": "<div id=root></div>",
+      "/some/unknown/page": "<div id=root></div>",
+    };
+    for (const [url, root] of Object.entries(pages)) {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-type"]).toMatch(/text\/html/);
-      expect(res.body).toContain("<div id=root>");
+      expect(res.body, url).toContain(root);
       expect(res.headers["cache-control"]).toBe("no-cache");
     }
     const res = await t.app.inject({ method: "GET", url: "/login" });

@@ -55,10 +55,10 @@ let web: string;
 beforeAll(async () => {
   web = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-web-"));
   await fs.mkdir(path.join(web, "assets"));
-  await fs.writeFile(
-    path.join(web, "index.html"),
-    '<!doctype html><title>Cartner</title><div id=root></div><script type="module" src="/assets/app-abc123.js"></script>',
-  );
+  const html =
+    '<!doctype html><title>Cartner</title><div id=root></div><script type="module" src="/assets/app-abc123.js"></script>';
+  await fs.writeFile(path.join(web, "index.html"), html);
+  await fs.writeFile(path.join(web, "app.html"), html);
   await fs.writeFile(path.join(web, "assets", "app-abc123.js"), "console.log(1)");
   shared = await createTestApp({ env: { WEB_DIST: web } });
 });

@@ -1,13 +1,18 @@
 import { useEffect } from "react";
-// The react-router/dom provider supports `flushSync` navigations (used when signing out).
-import { RouterProvider } from "react-router/dom";
 import { logConnectionHealth } from "../lib/api.ts";
+import { Router } from "../lib/router.tsx";
+import { ErrorBoundary } from "./ErrorBoundary.tsx";
+import { RootLayout } from "./layout/RootLayout.tsx";
 import { AppProviders } from "./providers.tsx";
-import { router } from "./router.tsx";
 
 let healthLogged = false;
 
-export function App() {
+interface AppProps {
+  /** The path to draw when prerendering at build time (scripts/prerender.tsx); the browser's otherwise. */
+  ssrPath?: string;
+}
+
+export function App({ ssrPath }: AppProps) {
   // SPEC section 7: GET /api/conhealth is called when the app loads and its answer is logged. It
   // goes out once the first screen is drawn (an animation frame runs just before the next paint,
   // a timeout queued from it just after): nothing on that screen depends on the answer, and until
@@ -20,7 +25,12 @@ export function App() {
 
   return (
     <AppProviders>
-      <RouterProvider router={router} />
+      <Router ssrPath={ssrPath}>
+        {/* The last line of defence: the layout itself failed. */}
+        <ErrorBoundary standalone>
+          <RootLayout />
+        </ErrorBoundary>
+      </Router>
     </AppProviders>
   );
 }

@@ -11,6 +11,8 @@ interface ErrorBoundaryProps {
   children: ReactNode;
   /** When this changes (e.g. the route), a shown error is cleared. */
   resetKey?: string;
+  /** Around the whole layout: the notice is the page, in its own <main>. */
+  standalone?: boolean;
 }
 
 interface ErrorBoundaryState {
@@ -41,8 +43,17 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     const { error } = this.state;
     if (error) {
       // A page's code that failed to download (e.g. after a new release) needs a fresh page load.
-      if (isChunkLoadError(error)) return <ErrorNotice />;
-      return <ErrorNotice onRetry={() => this.setState({ error: null })} />;
+      const notice = isChunkLoadError(error) ? (
+        <ErrorNotice />
+      ) : (
+        <ErrorNotice onRetry={() => this.setState({ error: null })} />
+      );
+      if (!this.props.standalone) return notice;
+      return (
+        <main id="main-content" className="min-h-dvh">
+          {notice}
+        </main>
+      );
     }
     return this.props.children;
   }

@@ -1,9 +1,10 @@
-import { Navigate, Outlet } from "react-router";
+import type { ReactNode } from "react";
 import { useAuth } from "../lib/auth-store.ts";
+import { Navigate } from "../lib/router.tsx";
 
 /** SPEC section 2: a visitor with no token in local storage is redirected to /. */
-export function RequireAuth() {
+export function RequireAuth({ children }: { children: ReactNode }) {
   const { isSignedIn } = useAuth();
   if (!isSignedIn) return <Navigate to="/" replace />;
-  return <Outlet />;
+  return children;
 }

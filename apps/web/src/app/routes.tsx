@@ -1,10 +1,8 @@
-import { lazy } from "react";
-import type { RouteObject } from "react-router";
+import { lazy, type ComponentType } from "react";
+import { Route, Switch } from "../lib/router.tsx";
 import { LoginPage } from "../features/auth/LoginPage.tsx";
 import { LandingPage } from "../features/landing/LandingPage.tsx";
-import { RootLayout } from "./layout/RootLayout.tsx";
 import { RequireAuth } from "./RequireAuth.tsx";
-import { RouteErrorPage } from "./RouteErrorPage.tsx";
 
 /*
  * The route table (SPEC section 2), in one place. The landing page and the sign-in page ship in the
@@ -90,48 +88,65 @@ const PublicProfilePage = lazy(() =>
   })),
 );
 
+/** A path of the app and the page that draws it. */
+interface AppRoute {
+  path: string;
+  component: ComponentType;
+}
+
 /** Anyone may open these. /verify-otp must stay outside the guard: there is no token yet. */
-const publicRoutes: RouteObject[] = [
-  { index: true, element: <LandingPage /> },
-  { path: "login", element: <LoginPage /> },
-  { path: "register", element: <RegisterPage /> },
-  { path: "verify-otp", element: <VerifyOtpPage /> },
-  { path: "forgot-password", element: <ForgotPasswordPage /> },
-  { path: "reset-password", element: <ResetPasswordPage /> },
+const publicRoutes: AppRoute[] = [
+  { path: "/", component: LandingPage },
+  { path: "/login", component: LoginPage },
+  { path: "/register", component: RegisterPage },
+  { path: "/verify-otp", component: VerifyOtpPage },
+  { path: "/forgot-password", component: ForgotPasswordPage },
+  { path: "/reset-password", component: ResetPasswordPage },
   // An invite link: anyone may see where it leads; joining signs the visitor in or up first.
-  { path: "join/:token", element: <JoinLinkPage /> },
+  { path: "/join/:token", component: JoinLinkPage },
 ];
 
 /** Signed-in users only (RequireAuth sends everyone else to /). */
-const protectedRoutes: RouteObject[] = [
-  { path: "products", element: <ProductsPage /> },
-  { path: "product/:id", element: <ProductDetailPage /> },
-  { path: "cart", element: <CartPage /> },
-  { path: "cart/:sessionId", element: <CartPage /> },
-  { path: "cart/id/:cartId", element: <CartPage /> },
-  { path: "cart-history", element: <CartHistoryPage /> },
-  { path: "sessions", element: <SessionsPage /> },
-  { path: "session/:sessionId", element: <SessionLobbyPage /> },
-  { path: "session/edit/:id", element: <EditSessionPage /> },
-  { path: "session-summary/:sessionId", element: <SessionSummaryPage /> },
-  { path: "orders", element: <OrdersPage /> },
-  { path: "orders/:id", element: <OrderPage /> },
-  { path: "balances", element: <BalancesPage /> },
-  { path: "profile", element: <ProfilePage /> },
-  { path: "editme", element: <EditProfilePage /> },
-  { path: "editpass", element: <EditCredentialsPage /> },
-  { path: "user/:userId", element: <PublicProfilePage /> },
+const protectedRoutes: AppRoute[] = [
+  { path: "/products", component: ProductsPage },
+  { path: "/product/:id", component: ProductDetailPage },
+  { path: "/cart", component: CartPage },
+  { path: "/cart/id/:cartId", component: CartPage },
+  { path: "/cart/:sessionId", component: CartPage },
+  { path: "/cart-history", component: CartHistoryPage },
+  { path: "/sessions", component: SessionsPage },
+  { path: "/session/:sessionId", component: SessionLobbyPage },
+  { path: "/session/edit/:id", component: EditSessionPage },
+  { path: "/session-summary/:sessionId", component: SessionSummaryPage },
+  { path: "/orders", component: OrdersPage },
+  { path: "/orders/:id", component: OrderPage },
+  { path: "/balances", component: BalancesPage },
+  { path: "/profile", component: ProfilePage },
+  { path: "/editme", component: EditProfilePage },
+  { path: "/editpass", component: EditCredentialsPage },
+  { path: "/user/:userId", component: PublicProfilePage },
 ];
 
-export const routes: RouteObject[] = [
-  {
-    path: "/",
-    element: <RootLayout />,
-    errorElement: <RouteErrorPage />,
-    children: [
-      ...publicRoutes,
-      { element: <RequireAuth />, children: protectedRoutes },
-      { path: "*", element: <NotFoundPage />, handle: { hideSessionSelector: true } },
-    ],
-  },
-];
+/** Every path the app draws a page for; anything else is the 404 page. */
+export const knownPaths: readonly string[] = [...publicRoutes, ...protectedRoutes].map(
+  (route) => route.path,
+);
+
+/** The page for the current path. */
+export function AppRoutes() {
+  return (
+    <Switch>
+      {publicRoutes.map(({ path, component }) => (
+        <Route key={path} path={path} component={component} />
+      ))}
+      {protectedRoutes.map(({ path, component: Page }) => (
+        <Route key={path} path={path}>
+          <RequireAuth>
+            <Page />
+          </RequireAuth>
+        </Route>
+      ))}
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}

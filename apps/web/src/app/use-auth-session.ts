@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "../lib/router.tsx";
 import { TOKEN_REFRESH_INTERVAL_MS } from "@cartner/contract";
 import { ApiError, refreshAccessToken } from "../lib/api.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
@@ -8,16 +8,12 @@ import { getToken, getUser, setUser } from "../lib/storage.ts";
 import { authApi } from "../api/auth-api.ts";
 
 /**
- * Lets the API client and timers navigate through the router. Navigations are committed at once
- * (flushSync): callers sign out right after, and a route change still pending in a transition
- * would let the guard of the page being left redirect to / first.
+ * Lets the API client and timers navigate through the router. (Navigations render at once, so a
+ * caller that signs out right after has already left the guarded page.)
  */
 export function useRouterNavigator(): void {
   const navigate = useNavigate();
-  useEffect(
-    () => registerNavigator((to) => navigate(to, { replace: true, flushSync: true })),
-    [navigate],
-  );
+  useEffect(() => registerNavigator((to) => navigate(to, { replace: true })), [navigate]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { useLocation } from "react-router";
+import { useLocation } from "../lib/router.tsx";
 import { SESSION_SYNC_INTERVAL_MS, type ResponseOf, type Session } from "@cartner/contract";
 import { useAuth } from "../lib/auth-store.ts";
 import { useLiveUp } from "../lib/live-status.ts";

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../lib/router.tsx";
 import { toast } from "react-toastify/unstyled";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { getUser } from "../lib/storage.ts";
@@ -10,14 +10,14 @@ export function logoutMessage(name: string | undefined): string {
 }
 
 /** SPEC section 4: logout clears token and user, shows a toast and goes to /login. */
-export function useLogout(): () => Promise<void> {
+export function useLogout(): () => void {
   const navigate = useNavigate();
-  return useCallback(async () => {
+  return useCallback(() => {
     const name = getUser()?.name;
     // Revoke the server-side session; sign out locally whatever the answer.
     authApi.logout().catch(() => undefined);
     // Leave protected pages first (committed at once) so their guard does not send the user to /.
-    await navigate("/login", { flushSync: true });
+    navigate("/login");
     signOutLocally();
     toast.success(logoutMessage(name), { autoClose: 6000 });
   }, [navigate]);

@@ -1,25 +1,30 @@
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter } from "react-router";
-import { RouterProvider } from "react-router/dom";
 import { AppProviders } from "../app/providers.tsx";
 import { createQueryClient } from "../app/query-client.ts";
-import { routes } from "../app/routes.tsx";
+import { ErrorBoundary } from "../app/ErrorBoundary.tsx";
+import { RootLayout } from "../app/layout/RootLayout.tsx";
 
 type Entry = string | { pathname: string; state?: unknown };
 
-/** Renders the whole app (real routes, providers and toasts) at a path, in memory. */
+/**
+ * Renders the whole app (real routes, providers and toasts) at a path. The router is the browser's
+ * History API, which jsdom provides: tests read where the app went from window.location.
+ */
 export function renderApp(entry: Entry = "/") {
-  const router = createMemoryRouter(routes, { initialEntries: [entry] });
+  const { pathname, state = null } = typeof entry === "string" ? { pathname: entry } : entry;
+  window.history.replaceState(state, "", pathname);
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   const user = userEvent.setup();
   const view = render(
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <ErrorBoundary standalone>
+        <RootLayout />
+      </ErrorBoundary>
     </AppProviders>,
   );
-  return { ...view, router, user, queryClient };
+  return { ...view, user, queryClient };
 }
 
 export const testUser = {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, NavLink, useLocation } from "../../lib/router.tsx";
 import { LogOut, Menu, X } from "lucide-react";
 import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
 import { Avatar, Container, buttonClasses } from "../../components/ui/index.ts";
@@ -110,7 +110,7 @@ export function NavBar() {
                 <li>
                   <button
                     type="button"
-                    onClick={() => void logout()}
+                    onClick={logout}
                     className={cn(linkClasses, "w-full text-left")}
                   >
                     <LogOut aria-hidden="true" className="size-4" />

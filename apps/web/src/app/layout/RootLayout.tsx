@@ -1,8 +1,9 @@
 import { Suspense } from "react";
-import { Outlet, ScrollRestoration, useLocation } from "react-router";
 import { PageSpinner } from "../../components/ui/index.ts";
+import { ScrollToTop, useLocation, useMatchesAny } from "../../lib/router.tsx";
 import { SessionSelector } from "../../features/sessions/SessionSelector.tsx";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
+import { AppRoutes, knownPaths } from "../routes.tsx";
 import {
   useActivityTokenRefresh,
   useRouterNavigator,
@@ -14,6 +15,8 @@ import { MAIN_CONTENT_ID, SkipLink } from "./SkipLink.tsx";
 
 export function RootLayout() {
   const { pathname } = useLocation();
+  // The 404 page shows no session selector.
+  const known = useMatchesAny(knownPaths, pathname);
   useRouterNavigator();
   useTokenValidation();
   useActivityTokenRefresh();
@@ -22,16 +25,16 @@ export function RootLayout() {
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       <NavBar />
-      <SessionSelector />
+      <SessionSelector hidden={!known} />
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageSpinner />}>
-            <Outlet />
+            <AppRoutes />
           </Suspense>
         </ErrorBoundary>
       </main>
       <Footer />
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
 }

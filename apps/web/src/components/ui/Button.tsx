@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { cn } from "../../lib/cn.ts";
 import { Spinner } from "./Spinner.tsx";
 

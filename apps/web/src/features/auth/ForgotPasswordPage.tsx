@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { authApi } from "../../api/auth-api.ts";
@@ -28,7 +28,7 @@ export function ForgotPasswordPage() {
     mutationFn: (address: string) => authApi.forgotPassword(address),
     onSuccess: (result, address) => {
       const state: ResetLocationState = { email: address, notice: result.message };
-      void navigate("/reset-password", { state });
+      navigate("/reset-password", { state });
     },
     onError: (failure) => {
       const message = errorMessage(failure, "We couldn't send a code. Try again.");

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import type { LoginBody } from "@cartner/contract";

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { PASSWORD_MIN_LENGTH, RegisterBodySchema, type RegisterBody } from "@cartner/contract";

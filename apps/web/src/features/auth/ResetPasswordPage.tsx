@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { OTP_LENGTH, PASSWORD_MIN_LENGTH } from "@cartner/contract";
@@ -27,11 +27,11 @@ export function ResetPasswordPage() {
 
   const reset = useMutation({
     mutationFn: () => authApi.resetPassword({ email: email.trim(), code, password }),
-    onSuccess: async () => {
+    onSuccess: () => {
       // This device is signed out too.
       clearCredentials();
       toast.success(PASSWORD_RESET_MESSAGE, { autoClose: 8000 });
-      await navigate("/login", { replace: true });
+      navigate("/login", { replace: true });
     },
     onError: (failure) => {
       const message = errorMessage(failure, "We couldn't change your password. Try again.");

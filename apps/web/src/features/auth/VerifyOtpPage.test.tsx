@@ -67,12 +67,12 @@ describe("Verify OTP page", () => {
         json(200, { message: "Verified", token: "fresh-token", user: testUser, purpose }),
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
     });
-    const { user, router } = renderApp("/verify-otp");
+    const { user } = renderApp("/verify-otp");
 
     await user.type(await screen.findByLabelText("Verification code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    await waitFor(() => expect(window.location.pathname).toBe(path));
     expect(await screen.findByRole("heading", { level: 1, name: heading })).toBeVisible();
     expect(callsTo(fetchMock, "POST /api/auth/verify-otp")[0]?.body).toBe(
       JSON.stringify({ userId: testUser._id, code: "123456" }),
@@ -103,12 +103,12 @@ describe("Verify OTP page", () => {
       "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
       "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
     });
-    const { user, router } = renderApp("/verify-otp");
+    const { user } = renderApp("/verify-otp");
 
     await user.type(await screen.findByLabelText("Verification code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/sessions"));
+    await waitFor(() => expect(window.location.pathname).toBe("/sessions"));
     expect(callsTo(fetchMock, "POST /api/sessions")[0]?.body).toBe(
       JSON.stringify({ sessionName: "Trip", sessionType: "Friends", participants: "3+" }),
     );
@@ -134,11 +134,11 @@ describe("Verify OTP page", () => {
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
       "POST /api/sessions": () => json(400, { message: "Name taken", code: "VALIDATION_ERROR" }),
     });
-    const { user, router } = renderApp("/verify-otp");
+    const { user } = renderApp("/verify-otp");
     await user.type(await screen.findByLabelText("Verification code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/sessions"));
+    await waitFor(() => expect(window.location.pathname).toBe("/sessions"));
     expect(await screen.findByText("Session creation failed: Name taken")).toBeInTheDocument();
     expect(window.localStorage.getItem("pendingSession")).toBeNull();
   });
@@ -149,14 +149,14 @@ describe("Verify OTP page", () => {
       "POST /api/auth/verify-otp": () =>
         json(400, { message: "Invalid or expired code", code: "INVALID_CODE" }),
     });
-    const { user, router } = renderApp("/verify-otp");
+    const { user } = renderApp("/verify-otp");
     await user.type(await screen.findByLabelText("Verification code"), "000000");
     await user.click(screen.getByRole("button", { name: "Verify" }));
 
     // Inline under the field and in a toast.
     await waitFor(() => expect(screen.getAllByText("Invalid or expired code")).toHaveLength(2));
     expect(screen.getByLabelText("Verification code")).toHaveAttribute("aria-invalid", "true");
-    expect(router.state.location.pathname).toBe("/verify-otp");
+    expect(window.location.pathname).toBe("/verify-otp");
     expect(window.localStorage.getItem("token")).toBeNull();
     expect(window.localStorage.getItem("userId")).toBe(testUser._id);
   });

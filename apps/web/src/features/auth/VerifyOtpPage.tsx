@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { OTP_LENGTH, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
@@ -132,7 +132,7 @@ function VerifyOtpForm({
       const created = await createPendingSession(result.user);
       // An invite link opened while signed out is accepted on its page, now.
       const invite = getPendingInvite();
-      await navigate(
+      navigate(
         invite ? `/join/${invite}` : created ? "/sessions" : destinationFor(result.purpose),
         { replace: true },
       );

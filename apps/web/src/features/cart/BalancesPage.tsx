@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { Scale } from "lucide-react";
 import type { Balance } from "@cartner/contract";
 import { Avatar, ButtonLink, Container, EmptyState, LoadError } from "../../components/ui/index.ts";

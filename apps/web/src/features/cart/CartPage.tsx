@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useParams } from "../../lib/router.tsx";
 import { History, Info, ShoppingBag, ShoppingCart } from "lucide-react";
 import type { Cart } from "@cartner/contract";
 import {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "react-toastify/unstyled";
 import { CreditCard, PackageCheck } from "lucide-react";
 import type { Session } from "@cartner/contract";
@@ -107,7 +107,7 @@ export function CheckoutPanel({
           checkout.mutate(undefined, {
             onSuccess: (body) => {
               toast.success(`Order ${body.order.number} placed.`);
-              void navigate(`/orders/${body.order._id}`);
+              navigate(`/orders/${body.order._id}`);
             },
             onError: (error) => {
               toast.error(errorMessage(error, "We couldn't check out. Try again."));

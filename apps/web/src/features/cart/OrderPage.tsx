@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useParams } from "react-router";
+import { useParams } from "../../lib/router.tsx";
 import { CircleCheck, Download, Mail, PackageCheck, ShoppingBag, Users } from "lucide-react";
 import type { Order, OrderShare } from "@cartner/contract";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { ArrowRight } from "lucide-react";
 import { FEE_RATE_PERCENT, TAX_RATE_PERCENT } from "@cartner/contract";
 import { Button } from "../../components/ui/index.ts";
@@ -63,7 +63,7 @@ export function OrderSummaryCard({
       window.alert(SESSION_ID_MISSING);
       return;
     }
-    void navigate(summaryPath(sessionId));
+    navigate(summaryPath(sessionId));
   }
 
   return (

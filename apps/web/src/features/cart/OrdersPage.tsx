@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { Package, Scale } from "lucide-react";
 import type { Order } from "@cartner/contract";
 import { Badge, ButtonLink, Container, EmptyState, LoadError } from "../../components/ui/index.ts";

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useParams } from "../../lib/router.tsx";
 import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
 import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
 import { useSessionDetail } from "../../shared/sessions-queries.ts";

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { ChevronDown, ImageOff } from "lucide-react";
 import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";

@@ -46,7 +46,7 @@ describe("landing hero: create a session", () => {
 
   it("signed out: saves the trimmed form as pendingSession, warns and goes to /login", async () => {
     const fetchMock = stubFetch({});
-    const { user, router, start } = await openLanding();
+    const { user, start } = await openLanding();
 
     await user.type(screen.getByLabelText("Session Name"), "  Weekend groceries  ");
     await user.selectOptions(screen.getByLabelText("Session Type"), "Friends");
@@ -54,7 +54,7 @@ describe("landing hero: create a session", () => {
     await user.type(screen.getByLabelText(/Passcode/), "  sesame ");
     await user.click(start);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    await waitFor(() => expect(window.location.pathname).toBe("/login"));
     expect(JSON.parse(window.localStorage.getItem("pendingSession") ?? "null")).toEqual({
       sessionName: "Weekend groceries",
       sessionType: "Friends",
@@ -72,13 +72,13 @@ describe("landing hero: create a session", () => {
       "POST /api/sessions": () =>
         json(201, { message: "Created", session: { id: "s-42", _id: "s-42" } }),
     });
-    const { user, router, start } = await openLanding();
+    const { user, start } = await openLanding();
 
     await user.type(screen.getByLabelText("Session Name"), "Date night");
     await user.selectOptions(screen.getByLabelText("Session Type"), "Couple");
     await user.click(start);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/session/s-42"));
+    await waitFor(() => expect(window.location.pathname).toBe("/session/s-42"));
     expect(callsTo(fetchMock, "POST /api/sessions")[0]?.body).toBe(
       JSON.stringify({ sessionName: "Date night", sessionType: "Couple", participants: "2" }),
     );
@@ -93,7 +93,7 @@ describe("landing hero: create a session", () => {
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
       "POST /api/sessions": () => answer,
     });
-    const { user, router, start } = await openLanding();
+    const { user, start } = await openLanding();
     await user.type(screen.getByLabelText("Session Name"), "Groceries");
     await user.selectOptions(screen.getByLabelText("Session Type"), "Solo");
 
@@ -105,6 +105,6 @@ describe("landing hero: create a session", () => {
     await waitFor(() =>
       expect(alert).toHaveBeenCalledWith("Session creation failed: Session name is too long"),
     );
-    expect(router.state.location.pathname).toBe("/");
+    expect(window.location.pathname).toBe("/");
   });
 });

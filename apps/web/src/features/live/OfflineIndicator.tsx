@@ -19,6 +19,8 @@ export function OfflineIndicator() {
   const browserOnline = useSyncExternalStore(
     (onChange) => onlineManager.subscribe(onChange),
     () => onlineManager.isOnline(),
+    // Prerendered at build time (and hydrated) as online.
+    () => true,
   );
   const { status } = live;
   const offline = live.offline || (!browserOnline && status !== "off");

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { ShoppingCart } from "lucide-react";
 import type { Product } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";

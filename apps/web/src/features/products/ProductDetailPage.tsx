@@ -1,5 +1,5 @@
 import { useId, type MouseEvent } from "react";
-import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useParams } from "../../lib/router.tsx";
 import {
   ArrowLeft,
   MessageSquare,
@@ -31,28 +31,21 @@ export const NO_REVIEWS = "No reviews yet.";
 
 const expressCategories: readonly string[] = EXPRESS_CATEGORIES;
 
-/** The router's own index of this history entry (absent outside a browser router). */
-function historyIndex(): number {
-  const state: unknown = window.history.state;
-  const idx = typeof state === "object" && state !== null ? (state as { idx?: unknown }).idx : 0;
-  return typeof idx === "number" ? idx : 0;
-}
-
 /**
  * Back to the list the user came from. With history from the list (state from its links), it goes
  * back those entries, so the filters, results and scroll position are restored; opened directly
  * (a shared link, a new tab), it is an ordinary link to /products.
  */
 function BackToProducts({ from }: { from: ProductLinkState | null }) {
-  const navigate = useNavigate();
   const href = `/products${from?.listSearch ?? ""}`;
 
   function onClick(event: MouseEvent<HTMLAnchorElement>) {
     const plainClick =
       event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-    if (from && plainClick && historyIndex() >= from.depth) {
+    // The state came with this entry from the list's links, so the list is `depth` entries back.
+    if (from && plainClick && window.history.length > from.depth) {
       event.preventDefault();
-      void navigate(-from.depth);
+      window.history.go(-from.depth);
     }
   }
 

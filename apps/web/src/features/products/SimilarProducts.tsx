@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/router.tsx";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { Product } from "@cartner/contract";
 import { buttonClasses } from "../../components/ui/index.ts";

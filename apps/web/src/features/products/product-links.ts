@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useLocation } from "react-router";
+import { useLocation } from "../../lib/router.tsx";
 
 /**
  * Navigation state carried to a product page opened from the list: the list's query string, and

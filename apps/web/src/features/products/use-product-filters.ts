@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from "react";
-import { useLocation, useSearchParams } from "react-router";
+import { useLocation, useSearchParams } from "../../lib/router.tsx";
 import { filtersToSearchParams, parseFilters, type ProductFilters } from "./filters.ts";
 
 /**
@@ -24,18 +24,14 @@ export function useProductFilters() {
     (next: ProductFilters, source?: FilterSource) => {
       const nextParams = filtersToSearchParams(next);
       const unchanged = nextParams.toString() === filtersToSearchParams(filters).toString();
-      // flushSync: a controlled checkbox or radio shows its new state in the same frame as the click
-      // (in a transition it would spring back until the navigation committed).
-      const options = { preventScrollReset: true, flushSync: true } as const;
       if (unchanged) {
         // A submitted search that typing already applied: end the burst, so the next one pushes.
         if (source === undefined && entrySource !== undefined) {
-          setSearchParams(nextParams, { ...options, replace: true, state: null });
+          setSearchParams(nextParams, { replace: true, state: null });
         }
         return;
       }
       setSearchParams(nextParams, {
-        ...options,
         replace: source !== undefined && source === entrySource,
         state: source ? ({ filterSource: source } satisfies FilterEntryState) : null,
       });

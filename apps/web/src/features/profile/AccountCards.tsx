@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { Download, LaptopMinimal, LogOut, ShieldAlert, Smartphone, Trash2 } from "lucide-react";
@@ -117,10 +117,10 @@ export function YourDataCard() {
   });
   const remove = useMutation({
     mutationFn: () => profileApi.deleteAccount(password),
-    onSuccess: async () => {
+    onSuccess: () => {
       signOutLocally();
       toast.success(ACCOUNT_DELETED_MESSAGE, { autoClose: 8000 });
-      await navigate("/", { replace: true });
+      navigate("/", { replace: true });
     },
     onError: (failure) => {
       setError(

@@ -59,14 +59,14 @@ describe("change credentials page", () => {
         json(200, { message: "Verified", token: "fresh-token", user: testUser, purpose: "update" }),
       "GET /api/profile/me": () => json(200, makeProfile()),
     });
-    const { user, router } = renderApp("/editpass");
+    const { user } = renderApp("/editpass");
 
     await user.click(await screen.findByRole("checkbox", { name: "Change Password" }));
     await user.type(screen.getByLabelText("Current password"), "old-secret");
     await user.type(screen.getByLabelText("New password"), "new-secret");
     await user.click(screen.getByRole("button", { name: "Continue" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/verify-otp"));
+    await waitFor(() => expect(window.location.pathname).toBe("/verify-otp"));
     expect(callsTo(full, "PATCH /api/auth/update-credentials")[0]?.body).toBe(
       JSON.stringify({ currentPassword: "old-secret", password: "new-secret" }),
     );
@@ -78,7 +78,7 @@ describe("change credentials page", () => {
 
     await user.type(screen.getByLabelText("Verification code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+    await waitFor(() => expect(window.location.pathname).toBe("/profile"));
     expect(await screen.findByText("Password updated successfully.")).toBeInTheDocument();
     expect(window.localStorage.getItem("token")).toBe("fresh-token");
   });
@@ -103,14 +103,14 @@ describe("change credentials page", () => {
       },
       "GET /api/profile/me": () => json(200, makeProfile({ user: changed })),
     });
-    const { user, router } = renderApp("/editpass");
+    const { user } = renderApp("/editpass");
 
     await user.click(await screen.findByRole("checkbox", { name: "Change Email" }));
     await user.type(screen.getByLabelText("New email"), " ada.new@example.com ");
     await user.type(screen.getByLabelText("Current password"), "old-secret");
     await user.click(screen.getByRole("button", { name: "Continue" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/verify-otp"));
+    await waitFor(() => expect(window.location.pathname).toBe("/verify-otp"));
     expect(callsTo(fetchMock, "PATCH /api/auth/update-credentials")[0]?.body).toBe(
       JSON.stringify({ currentPassword: "old-secret", email: "ada.new@example.com" }),
     );
@@ -118,14 +118,14 @@ describe("change credentials page", () => {
 
     await user.type(screen.getByLabelText("Verification code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+    await waitFor(() => expect(window.location.pathname).toBe("/profile"));
     expect(await screen.findByText("Email updated successfully.")).toBeInTheDocument();
     expect(JSON.parse(window.localStorage.getItem("user") ?? "{}").email).toBe(changed.email);
   });
 
   it("toasts a missing user id and stays", async () => {
     serve(() => json(200, { message: "OTP sent" }));
-    const { user, router } = renderApp("/editpass");
+    const { user } = renderApp("/editpass");
     await user.click(await screen.findByRole("checkbox", { name: "Change Password" }));
     await user.type(screen.getByLabelText("Current password"), "old-secret");
     await user.type(screen.getByLabelText("New password"), "new-secret");
@@ -133,7 +133,7 @@ describe("change credentials page", () => {
     expect(
       await screen.findByText("Missing user ID for verification. Please try again."),
     ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/editpass");
+    expect(window.location.pathname).toBe("/editpass");
   });
 
   it("shows the server's message on failure, and 'Something went wrong.' without one", async () => {

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { ArrowLeft, KeyRound } from "lucide-react";
@@ -48,7 +48,7 @@ export function EditCredentialsPage() {
 
   const submit = useMutation({
     mutationFn: (body: UpdateCredentialsBody) => profileApi.updateCredentials(body),
-    onSuccess: async (result, body) => {
+    onSuccess: (result, body) => {
       const message = result?.message ?? "";
       if (/otp/i.test(message)) {
         if (!result.userId) {
@@ -65,11 +65,11 @@ export function EditCredentialsPage() {
         };
         const sentTo = body.email ?? user?.email;
         if (sentTo) state.email = sentTo;
-        await navigate("/verify-otp", { state });
+        navigate("/verify-otp", { state });
         return;
       }
       toast.success(message.trim() || CREDENTIALS_UPDATED_MESSAGE, { autoClose: 6000 });
-      await navigate("/profile");
+      navigate("/profile");
     },
     onError: (error) => {
       const message = errorMessage(error, CREDENTIALS_FAILED_MESSAGE);

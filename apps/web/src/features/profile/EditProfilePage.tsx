@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { ArrowLeft, ImageUp, UserRoundPen } from "lucide-react";
@@ -131,7 +131,7 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
 
   const save = useMutation({
     mutationFn: (form: FormData) => profileApi.update(form),
-    onSuccess: async (updated) => {
+    onSuccess: (updated) => {
       queryClient.setQueryData(profileKeys.me(), updated);
       // The nav greets the user by name: keep the stored user in step with the profile.
       const stored = getUser();
@@ -139,7 +139,7 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
         setUser({ ...stored, name: updated.user.name });
       }
       toast.success(PROFILE_UPDATED_MESSAGE, { autoClose: 6000 });
-      await navigate("/profile");
+      navigate("/profile");
     },
     onError: (error) => {
       toast.error(PROFILE_UPDATE_FAILED_MESSAGE, { autoClose: 8000 });

@@ -1,5 +1,5 @@
 import { useEffect, useId, type ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "react-toastify/unstyled";
 import {
   BadgeCheck,
@@ -87,7 +87,7 @@ function EmptyProfile({ name }: { name: string }) {
   const navigate = useNavigate();
   useEffect(() => {
     const timer = window.setTimeout(() => {
-      void navigate("/editme", { replace: true });
+      navigate("/editme", { replace: true });
     }, PROFILE_EMPTY_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [navigate]);
@@ -274,11 +274,7 @@ function ProfileMenu() {
           </li>
         ))}
         <li>
-          <button
-            type="button"
-            className={cn(menuItem, "w-full text-danger-700")}
-            onClick={() => void logout()}
-          >
+          <button type="button" className={cn(menuItem, "w-full text-danger-700")} onClick={logout}>
             <LogOut aria-hidden="true" className="size-4" />
             Logout
           </button>

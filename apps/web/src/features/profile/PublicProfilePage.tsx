@@ -1,4 +1,4 @@
-import { useParams } from "react-router";
+import { useParams } from "../../lib/router.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { CalendarDays } from "lucide-react";
 import { Avatar, Button, Card, Container, FormAlert } from "../../components/ui/index.ts";

@@ -21,7 +21,7 @@ describe("edit session page", () => {
     const fetchMock = serve(session, () =>
       json(200, { session: { ...session, sessionName: "Big groceries", budget: 80 } }),
     );
-    const { user, router } = renderApp(`/session/edit/${session._id}`);
+    const { user } = renderApp(`/session/edit/${session._id}`);
     const save = await screen.findByRole("button", { name: "Save" });
     expect(save).toBeDisabled();
     expect(screen.getByLabelText("Session Name")).toHaveValue("Groceries");
@@ -35,7 +35,7 @@ describe("edit session page", () => {
     await user.type(screen.getByLabelText(/Budget/), "80");
     await user.click(save);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/session/${session._id}`));
+    await waitFor(() => expect(window.location.pathname).toBe(`/session/${session._id}`));
     expect(callsTo(fetchMock, `PATCH /api/sessions/${session._id}`)[0]?.body).toBe(
       JSON.stringify({ sessionName: "Big groceries", passcode: null, budget: 80 }),
     );

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { ArrowLeft, Lock, Save } from "lucide-react";
@@ -146,11 +146,11 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
 
   const save = useMutation({
     mutationFn: (body: UpdateSessionBody) => sessionsApi.update(session._id, body),
-    onSuccess: async (result) => {
+    onSuccess: (result) => {
       client.setQueryData(sessionKeys.detail(session._id), result.session);
       void client.invalidateQueries({ queryKey: sessionKeys.all });
       toast.success("Session updated", { autoClose: 6000 });
-      await navigate(lobby);
+      navigate(lobby);
     },
     onError: (error) => {
       const message = errorMessage(error, UPDATE_FAILED_MESSAGE);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { Mail } from "lucide-react";
@@ -33,10 +33,10 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
   const accept = useMutation({
     mutationFn: (invite: Invite) => sessionsApi.acceptInvite(invite.sessionCode),
     onMutate: (invite) => setAnswering({ code: invite.sessionCode, how: "accept" }),
-    onSuccess: async (result) => {
+    onSuccess: (result) => {
       toast.success(INVITE_ACCEPTED, { autoClose: 6000 });
       void client.invalidateQueries({ queryKey: sessionKeys.all });
-      await navigate(`/session/${encodeURIComponent(result.sessionId)}`);
+      navigate(`/session/${encodeURIComponent(result.sessionId)}`);
     },
     onError: (error) => {
       toast.error(`Failed to accept invite: ${errorMessage(error, error.message)}`, {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "../../lib/router.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import { Link2, LogIn, UserPlus } from "lucide-react";
@@ -34,7 +34,7 @@ export function JoinLinkPage() {
       clearPendingInvite();
       await client.invalidateQueries({ queryKey: sessionKeys.all });
       toast.success(`You joined “${preview.data?.sessionName ?? "the session"}”.`);
-      await navigate(`/session/${encodeURIComponent(sessionId)}`, { replace: true });
+      navigate(`/session/${encodeURIComponent(sessionId)}`, { replace: true });
     },
     onError: (error) => {
       clearPendingInvite();
@@ -53,7 +53,7 @@ export function JoinLinkPage() {
 
   function signInFirst(to: "/login" | "/register") {
     setPendingInvite(token);
-    void navigate(to);
+    navigate(to);
   }
 
   let body;

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 import { render, screen, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
 import { testUser } from "../../test/render-app.tsx";
 import { SessionCard } from "./SessionCard.tsx";
 import { ben, cleo, makeSession, member, sessionAs } from "../../test/test-sessions.ts";
@@ -9,11 +8,7 @@ import type { Session } from "@cartner/contract";
 function renderCard(session: Session) {
   const onLeave = vi.fn();
   const onEnd = vi.fn();
-  render(
-    <MemoryRouter>
-      <SessionCard session={session} userId={testUser._id} onLeave={onLeave} onEnd={onEnd} />
-    </MemoryRouter>,
-  );
+  render(<SessionCard session={session} userId={testUser._id} onLeave={onLeave} onEnd={onEnd} />);
   const card = screen.getByRole("article", { name: session.sessionName });
   return { card, onLeave, onEnd };
 }

@@ -232,7 +232,7 @@ describe("session lobby", () => {
   it("leaves after confirmation, clears the active session and goes to /sessions", async () => {
     const session = sessionAs("participant", { sessionName: "Their session" });
     window.localStorage.setItem(`activeSession:${testUser._id}`, session._id);
-    const { user, router } = await openLobby(session, {
+    const { user } = await openLobby(session, {
       routes: {
         [`DELETE /api/sessions/${session._id}/leave`]: () => json(200, { message: "You left" }),
       },
@@ -241,18 +241,18 @@ describe("session lobby", () => {
     await user.click(
       within(screen.getByRole("dialog")).getByRole("button", { name: "Leave Session" }),
     );
-    await waitFor(() => expect(router.state.location.pathname).toBe("/sessions"));
+    await waitFor(() => expect(window.location.pathname).toBe("/sessions"));
     expect(await screen.findByText("You left")).toBeInTheDocument();
     expect(window.localStorage.getItem(`activeSession:${testUser._id}`)).toBeNull();
   });
 
   it("Add Items makes this the active session and opens the marketplace", async () => {
     const session = makeSession({ sessionName: "Party" });
-    const { user, router } = await openLobby(session, {
+    const { user } = await openLobby(session, {
       routes: { "GET /api/products": () => json(200, { products: [], total: 0 }) },
     });
     await user.click(screen.getByRole("button", { name: "Add Items" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/products"));
+    await waitFor(() => expect(window.location.pathname).toBe("/products"));
     expect(window.localStorage.getItem(`activeSession:${testUser._id}`)).toBe(session._id);
   });
 

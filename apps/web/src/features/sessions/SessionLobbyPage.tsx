@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "react-toastify/unstyled";
 import {
   ArrowLeft,
@@ -104,7 +104,7 @@ function Lobby({ session }: { session: Session }) {
 
   function addItems() {
     active.setActiveSessionId(session._id);
-    void navigate("/products");
+    navigate("/products");
   }
 
   function confirm() {

@@ -54,9 +54,10 @@ describe("session selector and active session", () => {
 
   it("is hidden without active sessions, and when signed out", async () => {
     serve([]);
-    renderApp("/products");
+    const signedIn = renderApp("/products");
     await screen.findByRole("heading", { level: 1, name: "Marketplace" });
     await waitFor(() => expect(screen.queryByText("You're currently shopping on:")).toBeNull());
+    signedIn.unmount();
 
     window.localStorage.clear();
     stubFetch({});

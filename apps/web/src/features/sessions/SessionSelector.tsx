@@ -1,16 +1,11 @@
 import { useId } from "react";
-import { Link, useLocation, useMatches } from "react-router";
 import { ShoppingBag } from "lucide-react";
 import { Container, NativeSelect } from "../../components/ui/index.ts";
 import { useAuth } from "../../lib/auth-store.ts";
+import { Link, useLocation } from "../../lib/router.tsx";
 import { useActiveSession } from "../../shared/active-session.ts";
 
 export const SELECTOR_TITLE = "You're currently shopping on:";
-
-/** Routes that mark themselves with this handle (the 404 page) do not show the selector. */
-export interface SessionSelectorHandle {
-  hideSessionSelector?: boolean;
-}
 
 /** SPEC section 2: no selector on /cart, /cart/*, /profile, /editme (and the 404 page). */
 export function selectorHiddenOn(pathname: string): boolean {
@@ -19,18 +14,15 @@ export function selectorHiddenOn(pathname: string): boolean {
 }
 
 /** 'You're currently shopping on:' a native select of the user's active sessions, newest first. */
-export function SessionSelector() {
+/** `hidden`: the layout hides it on pages that are not the app's (the 404 page). */
+export function SessionSelector({ hidden = false }: { hidden?: boolean }) {
   const { isSignedIn } = useAuth();
   const { pathname } = useLocation();
-  const matches = useMatches();
   const selectId = useId();
   // Mounted on every page, so the 5 s sync keeps running wherever SPEC wants it.
   const { session, sessions, setActiveSessionId } = useActiveSession();
 
-  const hiddenByRoute = matches.some(
-    (match) => (match.handle as SessionSelectorHandle | undefined)?.hideSessionSelector,
-  );
-  if (!isSignedIn || hiddenByRoute || selectorHiddenOn(pathname)) return null;
+  if (!isSignedIn || hidden || selectorHiddenOn(pathname)) return null;
   if (!session || sessions.length === 0) return null;
 
   return (

@@ -85,7 +85,7 @@ describe("sessions page: join form", () => {
 describe("sessions page: create form", () => {
   it("creates with an optional budget, toasts and opens the lobby", async () => {
     const created = makeSession({ _id: "s-new", sessionName: "Road trip", budget: 200 });
-    const { user, router, fetchMock } = await openSessions({
+    const { user, fetchMock } = await openSessions({
       routes: {
         "POST /api/sessions": () => json(201, { message: "Session created", session: created }),
         "GET /api/sessions/s-new": () => json(200, { session: created }),
@@ -98,7 +98,7 @@ describe("sessions page: create form", () => {
     await user.type(within(form).getByLabelText(/Budget/), "200");
     await user.click(within(form).getByRole("button", { name: "Create Session" }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/session/s-new"));
+    await waitFor(() => expect(window.location.pathname).toBe("/session/s-new"));
     expect(callsTo(fetchMock, "POST /api/sessions")[0]?.body).toBe(
       JSON.stringify({
         sessionName: "Road trip",
@@ -164,7 +164,7 @@ describe("sessions page: invites", () => {
 
   it("accepts an invite and goes to the session", async () => {
     const joined = sessionAs("viewer", { _id: "s-beach", sessionName: "Beach trip" });
-    const { user, router, fetchMock } = await openSessions({
+    const { user, fetchMock } = await openSessions({
       invites: [makeInvite()],
       routes: {
         "POST /api/sessions/accinvite": () =>
@@ -177,7 +177,7 @@ describe("sessions page: invites", () => {
     await user.click(screen.getByRole("button", { name: "Accept Beach trip" }));
 
     expect(await screen.findByText("Invite accepted! Redirecting...")).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/session/s-beach"));
+    await waitFor(() => expect(window.location.pathname).toBe("/session/s-beach"));
     expect(callsTo(fetchMock, "POST /api/sessions/accinvite")[0]?.body).toBe(
       JSON.stringify({ sessionCode: "BEACH123" }),
     );

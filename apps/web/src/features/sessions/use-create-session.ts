@@ -1,4 +1,4 @@
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "react-toastify/unstyled";
 import type { User } from "@cartner/contract";
@@ -45,10 +45,10 @@ export function useCreateSession(userId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createSession,
-    onSuccess: async ({ id, response }) => {
+    onSuccess: ({ id, response }) => {
       announceCreated(userId, id, response.message);
       void client.invalidateQueries({ queryKey: sessionKeys.all });
-      await navigate(`/session/${encodeURIComponent(id)}`);
+      navigate(`/session/${encodeURIComponent(id)}`);
     },
     onError: (error) => {
       toast.error(creationFailedMessage(error), { autoClose: 8000 });
