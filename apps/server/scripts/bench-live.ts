@@ -8,6 +8,10 @@
  * sockets are opened to see what a socket costs in memory, and how many fit in 1 GB; memory is read
  * after full garbage collections (gc-on-signal.ts), so it is what the server holds.
  * BENCH_DATABASE_URL runs it on PostgreSQL instead (a fresh database it creates there and drops).
+ * LIVE_INSTANCES=2 (with BENCH_DATABASE_URL) starts two instances on that database: members'
+ * sockets and the changes alternate between them, so half of every change's deliveries cross from
+ * one instance to the other over PostgreSQL's NOTIFY. The extra sockets and the memory figures
+ * are the first instance's.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -37,6 +41,7 @@ function settings() {
     seconds: n(process.env.LIVE_SECONDS, 20),
     rate: n(process.env.LIVE_RATE, 20),
     extraSockets: n(process.env.LIVE_EXTRA_SOCKETS, 15000),
+    instances: n(process.env.LIVE_INSTANCES, 1),
     databaseUrl: process.env.BENCH_DATABASE_URL,
   };
 }
@@ -96,21 +101,32 @@ function raiseDescriptorLimit(needed: number): void {
 
 async function main() {
   const s = settings();
+  if (s.instances > 1 && !s.databaseUrl) {
+    throw new Error("bench:live: LIVE_INSTANCES > 1 needs BENCH_DATABASE_URL (instances share it)");
+  }
   loadConfig(); // fail early on a broken environment, as the server would
   // Members' and extra sockets, their HTTP setup connections, and some room.
   raiseDescriptorLimit(s.members + s.extraSockets + 2_000);
-  const port = 3197;
-  const base = `http://127.0.0.1:${port}`;
-  const wsUrl = `ws://127.0.0.1:${port}/api/live`;
+  const ports = Array.from({ length: s.instances }, (_, k) => 3197 + k);
+  const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+  const wsUrls = ports.map((port) => `ws://127.0.0.1:${port}/api/live`);
+  const base = bases[0]!;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
   const fresh = s.databaseUrl ? await freshPostgresDatabase(s.databaseUrl) : undefined;
-  const server = await startServer({
-    port,
-    env: { DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
-    inheritEnv: true,
-    output: "show",
-    nodeArgs: benchNodeArgs({ gcOnSignal: true }),
-  });
+  // One after the other: the first applies the migrations, the next finds them done.
+  const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+  for (const port of ports) {
+    servers.push(
+      await startServer({
+        port,
+        env: { DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
+        inheritEnv: true,
+        output: "show",
+        nodeArgs: benchNodeArgs({ gcOnSignal: true }),
+      }),
+    );
+  }
+  const server = servers[0]!;
   const sockets: WebSocket[] = [];
   try {
     const setupStarted = Date.now();
@@ -159,6 +175,7 @@ async function main() {
     // Under the server's cap on sockets one address may have waiting to sign in (4429 beyond it).
     const connecting = Math.min(16, LIVE_MAX_PENDING_PER_ADDRESS);
     await inParallel(members, connecting, async (member) => {
+      const wsUrl = wsUrls[members.indexOf(member) % wsUrls.length]!;
       member.socket = await connect(wsUrl, member.token, (event) => {
         if (event.type !== "cart.updated") return;
         const key = `${event.cartId} ${event.version}`;
@@ -185,7 +202,7 @@ async function main() {
       const productId = session.productIds[i % session.productIds.length]!;
       const sentAt = performance.now();
       inFlight.push(
-        fetch(`${base}/api/carts/${session.cartId}/product`, {
+        fetch(`${bases[i % bases.length]!}/api/carts/${session.cartId}/product`, {
           method: "POST",
           headers: {
             "content-type": "application/json",
@@ -235,14 +252,17 @@ async function main() {
     await inParallel(
       Array.from({ length: s.extraSockets }, (_, i) => members[i % members.length]!),
       connecting,
-      async (member) => sockets.push(await connect(wsUrl, member.token, () => {})),
+      async (member) => sockets.push(await connect(wsUrls[0]!, member.token, () => {})),
     );
     const rssAfter = await settledRssMb(server.child.pid!);
     const perSocketKb = ((rssAfter - rssBefore) * 1024) / s.extraSockets;
     // The headroom left at rssBefore, when only the members' sockets were open.
-    const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + s.members;
+    const ownMembers = Math.ceil(s.members / s.instances);
+    const fitIn1Gb = Math.floor(((1024 - rssBefore) * 1024) / perSocketKb) + ownMembers;
 
-    const database = s.databaseUrl ? "PostgreSQL" : "embedded (PGlite)";
+    const database = s.databaseUrl
+      ? `PostgreSQL, ${s.instances} instance${s.instances > 1 ? "s" : ""}`
+      : "embedded (PGlite)";
     console.info(
       `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${database}; setup ${setupSeconds.toFixed(0)} s\n`,
     );
@@ -255,9 +275,10 @@ async function main() {
     row("change → delivery p50", `${percentile(latencies, 50).toFixed(1)} ms`);
     row("change → delivery p95", `${percentile(latencies, 95).toFixed(1)} ms`);
     row("change → delivery p99", `${percentile(latencies, 99).toFixed(1)} ms`);
-    row(`server RSS with ${s.members} sockets`, `${rssConnected.toFixed(0)} MB`);
+    const first = s.instances > 1 ? "first instance's " : "";
+    row(`${first}server RSS with its members' sockets`, `${rssConnected.toFixed(0)} MB`);
     row(
-      `server RSS with ${sockets.length} sockets`,
+      `${first}server RSS with ${s.extraSockets} more sockets`,
       `${rssAfter.toFixed(0)} MB (${perSocketKb.toFixed(1)} KB per socket)`,
     );
     row(
@@ -272,7 +293,7 @@ async function main() {
     }
   } finally {
     for (const socket of sockets) socket.terminate();
-    await server.stop();
+    for (const running of servers) await running.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
     await fresh?.drop();
   }

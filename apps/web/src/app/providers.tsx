@@ -1,48 +1,27 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { ToastContainer } from "react-toastify/unstyled";
-import { TOAST_AUTO_CLOSE_MS } from "@cartner/contract";
-import { LiveSync } from "../features/live/LiveSync.tsx";
-import { StorageKey, getToken, subscribeStorage } from "../lib/storage.ts";
-import { createQueryClient } from "./query-client.ts";
-import { useOfflineCache } from "./use-offline-cache.ts";
+import { Suspense, lazy, useEffect, useState, type ReactNode } from "react";
 
-interface AppProvidersProps {
-  children: ReactNode;
-  /** Tests pass their own client; the app makes one. */
-  queryClient?: QueryClient;
-}
+/*
+ * The toast container (with react-toastify, about 5 KB gzip) is not needed to draw the first page:
+ * it loads once the page has started (lib/toast.ts). A toast raised before it is there waits in
+ * react-toastify's queue and shows as soon as it mounts.
+ */
+const Toasts = lazy(() => import("./toasts.tsx").then((m) => ({ default: m.Toasts })));
 
-export function AppProviders({ children, queryClient }: AppProvidersProps) {
-  const [client] = useState(() => queryClient ?? createQueryClient());
-
-  useOfflineCache(client);
-
-  // Whatever was cached for a user must not outlive their sign-in (here or in another tab).
-  useEffect(
-    () =>
-      subscribeStorage((key) => {
-        if ((key === null || key === StorageKey.token) && getToken() === null) client.clear();
-      }),
-    [client],
-  );
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [showToasts, setShowToasts] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setShowToasts(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
 
   return (
-    <QueryClientProvider client={client}>
-      <LiveSync />
+    <>
       {children}
-      {/* SPEC section 9: top-right, 5 s by default, Alt+T focuses the notifications. */}
-      <ToastContainer
-        position="top-right"
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        newestOnTop
-        closeOnClick={false}
-        pauseOnFocusLoss
-        pauseOnHover
-        draggable={false}
-        theme="light"
-        hotKeys={(event) => event.altKey && event.code === "KeyT"}
-      />
-    </QueryClientProvider>
+      {showToasts && (
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../lib/toast.ts";
 import { registerSW } from "virtual:pwa-register";
 
 export const UPDATE_READY_MESSAGE = "A new version of Cartner is ready.";

@@ -6,86 +6,83 @@ import { RequireAuth } from "./RequireAuth.tsx";
 
 /*
  * The route table (SPEC section 2), in one place. The landing page and the sign-in page ship in the
- * main bundle: they are where visitors arrive, and a lazy chunk would hold their first paint back by
- * another round trip (the sign-in page is a few KB, and validates without zod). Every other page is
- * its own lazily loaded chunk.
+ * main bundle: they are where visitors arrive, prerendered at build time (src/prerender.tsx), and
+ * need no server state. Every other page is its own lazily loaded chunk, given the shared query
+ * client, which loads with the first of them (docs/decisions/013-first-load.md).
  */
-const RegisterPage = lazy(() =>
-  import("../features/auth/RegisterPage.tsx").then((m) => ({ default: m.RegisterPage })),
+
+/** A page in its own chunk, wrapped in the query client's provider. */
+function lazyPage(load: () => Promise<ComponentType>) {
+  return lazy(async () => {
+    const [Page, { QueryProvider }] = await Promise.all([load(), import("./query-client.tsx")]);
+    function PageWithQueries() {
+      return (
+        <QueryProvider>
+          <Page />
+        </QueryProvider>
+      );
+    }
+    return { default: PageWithQueries };
+  });
+}
+const RegisterPage = lazyPage(() =>
+  import("../features/auth/RegisterPage.tsx").then((m) => m.RegisterPage),
 );
-const VerifyOtpPage = lazy(() =>
-  import("../features/auth/VerifyOtpPage.tsx").then((m) => ({ default: m.VerifyOtpPage })),
+const VerifyOtpPage = lazyPage(() =>
+  import("../features/auth/VerifyOtpPage.tsx").then((m) => m.VerifyOtpPage),
 );
-const ForgotPasswordPage = lazy(() =>
-  import("../features/auth/ForgotPasswordPage.tsx").then((m) => ({
-    default: m.ForgotPasswordPage,
-  })),
+const ForgotPasswordPage = lazyPage(() =>
+  import("../features/auth/ForgotPasswordPage.tsx").then((m) => m.ForgotPasswordPage),
 );
-const ResetPasswordPage = lazy(() =>
-  import("../features/auth/ResetPasswordPage.tsx").then((m) => ({ default: m.ResetPasswordPage })),
+const ResetPasswordPage = lazyPage(() =>
+  import("../features/auth/ResetPasswordPage.tsx").then((m) => m.ResetPasswordPage),
 );
-const JoinLinkPage = lazy(() =>
-  import("../features/sessions/JoinLinkPage.tsx").then((m) => ({ default: m.JoinLinkPage })),
+const JoinLinkPage = lazyPage(() =>
+  import("../features/sessions/JoinLinkPage.tsx").then((m) => m.JoinLinkPage),
 );
 const NotFoundPage = lazy(() =>
   import("../components/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
 );
-const ProductsPage = lazy(() =>
-  import("../features/products/ProductsPage.tsx").then((m) => ({ default: m.ProductsPage })),
+const ProductsPage = lazyPage(() =>
+  import("../features/products/ProductsPage.tsx").then((m) => m.ProductsPage),
 );
-const ProductDetailPage = lazy(() =>
-  import("../features/products/ProductDetailPage.tsx").then((m) => ({
-    default: m.ProductDetailPage,
-  })),
+const ProductDetailPage = lazyPage(() =>
+  import("../features/products/ProductDetailPage.tsx").then((m) => m.ProductDetailPage),
 );
-const SessionsPage = lazy(() =>
-  import("../features/sessions/SessionsPage.tsx").then((m) => ({ default: m.SessionsPage })),
+const SessionsPage = lazyPage(() =>
+  import("../features/sessions/SessionsPage.tsx").then((m) => m.SessionsPage),
 );
-const SessionLobbyPage = lazy(() =>
-  import("../features/sessions/SessionLobbyPage.tsx").then((m) => ({
-    default: m.SessionLobbyPage,
-  })),
+const SessionLobbyPage = lazyPage(() =>
+  import("../features/sessions/SessionLobbyPage.tsx").then((m) => m.SessionLobbyPage),
 );
-const EditSessionPage = lazy(() =>
-  import("../features/sessions/EditSessionPage.tsx").then((m) => ({
-    default: m.EditSessionPage,
-  })),
+const EditSessionPage = lazyPage(() =>
+  import("../features/sessions/EditSessionPage.tsx").then((m) => m.EditSessionPage),
 );
-const CartPage = lazy(() =>
-  import("../features/cart/CartPage.tsx").then((m) => ({ default: m.CartPage })),
+const CartPage = lazyPage(() => import("../features/cart/CartPage.tsx").then((m) => m.CartPage));
+const CartHistoryPage = lazyPage(() =>
+  import("../features/cart/CartHistoryPage.tsx").then((m) => m.CartHistoryPage),
 );
-const CartHistoryPage = lazy(() =>
-  import("../features/cart/CartHistoryPage.tsx").then((m) => ({ default: m.CartHistoryPage })),
+const SessionSummaryPage = lazyPage(() =>
+  import("../features/cart/SessionSummaryPage.tsx").then((m) => m.SessionSummaryPage),
 );
-const SessionSummaryPage = lazy(() =>
-  import("../features/cart/SessionSummaryPage.tsx").then((m) => ({
-    default: m.SessionSummaryPage,
-  })),
+const OrdersPage = lazyPage(() =>
+  import("../features/cart/OrdersPage.tsx").then((m) => m.OrdersPage),
 );
-const OrdersPage = lazy(() =>
-  import("../features/cart/OrdersPage.tsx").then((m) => ({ default: m.OrdersPage })),
+const OrderPage = lazyPage(() => import("../features/cart/OrderPage.tsx").then((m) => m.OrderPage));
+const BalancesPage = lazyPage(() =>
+  import("../features/cart/BalancesPage.tsx").then((m) => m.BalancesPage),
 );
-const OrderPage = lazy(() =>
-  import("../features/cart/OrderPage.tsx").then((m) => ({ default: m.OrderPage })),
+const ProfilePage = lazyPage(() =>
+  import("../features/profile/ProfilePage.tsx").then((m) => m.ProfilePage),
 );
-const BalancesPage = lazy(() =>
-  import("../features/cart/BalancesPage.tsx").then((m) => ({ default: m.BalancesPage })),
+const EditProfilePage = lazyPage(() =>
+  import("../features/profile/EditProfilePage.tsx").then((m) => m.EditProfilePage),
 );
-const ProfilePage = lazy(() =>
-  import("../features/profile/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })),
+const EditCredentialsPage = lazyPage(() =>
+  import("../features/profile/EditCredentialsPage.tsx").then((m) => m.EditCredentialsPage),
 );
-const EditProfilePage = lazy(() =>
-  import("../features/profile/EditProfilePage.tsx").then((m) => ({ default: m.EditProfilePage })),
-);
-const EditCredentialsPage = lazy(() =>
-  import("../features/profile/EditCredentialsPage.tsx").then((m) => ({
-    default: m.EditCredentialsPage,
-  })),
-);
-const PublicProfilePage = lazy(() =>
-  import("../features/profile/PublicProfilePage.tsx").then((m) => ({
-    default: m.PublicProfilePage,
-  })),
+const PublicProfilePage = lazyPage(() =>
+  import("../features/profile/PublicProfilePage.tsx").then((m) => m.PublicProfilePage),
 );
 
 /** A path of the app and the page that draws it. */

@@ -1,5 +1,5 @@
 import { ErrorCode } from "@cartner/contract";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "./toast.ts";
 import { navigateTo } from "./navigation.ts";
 import { asApiErrorBody, tokenOf } from "./shapes.ts";
 import { clearCredentials, getToken, setToken } from "./storage.ts";

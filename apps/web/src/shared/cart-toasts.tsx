@@ -1,4 +1,4 @@
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../lib/toast.ts";
 import { errorMessage } from "../lib/api.ts";
 
 /** SPEC section 9: most toasts stay 6 to 10 s. */

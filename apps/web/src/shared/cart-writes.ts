@@ -4,7 +4,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../lib/toast.ts";
 import type { Cart, CartLine, Product } from "@cartner/contract";
 import { cartKeys, cartMutationKeys, cartsApi } from "../api/carts-api.ts";
 import { sessionKeys } from "../api/sessions-api.ts";

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useNavigate } from "../lib/router.tsx";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../lib/toast.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { getUser } from "../lib/storage.ts";
 import { authApi } from "../api/auth-api.ts";

@@ -1,7 +1,7 @@
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AppProviders } from "../app/providers.tsx";
-import { createQueryClient } from "../app/query-client.ts";
+import { createQueryClient, setQueryClient } from "../app/query-client.tsx";
 import { ErrorBoundary } from "../app/ErrorBoundary.tsx";
 import { RootLayout } from "../app/layout/RootLayout.tsx";
 
@@ -16,9 +16,10 @@ export function renderApp(entry: Entry = "/") {
   window.history.replaceState(state, "", pathname);
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
+  setQueryClient(queryClient);
   const user = userEvent.setup();
   const view = render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders>
       <ErrorBoundary standalone>
         <RootLayout />
       </ErrorBoundary>

@@ -1,7 +1,7 @@
-import { Suspense } from "react";
+import { Suspense, lazy } from "react";
 import { PageSpinner } from "../../components/ui/index.ts";
 import { ScrollToTop, useLocation, useMatchesAny } from "../../lib/router.tsx";
-import { SessionSelector } from "../../features/sessions/SessionSelector.tsx";
+import { useAuth } from "../../lib/auth-store.ts";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
 import { AppRoutes, knownPaths } from "../routes.tsx";
 import {
@@ -13,8 +13,14 @@ import { Footer } from "./Footer.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { MAIN_CONTENT_ID, SkipLink } from "./SkipLink.tsx";
 
+const SignedInServices = lazy(() =>
+  import("../signed-in.tsx").then((m) => ({ default: m.SignedInServices })),
+);
+const SessionBar = lazy(() => import("../signed-in.tsx").then((m) => ({ default: m.SessionBar })));
+
 export function RootLayout() {
   const { pathname } = useLocation();
+  const { isSignedIn } = useAuth();
   // The 404 page shows no session selector.
   const known = useMatchesAny(knownPaths, pathname);
   useRouterNavigator();
@@ -25,7 +31,12 @@ export function RootLayout() {
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       <NavBar />
-      <SessionSelector hidden={!known} />
+      {isSignedIn && (
+        <Suspense fallback={null}>
+          <SessionBar hidden={!known} />
+          <SignedInServices />
+        </Suspense>
+      )}
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageSpinner />}>

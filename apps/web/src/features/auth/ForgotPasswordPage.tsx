@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { authApi } from "../../api/auth-api.ts";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";

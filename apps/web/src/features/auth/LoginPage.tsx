@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "../../lib/router.tsx";
-import { useMutation } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import type { LoginBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
@@ -26,22 +25,28 @@ export function LoginPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
 
-  const login = useMutation({
-    mutationFn: (body: LoginBody) => authApi.login(body),
-    onSuccess: (result) => {
+  const [signingIn, setSigningIn] = useState(false);
+
+  // A plain request, not a TanStack mutation: this page is prerendered for visitors and loads
+  // without the query client (docs/decisions/013-first-load.md).
+  async function login(body: LoginBody) {
+    setSigningIn(true);
+    try {
+      const result = await authApi.login(body);
       setPendingUserId(result.userId);
       const state: OtpLocationState = {
         email: result.user.email,
         ...(result.codeAlreadySent ? { notice: result.message } : {}),
       };
       navigate("/verify-otp", { state });
-    },
-    onError: (error) => {
+    } catch (error) {
       const message = `Signin failed: ${errorMessage(error, "Something went wrong during login.")}`;
       toast.error(message, { autoClose: 8000 });
       setFormError(message);
-    },
-  });
+    } finally {
+      setSigningIn(false);
+    }
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +57,7 @@ export function LoginPage() {
       focusFirstError(event.currentTarget, checked.errors, ["email", "password"]);
       return;
     }
-    login.mutate(checked.data);
+    void login(checked.data);
   }
 
   return (
@@ -92,8 +97,8 @@ export function LoginPage() {
           </Link>
         </div>
         <FormAlert message={formError} live={false} />
-        <Button type="submit" size="lg" fullWidth loading={login.isPending}>
-          {login.isPending ? "Signing in…" : "Sign in"}
+        <Button type="submit" size="lg" fullWidth loading={signingIn}>
+          {signingIn ? "Signing in…" : "Sign in"}
         </Button>
       </form>
 

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { PASSWORD_MIN_LENGTH, RegisterBodySchema, type RegisterBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { OTP_LENGTH, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
 import {
   Button,

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { CreditCard, PackageCheck } from "lucide-react";
 import type { Session } from "@cartner/contract";
 import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts";

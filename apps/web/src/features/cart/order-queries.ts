@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import type { Order } from "@cartner/contract";
 import { cartKeys } from "../../api/carts-api.ts";
 import { orderKeys, ordersApi } from "../../api/orders-api.ts";

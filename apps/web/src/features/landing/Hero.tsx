@@ -1,6 +1,6 @@
 import { useNavigate } from "../../lib/router.tsx";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { useState } from "react";
+import { toast } from "../../lib/toast.ts";
 import { Sparkles } from "lucide-react";
 import { SIGN_IN_WARNING_AUTO_CLOSE_MS } from "@cartner/contract";
 import { ShoppingTogether } from "../../components/illustrations/ShoppingTogether.tsx";
@@ -21,25 +21,33 @@ export const SIGN_IN_TO_CREATE_MESSAGE = "Please sign in to create a session";
 export function Hero() {
   const navigate = useNavigate();
   const { isSignedIn, user } = useAuth();
-  const queryClient = useQueryClient();
+  const [creating, setCreating] = useState(false);
 
-  const createSession = useMutation({
-    mutationFn: sessionsApi.create,
-    onSuccess: (response) => {
+  // A plain request, not a TanStack mutation: the landing page is prerendered for visitors and
+  // loads without the query client (docs/decisions/013-first-load.md).
+  async function createSession(values: PendingSession) {
+    setCreating(true);
+    try {
+      const response = await sessionsApi.create(values);
       const id = createdSessionId(response);
       if (!id) {
         window.alert(NO_SESSION_ID_MESSAGE);
         return;
       }
       announceCreated(user?._id, id, response.message);
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.all });
+      void import("../../app/query-client.tsx").then(({ getQueryClient }) =>
+        getQueryClient().invalidateQueries({ queryKey: sessionKeys.all }),
+      );
       navigate(`/session/${encodeURIComponent(id)}`);
-    },
-    // SPEC section 8: the landing form reports failure with a browser alert.
-    onError: (error) => {
-      window.alert(`Session creation failed: ${errorMessage(error, error.message)}`);
-    },
-  });
+    } catch (error) {
+      // SPEC section 8: the landing form reports failure with a browser alert.
+      window.alert(
+        `Session creation failed: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`,
+      );
+    } finally {
+      setCreating(false);
+    }
+  }
 
   function handleSubmit(values: PendingSession) {
     if (!isSignedIn) {
@@ -48,7 +56,7 @@ export function Hero() {
       navigate("/login");
       return;
     }
-    createSession.mutate(values);
+    void createSession(values);
   }
 
   return (
@@ -80,11 +88,7 @@ export function Hero() {
           <p className="mt-1 text-sm text-slate-600">
             Name it, pick who it&apos;s for, and invite your people next.
           </p>
-          <CreateSessionForm
-            className="mt-6"
-            onSubmit={handleSubmit}
-            submitting={createSession.isPending}
-          />
+          <CreateSessionForm className="mt-6" onSubmit={handleSubmit} submitting={creating} />
         </Card>
 
         <ShoppingTogether

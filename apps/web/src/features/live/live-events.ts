@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
 import { orderKeys } from "../../api/orders-api.ts";

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from "react";
 import { useMutationState, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { can, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cartMutationKeys } from "../../api/carts-api.ts";

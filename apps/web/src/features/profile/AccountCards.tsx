@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Download, LaptopMinimal, LogOut, ShieldAlert, Smartphone, Trash2 } from "lucide-react";
 import UAParser from "ua-parser-js";
 import type { Device } from "@cartner/contract";

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, KeyRound } from "lucide-react";
 import type { UpdateCredentialsBody } from "@cartner/contract";
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, ImageUp, UserRoundPen } from "lucide-react";
 import { AVATAR_MAX_BYTES, type Profile } from "@cartner/contract";
 import {

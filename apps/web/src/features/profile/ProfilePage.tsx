@@ -1,6 +1,6 @@
 import { useEffect, useId, type ReactNode } from "react";
 import { Link, useNavigate } from "../../lib/router.tsx";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import {
   BadgeCheck,
   Briefcase,

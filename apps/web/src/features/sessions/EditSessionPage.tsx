@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, Lock, Save } from "lucide-react";
 import {
   PASSCODE_MAX_LENGTH,

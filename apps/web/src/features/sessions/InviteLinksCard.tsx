@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Copy, Link2, QrCode, Share2, Trash2 } from "lucide-react";
 import type { InviteLink } from "@cartner/contract";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Inbox, Send } from "lucide-react";
 import { EMAIL_MAX_LENGTH, type InviteRole, type JoinRequest } from "@cartner/contract";
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Mail } from "lucide-react";
 import type { Invite } from "@cartner/contract";
 import { Avatar, InlineEmpty, InlineLoadError, InlineLoading } from "../../components/ui/index.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Link2, LogIn, UserPlus } from "lucide-react";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";

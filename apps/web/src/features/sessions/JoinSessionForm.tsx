@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { LogIn } from "lucide-react";
 import { PASSCODE_MAX_LENGTH } from "@cartner/contract";
 import { Button, TextField } from "../../components/ui/index.ts";

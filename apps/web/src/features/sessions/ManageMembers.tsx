@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import { Crown, RefreshCw, UserMinus } from "lucide-react";
 import type { Member, Session } from "@cartner/contract";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";

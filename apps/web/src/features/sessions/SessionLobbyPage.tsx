@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from "react";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
-import { toast } from "react-toastify/unstyled";
+import { toast } from "../../lib/toast.ts";
 import {
   ArrowLeft,
   Copy,
