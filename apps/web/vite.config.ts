@@ -242,6 +242,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
                   priority: 3,
                 },
+                // TanStack Query, shared by every page with server state (none of the first load's):
+                // one long-lived file rather than the dozen small ones it would split into.
+                {
+                  name: "query",
+                  test: /node_modules[\\/]@tanstack[\\/]/,
+                  priority: 2,
+                },
                 // Everything else the first page needs (the app shell, the router, the landing and
                 // sign-in pages, TanStack Query, the API client) in one file, the entry, rather than six small
                 // chunks that lazy pages share: fewer requests before the first paint, each one a

@@ -1,8 +1,7 @@
-import { useSyncExternalStore } from "react";
-import { onlineManager } from "@tanstack/react-query";
 import { RefreshCw, WifiOff } from "lucide-react";
 import { Badge } from "../../components/ui/index.ts";
 import { useLiveState } from "../../lib/live-status.ts";
+import { useBrowserOnline } from "../../lib/use-online.ts";
 
 export const OFFLINE_MESSAGE = "Offline – reconnecting…";
 export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s";
@@ -16,12 +15,7 @@ export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s"
 export function OfflineIndicator() {
   const live = useLiveState();
   // The browser knows it has no network before the socket notices.
-  const browserOnline = useSyncExternalStore(
-    (onChange) => onlineManager.subscribe(onChange),
-    () => onlineManager.isOnline(),
-    // Prerendered at build time (and hydrated) as online.
-    () => true,
-  );
+  const browserOnline = useBrowserOnline();
   const { status } = live;
   const offline = live.offline || (!browserOnline && status !== "off");
   // The live region exists while the client runs, so screen readers announce the pill appearing.
