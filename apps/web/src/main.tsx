@@ -21,6 +21,13 @@ const app = (
 // / and /login arrive as HTML rendered at build time for a signed-out visitor (src/prerender.tsx):
 // it is painted before this code runs, and React adopts it (hydration). A signed-in user sees
 // other things on those pages (their name, their sessions), so theirs is drawn afresh instead.
+// A signed-in user's layout needs the query client and its signed-in parts (session selector, live
+// connection): asked for now, they arrive with the page's own chunk instead of after it, and the
+// layout is complete before the page's heavier first render starts.
+if (getToken() !== null) {
+  void import("./app/signed-in.tsx");
+}
+
 if (container.firstElementChild && getToken() === null) {
   hydrateRoot(container, app);
 } else {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { QueryClient, QueryClientProvider, onlineManager } from "@tanstack/react-query";
 import { ApiError } from "../lib/api.ts";
-import { StorageKey, getToken, subscribeStorage } from "../lib/storage.ts";
+import { StorageKey, getToken, getUser, subscribeStorage } from "../lib/storage.ts";
 
 /*
  * TanStack Query owns server state. This module (and Query itself, about 11 KB gzip) is not part
@@ -47,6 +47,25 @@ export function setQueryClient(client: QueryClient): void {
 subscribeStorage((key) => {
   if ((key === null || key === StorageKey.token) && getToken() === null) shared?.clear();
 });
+
+/** How long a page waits for the offline copy before it draws anyway (IndexedDB takes ms). */
+const RESTORE_WAIT_MS = 1500;
+
+/**
+ * Offline, resolves once a signed-in user's saved data is in the client (or after
+ * RESTORE_WAIT_MS): a page opened without signal then starts from what they saw last, not from an
+ * empty cache that cannot fill.
+ */
+export async function savedDataRestored(): Promise<void> {
+  const userId = getUser()?._id;
+  // Online, the page's own requests bring the data; the copy fills in when it is read.
+  if (!userId || getToken() === null || navigator.onLine) return;
+  const { restoreOfflineCopy } = await import("./use-offline-cache.ts");
+  await Promise.race([
+    restoreOfflineCopy(getQueryClient(), userId),
+    new Promise((resolve) => setTimeout(resolve, RESTORE_WAIT_MS)),
+  ]);
+}
 
 /** Gives what it wraps (a page, the signed-in parts of the layout) the shared client. */
 export function QueryProvider({ children }: { children: ReactNode }) {

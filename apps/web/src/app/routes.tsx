@@ -14,7 +14,14 @@ import { RequireAuth } from "./RequireAuth.tsx";
 /** A page in its own chunk, wrapped in the query client's provider. */
 function lazyPage(load: () => Promise<ComponentType>) {
   return lazy(async () => {
-    const [Page, { QueryProvider }] = await Promise.all([load(), import("./query-client.tsx")]);
+    const [Page, { QueryProvider }] = await Promise.all([
+      load(),
+      // Offline, the user's saved data is in the cache before the page first asks for it.
+      import("./query-client.tsx").then(async (data) => {
+        await data.savedDataRestored();
+        return data;
+      }),
+    ]);
     function PageWithQueries() {
       return (
         <QueryProvider>
