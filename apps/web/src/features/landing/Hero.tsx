@@ -5,10 +5,9 @@ import { Sparkles } from "lucide-react";
 import { SIGN_IN_WARNING_AUTO_CLOSE_MS } from "@cartner/contract";
 import { ShoppingTogether } from "../../components/illustrations/ShoppingTogether.tsx";
 import { Badge, Card, Container } from "../../components/ui/index.ts";
-import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { setPendingSession, type PendingSession } from "../../lib/storage.ts";
-import { announceCreated, CreateSessionForm } from "../sessions/index.ts";
+import { announceCreated, CreateSessionForm, creationFailedMessage } from "../sessions/index.ts";
 import {
   NO_SESSION_ID_MESSAGE,
   createdSessionId,
@@ -41,9 +40,7 @@ export function Hero() {
       navigate(`/session/${encodeURIComponent(id)}`);
     } catch (error) {
       // SPEC section 8: the landing form reports failure with a browser alert.
-      window.alert(
-        `Session creation failed: ${errorMessage(error, error instanceof Error ? error.message : String(error))}`,
-      );
+      window.alert(creationFailedMessage(error));
     } finally {
       setCreating(false);
     }

@@ -1,3 +1,3 @@
 /** What other features may use of sessions: the create form and its follow-up. */
 export { CreateSessionForm } from "./CreateSessionForm.tsx";
-export { announceCreated, createPendingSession } from "./create-session.ts";
+export { announceCreated, createPendingSession, creationFailedMessage } from "./create-session.ts";
