@@ -72,6 +72,21 @@ describe("the offline copy", () => {
     ]);
   });
 
+  it("saves what the client held before keeping started, with no change after it", async () => {
+    const { queryClient } = client();
+    queryClient.setQueryData(["products"], ["tea"]);
+    const stop = keepOfflineCache(queryClient, ANN);
+    await vi.waitFor(
+      async () => {
+        const restored = new QueryClient();
+        await restoreOfflineCache(restored, ANN);
+        expect(restored.getQueryData(["products"])).toEqual(["tea"]);
+      },
+      { timeout: 3000 },
+    );
+    stop(false);
+  });
+
   it("is per user, and gone after sign-out", async () => {
     await annWentOffline();
     const ben = new QueryClient();

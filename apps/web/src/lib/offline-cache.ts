@@ -85,6 +85,9 @@ export function keepOfflineCache(client: QueryClient, userId: string): (flush: b
   const stopMutations = client.getMutationCache().subscribe(scheduleNow);
   window.addEventListener("pagehide", onHide);
   document.addEventListener("visibilitychange", onHide);
+  // What arrived before keeping started (the page's first answers come while the copy is read) is
+  // saved too: otherwise it waited for the next change, and a reload before one lost it.
+  schedule();
   return (flush) => {
     stopQueries();
     stopMutations();
