@@ -44,10 +44,14 @@ export function ProductsPage() {
   const clearAll = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
 
   const data = list.data;
-  // The grid (the whole catalog) is the heaviest render in the app. Drawn from a deferred value it
-  // renders as an interruptible background update in small slices, instead of one long task that
-  // blocks taps and typing on a phone; a list already in the cache still shows at once.
-  const shown = useDeferredValue(data);
+  // The grid (the whole catalog) is the heaviest render in the app. A new list (another filter, a
+  // search being typed) is drawn from a deferred value: an interruptible background update in
+  // small slices, so taps and typing stay responsive on a phone while the old list stays on
+  // screen. The first list is drawn at once: as a background update every commit elsewhere on the
+  // page (the session bar, live status, other queries arriving) restarted it, and on a busy phone
+  // the grid could stay a skeleton for many seconds.
+  const deferred = useDeferredValue(data);
+  const shown = deferred ?? data;
   let status: string;
   // The count is announced once the grid on screen shows the list for the current filters.
   if (data && shown === data && !list.isPlaceholderData) {
