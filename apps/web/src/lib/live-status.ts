@@ -2,12 +2,14 @@ import { useSyncExternalStore } from "react";
 
 /**
  * The live socket's state, as a tiny external store: "off" while signed out (or without WebSocket
- * support), "up" once the server said ready, "down" while (re)connecting. The 5 s sync polls
- * whenever it is not "up"; the offline pill shows once it has been "down" for a grace period, so
- * a quick reconnect (server restart, token renewal) does not flash it. "limited": the server
+ * support), "connecting" while the tab's first socket is on its way, "up" once the server said
+ * ready, "down" after a socket failed or closed, while reconnecting. The 5 s sync polls whenever it
+ * is not "up"; the offline pill shows once it has been "down" for a grace period, so a quick
+ * reconnect (server restart, token renewal) does not flash it. A first connection that is merely
+ * slow (a busy phone, a slow network) is not "offline": only a failed one is. "limited": the server
  * refused one more socket for this account (4429), so this tab syncs every 5 s instead.
  */
-export type LiveStatus = "off" | "up" | "down" | "limited";
+export type LiveStatus = "off" | "connecting" | "up" | "down" | "limited";
 
 export interface LiveState {
   status: LiveStatus;

@@ -53,7 +53,7 @@ describe("live client", () => {
     const client = start();
     const socket = FakeSocket.latest();
     expect(socket.url).toBe("ws://localhost:3000/api/live");
-    expect(client.status()).toBe("down");
+    expect(client.status()).toBe("connecting");
     expect(socket.sent).toEqual([]);
 
     socket.serverOpen();

@@ -157,7 +157,7 @@ export function startLiveClient(options: LiveClientOptions): () => void {
     connect();
   }
 
-  options.onStatus("down");
+  options.onStatus("connecting");
   connect();
 
   return () => {
