@@ -99,7 +99,7 @@ test("signed in, products, a product, sessions and the cart are fully usable wit
   page,
 }) => {
   // Well over a hundred Tab presses on the products page alone.
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signUp(page);
   const token = await page.evaluate(() => localStorage.getItem("token"));
   const headers = { Authorization: `Bearer ${token}` };

@@ -65,7 +65,6 @@ async function expectOnline(page: Page) {
 test("changes arrive over the socket: a cart line within a second, the end of a session", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Live ${crypto.randomBytes(3).toString("hex")}`;
   const passcode = "sesame-42";
@@ -121,7 +120,6 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
 test("without the socket the page says so at 360 px without moving, polls, and reconnects", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
   const ann = await person(browser, "Ann");
   await ann.page.setViewportSize({ width: 360, height: 780 });
   // Every live socket goes through here: passed to the server, or refused like a dead network.

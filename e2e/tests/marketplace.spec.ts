@@ -221,8 +221,6 @@ test("at 360 px the filters collapse behind a Filters button and nothing overflo
 test("the products and product pages have no serious accessibility violations", async ({
   page,
 }) => {
-  // axe walks every node of two full pages: slow on a busy 2-core machine.
-  test.setTimeout(120_000);
   await page.goto("/products?category=Electronics&minPrice=50&maxPrice=900");
   await expect(resultCount(page)).toBeVisible();
   await readGrid(page);

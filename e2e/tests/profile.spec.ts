@@ -52,8 +52,6 @@ async function mailCount(request: APIRequestContext, email: string): Promise<num
 test("a new user fills in the profile, changes the password and signs in with it", async ({
   page,
 }) => {
-  // Three code round-trips, an upload and three axe scans: well over the default under load.
-  test.setTimeout(120_000);
   const user = await signUp(page, newUser("Ann"));
   await expect(page).toHaveURL(/\/editme$/);
   await expect(page.getByRole("heading", { level: 1, name: "Edit Profile" })).toBeVisible();
