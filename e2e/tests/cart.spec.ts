@@ -51,7 +51,6 @@ async function splitOf(page: Page): Promise<string[]> {
 test("a shared cart: two members fill it, change quantities, see the same split; a viewer watches; deleting ends it", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const [ann, ben, cleo] = await Promise.all([
     person(browser, "Ann"),
     person(browser, "Ben"),

@@ -49,7 +49,6 @@ const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" 
 test("two members fill a cart, the creator checks out, the member pays, the creator confirms, both settle up", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;
   const session = await sharedSession(ann, [ben], sessionName, { passcode: "basket-3" });

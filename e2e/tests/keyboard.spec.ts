@@ -98,8 +98,6 @@ test("signed out, the landing and login pages are fully usable with Tab", async 
 test("signed in, products, a product, sessions and the cart are fully usable with Tab", async ({
   page,
 }) => {
-  // Well over a hundred Tab presses on the products page alone.
-  test.setTimeout(180_000);
   await signUp(page);
   const token = await page.evaluate(() => localStorage.getItem("token"));
   const headers = { Authorization: `Bearer ${token}` };

@@ -43,7 +43,6 @@ function lineOf(page: Page, sessionName: string, name: string) {
 test("changes made offline survive a reload and reach the others once, in order; a refused one says why", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
   const sessionName = `Corner shop ${crypto.randomBytes(3).toString("hex")}`;
   const session = await sharedSession(ann, [ben], sessionName, { passcode: "sesame-42" });

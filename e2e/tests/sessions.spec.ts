@@ -42,7 +42,6 @@ function memberRow(page: Page, name: string) {
 test("a session from creation to its end: join by code, approve, invite, accept, leave, end", async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
   const [ann, ben, cleo] = await Promise.all([
     person(browser, "Ann"),
     person(browser, "Ben"),

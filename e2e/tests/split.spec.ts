@@ -44,7 +44,6 @@ const sum = (totals: Record<string, number>) => Object.values(totals).reduce((s,
 test("a group splits its cart: equal split and fees, a shared line, a budget gone over, live for everyone", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
   const [ann, ben, dan] = await Promise.all([
     person(browser, "Ann"),
     person(browser, "Ben"),
