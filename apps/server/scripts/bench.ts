@@ -3,7 +3,9 @@
  * route measured in the same run. The server runs as its own process, as `npm start` runs it.
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
  * against PostgreSQL (in a fresh database it creates there and drops afterwards); BENCH_ONLY picks
- * routes by name; BENCH_ORIGIN measures a deployment that is already running (docs/deploy.md).
+ * routes by name; BENCH_ORIGIN measures a deployment that is already running (docs/deploy.md);
+ * BENCH_INSTANCES=2 runs the PostgreSQL part with two instances on that database and adds a row of
+ * writes through both next to the one through a single instance.
  */
 import fs from "node:fs/promises";
 import http from "node:http";
@@ -19,7 +21,7 @@ import {
   start,
   waitFor,
 } from "./bench-support.ts";
-import { startServer, stopProcess } from "./server-process.ts";
+import { startServer, stopProcess, type ServerProcess } from "./server-process.ts";
 
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -38,6 +40,8 @@ function loadBenchEnv() {
      * one; it must have the development outbox, for the sign-up.
      */
     BENCH_ORIGIN: process.env.BENCH_ORIGIN,
+    /** Instances on the PostgreSQL database (default 1): does a second one add write throughput? */
+    BENCH_INSTANCES: process.env.BENCH_INSTANCES,
   };
 }
 
@@ -52,17 +56,40 @@ function report(status: number, body: string) {
 }
 
 async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
-  const options = { url, connections: CONNECTIONS, headers, ...(requests ? { requests } : {}) };
+  return runAcross([url], headers, requests);
+}
+
+/**
+ * The same load spread over several instances at once (CONNECTIONS in all, shared evenly): the
+ * answers per second add up; p50 and p99 are the slowest instance's (autocannon reports
+ * percentiles per run, which cannot be merged exactly).
+ */
+async function runAcross(urls: string[], headers: Record<string, string>, requests?: Requests) {
+  const once = (duration: number) =>
+    Promise.all(
+      urls.map((url, i) => {
+        const connections =
+          Math.floor(CONNECTIONS / urls.length) + (i < CONNECTIONS % urls.length ? 1 : 0);
+        return autocannon({
+          url,
+          connections,
+          headers,
+          duration,
+          ...(requests ? { requests } : {}),
+        });
+      }),
+    );
   // A short warm-up lets the JIT and the caches settle before measuring.
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: SECONDS });
-  const failed = result.errors + result.non2xx;
+  await once(2);
+  const results = await once(SECONDS);
+  const sum = (pick: (r: autocannon.Result) => number) =>
+    results.reduce((total, r) => total + pick(r), 0);
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failed,
-    timeouts: result.timeouts,
+    rps: sum((r) => r.requests.average),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    failed: sum((r) => r.errors + r.non2xx),
+    timeouts: sum((r) => r.timeouts),
   };
 }
 
@@ -182,30 +209,45 @@ interface Row {
   timeouts: number;
 }
 
-async function benchServer(database: string, env: Record<string, string>): Promise<Row[]> {
-  const port = 3196;
+async function benchServer(
+  database: string,
+  env: Record<string, string>,
+  instances = 1,
+): Promise<Row[]> {
+  // 3198 is the bare route's; more instances take 3200 and up.
+  const ports = Array.from({ length: instances }, (_, k) => (k === 0 ? 3196 : 3199 + k));
   const bare = start("bare-server.ts", ["3198"]);
-  const server = await startServer({
-    port,
-    env,
-    inheritEnv: true,
-    output: "show",
-    nodeArgs: benchNodeArgs(),
-  }).catch(async (error: unknown) => {
-    await stopProcess(bare);
-    throw error;
-  });
+  const servers: ServerProcess[] = [];
   try {
+    // One after the other: the first applies the migrations, the next find them done.
+    for (const port of ports) {
+      servers.push(
+        await startServer({
+          port,
+          env,
+          inheritEnv: true,
+          output: "show",
+          nodeArgs: benchNodeArgs(),
+        }),
+      );
+    }
     await waitFor("http://127.0.0.1:3198/bare", bare);
-    return await benchRoutes(database, `http://127.0.0.1:${port}`);
+    return await benchRoutes(
+      database,
+      ports.map((port) => `http://127.0.0.1:${port}`),
+    );
   } finally {
-    // Both gone before the next database's run takes the same ports, or its data is removed.
-    await Promise.all([server.stop(), stopProcess(bare)]);
+    // All gone before the next database's run takes the same ports, or its data is removed.
+    await Promise.all([...servers.map((server) => server.stop()), stopProcess(bare)]);
   }
 }
 
-/** Every route against a server already running at `base` (ours, or a load balancer before several). */
-async function benchRoutes(database: string, base: string): Promise<Row[]> {
+/**
+ * Every route against a server already running at `bases[0]` (ours, or a load balancer before
+ * several); with more bases (instances on one database), also the writes spread over all of them.
+ */
+async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
+  const base = bases[0]!;
   const { token } = await signUp(base);
   // As a browser asks: signed in, accepting gzip.
   const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
@@ -250,67 +292,98 @@ async function benchRoutes(database: string, base: string): Promise<Row[]> {
       body: JSON.stringify({ productId: p._id, quantity: 2 }),
     });
   }
-  // Each connection adds its own product to its own cart and removes it again, so every write
-  // is valid: six more sessions give enough (cart, product) pairs for 50 connections, also after
-  // each warm-up's and run's last unfinished rounds strand up to 50 pairs each.
-  const pairs: Array<{ cartId: string; productId: string }> = [];
-  for (let i = 0; i < 6; i++) {
-    const { session: extra } = (await (
-      await fetch(`${base}/api/sessions`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({
-          sessionName: `Bench ${i}`,
-          sessionType: "Solo",
-          participants: "1",
-        }),
-      })
-    ).json()) as { session: { cartId: string } };
-    for (const p of stocked) pairs.push({ cartId: extra.cartId, productId: p._id });
-  }
-  // autocannon clears a connection's context at the end of each POST+DELETE round, so a pair is
-  // taken from the free pool for one round and given back when its DELETE is answered: no two
-  // connections ever work on the same line.
-  type Pair = { cartId: string; productId: string };
-  const free = [...pairs];
-  const own = (context: object) => {
-    const c = context as { pair?: Pair };
-    c.pair ??= free.shift();
-    if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
-    return c.pair;
-  };
-  const writes: Requests = [
-    {
-      method: "POST",
-      setupRequest: (request, context) => {
-        const pair = own(context);
-        return {
-          ...request,
-          path: `/api/carts/${pair.cartId}/product`,
+  /**
+   * Writes as autocannon requests: each connection adds its own product to its own cart and
+   * removes it again, so every write is valid. `carts` new Solo sessions give the (cart, product)
+   * pairs, each cart with up to `perCart` products; there must be enough for 50 connections also
+   * after each warm-up's and run's last unfinished rounds strand up to 50 pairs each (the rows
+   * using one load share its pairs).
+   */
+  const writeLoad = async (carts: number, perCart: number) => {
+    const pairs: Array<{ cartId: string; productId: string }> = [];
+    for (let i = 0; i < carts; i++) {
+      const { session: extra } = (await (
+        await fetch(`${base}/api/sessions`, {
+          method: "POST",
           headers: json,
-          body: JSON.stringify({ productId: pair.productId }),
-        };
+          body: JSON.stringify({
+            sessionName: `Bench ${i}`,
+            sessionType: "Solo",
+            participants: "1",
+          }),
+        })
+      ).json()) as { session: { cartId: string } };
+      for (const p of stocked.slice(0, perCart)) {
+        pairs.push({ cartId: extra.cartId, productId: p._id });
+      }
+    }
+    // autocannon clears a connection's context at the end of each POST+DELETE round, so a pair
+    // is taken from the free pool for one round and given back when its DELETE is answered: no
+    // two connections ever work on the same line.
+    type Pair = { cartId: string; productId: string };
+    const free = [...pairs];
+    const own = (context: object) => {
+      const c = context as { pair?: Pair };
+      c.pair ??= free.shift();
+      if (!c.pair) throw new Error("bench: more connections than (cart, product) pairs");
+      return c.pair;
+    };
+    const requests: Requests = [
+      {
+        method: "POST",
+        setupRequest: (request, context) => {
+          const pair = own(context);
+          return {
+            ...request,
+            path: `/api/carts/${pair.cartId}/product`,
+            headers: json,
+            body: JSON.stringify({ productId: pair.productId }),
+          };
+        },
+        onResponse: (status, body) => report(status, body),
       },
-      onResponse: (status, body) => report(status, body),
-    },
-    {
-      method: "DELETE",
-      setupRequest: (request, context) => {
-        const pair = own(context);
-        return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
+      {
+        method: "DELETE",
+        setupRequest: (request, context) => {
+          const pair = own(context);
+          return { ...request, path: `/api/carts/${pair.cartId}/product/${pair.productId}` };
+        },
+        onResponse: (status, body, context) => {
+          report(status, body);
+          const c = context as { pair?: Pair };
+          if (c.pair) free.push(c.pair);
+          c.pair = undefined;
+        },
       },
-      onResponse: (status, body, context) => {
-        report(status, body);
-        const c = context as { pair?: Pair };
-        if (c.pair) free.push(c.pair);
-        c.pair = undefined;
-      },
-    },
-  ];
+    ];
+    return { pairs, requests };
+  };
+  // Six carts: several writers wait for each cart's row lock, as in a busy shared cart.
+  const { pairs, requests: writes } = await writeLoad(6, stocked.length);
+  // Scale-out: the same writes over 50 carts (as many shoppers in many sessions, where one cart's
+  // row lock is not what limits), through one instance and then through all of them.
+  const spread = bases.length > 1 ? await writeLoad(50, 6) : undefined;
   // As fast as answers come (throughput), then at steady rates (the latency a shopper sees
   // while the server is busy but not saturated).
   const writeUrl = `/api/carts/${session.cartId}/product`;
   await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
+  if (spread) {
+    const oneName = "POST add + DELETE on 50 carts, 1 instance";
+    const allName = `POST add + DELETE on 50 carts, ${bases.length} instances`;
+    for (const [name, urls] of [
+      [oneName, [base]],
+      [allName, bases],
+    ] as const) {
+      if (!wanted(name)) continue;
+      const bareResult = await run("http://127.0.0.1:3198/bare");
+      const result = await runAcross(
+        urls.map((b) => `${b}${writeUrl}`),
+        auth,
+        spread.requests,
+      );
+      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+    }
+  }
   for (const rate of STEADY_RATES) {
     const name = `POST add + DELETE at a steady ${rate} req/s`;
     if (!wanted(name)) continue;
@@ -329,7 +402,7 @@ if (origin) {
   const bare = start("bare-server.ts", ["3198"]);
   try {
     await waitFor("http://127.0.0.1:3198/bare", bare);
-    rows.push(...(await benchRoutes(origin, origin)));
+    rows.push(...(await benchRoutes(origin, [origin])));
   } finally {
     await stopProcess(bare);
   }
@@ -341,8 +414,13 @@ if (origin) {
     if (pgUrl) {
       const fresh = await freshPostgresDatabase(pgUrl);
       try {
+        const instances = Number(loadBenchEnv().BENCH_INSTANCES ?? 1);
         rows.push(
-          ...(await benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: fresh.url })),
+          ...(await benchServer(
+            "PostgreSQL",
+            { DATA_DIR: dataDir, DATABASE_URL: fresh.url },
+            instances,
+          )),
         );
       } finally {
         await fresh.drop();

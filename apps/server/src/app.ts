@@ -86,8 +86,10 @@ async function createEventBus(database: Database, app: FastifyInstance): Promise
   if (database.kind !== "postgres" || !database.url) return createLocalBus();
   const bus = createPostgresBus({
     url: database.url,
-    notify: (channel, payload) =>
-      database.db.execute(sql`select pg_notify(${channel}, ${payload})`),
+    notify: (channel, payloads) =>
+      database.db.execute(
+        sql`select pg_notify(${channel}, p) from json_array_elements_text(${JSON.stringify(payloads)}::json) as p`,
+      ),
     log: app.log,
   });
   await bus.ready;
