@@ -216,13 +216,22 @@ export function createCartService(deps: {
         ${QUANTITY_MAX}::integer, ${call.now}::timestamptz)`);
     return result!;
   };
-  const writeBatch = groupCommit((calls: WriteCall[]) =>
-    calls.length === 1
-      ? writeOne(calls[0]!).then((result) => [result])
-      : rows<WriteResult>(
-          sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
-        ),
-  );
+  const writeBatch = groupCommit(async (calls: WriteCall[]) => {
+    if (calls.length === 1) return [await writeOne(calls[0]!)];
+    const results = await rows<WriteResult>(
+      sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
+    );
+    // A cart's view comes once, on the row of its last change in the batch (drizzle/0014); its
+    // earlier changes answer with it too.
+    const lastView = new Map<string, CartView>();
+    for (let i = results.length - 1; i >= 0; i--) {
+      const result = results[i]!;
+      if (result.verdict !== "ok" && result.verdict !== "unchanged") continue;
+      if (result.view) lastView.set(calls[i]!.cart, result.view);
+      else result.view = lastView.get(calls[i]!.cart) ?? null;
+    }
+    return results;
+  });
   const callCartWrite = deps.groupCommit ? writeBatch : writeOne;
 
   /**
