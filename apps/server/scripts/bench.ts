@@ -361,7 +361,9 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
   // Six carts: several writers wait for each cart's row lock, as in a busy shared cart.
   const { pairs, requests: writes } = await writeLoad(6, stocked.length);
   // Scale-out: the same writes over 50 carts (as many shoppers in many sessions, where one cart's
-  // row lock is not what limits), through one instance and then through all of them.
+  // row lock is not what limits), through one instance and then through all of them. Set up
+  // here, before any write row: a fetch sent right after autocannon's write run hung in this
+  // process (the server, asked the same by curl meanwhile, answered at once).
   const spread = bases.length > 1 ? await writeLoad(50, 6) : undefined;
   // As fast as answers come (throughput), then at steady rates (the latency a shopper sees
   // while the server is busy but not saturated).
