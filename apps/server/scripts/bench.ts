@@ -4,8 +4,8 @@
  * BENCH_SECONDS (default 10) sets the duration per route; BENCH_DATABASE_URL also runs everything
  * against PostgreSQL (in a fresh database it creates there and drops afterwards); BENCH_ONLY picks
  * routes by name; BENCH_ORIGIN measures a deployment that is already running (docs/deploy.md);
- * BENCH_INSTANCES=2 runs the PostgreSQL part with two instances on that database and adds a row of
- * writes through both next to the one through a single instance.
+ * BENCH_INSTANCES=2 runs the PostgreSQL part with two instances on that database and adds writes
+ * on 50 carts through one instance and through both.
  */
 import fs from "node:fs/promises";
 import http from "node:http";
@@ -263,11 +263,16 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
     const only = loadBenchEnv().BENCH_ONLY;
     return !only || name.includes(only);
   };
-  const measure = async (name: string, url: string, requests?: Requests) => {
+  /** One route through `targets` (the first instance unless told), next to the bare route. */
+  const measure = async (name: string, url: string, requests?: Requests, targets = [base]) => {
     if (!wanted(name)) return;
     // The yardstick is measured right before each route, so both see the same machine state.
     const bareResult = await run("http://127.0.0.1:3198/bare");
-    const result = await run(`${base}${url}`, auth, requests);
+    const result = await runAcross(
+      targets.map((target) => `${target}${url}`),
+      auth,
+      requests,
+    );
     rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
   };
   for (const [name, url] of routes) await measure(name, url);
@@ -370,21 +375,9 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
   const writeUrl = `/api/carts/${session.cartId}/product`;
   await measure("POST add to cart + DELETE line (alternating)", writeUrl, writes);
   if (spread) {
-    const oneName = "POST add + DELETE on 50 carts, 1 instance";
-    const allName = `POST add + DELETE on 50 carts, ${bases.length} instances`;
-    for (const [name, urls] of [
-      [oneName, [base]],
-      [allName, bases],
-    ] as const) {
-      if (!wanted(name)) continue;
-      const bareResult = await run("http://127.0.0.1:3198/bare");
-      const result = await runAcross(
-        urls.map((b) => `${b}${writeUrl}`),
-        auth,
-        spread.requests,
-      );
-      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
-    }
+    await measure("POST add + DELETE on 50 carts, 1 instance", writeUrl, spread.requests);
+    const all = `POST add + DELETE on 50 carts, ${bases.length} instances`;
+    await measure(all, writeUrl, spread.requests, bases);
   }
   for (const rate of STEADY_RATES) {
     const name = `POST add + DELETE at a steady ${rate} req/s`;
