@@ -1,6 +1,7 @@
 /** What the bench scripts share: starting the real server as its own process, and accounts. */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -144,4 +145,40 @@ export async function mailboxCode(base: string, email: string): Promise<string> 
   const code = mails.find((m) => m.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
   if (!code) throw new Error(`no code for ${email}`);
   return code;
+}
+
+/**
+ * Caps a process at `cores` of CPU with a cgroup CPU quota (cgroup v2's cpu.max, or v1's cpu
+ * controller), as if it ran on a host of that size; needs root. Resolves with a function that
+ * removes the cgroup once the process has exited.
+ */
+export async function capCpu(
+  pid: number,
+  cores: number,
+  name: string,
+): Promise<() => Promise<void>> {
+  const period = 100_000;
+  const quota = Math.max(1_000, Math.round(cores * period));
+  const v2 = "/sys/fs/cgroup";
+  const unified = await fs.readFile(`${v2}/cgroup.controllers`, "utf8").catch(() => "");
+  const dir = unified.split(/\s+/).includes("cpu") ? `${v2}/${name}` : `${v2}/cpu/${name}`;
+  try {
+    if (!dir.startsWith(`${v2}/cpu/`)) {
+      // v2 hands the cpu controller to child groups only when the parent enables it.
+      await fs.writeFile(`${v2}/cgroup.subtree_control`, "+cpu");
+    }
+    await fs.mkdir(dir, { recursive: true });
+    if (dir.startsWith(`${v2}/cpu/`)) {
+      await fs.writeFile(`${dir}/cpu.cfs_period_us`, String(period));
+      await fs.writeFile(`${dir}/cpu.cfs_quota_us`, String(quota));
+    } else {
+      await fs.writeFile(`${dir}/cpu.max`, `${quota} ${period}`);
+    }
+    await fs.writeFile(`${dir}/cgroup.procs`, String(pid));
+  } catch (error) {
+    throw new Error(
+      `bench: cannot cap CPU with a cgroup at ${dir} (root and the cpu controller needed): ${String(error)}`,
+    );
+  }
+  return () => fs.rmdir(dir).catch(() => undefined);
 }

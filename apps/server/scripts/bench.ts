@@ -5,7 +5,8 @@
  * against PostgreSQL (in a fresh database it creates there and drops afterwards); BENCH_ONLY picks
  * routes by name; BENCH_ORIGIN measures a deployment that is already running (docs/deploy.md);
  * BENCH_INSTANCES=2 runs the PostgreSQL part with two instances on that database and adds writes
- * on 50 carts through one instance and through both.
+ * on 50 carts through one instance and through both. BENCH_INSTANCE_CPU=0.4 caps each server
+ * instance at that many cores (a cgroup quota; root), as if each ran on a host of its own.
  */
 import fs from "node:fs/promises";
 import http from "node:http";
@@ -18,6 +19,7 @@ import {
   percentile,
   signUp,
   benchNodeArgs,
+  capCpu,
   start,
   waitFor,
 } from "./bench-support.ts";
@@ -42,6 +44,12 @@ function loadBenchEnv() {
     BENCH_ORIGIN: process.env.BENCH_ORIGIN,
     /** Instances on the PostgreSQL database (default 1): does a second one add write throughput? */
     BENCH_INSTANCES: process.env.BENCH_INSTANCES,
+    /**
+     * Cores each server instance may use (a cgroup CPU quota), e.g. 0.4: on a machine whose cores
+     * one instance and the database already fill, shows what a second instance adds when each
+     * has a host of its own.
+     */
+    BENCH_INSTANCE_CPU: process.env.BENCH_INSTANCE_CPU,
   };
 }
 
@@ -218,18 +226,20 @@ async function benchServer(
   const ports = Array.from({ length: instances }, (_, k) => (k === 0 ? 3196 : 3199 + k));
   const bare = start("bare-server.ts", ["3198"]);
   const servers: ServerProcess[] = [];
+  const uncaps: Array<() => Promise<void>> = [];
+  const cores = Number(loadBenchEnv().BENCH_INSTANCE_CPU ?? 0);
   try {
     // One after the other: the first applies the migrations, the next find them done.
     for (const port of ports) {
-      servers.push(
-        await startServer({
-          port,
-          env,
-          inheritEnv: true,
-          output: "show",
-          nodeArgs: benchNodeArgs(),
-        }),
-      );
+      const server = await startServer({
+        port,
+        env,
+        inheritEnv: true,
+        output: "show",
+        nodeArgs: benchNodeArgs(),
+      });
+      servers.push(server);
+      if (cores > 0) uncaps.push(await capCpu(server.child.pid!, cores, `cartner-bench-${port}`));
     }
     await waitFor("http://127.0.0.1:3198/bare", bare);
     return await benchRoutes(
@@ -239,6 +249,7 @@ async function benchServer(
   } finally {
     // All gone before the next database's run takes the same ports, or its data is removed.
     await Promise.all([...servers.map((server) => server.stop()), stopProcess(bare)]);
+    await Promise.all(uncaps.map((uncap) => uncap()));
   }
 }
 
@@ -426,8 +437,9 @@ if (origin) {
   }
 }
 
+const cap = loadBenchEnv().BENCH_INSTANCE_CPU;
 console.info(
-  `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route\n`,
+  `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route${cap ? `, each server instance capped at ${cap} cores` : ""}\n`,
 );
 console.info(
   "| database | route | req/s | p50 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
