@@ -38,6 +38,10 @@ test.describe("without JavaScript", () => {
     await expect(page.getByLabel("Email")).toBeVisible();
     await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
     await expect(page).toHaveTitle("Welcome back — Cartner");
+    // Nothing on them works without it, and the page says so (text locators skip <noscript>).
+    const notice = page.locator("noscript .noscript-notice");
+    await expect(notice).toBeVisible();
+    expect(await notice.innerText()).toContain("Cartner needs JavaScript to run.");
   });
 });
 
@@ -54,6 +58,7 @@ test("React adopts the prerendered pages without redrawing them, and they work",
   await page.getByLabel("Session Type").selectOption("Friends");
   await expect(page.getByRole("button", { name: "Start Session" })).toBeEnabled();
   await expect(heading).toHaveAttribute("data-first-paint", "yes");
+  await expect(page.locator(".noscript-notice")).toBeHidden();
 
   // A client-side navigation to the other prerendered page (no page load: the marker stays).
   await page.evaluate(() => Object.assign(window, { samePage: true }));
