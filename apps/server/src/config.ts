@@ -27,7 +27,8 @@ const EnvSchema = z
       .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
       .optional(),
     MAIL_FROM: z.string().min(3).default("Cartner <no-reply@cartner.local>"),
-    APP_ORIGIN: z.url().default("http://localhost:3000"),
+    /** Unset: http://localhost:<PORT>, where a developer opens the app. */
+    APP_ORIGIN: z.url().optional(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),
@@ -112,7 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    appOrigin: new URL(e.APP_ORIGIN).origin,
+    appOrigin: new URL(e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).origin,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,

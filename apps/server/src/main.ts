@@ -23,3 +23,5 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
 });
 
 await app.listen({ port: config.port, host: config.host });
+// The address links, images and the live socket's Origin check are built on (APP_ORIGIN).
+app.log.info(`Cartner is at ${config.appOrigin}`);

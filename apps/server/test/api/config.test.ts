@@ -14,6 +14,13 @@ describe("config", () => {
     expect(config.dataDir).toMatch(/data$/);
   });
 
+  it("takes the app's origin from PORT unless APP_ORIGIN says", () => {
+    expect(loadConfig({ PORT: "3777" }).appOrigin).toBe("http://localhost:3777");
+    expect(loadConfig({ PORT: "3777", APP_ORIGIN: "https://cartner.example/" }).appOrigin).toBe(
+      "https://cartner.example",
+    );
+  });
+
   it("reports every bad variable at once", () => {
     let error: unknown;
     try {
