@@ -68,10 +68,12 @@ describe("GET /api/live: signing in", () => {
     expect(status).toBe(403);
   });
 
-  it("accepts the app's own origin", async () => {
-    const peer = open({ origin: "http://localhost:3000" });
-    await new Promise((r) => peer.socket.once("open", r));
-    peer.socket.close();
+  it("accepts the app's own origin, also opened as 127.0.0.1", async () => {
+    for (const origin of ["http://localhost:3000", "http://127.0.0.1:3000"]) {
+      const peer = open({ origin });
+      await new Promise((r) => peer.socket.once("open", r));
+      peer.socket.close();
+    }
   });
 
   it("closes a socket that floods messages with 1008", async () => {

@@ -7,6 +7,7 @@ import {
 } from "@cartner/contract";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { AppError } from "../../lib/errors.ts";
+import { isAppOrigin } from "../../lib/origin.ts";
 import type { AuthContext } from "../auth/service.ts";
 import type { LiveHub } from "./hub.ts";
 
@@ -30,7 +31,7 @@ export const liveRoutes =
         // A browser always sends its Origin: another site's page may not open our socket.
         preValidation: async (request) => {
           const origin = request.headers.origin;
-          if (origin !== undefined && origin !== appOrigin) {
+          if (origin !== undefined && !isAppOrigin(origin, appOrigin)) {
             throw new AppError(403, ErrorCode.FORBIDDEN, "This origin may not connect.");
           }
         },
