@@ -32,6 +32,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByLabel("Session Name")).toBeVisible();
     await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
     await expect(page).toHaveTitle("Cartner — shop together");
+    await expect(page.locator("noscript .noscript-notice")).toBeVisible();
 
     await page.goto("/login");
     await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();

@@ -28,7 +28,9 @@ const EnvSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default("Cartner <no-reply@cartner.local>"),
     /** Unset: http://localhost:<PORT>, where a developer opens the app. */
-    APP_ORIGIN: z.url().optional(),
+    APP_ORIGIN: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .optional(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),

@@ -19,6 +19,8 @@ describe("config", () => {
     expect(loadConfig({ PORT: "3777", APP_ORIGIN: "https://cartner.example/" }).appOrigin).toBe(
       "https://cartner.example",
     );
+    // Other schemes have the origin "null", which sandboxed and data: pages send too.
+    expect(() => loadConfig({ APP_ORIGIN: "file:///srv/cartner" })).toThrow(/APP_ORIGIN/);
   });
 
   it("reports every bad variable at once", () => {
