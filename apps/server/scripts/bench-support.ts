@@ -148,9 +148,10 @@ export async function mailboxCode(base: string, email: string): Promise<string> 
 }
 
 /**
- * Caps a process at `cores` of CPU with a cgroup CPU quota (cgroup v2's cpu.max, or v1's cpu
- * controller), as if it ran on a host of that size; needs root. Resolves with a function that
- * removes the cgroup once the process has exited.
+ * Caps a process at `cores` of CPU with a cgroup CPU quota, as if it ran on a host of that size;
+ * needs root at the root of the cgroup tree (not inside a container's cgroup namespace). Uses
+ * cgroup v1's cpu controller where it is mounted (this VM), else cgroup v2's cpu.max. Resolves
+ * with a function that removes the cgroup once the process has exited.
  */
 export async function capCpu(
   pid: number,
@@ -159,26 +160,37 @@ export async function capCpu(
 ): Promise<() => Promise<void>> {
   const period = 100_000;
   const quota = Math.max(1_000, Math.round(cores * period));
-  const v2 = "/sys/fs/cgroup";
-  const unified = await fs.readFile(`${v2}/cgroup.controllers`, "utf8").catch(() => "");
-  const dir = unified.split(/\s+/).includes("cpu") ? `${v2}/${name}` : `${v2}/cpu/${name}`;
+  const root = "/sys/fs/cgroup";
+  const exists = (file: string) =>
+    fs.access(file).then(
+      () => true,
+      () => false,
+    );
+  const v1 = await exists(`${root}/cpu/cpu.cfs_quota_us`);
+  const dir = v1 ? `${root}/cpu/${name}` : `${root}/${name}`;
+  const remove = () => fs.rmdir(dir).catch(() => undefined);
+  // An interrupted run (Ctrl-C) leaves its empty cgroup behind; use it again.
+  const make = () =>
+    fs.mkdir(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
   try {
-    if (!dir.startsWith(`${v2}/cpu/`)) {
-      // v2 hands the cpu controller to child groups only when the parent enables it.
-      await fs.writeFile(`${v2}/cgroup.subtree_control`, "+cpu");
-    }
-    await fs.mkdir(dir, { recursive: true });
-    if (dir.startsWith(`${v2}/cpu/`)) {
+    if (v1) {
+      await make();
       await fs.writeFile(`${dir}/cpu.cfs_period_us`, String(period));
       await fs.writeFile(`${dir}/cpu.cfs_quota_us`, String(quota));
     } else {
+      // v2 hands the cpu controller to child groups only when the parent enables it.
+      await fs.writeFile(`${root}/cgroup.subtree_control`, "+cpu");
+      await make();
       await fs.writeFile(`${dir}/cpu.max`, `${quota} ${period}`);
     }
     await fs.writeFile(`${dir}/cgroup.procs`, String(pid));
   } catch (error) {
+    await remove();
     throw new Error(
-      `bench: cannot cap CPU with a cgroup at ${dir} (root and the cpu controller needed): ${String(error)}`,
+      `bench: cannot cap CPU with a cgroup at ${dir} (root at the cgroup root, cgroup v1's cpu controller or v2's cpu.max): ${String(error)}`,
     );
   }
-  return () => fs.rmdir(dir).catch(() => undefined);
+  return remove;
 }

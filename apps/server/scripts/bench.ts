@@ -26,6 +26,8 @@ import {
 import { startServer, stopProcess, type ServerProcess } from "./server-process.ts";
 
 const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
+/** Cores each server instance may use (BENCH_INSTANCE_CPU); none: no cap. */
+const INSTANCE_CPU = instanceCpu();
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Write rates (requests per second) measured as a steady, evenly spaced stream. */
 const STEADY_RATES = [100, 400];
@@ -51,6 +53,19 @@ function loadBenchEnv() {
      */
     BENCH_INSTANCE_CPU: process.env.BENCH_INSTANCE_CPU,
   };
+}
+
+function instanceCpu(): number | undefined {
+  const { BENCH_INSTANCE_CPU: value, BENCH_ORIGIN } = loadBenchEnv();
+  if (value === undefined || value === "") return undefined;
+  const cores = Number(value);
+  if (!Number.isFinite(cores) || cores <= 0 || cores > os.cpus().length) {
+    throw new Error(
+      `bench: BENCH_INSTANCE_CPU must be a number of cores up to ${os.cpus().length}`,
+    );
+  }
+  if (BENCH_ORIGIN) throw new Error("bench: BENCH_INSTANCE_CPU caps only instances it starts");
+  return cores;
 }
 
 type Requests = autocannon.Options["requests"];
@@ -227,7 +242,6 @@ async function benchServer(
   const bare = start("bare-server.ts", ["3198"]);
   const servers: ServerProcess[] = [];
   const uncaps: Array<() => Promise<void>> = [];
-  const cores = Number(loadBenchEnv().BENCH_INSTANCE_CPU ?? 0);
   try {
     // One after the other: the first applies the migrations, the next find them done.
     for (const port of ports) {
@@ -239,7 +253,9 @@ async function benchServer(
         nodeArgs: benchNodeArgs(),
       });
       servers.push(server);
-      if (cores > 0) uncaps.push(await capCpu(server.child.pid!, cores, `cartner-bench-${port}`));
+      if (INSTANCE_CPU) {
+        uncaps.push(await capCpu(server.child.pid!, INSTANCE_CPU, `cartner-bench-${port}`));
+      }
     }
     await waitFor("http://127.0.0.1:3198/bare", bare);
     return await benchRoutes(
@@ -437,9 +453,8 @@ if (origin) {
   }
 }
 
-const cap = loadBenchEnv().BENCH_INSTANCE_CPU;
 console.info(
-  `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route${cap ? `, each server instance capped at ${cap} cores` : ""}\n`,
+  `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route${INSTANCE_CPU ? `, each server instance capped at ${INSTANCE_CPU} cores (no ratio: the bare route is not)` : ""}\n`,
 );
 console.info(
   "| database | route | req/s | p50 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
@@ -447,7 +462,7 @@ console.info(
 console.info("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.failed} | ${r.timeouts} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps && !INSTANCE_CPU ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.failed} | ${r.timeouts} |`,
   );
 }
 if (rows.some((r) => r.failed > 0)) {
