@@ -2,7 +2,7 @@ import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 import type { Config } from "../config.ts";
-import { isAppOrigin } from "../lib/origin.ts";
+import { appOriginTest } from "../lib/origin.ts";
 
 /** The SPA's policy: nothing inline, nothing from elsewhere. */
 const CSP_DIRECTIVES = {
@@ -40,10 +40,10 @@ export function installSecurityHeaders(app: FastifyInstance, config: Config): vo
 
 /** CORS: only our own origin gets its headers; others get none at all. */
 export async function registerCors(app: FastifyInstance, config: Config): Promise<void> {
+  const isAppOrigin = appOriginTest(config.appOrigin);
   await app.register(cors, {
     // Reflect the origin only when it is ours; others get no CORS headers at all.
-    origin: (origin, callback) =>
-      callback(null, origin !== undefined && isAppOrigin(origin, config.appOrigin)),
+    origin: (origin, callback) => callback(null, origin !== undefined && isAppOrigin(origin)),
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     allowedHeaders: ["Content-Type", "Authorization", "Idempotency-Key"],
     exposedHeaders: ["Retry-After", "ETag", "Idempotent-Replayed"],

@@ -7,7 +7,7 @@ import {
 } from "@cartner/contract";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { AppError } from "../../lib/errors.ts";
-import { isAppOrigin } from "../../lib/origin.ts";
+import { appOriginTest } from "../../lib/origin.ts";
 import type { AuthContext } from "../auth/service.ts";
 import type { LiveHub } from "./hub.ts";
 
@@ -21,7 +21,8 @@ export const liveRoutes =
     appOrigin: string;
   }): FastifyPluginAsync =>
   async (app) => {
-    const { hub, authenticate, appOrigin } = deps;
+    const { hub, authenticate } = deps;
+    const isAppOrigin = appOriginTest(deps.appOrigin);
     /** Sockets per client address that have not signed in yet (issue 17: 1,000 in 346 ms). */
     const pendingByAddress = new Map<string, number>();
     app.get(
@@ -31,7 +32,7 @@ export const liveRoutes =
         // A browser always sends its Origin: another site's page may not open our socket.
         preValidation: async (request) => {
           const origin = request.headers.origin;
-          if (origin !== undefined && !isAppOrigin(origin, appOrigin)) {
+          if (origin !== undefined && !isAppOrigin(origin)) {
             throw new AppError(403, ErrorCode.FORBIDDEN, "This origin may not connect.");
           }
         },
