@@ -21,6 +21,8 @@ export const ErrorCode = {
   /** The cart was checked out: it is an order now and changes no more. */
   CART_LOCKED: "CART_LOCKED",
   EMPTY_CART: "EMPTY_CART",
+  /** A member who still carries lines of the cart cannot become a viewer (viewers never pay). */
+  MEMBER_HAS_LINES: "MEMBER_HAS_LINES",
   ALREADY_CHECKED_OUT: "ALREADY_CHECKED_OUT",
   /** Invite links that no longer work (410). */
   LINK_EXPIRED: "LINK_EXPIRED",

@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionRole } from "./permissions.ts";
 import {
+  linesCarriedAlone,
+  memberHasLinesMessage,
   DEFAULT_SPLIT_POLICY,
   FEE_MODES,
   SPLIT_MODES,
@@ -162,5 +164,33 @@ describe("splitShares, by example", () => {
     expect(by.Kid!.subtotal).toBe(100);
     expect(by.Ann!.fees).toBe(summary.fees);
     expect(by.Vic).toBeUndefined();
+  });
+});
+
+describe("linesCarriedAlone", () => {
+  const members = [
+    { userId: "ann", role: "creator" as const },
+    { userId: "ben", role: "participant" as const },
+    { userId: "vic", role: "viewer" as const },
+  ];
+  it("counts the lines a member added that no other paying member shares", () => {
+    const lines = [
+      { addedBy: "ben" },
+      { addedBy: "ben", sharedWith: ["ben"] },
+      { addedBy: "ben", sharedWith: ["vic"] },
+      { addedBy: "ben", sharedWith: ["ben", "ann"] },
+      { addedBy: "ann", sharedWith: ["ben"] },
+    ];
+    expect(linesCarriedAlone(lines, members, "ben")).toBe(3);
+    expect(linesCarriedAlone(lines, members, "ann")).toBe(0);
+    expect(linesCarriedAlone([], members, "ben")).toBe(0);
+  });
+  it("words the refusal for one line and for several", () => {
+    expect(memberHasLinesMessage("Ben", 1)).toBe(
+      "Ben still has 1 line in the cart: remove it or share it with others first.",
+    );
+    expect(memberHasLinesMessage("Ben", 2)).toBe(
+      "Ben still has 2 lines in the cart: remove them or share them with others first.",
+    );
   });
 });

@@ -52,6 +52,31 @@ export interface ShareCents extends OrderSummary {
 const pays = (role: SessionRole) => role === "creator" || role === "participant";
 
 /**
+ * The lines a member carries with nobody else: lines they added that no other paying member
+ * shares. Under "by adder" (or any policy that falls back to the adder) these are theirs alone,
+ * so a member with any cannot become a viewer, who never pays: the lines are removed or shared
+ * with others first.
+ */
+export function linesCarriedAlone(
+  lines: readonly Pick<SplitInputLine, "addedBy" | "sharedWith">[],
+  members: readonly Pick<SplitInputMember, "userId" | "role">[],
+  userId: string,
+): number {
+  const others = new Set(
+    members.filter((m) => pays(m.role) && m.userId !== userId).map((m) => m.userId),
+  );
+  return lines.filter(
+    (l) => l.addedBy === userId && !(l.sharedWith ?? []).some((id) => others.has(id)),
+  ).length;
+}
+
+/** What the server answers (409 MEMBER_HAS_LINES) and the web shows before trying. */
+export function memberHasLinesMessage(name: string, lines: number): string {
+  const them = lines === 1 ? "it" : "them";
+  return `${name} still has ${lines} ${lines === 1 ? "line" : "lines"} in the cart: remove ${them} or share ${them} with others first.`;
+}
+
+/**
  * Who carries each line and how much: its sharers in equal parts when set, else the policy
  * (the adder alone; every payer equally; payers by weight). Then fees per the policy's `fees`
  * (proportional to subtotals, equal among members with a subtotal, or all on the creator), and

@@ -158,7 +158,7 @@ describe("budgets and ready marks", () => {
   });
 
   it("the creator changes a role; nobody changes the creator's", async () => {
-    const f = await world();
+    const f = await sessionWithEveryRole(t);
     const demote = await f.as.creator(
       "PATCH",
       `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`,
@@ -173,6 +173,46 @@ describe("budgets and ready marks", () => {
       { role: "viewer" },
     );
     expect(self.statusCode).toBe(409);
+  });
+
+  it("a member who carries lines cannot become a viewer until they are shared with others", async () => {
+    const f = await world();
+    const other = (await f.as.creator("GET", "/api/products?limit=50"))
+      .json()
+      .products.find((p: { _id: string; stock: number }) => p._id !== productId && p.stock > 5);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: other._id });
+    const url = `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`;
+    const refused = await f.as.creator("PATCH", url, { role: "viewer", budget: 20 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      code: "MEMBER_HAS_LINES",
+      message: "Ben still has 2 lines in the cart: remove them or share them with others first.",
+    });
+    // Nothing changed: still a participant, no budget, still carrying both lines.
+    let cart = await cartOf(f);
+    expect(cart.sessionId.invitedUsers.find((m: { name: string }) => m.name === "Ben")).toEqual(
+      expect.objectContaining({ role: "participant", budget: null }),
+    );
+    expect(cents(byName(cart.split).Ben!.subtotal)).toBe(cents(cart.totalPrice));
+
+    // One line shared with Ann alone, the other removed: Ben carries nothing and may become a viewer.
+    const [first, second] = cart.products as { _id: string; productId: { _id: string } }[];
+    const shared = await f.as.participant(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${first!._id}/shared-with`,
+      { userIds: [f.people.creator.userId] },
+    );
+    expect(shared.statusCode).toBe(200);
+    const one = await f.as.creator("PATCH", url, { role: "viewer" });
+    expect(one.json().message).toBe(
+      "Ben still has 1 line in the cart: remove it or share it with others first.",
+    );
+    await f.as.participant("DELETE", `/api/carts/${f.cartId}/product/${second!.productId._id}`);
+    const demoted = await f.as.creator("PATCH", url, { role: "viewer" });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    cart = await cartOf(f);
+    expect(cart.split.map((s: Share) => s.name)).toEqual(["Ann"]);
+    expect(cents(byName(cart.split).Ann!.subtotal)).toBe(cents(cart.totalPrice));
   });
 
   it("marks a member ready for everyone to see", async () => {

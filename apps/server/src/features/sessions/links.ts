@@ -22,7 +22,13 @@ import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { announceActivity, record } from "./activity.ts";
 import { newSessionCode, newPasscode } from "./codes.ts";
-import type { SessionRow, SessionService } from "./service.ts";
+import {
+  bumpVersion,
+  lockForWrite,
+  lockSession,
+  type SessionRow,
+  type SessionService,
+} from "./service.ts";
 
 type LinkRow = typeof inviteLinks.$inferSelect;
 
@@ -56,7 +62,7 @@ export function createLinkService(deps: {
   linkKey: Buffer;
 }) {
   const { db, clock, events, media, linkKey } = deps;
-  const { access, requireActive, announce, view } = deps.sessions;
+  const { access, announce, view } = deps.sessions;
 
   function seal(token: string): string {
     const iv = crypto.randomBytes(12);
@@ -88,25 +94,27 @@ export function createLinkService(deps: {
   }
 
   async function createLink(sessionId: string, user: User, body: CreateInviteLinkBody) {
-    const { session } = await access(sessionId, user._id, "session.links");
-    requireActive(session);
     const now = clock.now();
     // 128 random bits, 22 base64url characters.
     const token = crypto.randomBytes(16).toString("base64url");
-    const [row] = await db
-      .insert(inviteLinks)
-      .values({
-        sessionId,
-        tokenHash: sha256(token),
-        tokenSealed: seal(token),
-        role: body.role,
-        expiresAt: new Date(now.getTime() + body.expiresInHours * 3_600_000),
-        maxUses: body.maxUses,
-        createdBy: user._id,
-        createdAt: now,
-      })
-      .returning();
-    return toLink(row!);
+    const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, user._id, "session.links");
+      const [inserted] = await tx
+        .insert(inviteLinks)
+        .values({
+          sessionId,
+          tokenHash: sha256(token),
+          tokenSealed: seal(token),
+          role: body.role,
+          expiresAt: new Date(now.getTime() + body.expiresInHours * 3_600_000),
+          maxUses: body.maxUses,
+          createdBy: user._id,
+          createdAt: now,
+        })
+        .returning();
+      return inserted!;
+    });
+    return toLink(row);
   }
 
   async function listLinks(sessionId: string, userId: string) {
@@ -188,6 +196,11 @@ export function createLinkService(deps: {
     const refused = gone(link, now);
     if (refused) throw refused;
     const version = await db.transaction(async (tx) => {
+      // Joining waits behind a checkout or an end, and then finds the session over.
+      const locked = await lockSession(tx, session.id);
+      if (locked?.status !== "active") {
+        throw new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.");
+      }
       const [claimed] = await tx
         .update(inviteLinks)
         .set({ uses: sql`${inviteLinks.uses} + 1` })
@@ -222,38 +235,28 @@ export function createLinkService(deps: {
         details: { role: link.role, via: "link" },
         at: now,
       });
-      const [touched] = await tx
-        .update(sessions)
-        .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
-        .where(eq(sessions.id, session.id))
-        .returning({ version: sessions.version });
-      return touched!.version;
+      return (await bumpVersion(tx, session.id, now)).version;
     });
     announce("member.joined", session.id, version, [user._id]);
     announceActivity(events, session.id);
     return { sessionId: session.id };
   }
 
-  /** Bumps the version and tells the members (and `users`) what changed; answers the session. */
-  async function changed(
-    sessionId: string,
+  /** After commit: tells the members (and `users`) what changed; answers the session. */
+  function changed(
+    row: SessionRow,
     viewerId: string,
     type: "member.removed" | "session.updated",
     users: string[] = [],
     userId?: string,
   ): Promise<Session> {
-    const [row] = await db
-      .update(sessions)
-      .set({ version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
-      .where(eq(sessions.id, sessionId))
-      .returning();
     events.publish({
-      event: { type, sessionId, version: row!.version, ...(userId ? { userId } : {}) },
-      members: sessionId,
+      event: { type, sessionId: row.id, version: row.version, ...(userId ? { userId } : {}) },
+      members: row.id,
       users,
     });
-    announceActivity(events, sessionId);
-    return view(row as SessionRow, viewerId);
+    announceActivity(events, row.id);
+    return view(row, viewerId);
   }
 
   /**
@@ -262,59 +265,45 @@ export function createLinkService(deps: {
    * cart lines stay.
    */
   async function removeMember(sessionId: string, actorId: string, targetId: string) {
-    const { session } = await access(sessionId, actorId, "session.manageMembers");
-    requireActive(session);
-    if (targetId === actorId) {
-      throw conflict("You cannot remove yourself; hand the session over or end it.");
-    }
-    const removed = await db.transaction(async (tx) => {
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, actorId, "session.manageMembers");
+      if (targetId === actorId) {
+        throw conflict("You cannot remove yourself; hand the session over or end it.");
+      }
       const gone = await tx
         .delete(sessionMembers)
         .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
         .returning({ role: sessionMembers.role });
+      if (gone.length === 0) throw notFound("Member not found");
       const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
-      if (gone.length > 0) {
-        await record(tx, {
-          sessionId,
-          actorId,
-          type: "member.removed",
-          details: { member: who?.name ?? "", memberId: targetId },
-          at: clock.now(),
-        });
-      }
-      return gone;
+      await record(tx, {
+        sessionId,
+        actorId,
+        type: "member.removed",
+        details: { member: who?.name ?? "", memberId: targetId },
+        at: now,
+      });
+      return bumpVersion(tx, sessionId, now);
     });
-    if (removed.length === 0) throw notFound("Member not found");
-    return changed(sessionId, actorId, "member.removed", [targetId], targetId);
+    return changed(row, actorId, "member.removed", [targetId], targetId);
   }
 
   /** Hands the session to a participant: they become its creator, the old one a participant. */
   async function transfer(sessionId: string, actorId: string, targetId: string) {
-    const { session } = await access(sessionId, actorId, "session.transfer");
-    requireActive(session);
-    if (targetId === actorId) throw conflict("You already own this session.");
-    await db.transaction(async (tx) => {
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, actorId, "session.transfer");
+      if (targetId === actorId) throw conflict("You already own this session.");
       const [target] = await tx
         .select({ role: sessionMembers.role })
         .from(sessionMembers)
-        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
-        .for("update");
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
       if (!target) throw notFound("Member not found");
       if (target.role !== "participant") {
         throw conflict("Hand the session over to a participant (make them one first).");
       }
-      const [moved] = await tx
-        .update(sessions)
-        .set({ creatorId: targetId })
-        .where(
-          and(
-            eq(sessions.id, sessionId),
-            eq(sessions.creatorId, actorId),
-            eq(sessions.status, "active"),
-          ),
-        )
-        .returning({ id: sessions.id });
-      if (!moved) throw conflict("This session changed meanwhile; reload and try again.");
+      await tx.update(sessions).set({ creatorId: targetId }).where(eq(sessions.id, sessionId));
       await tx
         .update(sessionMembers)
         .set({ role: "creator" })
@@ -329,19 +318,20 @@ export function createLinkService(deps: {
         actorId,
         type: "member.role",
         details: { member: who?.name ?? "", memberId: targetId, role: "creator" },
-        at: clock.now(),
+        at: now,
       });
+      return bumpVersion(tx, sessionId, now);
     });
-    return changed(sessionId, actorId, "session.updated");
+    return changed(row, actorId, "session.updated");
   }
 
   /** A new code, and a new passcode when the session has one; members keep their access. */
   async function rotateCode(sessionId: string, actorId: string) {
-    const { session } = await access(sessionId, actorId, "session.rotateCode");
-    requireActive(session);
     for (let attempt = 0; ; attempt++) {
       try {
-        await db.transaction(async (tx) => {
+        const now = clock.now();
+        const row = await db.transaction(async (tx) => {
+          const { session } = await lockForWrite(tx, sessionId, actorId, "session.rotateCode");
           await tx
             .update(sessions)
             .set({
@@ -355,16 +345,16 @@ export function createLinkService(deps: {
             actorId,
             type: "session.updated",
             details: { changed: session.passcode !== null ? ["code", "passcode"] : ["code"] },
-            at: clock.now(),
+            at: now,
           });
+          return bumpVersion(tx, sessionId, now);
         });
-        break;
+        return changed(row, actorId, "session.updated");
       } catch (error) {
         if (attempt < 5 && isUniqueViolation(error, "sessions_code_unique")) continue;
         throw error;
       }
     }
-    return changed(sessionId, actorId, "session.updated");
   }
 
   return { createLink, listLinks, revokeLink, preview, accept, removeMember, transfer, rotateCode };

@@ -15,7 +15,7 @@ import type { EventBus } from "../realtime/bus.ts";
 import { announceActivity, record } from "./activity.ts";
 import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
-import type { SessionService } from "./service.ts";
+import { bumpVersion, lockForWrite, lockSession, type SessionService } from "./service.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
@@ -36,7 +36,7 @@ export function createMembershipService(deps: {
   track?: (job: Promise<unknown>) => void;
 }) {
   const { db, clock, events, media } = deps;
-  const { accessByCode, announce, touch, requireActive } = deps.sessions;
+  const { accessByCode, announce } = deps.sessions;
 
   /** Failed joins in the last 15 minutes matching a condition. */
   async function recentFailures(where: SQL | undefined): Promise<number> {
@@ -93,14 +93,19 @@ export function createMembershipService(deps: {
         .values({ userId, sessionId: session?.id ?? null, address, createdAt: clock.now() });
       throw invalidJoin();
     }
-    const inserted = await db
-      .insert(sessionMembers)
-      .values({ sessionId: session.id, userId, role: "pending", createdAt: clock.now() })
-      .onConflictDoNothing()
-      .returning({ role: sessionMembers.role });
-    if (inserted.length === 0)
-      throw conflict("You are already in this session or waiting to join it.");
-    const version = await touch(session.id);
+    const now = clock.now();
+    const version = await db.transaction(async (tx) => {
+      // A request waiting behind a checkout or an end finds the session over.
+      if ((await lockSession(tx, session.id))?.status !== "active") throw invalidJoin();
+      const inserted = await tx
+        .insert(sessionMembers)
+        .values({ sessionId: session.id, userId, role: "pending", createdAt: now })
+        .onConflictDoNothing()
+        .returning({ role: sessionMembers.role });
+      if (inserted.length === 0)
+        throw conflict("You are already in this session or waiting to join it.");
+      return (await bumpVersion(tx, session.id, now)).version;
+    });
     // Only the creator decides on join requests, so only the creator hears of them.
     events.publish({
       event: {
@@ -140,7 +145,6 @@ export function createMembershipService(deps: {
     approve: boolean,
   ) {
     const { session } = await accessByCode(code, userId, "session.decideJoin");
-    requireActive(session);
     let targetId = target.userId;
     if (!targetId && target.email) {
       const [u] = await db
@@ -154,30 +158,27 @@ export function createMembershipService(deps: {
       eq(sessionMembers.userId, targetId ?? "00000000-0000-0000-0000-000000000000"),
       eq(sessionMembers.role, "pending"),
     );
+    const now = clock.now();
     // Conditional on role = pending: concurrent decisions act once.
-    const changed = approve
-      ? await db.transaction(async (tx) => {
-          const joined = await tx
-            .update(sessionMembers)
-            .set({ role: "participant" })
-            .where(pendingRow)
-            .returning();
-          // The new member joined (the creator let them in).
-          if (joined.length > 0) {
-            await record(tx, {
-              sessionId: session.id,
-              actorId: targetId!,
-              type: "member.joined",
-              details: { approvedBy: userId },
-              at: clock.now(),
-            });
-          }
-          return joined;
-        })
-      : await db.delete(sessionMembers).where(pendingRow).returning();
-    if (changed.length === 0) throw notFound("No pending join request from that person");
+    const version = await db.transaction(async (tx) => {
+      await lockForWrite(tx, session.id, userId, "session.decideJoin");
+      const changed = approve
+        ? await tx.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
+        : await tx.delete(sessionMembers).where(pendingRow).returning();
+      if (changed.length === 0) throw notFound("No pending join request from that person");
+      // The new member joined (the creator let them in).
+      if (approve) {
+        await record(tx, {
+          sessionId: session.id,
+          actorId: targetId!,
+          type: "member.joined",
+          details: { approvedBy: userId },
+          at: now,
+        });
+      }
+      return (await bumpVersion(tx, session.id, now)).version;
+    });
     if (approve) announceActivity(events, session.id);
-    const version = await touch(session.id);
     // An approved member is a member now; a refused one is told too, so their page updates.
     if (approve) announce("member.joined", session.id, version);
     else announce("member.left", session.id, version, [targetId!]);
@@ -186,7 +187,6 @@ export function createMembershipService(deps: {
 
   async function invite(user: User, code: string, emailOrUsername: string, role: InviteRole) {
     const { session } = await accessByCode(code, user._id, "session.invite");
-    requireActive(session);
     let email: string;
     if (emailOrUsername.includes("@")) {
       email = emailOrUsername.toLowerCase();
@@ -210,12 +210,17 @@ export function createMembershipService(deps: {
       .where(and(eq(sessionMembers.sessionId, session.id), eq(users.email, email)));
     if (member && member.role !== "pending")
       throw conflict("That person is already in this session.");
-    const inserted = await db
-      .insert(sessionInvites)
-      .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: clock.now() })
-      .onConflictDoNothing()
-      .returning({ id: sessionInvites.id });
-    if (inserted.length === 0) throw conflict("That person already has an invite to this session.");
+    await db.transaction(async (tx) => {
+      await lockForWrite(tx, session.id, user._id, "session.invite");
+      const inserted = await tx
+        .insert(sessionInvites)
+        .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: clock.now() })
+        .onConflictDoNothing()
+        .returning({ id: sessionInvites.id });
+      if (inserted.length === 0) {
+        throw conflict("That person already has an invite to this session.");
+      }
+    });
     const [invitee] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (invitee) {
       events.publish({
@@ -284,7 +289,8 @@ export function createMembershipService(deps: {
             eq(sessionInvites.status, "pending"),
           ),
         );
-      if (!found || found.session.status !== "active")
+      // Accepting waits behind a checkout or an end, and then finds the session over.
+      if (!found || (await lockSession(tx, found.session.id))?.status !== "active")
         throw notFound("No pending invite to that session");
       const [claimed] = await tx
         .update(sessionInvites)

@@ -7,6 +7,7 @@ import {
   type Session,
   type SessionStatus,
   type Action,
+  type SessionRole,
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
@@ -58,6 +59,53 @@ export async function endInTransaction(tx: Tx, sessionId: string, now: Date): Pr
         where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart.id}`,
   );
   return ended!.version;
+}
+
+/**
+ * The start of every write to a session, inside its transaction: locks the session's cart row,
+ * then the session row (the order checkout and cart writes take them in, so writes never
+ * deadlock), and answers the session as it is now. A write waiting behind a checkout, an end or a
+ * removal then sees their outcome: it lands before them or is refused, never after.
+ */
+export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
+  await tx.select({ id: carts.id }).from(carts).where(eq(carts.sessionId, sessionId)).for("update");
+  const [row] = await tx.select().from(sessions).where(eq(sessions.id, sessionId)).for("update");
+  return row;
+}
+
+/**
+ * `lockSession`, then the caller's role as it is now, checked against the permissions table
+ * (404 for anyone outside, 403 or 409 per the table), and 409 unless the session is active.
+ */
+export async function lockForWrite(
+  tx: Tx,
+  sessionId: string,
+  userId: string,
+  action: Action,
+  options: { active?: boolean } = {},
+): Promise<{ session: SessionRow; role: SessionRole }> {
+  const session = await lockSession(tx, sessionId);
+  const [member] = session
+    ? await tx
+        .select({ role: sessionMembers.role })
+        .from(sessionMembers)
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)))
+    : [];
+  requireAllowed(member?.role, action, "Session not found");
+  if ((options.active ?? true) && session!.status !== "active") {
+    throw conflict("This session has ended.");
+  }
+  return { session: session!, role: member!.role };
+}
+
+/** Bumps the version clients compare, inside the write's transaction; answers the new row. */
+export async function bumpVersion(tx: Tx, sessionId: string, now: Date): Promise<SessionRow> {
+  const [row] = await tx
+    .update(sessions)
+    .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
+    .where(eq(sessions.id, sessionId))
+    .returning();
+  return row!;
 }
 
 export function createSessionService(deps: {
@@ -209,20 +257,6 @@ export function createSessionService(deps: {
     return access(row.id, userId, action);
   }
 
-  const requireActive = (session: SessionRow) => {
-    if (session.status !== "active") throw conflict("This session has ended.");
-  };
-
-  /** Marks a change: bumps the version clients compare, and returns the new one. */
-  async function touch(sessionId: string): Promise<number | undefined> {
-    const [row] = await db
-      .update(sessions)
-      .set({ version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
-      .where(eq(sessions.id, sessionId))
-      .returning({ version: sessions.version });
-    return row?.version;
-  }
-
   async function create(user: User, input: CreateSessionInput): Promise<Session> {
     const passcode = input.passcode?.trim() || null;
     for (let attempt = 0; ; attempt++) {
@@ -288,8 +322,6 @@ export function createSessionService(deps: {
     userId: string,
     body: UpdateSessionBody,
   ): Promise<Session> {
-    const { session } = await access(sessionId, userId, "session.edit");
-    requireActive(session);
     const changes: Partial<typeof sessions.$inferInsert> = {};
     if (body.sessionName !== undefined) changes.name = body.sessionName;
     if (body.sessionType !== undefined) changes.type = body.sessionType;
@@ -299,6 +331,7 @@ export function createSessionService(deps: {
       changes.budgetCents = body.budget === null ? null : toCents(body.budget);
     const now = clock.now();
     const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, userId, "session.edit");
       const [updated] = await tx
         .update(sessions)
         .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: now })
@@ -327,41 +360,28 @@ export function createSessionService(deps: {
   }
 
   async function leave(sessionId: string, userId: string) {
-    const { session, role } = await access(sessionId, userId, "session.leave");
-    requireActive(session);
     // Only while the session is still active: an ended session's members are its history.
     const now = clock.now();
-    const left = await db.transaction(async (tx) => {
-      const gone = await tx
+    const { role, version } = await db.transaction(async (tx) => {
+      const { role } = await lockForWrite(tx, sessionId, userId, "session.leave");
+      await tx
         .delete(sessionMembers)
-        .where(
-          and(
-            eq(sessionMembers.sessionId, sessionId),
-            eq(sessionMembers.userId, userId),
-            sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.status} = 'active')`,
-          ),
-        )
-        .returning({ userId: sessionMembers.userId });
+        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
       // A member leaving is history; a join request withdrawn never made them one.
-      if (gone.length > 0 && role !== "pending") {
+      if (role !== "pending") {
         await record(tx, { sessionId, actorId: userId, type: "member.left", at: now });
       }
-      return gone;
+      return { role, version: (await bumpVersion(tx, sessionId, now)).version };
     });
-    if (left.length > 0 && role !== "pending") announceActivity(events, sessionId);
-    if (left.length === 0) {
-      // Ended (or left) meanwhile: answer what is true now, 409 or 404.
-      requireActive((await access(sessionId, userId, "session.leave")).session);
-    }
-    announce("member.left", sessionId, await touch(sessionId), [userId]);
+    if (role !== "pending") announceActivity(events, sessionId);
+    announce("member.left", sessionId, version, [userId]);
     return { message: role === "pending" ? "Join request withdrawn" : "You left the session" };
   }
 
   async function end(sessionId: string, userId: string) {
-    const { session } = await access(sessionId, userId, "session.end");
-    requireActive(session);
     const now = clock.now();
     const version = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, userId, "session.end");
       const ended = await endInTransaction(tx, sessionId, now);
       await record(tx, {
         sessionId,
@@ -398,8 +418,6 @@ export function createSessionService(deps: {
     // For the membership and split services, which change who is in a session and how it splits.
     view,
     announce,
-    touch,
-    requireActive,
   };
 }
 

@@ -3,16 +3,26 @@
  * creator's split policy, members' roles and budgets, and "I'm done" marks. Every change bumps the
  * session's version and is pushed live as session.updated and cart.updated (the shares move).
  */
-import { can, toCents, type Session, type SessionRole, type SplitPolicy } from "@cartner/contract";
+import {
+  can,
+  ErrorCode,
+  linesCarriedAlone,
+  memberHasLinesMessage,
+  toCents,
+  type Session,
+  type SessionRole,
+  type SplitPolicy,
+} from "@cartner/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
+import type { CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { announceActivity, record } from "./activity.ts";
-import type { SessionRow, SessionService } from "./service.ts";
+import { bumpVersion, lockForWrite, type SessionRow, type SessionService } from "./service.ts";
 
 const payer = (role: SessionRole) => can(role, "cart.add");
 
@@ -23,71 +33,77 @@ export function createSplitService(deps: {
   sessions: SessionService;
 }) {
   const { db, clock, events } = deps;
-  const { access, requireActive, view } = deps.sessions;
+  const { view } = deps.sessions;
 
-  /** Bumps the version and tells the members: the session changed, and so did the cart's shares. */
-  async function changed(sessionId: string, viewerId: string): Promise<Session> {
-    const [row] = await db
-      .update(sessions)
-      .set({ version: sql`${sessions.version} + 1`, updatedAt: clock.now() })
-      .where(eq(sessions.id, sessionId))
-      .returning();
-    const [cart] = await db
-      .select({ id: carts.id })
-      .from(carts)
-      .where(eq(carts.sessionId, sessionId));
-    announceActivity(events, sessionId);
+  /** After commit: the session changed, and so did the cart's shares. */
+  async function changed(row: SessionRow, viewerId: string): Promise<Session> {
+    const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.sessionId, row.id));
+    announceActivity(events, row.id);
     for (const type of ["session.updated", "cart.updated"] as const) {
       events.publish({
-        event: { type, sessionId, version: row!.version, ...(cart ? { cartId: cart.id } : {}) },
-        members: sessionId,
+        event: {
+          type,
+          sessionId: row.id,
+          version: row.version,
+          ...(cart ? { cartId: cart.id } : {}),
+        },
+        members: row.id,
       });
     }
-    return view(row as SessionRow, viewerId);
+    return view(row, viewerId);
   }
 
-  async function members(sessionId: string) {
-    return db
+  async function members(tx: Tx, sessionId: string) {
+    return tx
       .select({ userId: sessionMembers.userId, role: sessionMembers.role })
       .from(sessionMembers)
       .where(and(eq(sessionMembers.sessionId, sessionId), ne(sessionMembers.role, "pending")));
   }
 
   async function setPolicy(sessionId: string, userId: string, policy: SplitPolicy) {
-    const { session } = await access(sessionId, userId, "session.splitPolicy");
-    requireActive(session);
-    const payers = new Set(
-      (await members(sessionId)).filter((m) => payer(m.role)).map((m) => m.userId),
-    );
-    const strangers = Object.keys(policy.weights).filter((id) => !payers.has(id));
-    if (strangers.length > 0) {
-      throw new AppError(
-        400,
-        "VALIDATION_ERROR",
-        "Weights are for members who pay (creator, participants).",
-        {
-          fields: { weights: `Not a paying member: ${strangers.slice(0, 3).join(", ")}` },
-        },
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, userId, "session.splitPolicy");
+      const payers = new Set(
+        (await members(tx, sessionId)).filter((m) => payer(m.role)).map((m) => m.userId),
       );
-    }
-    // Only while active: a checkout holds the session row, and a policy change waiting behind it
-    // re-reads the status and changes nothing (the order used the policy it saw).
-    await db.transaction(async (tx) => {
-      const set = await tx
-        .update(sessions)
-        .set({ splitPolicy: policy })
-        .where(and(eq(sessions.id, sessionId), eq(sessions.status, "active")))
-        .returning({ id: sessions.id });
-      if (set.length === 0) throw conflict("This session has ended.");
+      const strangers = Object.keys(policy.weights).filter((id) => !payers.has(id));
+      if (strangers.length > 0) {
+        throw new AppError(
+          400,
+          "VALIDATION_ERROR",
+          "Weights are for members who pay (creator, participants).",
+          {
+            fields: { weights: `Not a paying member: ${strangers.slice(0, 3).join(", ")}` },
+          },
+        );
+      }
+      await tx.update(sessions).set({ splitPolicy: policy }).where(eq(sessions.id, sessionId));
       await record(tx, {
         sessionId,
         actorId: userId,
         type: "split.policy",
         details: { mode: policy.mode, fees: policy.fees },
-        at: clock.now(),
+        at: now,
       });
+      return bumpVersion(tx, sessionId, now);
     });
-    return changed(sessionId, userId);
+    return changed(row, userId);
+  }
+
+  /** The lines a member carries alone in the session's active cart (none once checked out). */
+  async function linesCarriedBy(tx: Tx, sessionId: string, userId: string): Promise<number> {
+    const [row] = await executeRows<{ view: CartView }>(
+      tx,
+      sql`select cart_view(id) as view from ${carts}
+        where session_id = ${sessionId} and status = 'active'`,
+    );
+    if (!row) return 0;
+    const lines = row.view.lines.map((l) => ({
+      addedBy: l.userId,
+      sharedWith: l.sharedWith.map((u) => u._id),
+    }));
+    return linesCarriedAlone(lines, row.view.members, userId);
   }
 
   /**
@@ -100,49 +116,58 @@ export function createSplitService(deps: {
     targetId: string,
     change: { role?: "participant" | "viewer" | undefined; budget?: number | null | undefined },
   ) {
-    const { session, role: actorRole } = await access(sessionId, actorId, "member.ownBudget");
-    requireActive(session);
-    if (targetId !== actorId || change.role !== undefined) {
-      requireAllowed(actorRole, "session.manageMembers", "Session not found");
-    }
-    const target = (await members(sessionId)).find((m) => m.userId === targetId);
-    if (!target) throw notFound("Member not found");
-    if (change.role !== undefined && target.role === "creator") {
-      throw conflict("The creator stays the creator; hand the session over to change that.");
-    }
     const set: Partial<typeof sessionMembers.$inferInsert> = {};
     if (change.role !== undefined) set.role = change.role;
     if (change.budget !== undefined) {
       set.budgetCents = change.budget === null ? null : toCents(change.budget);
     }
     if (Object.keys(set).length === 0) throw badRequest("Send a role, a budget, or both");
-    await db.transaction(async (tx) => {
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      const { role: actorRole } = await lockForWrite(tx, sessionId, actorId, "member.ownBudget");
+      if (targetId !== actorId || change.role !== undefined) {
+        requireAllowed(actorRole, "session.manageMembers", "Session not found");
+      }
+      const target = (await members(tx, sessionId)).find((m) => m.userId === targetId);
+      if (!target) throw notFound("Member not found");
+      if (change.role !== undefined && target.role === "creator") {
+        throw conflict("The creator stays the creator; hand the session over to change that.");
+      }
+      const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
+      const name = who?.name ?? "";
+      if (change.role === "viewer" && target.role !== "viewer") {
+        const lines = await linesCarriedBy(tx, sessionId, targetId);
+        // Viewers never carry a share.
+        if (lines > 0) {
+          throw new AppError(409, ErrorCode.MEMBER_HAS_LINES, memberHasLinesMessage(name, lines));
+        }
+      }
       await tx
         .update(sessionMembers)
         .set(set)
         .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
-      const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
       await record(tx, {
         sessionId,
         actorId,
         // One entry per change: a role change (with the budget, when both came together) or a budget.
         type: change.role !== undefined ? "member.role" : "session.updated",
         details: {
-          member: who?.name ?? "",
+          member: name,
           memberId: targetId,
           ...(change.role !== undefined ? { role: change.role } : {}),
           ...(change.budget !== undefined ? { budget: change.budget } : {}),
         },
-        at: clock.now(),
+        at: now,
       });
+      return bumpVersion(tx, sessionId, now);
     });
-    return changed(sessionId, actorId);
+    return changed(row, actorId);
   }
 
   async function setReady(sessionId: string, userId: string, ready: boolean) {
-    const { session } = await access(sessionId, userId, "member.ready");
-    requireActive(session);
-    await db.transaction(async (tx) => {
+    const now = clock.now();
+    const row = await db.transaction(async (tx) => {
+      await lockForWrite(tx, sessionId, userId, "member.ready");
       await tx
         .update(sessionMembers)
         .set({ ready })
@@ -152,10 +177,11 @@ export function createSplitService(deps: {
         actorId: userId,
         type: "session.updated",
         details: { ready },
-        at: clock.now(),
+        at: now,
       });
+      return bumpVersion(tx, sessionId, now);
     });
-    return changed(sessionId, userId);
+    return changed(row, userId);
   }
 
   return { setPolicy, updateMember, setReady };

@@ -2,10 +2,17 @@ import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Crown, RefreshCw, UserMinus } from "lucide-react";
-import type { Member, Session } from "@cartner/contract";
+import {
+  linesCarriedAlone,
+  memberHasLinesMessage,
+  type Member,
+  type Session,
+} from "@cartner/contract";
+import { cartsApi } from "../../api/carts-api.ts";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
 import { Button, ConfirmDialog, NativeSelect } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
+import { useNavigate } from "../../lib/router.tsx";
 
 type Change =
   | { kind: "role"; member: Member; role: "participant" | "viewer" }
@@ -54,21 +61,45 @@ function useMemberChange(session: Session) {
 /** Role, remove and hand over, for one member, on the creator's lobby. */
 export function MemberControls({ session, member }: { session: Session; member: Member }) {
   const change = useMemberChange(session);
+  const navigate = useNavigate();
   const [confirming, setConfirming] = useState<"remove" | "transfer" | null>(null);
+  const [checking, setChecking] = useState(false);
+  /** Lines the member carries alone: viewers never pay, so these must go or be shared first. */
+  const [carried, setCarried] = useState(0);
+
+  async function makeViewer() {
+    setChecking(true);
+    try {
+      const { cart } = await cartsApi.ofSession(session._id);
+      const lines = cart.products.map((l) => ({
+        addedBy: l.addedBy._id,
+        sharedWith: l.sharedWith.map((u) => u._id),
+      }));
+      const count = linesCarriedAlone(lines, cart.sessionId.invitedUsers, member.userId);
+      if (count > 0) {
+        setCarried(count);
+        return;
+      }
+    } catch {
+      // The cart could not be read (offline): the server applies the same rule and says why.
+    } finally {
+      setChecking(false);
+    }
+    change.mutate({ kind: "role", member, role: "viewer" });
+  }
+
   if (member.role !== "participant" && member.role !== "viewer") return null;
   return (
     <div className="mt-1 flex flex-wrap items-center gap-2">
       <NativeSelect
         aria-label={`Role of ${member.name}`}
         value={member.role}
-        disabled={change.isPending}
-        onChange={(event) =>
-          change.mutate({
-            kind: "role",
-            member,
-            role: event.target.value === "viewer" ? "viewer" : "participant",
-          })
-        }
+        disabled={change.isPending || checking}
+        aria-busy={checking || change.isPending}
+        onChange={(event) => {
+          if (event.target.value === "viewer") void makeViewer();
+          else change.mutate({ kind: "role", member, role: "participant" });
+        }}
         className="h-8 w-auto py-0 text-sm"
       >
         <option value="participant">Participant</option>
@@ -113,6 +144,19 @@ export function MemberControls({ session, member }: { session: Session; member: 
           const kind = confirming;
           setConfirming(null);
           if (kind) change.mutate({ kind, member });
+        }}
+      />
+      <ConfirmDialog
+        open={carried > 0}
+        tone="primary"
+        title={`${member.name} still pays for items in the cart`}
+        description={`${memberHasLinesMessage(member.name, carried)} Viewers never pay for anything.`}
+        confirmLabel="Open the cart"
+        cancelLabel={`Keep ${member.name} a participant`}
+        onCancel={() => setCarried(0)}
+        onConfirm={() => {
+          setCarried(0);
+          navigate(`/cart/${encodeURIComponent(session._id)}`);
         }}
       />
     </div>

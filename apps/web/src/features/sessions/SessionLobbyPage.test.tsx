@@ -3,6 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { JoinRequest, Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import { makeCart, makeLine, products } from "../../test/test-carts.ts";
 import {
   ben,
   cleo,
@@ -227,6 +228,55 @@ describe("session lobby", () => {
       }),
     );
     expect(within(form).getByLabelText("Email or Username")).toHaveValue("");
+  });
+
+  it("before making a member a viewer, says which lines they still carry and sends nothing", async () => {
+    const session = makeSession({
+      sessionName: "Party",
+      invitedUsers: [member(testUser, "creator"), member(ben, "participant")],
+    });
+    let cart = makeCart(
+      [
+        makeLine(ben, products.tea),
+        makeLine(ben, products.mug),
+        makeLine(ben, products.socks, 1, {
+          sharedWith: [{ _id: testUser._id, name: testUser.name }],
+        }),
+      ],
+      { members: session.invitedUsers },
+    );
+    const { user, fetchMock } = await openLobby(session, {
+      routes: {
+        [`GET /api/sessions/${session._id}/cart`]: () => json(200, { cart }),
+        [`PATCH /api/sessions/${session._id}/members/${ben._id}`]: () =>
+          json(200, {
+            session: {
+              ...session,
+              invitedUsers: [member(testUser, "creator"), member(ben, "viewer")],
+            },
+          }),
+      },
+    });
+    await user.selectOptions(screen.getByLabelText(`Role of ${ben.name}`), "viewer");
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog).toHaveTextContent(
+      `${ben.name} still has 2 lines in the cart: remove them or share them with others first.`,
+    );
+    expect(
+      callsTo(fetchMock, `PATCH /api/sessions/${session._id}/members/${ben._id}`),
+    ).toHaveLength(0);
+    await user.click(
+      within(dialog).getByRole("button", { name: `Keep ${ben.name} a participant` }),
+    );
+    expect(screen.getByLabelText(`Role of ${ben.name}`)).toHaveValue("participant");
+
+    // Once nothing is his alone, the change goes through.
+    cart = makeCart([], { members: session.invitedUsers });
+    await user.selectOptions(screen.getByLabelText(`Role of ${ben.name}`), "viewer");
+    expect(await screen.findByText(`${ben.name} is now a viewer.`)).toBeInTheDocument();
+    expect(
+      callsTo(fetchMock, `PATCH /api/sessions/${session._id}/members/${ben._id}`)[0]?.body,
+    ).toBe(JSON.stringify({ role: "viewer" }));
   });
 
   it("leaves after confirmation, clears the active session and goes to /sessions", async () => {
