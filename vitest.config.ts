@@ -39,8 +39,8 @@ export default defineConfig(async () => {
           "server:pglite",
           { TEST_DB: "pglite" },
           ["test/**/*.test.ts"],
-          // Several instances share one database only on PostgreSQL.
-          ["test/process/two-instances.test.ts"],
+          // Several instances share one database, and a pool of connections, only on PostgreSQL.
+          ["test/process/two-instances.test.ts", "test/api/postgres-crowd.test.ts"],
         ),
         ...(postgresUrl
           ? [

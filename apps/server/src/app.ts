@@ -242,9 +242,9 @@ export async function buildApp(
     clock,
     sessions: sessionService,
     events,
-    // One statement at a time on the embedded database: changes waiting share a commit. On
-    // PostgreSQL the pool runs them side by side instead (decision 012).
-    groupCommit: database.kind === "pglite",
+    // Changes waiting share a commit: on the embedded database, which runs one statement at a
+    // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
+    batching: database.kind === "pglite" ? "all" : "per-cart",
   });
   const orderService = createOrderService({
     db: database.db,

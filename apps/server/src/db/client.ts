@@ -60,11 +60,30 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     : openPglite(options.dataDir, options.loadDataDir, migrate);
 }
 
+/** A database that does not accept a connection within this is unreachable (503). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a query may wait for one of the pool's connections while all are busy. Waiting is
+ * load, not an outage: a busy pool answers later, and only a wait this long answers 503.
+ */
+const POOL_WAIT_MS = 60_000;
+
+/** A client with its own connect timeout, apart from the pool's (longer) wait for a free one. */
+class TimedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super({
+      ...(typeof config === "string" ? { connectionString: config } : config),
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+  }
+}
+
 async function openPostgres(url: string, migrate: boolean): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 20,
-    connectionTimeoutMillis: 5_000,
+    Client: TimedClient,
+    connectionTimeoutMillis: POOL_WAIT_MS,
     idleTimeoutMillis: 30_000,
   });
   // A client losing its connection (PostgreSQL stopped or restarted) must not crash the process.

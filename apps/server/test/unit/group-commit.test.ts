@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupCommit } from "../../src/lib/group-commit.ts";
+import { groupCommit, groupCommitBy } from "../../src/lib/group-commit.ts";
 
 /** A batch runner whose batches finish when the test says, recording what each one held. */
 function controlledRunner() {
@@ -65,5 +65,48 @@ describe("group commit", () => {
   it("refuses answers that do not match the calls one for one", async () => {
     const submit = groupCommit(async () => [1, 2]);
     await expect(submit(1)).rejects.toThrow(/2 answers for 1 calls/);
+  });
+});
+
+describe("group commit per key", () => {
+  it("queues calls with one key behind each other, runs other keys side by side", async () => {
+    const { batches, finish, run } = controlledRunner();
+    const submit = groupCommitBy((n: number) => (n % 2 === 0 ? "even" : "odd"), run);
+    const first = [submit(1), submit(2)];
+    await tick();
+    // One batch per key at once.
+    expect(batches).toEqual([[1], [2]]);
+    const later = [submit(3), submit(5), submit(4)];
+    await tick();
+    expect(batches).toHaveLength(2); // each key waits for its own batch, no longer
+    finish[1]!(); // the even key's batch
+    await tick();
+    expect(batches).toEqual([[1], [2], [4]]);
+    finish[0]!();
+    await tick();
+    expect(batches).toEqual([[1], [2], [4], [3, 5]]);
+    finish[2]!();
+    finish[3]!();
+    expect(await Promise.all([...first, ...later])).toEqual([
+      "done 1",
+      "done 2",
+      "done 3",
+      "done 5",
+      "done 4",
+    ]);
+  });
+
+  it("forgets a key once nothing waits on it, and starts afresh the next time", async () => {
+    const { batches, finish, run } = controlledRunner();
+    const submit = groupCommitBy(() => "cart", run);
+    const one = submit(1);
+    await tick();
+    finish[0]!();
+    expect(await one).toBe("done 1");
+    const two = submit(2);
+    await tick();
+    expect(batches).toEqual([[1], [2]]);
+    finish[1]!();
+    expect(await two).toBe("done 2");
   });
 });

@@ -23,7 +23,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { groupCommit } from "../../lib/group-commit.ts";
+import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import { announceActivity } from "../sessions/activity.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
@@ -202,10 +202,12 @@ export function createCartService(deps: {
   events: Pick<EventBus, "publish">;
   media: Media;
   /**
-   * Send the changes that queue up while one is running as one statement, one commit (the
-   * embedded database runs one statement at a time; decision 012).
+   * How changes that queue up go in: as one statement and one commit per batch (decision 012).
+   * "all": one batch at a time for every cart (the embedded database runs one statement at a
+   * time anyway); "per-cart": one batch at a time per cart, carts side by side (PostgreSQL: a
+   * change waiting for its cart holds no pool connection).
    */
-  groupCommit?: boolean;
+  batching: "all" | "per-cart";
 }) {
   const { rows, clock, sessions, events, media } = deps;
 
@@ -216,7 +218,7 @@ export function createCartService(deps: {
         ${QUANTITY_MAX}::integer, ${call.now}::timestamptz)`);
     return result!;
   };
-  const writeBatch = groupCommit(async (calls: WriteCall[]) => {
+  const runBatch = async (calls: WriteCall[]) => {
     if (calls.length === 1) return [await writeOne(calls[0]!)];
     const results = await rows<WriteResult>(
       sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
@@ -231,8 +233,11 @@ export function createCartService(deps: {
       else result.view = lastView.get(calls[i]!.cart) ?? null;
     }
     return results;
-  });
-  const callCartWrite = deps.groupCommit ? writeBatch : writeOne;
+  };
+  const callCartWrite =
+    deps.batching === "all"
+      ? groupCommit(runBatch)
+      : groupCommitBy((call: WriteCall) => call.cart, runBatch);
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
