@@ -291,7 +291,8 @@ async function startServer() {
   const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
   const server = await startServerProcess({
     port,
-    env: { DATA_DIR: dataDir, APP_ORIGIN: origin },
+    // Empty is unset: an exported APP_ORIGIN (PUBLIC_URL's older name) must not contradict it.
+    env: { DATA_DIR: dataDir, PUBLIC_URL: origin, APP_ORIGIN: "" },
     inheritEnv: true,
     web: true,
     output: "show",
