@@ -65,7 +65,9 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "localhost",
       DATA_DIR: dataDir,
-      APP_ORIGIN: BASE_URL,
+      PUBLIC_URL: BASE_URL,
+      // Empty is unset: an exported APP_ORIGIN (its older name) must not contradict it.
+      APP_ORIGIN: "",
       LOG_LEVEL: "warn",
       AUTH_RATE_LIMIT: "10000",
       RATE_LIMIT: "100000",

@@ -24,6 +24,7 @@ import {
   startServer as startServerProcess,
 } from "../apps/server/scripts/server-process.ts";
 import { chromiumPath } from "./lib/chromium.ts";
+import { cdpSession, evaluate, waitForPage } from "./lib/devtools.ts";
 
 const AIMS = { performance: 90, accessibility: 95 };
 const ALL_PAGES = [
@@ -112,7 +113,8 @@ async function signUp(origin: string) {
 
 /**
  * A new browser tab at `url`, driven over the Chrome DevTools Protocol: `send` calls a protocol
- * method, `evaluate` runs an expression in the page (awaiting promises).
+ * method, `evaluate` runs an expression in the page (awaiting promises). Answers once the page at
+ * `url`'s origin has its JavaScript context (the tab opens on about:blank first).
  */
 async function devtoolsTab(debugPort: number, url: string) {
   const devtools = `http://127.0.0.1:${debugPort}`;
@@ -121,44 +123,26 @@ async function devtoolsTab(debugPort: number, url: string) {
     webSocketDebuggerUrl: string;
   };
   const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  let nextId = 0;
-  const send = <T>(method: string, params: object = {}) =>
-    new Promise<T>((resolve, reject) => {
-      const id = ++nextId;
-      socket.onmessage = (event) => {
-        const message = JSON.parse(String(event.data)) as {
-          id?: number;
-          result?: T;
-          error?: { message: string };
-        };
-        if (message.id !== id) return;
-        if (message.error) reject(new Error(`perf:web: ${method}: ${message.error.message}`));
-        else resolve(message.result as T);
-      };
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  const evaluate = async (expression: string) =>
-    (
-      await send<{ result?: { value?: unknown } }>("Runtime.evaluate", {
-        expression,
-        awaitPromise: true,
-        returnByValue: true,
-      })
-    ).result?.value;
-  const origin = new URL(url).origin;
-  // The new tab may still be on about:blank for a moment.
-  while ((await evaluate("location.origin")) !== origin) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
   const close = async () => {
     socket.close();
     await fetch(`${devtools}/json/close/${target.id}`);
   };
-  return { send, evaluate, close };
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  const session = cdpSession(socket);
+  try {
+    await waitForPage(session, new URL(url).origin);
+  } catch (error) {
+    await close();
+    throw new Error(`perf:web: ${url}: ${(error as Error).message}`);
+  }
+  return {
+    send: session.send,
+    evaluate: (expression: string) => evaluate(session, expression),
+    close,
+  };
 }
 
 /**
@@ -291,7 +275,8 @@ async function startServer() {
   const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
   const server = await startServerProcess({
     port,
-    env: { DATA_DIR: dataDir, APP_ORIGIN: origin },
+    // Empty is unset: an exported APP_ORIGIN (PUBLIC_URL's older name) must not contradict it.
+    env: { DATA_DIR: dataDir, PUBLIC_URL: origin, APP_ORIGIN: "" },
     inheritEnv: true,
     web: true,
     output: "show",

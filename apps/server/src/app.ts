@@ -189,7 +189,7 @@ export async function buildApp(
     cacheUsable: cachesUsable,
   });
   await seedCatalogIfEmpty(database.db);
-  const media = createMedia(config.appOrigin);
+  const media = createMedia(config.publicUrl);
   const catalog = createCatalog(database.db, media);
   const sessionService = createSessionService({ db: database.db, clock, events, media });
   const split = createSplitService({ db: database.db, clock, events, sessions: sessionService });
@@ -290,7 +290,11 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes(database, devOutbox));
       await api.register(
-        liveRoutes({ hub, authenticate: auth.authenticate, appOrigin: config.appOrigin }),
+        liveRoutes({
+          hub,
+          authenticate: auth.authenticate,
+          allowedOrigins: config.allowedOrigins,
+        }),
       );
       await api.register(avatarRoutes);
       await api.register(profileRoutes(profileService, accountService));

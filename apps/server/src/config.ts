@@ -11,6 +11,26 @@ const boolish = z
   .enum(["true", "false", "1", "0", ""])
   .transform((value) => value === "true" || value === "1");
 
+/** The origin of an http(s) URL, or undefined (values may not have parsed: see the refinement). */
+function originOf(value: unknown): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    return undefined;
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
+}
+
+/** `value` as an origin when it is one: an http(s) URL with nothing after the host but "/". */
+function bareOrigin(value: string): string | undefined {
+  const origin = originOf(value);
+  return origin !== undefined && new URL(value).href === `${origin}/` ? origin : undefined;
+}
+
+// Other schemes have the origin "null", which sandboxed and data: pages send too.
+const ORIGIN_RULE = "an http:// or https:// origin without a path, e.g. https://cartner.example";
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -27,9 +47,40 @@ const EnvSchema = z
       .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
       .optional(),
     MAIL_FROM: z.string().min(3).default("Cartner <no-reply@cartner.local>"),
-    /** Unset: http://localhost:<PORT>, where a developer opens the app. */
+    /**
+     * The address people open: the base of media URLs and links. Unset: APP_ORIGIN, else
+     * http://localhost:<PORT>, where a developer opens the app.
+     */
+    PUBLIC_URL: z
+      .string()
+      .transform((value, ctx) => {
+        const origin = bareOrigin(value);
+        if (origin) return origin;
+        ctx.addIssue({ code: "custom", message: `must be ${ORIGIN_RULE}` });
+        return z.NEVER;
+      })
+      .optional(),
+    /** The older name of PUBLIC_URL, still read; only its origin counts. */
     APP_ORIGIN: z
       .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .optional(),
+    /** Comma-separated origins that CORS and the live socket allow besides PUBLIC_URL's. */
+    ALLOWED_ORIGINS: z
+      .string()
+      .transform((list, ctx) => {
+        const origins: string[] = [];
+        for (const entry of list.split(",").map((item) => item.trim())) {
+          if (entry === "") continue;
+          const origin = bareOrigin(entry);
+          if (origin) origins.push(origin);
+          else
+            ctx.addIssue({
+              code: "custom",
+              message: `has "${entry}": each must be ${ORIGIN_RULE}`,
+            });
+        }
+        return origins;
+      })
       .optional(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
@@ -46,22 +97,36 @@ const EnvSchema = z
      */
     PROCESS_CACHES: boolish.optional(),
   })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV === "production" && !env.JWT_SECRET) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["JWT_SECRET"],
-        message: "is required in production",
-      });
-    }
-    if (env.NODE_ENV === "production" && !env.SMTP_URL) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["SMTP_URL"],
-        message: "is required in production (the dev outbox is off there)",
-      });
-    }
-  });
+  // Runs even when a variable above failed, so every problem is reported at once; the values may
+  // then be unparsed strings.
+  .superRefine(
+    (env, ctx) => {
+      if (env.NODE_ENV === "production" && !env.JWT_SECRET) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["JWT_SECRET"],
+          message: "is required in production",
+        });
+      }
+      if (env.NODE_ENV === "production" && !env.SMTP_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SMTP_URL"],
+          message: "is required in production (the dev outbox is off there)",
+        });
+      }
+      const publicUrl = env.PUBLIC_URL && bareOrigin(env.PUBLIC_URL);
+      const appOrigin = originOf(env.APP_ORIGIN);
+      if (publicUrl && appOrigin && publicUrl !== appOrigin) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["APP_ORIGIN"],
+          message: "is the older name of PUBLIC_URL and names another origin: set only PUBLIC_URL",
+        });
+      }
+    },
+    { when: () => true },
+  );
 
 export type Env = z.input<typeof EnvSchema>;
 
@@ -75,7 +140,13 @@ export interface Config {
   jwtSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  appOrigin: string;
+  /** The public origin (no trailing slash): the base of image, avatar and page URLs. */
+  publicUrl: string;
+  /**
+   * The origins CORS and the live socket allow: publicUrl's first, then ALLOWED_ORIGINS (a loopback
+   * one also under the other loopback names: lib/origin.ts).
+   */
+  allowedOrigins: string[];
   logLevel: string;
   webDist: string;
   trustProxy: boolean;
@@ -106,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL ?? new URL(e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).origin;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -115,7 +187,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    appOrigin: new URL(e.APP_ORIGIN ?? `http://localhost:${e.PORT}`).origin,
+    publicUrl,
+    allowedOrigins: [...new Set([publicUrl, ...(e.ALLOWED_ORIGINS ?? [])])],
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,

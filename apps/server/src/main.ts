@@ -23,5 +23,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
 });
 
 await app.listen({ port: config.port, host: config.host });
-// The address links, images and the live socket's Origin check are built on (APP_ORIGIN).
-app.log.info(`Cartner is at ${config.appOrigin}`);
+// The address links and images are built on (PUBLIC_URL), and who else may call the API.
+app.log.info(`Cartner is at ${config.publicUrl}`);
+const others = config.allowedOrigins.filter((origin) => origin !== config.publicUrl);
+if (others.length > 0) app.log.info(`Pages on ${others.join(", ")} may use the API too`);

@@ -158,7 +158,7 @@ export const INVITE_LINK_MAX_USES = 100;
 
 export const InviteLinkSchema = z.object({
   _id: z.string(),
-  /** The page to open: APP_ORIGIN/join/{token}. */
+  /** The page to open: PUBLIC_URL/join/{token}. */
   url: z.string(),
   token: z.string(),
   role: InviteRoleSchema,

@@ -1,10 +1,10 @@
 /**
- * Absolute URLs of the media the app serves, built from APP_ORIGIN (API.md: any client on any
- * origin, a mobile app or a partner's site, can show them; the routes send
- * Cross-Origin-Resource-Policy: cross-origin). The one place these URLs are written.
+ * Absolute URLs of the media the app serves, built from PUBLIC_URL, never from the origins CORS
+ * allows (API.md: any client on any origin, a mobile app or a partner's site, can show them; the
+ * routes send Cross-Origin-Resource-Policy: cross-origin). The one place these URLs are written.
  */
-export function createMedia(appOrigin: string) {
-  const origin = appOrigin.replace(/\/+$/, "");
+export function createMedia(publicUrl: string) {
+  const origin = publicUrl.replace(/\/+$/, "");
   return {
     /** A seeded product picture; the file name changes when the picture does. */
     productImage: (slug: string, hash: string) =>

@@ -2,7 +2,7 @@ import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 import type { Config } from "../config.ts";
-import { appOriginTest } from "../lib/origin.ts";
+import { allowedOriginTest } from "../lib/origin.ts";
 
 /** The SPA's policy: nothing inline, nothing from elsewhere. */
 const CSP_DIRECTIVES = {
@@ -24,9 +24,9 @@ export function installSecurityHeaders(app: FastifyInstance, config: Config): vo
   // Built once (helmet's middleware, not re-parsed per request).
   const securityHeaders = helmet({
     contentSecurityPolicy: {
-      // Media URLs are absolute, built from APP_ORIGIN: a page opened under another name of this
+      // Media URLs are absolute, built from PUBLIC_URL: a page opened under another name of this
       // host (127.0.0.1 for localhost) must still show them.
-      directives: { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, config.appOrigin] },
+      directives: { ...CSP_DIRECTIVES, imgSrc: [...CSP_DIRECTIVES.imgSrc, config.publicUrl] },
     },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.env === "production",
@@ -38,12 +38,12 @@ export function installSecurityHeaders(app: FastifyInstance, config: Config): vo
   });
 }
 
-/** CORS: only our own origin gets its headers; others get none at all. */
+/** CORS: only the allowed origins (PUBLIC_URL's and ALLOWED_ORIGINS) get its headers. */
 export async function registerCors(app: FastifyInstance, config: Config): Promise<void> {
-  const isAppOrigin = appOriginTest(config.appOrigin);
+  const isAllowed = allowedOriginTest(config.allowedOrigins);
   await app.register(cors, {
-    // Reflect the origin only when it is ours; others get no CORS headers at all.
-    origin: (origin, callback) => callback(null, origin !== undefined && isAppOrigin(origin)),
+    // Reflect the origin only when it is allowed; others get no CORS headers at all.
+    origin: (origin, callback) => callback(null, origin !== undefined && isAllowed(origin)),
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     allowedHeaders: ["Content-Type", "Authorization", "Idempotency-Key"],
     exposedHeaders: ["Retry-After", "ETag", "Idempotent-Replayed"],

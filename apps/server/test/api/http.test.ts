@@ -85,7 +85,7 @@ describe("API hygiene", () => {
     expect(res.json()).toEqual({ status: "ok", db: "ok", devMailbox: true });
   });
 
-  it("allows CORS only for APP_ORIGIN", async () => {
+  it("allows CORS only for APP_ORIGIN (the older name of PUBLIC_URL)", async () => {
     const ok = await t.app.inject({
       method: "OPTIONS",
       url: "/api/auth/login",

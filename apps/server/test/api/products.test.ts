@@ -55,7 +55,7 @@ describe("the seeded catalog", () => {
       expect(p.price * 100).toBeCloseTo(Math.round(p.price * 100), 6);
       expect(p.rating).toBeGreaterThanOrEqual(0);
       expect(p.rating).toBeLessThanOrEqual(5);
-      // Absolute, from APP_ORIGIN, so a client on any origin can show it.
+      // Absolute, from PUBLIC_URL, so a client on any origin can show it.
       expect(p.imageUrl).toMatch(
         /^http:\/\/localhost:3000\/api\/catalog\/images\/[a-z0-9-]+\.svg$/,
       );

@@ -7,7 +7,7 @@ import {
 } from "@cartner/contract";
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { AppError } from "../../lib/errors.ts";
-import { appOriginTest } from "../../lib/origin.ts";
+import { allowedOriginTest } from "../../lib/origin.ts";
 import type { AuthContext } from "../auth/service.ts";
 import type { LiveHub } from "./hub.ts";
 
@@ -18,21 +18,22 @@ export const liveRoutes =
   (deps: {
     hub: LiveHub;
     authenticate: (token: string) => Promise<AuthContext>;
-    appOrigin: string;
+    /** Origins whose pages may open the socket (config.allowedOrigins). */
+    allowedOrigins: readonly string[];
   }): FastifyPluginAsync =>
   async (app) => {
     const { hub, authenticate } = deps;
-    const isAppOrigin = appOriginTest(deps.appOrigin);
+    const isAllowed = allowedOriginTest(deps.allowedOrigins);
     /** Sockets per client address that have not signed in yet (issue 17: 1,000 in 346 ms). */
     const pendingByAddress = new Map<string, number>();
     app.get(
       "/live",
       {
         websocket: true,
-        // A browser always sends its Origin: another site's page may not open our socket.
+        // A browser always sends its Origin: only the allowed origins' pages may open the socket.
         preValidation: async (request) => {
           const origin = request.headers.origin;
-          if (origin !== undefined && !isAppOrigin(origin)) {
+          if (origin !== undefined && !isAllowed(origin)) {
             throw new AppError(403, ErrorCode.FORBIDDEN, "This origin may not connect.");
           }
         },
