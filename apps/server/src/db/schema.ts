@@ -26,8 +26,13 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
   emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
-  /** When the last code was sent; guards the 60 s resend interval atomically. */
+  /**
+   * When the last code for /auth/verify-otp (sign-up, sign-in, update) was sent; guards its 60 s
+   * resend interval atomically.
+   */
   otpSentAt: timestamp("otp_sent_at", { withTimezone: true }),
+  /** The same for password reset codes, which have their own interval. */
+  resetOtpSentAt: timestamp("reset_otp_sent_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   /** Set when the account was deleted: the row stays (others' carts and orders name it). */

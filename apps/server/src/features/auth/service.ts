@@ -55,6 +55,23 @@ const invalidCode = () =>
     fields: { code: "Invalid or expired code" },
   });
 
+/**
+ * Codes are kept apart by the endpoint that takes them: /auth/verify-otp takes sign-up, sign-in and
+ * update codes, /auth/reset-password takes reset codes. Each kind has its own live code and its own
+ * 60 s resend interval, so a reset request, which anyone can make, never delays, replaces or spends
+ * a sign-in code.
+ */
+type CodeKind = "verify" | "reset";
+const kindOf = (purpose: OtpPurpose): CodeKind => (purpose === "reset" ? "reset" : "verify");
+const PURPOSES: Record<CodeKind, OtpPurpose[]> = {
+  verify: ["register", "login", "update"],
+  reset: ["reset"],
+};
+/** The users column that holds the kind's resend interval. */
+const SENT_AT = { verify: users.otpSentAt, reset: users.resetOtpSentAt } as const;
+const sentAt = (kind: CodeKind, at: Date | null) =>
+  kind === "reset" ? { resetOtpSentAt: at } : { otpSentAt: at };
+
 const toUser = (row: { id: string; name: string; email: string }): User => ({
   _id: row.id,
   name: row.name,
@@ -88,9 +105,9 @@ export function createAuthService(deps: AuthDeps) {
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
 
   /**
-   * Issues a fresh code and mails it. The 60 s interval is claimed with one conditional UPDATE, so
-   * concurrent requests cannot send two codes. If the mail cannot be sent, the code and the claim
-   * are undone, so the user can simply try again once mail works.
+   * Issues a fresh code and mails it. The 60 s interval of the code's kind is claimed with one
+   * conditional UPDATE, so concurrent requests cannot send two codes. If the mail cannot be sent,
+   * the code and the claim are undone, so the user can simply try again once mail works.
    */
   async function issueCode(
     user: { id: string; name: string; email: string },
@@ -98,15 +115,16 @@ export function createAuthService(deps: AuthDeps) {
     options: { sendTo?: string; payload?: Record<string, string>; note?: string } = {},
   ): Promise<void> {
     const now = clock.now();
+    const kind = kindOf(purpose);
     const earliest = new Date(now.getTime() - OTP_RESEND_INTERVAL_MS);
     const [claimed] = await db
       .update(users)
-      .set({ otpSentAt: now })
-      .where(and(eq(users.id, user.id), or(isNull(users.otpSentAt), lt(users.otpSentAt, earliest))))
+      .set(sentAt(kind, now))
+      .where(and(eq(users.id, user.id), or(isNull(SENT_AT[kind]), lt(SENT_AT[kind], earliest))))
       .returning({ id: users.id });
     if (!claimed) {
       const [row] = await db
-        .select({ sentAt: users.otpSentAt })
+        .select({ sentAt: SENT_AT[kind] })
         .from(users)
         .where(eq(users.id, user.id));
       const waitMs =
@@ -117,11 +135,17 @@ export function createAuthService(deps: AuthDeps) {
 
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
     const { inserted, replaced } = await db.transaction(async (tx) => {
-      // One live code per account: a new one replaces any earlier one.
+      // One live code per account and kind: a new one replaces any earlier one of its kind.
       const replaced = await tx
         .update(otpCodes)
         .set({ consumedAt: now })
-        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)))
+        .where(
+          and(
+            eq(otpCodes.userId, user.id),
+            inArray(otpCodes.purpose, PURPOSES[kind]),
+            isNull(otpCodes.consumedAt),
+          ),
+        )
         .returning({ id: otpCodes.id });
       const [row] = await tx
         .insert(otpCodes)
@@ -152,7 +176,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       // The claim only succeeded because no code went out in the last 60 s, so clearing it
       // restores exactly that state.
-      await db.update(users).set({ otpSentAt: null }).where(eq(users.id, user.id));
+      await db.update(users).set(sentAt(kind, null)).where(eq(users.id, user.id));
       throw new AppError(
         503,
         ErrorCode.MAIL_FAILED,
@@ -311,8 +335,7 @@ export function createAuthService(deps: AuthDeps) {
     }
     const [user] = await db.select().from(users).where(eq(users.email, body.email));
     if (!user || user.deletedAt) throw invalidCode();
-    const attempt = await claimCode(user, body.code, address);
-    if (attempt.purpose !== "reset") throw invalidCode();
+    const attempt = await claimCode(user, "reset", body.code, address);
     const passwordHash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
       const [consumed] = await tx
@@ -321,11 +344,18 @@ export function createAuthService(deps: AuthDeps) {
         .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
         .returning({ id: otpCodes.id });
       if (!consumed) throw invalidCode();
+      // Codes sent before the reset (a sign-in started with the old password, a pending change)
+      // end with it, and nothing is left to wait for.
+      await tx
+        .update(otpCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)));
       await tx
         .update(users)
         .set({
           passwordHash,
           otpSentAt: null,
+          resetOtpSentAt: null,
           updatedAt: now,
           emailVerifiedAt: user.emailVerifiedAt ?? now,
         })
@@ -387,11 +417,12 @@ export function createAuthService(deps: AuthDeps) {
       ? await db
           .select()
           .from(otpCodes)
-          .where(eq(otpCodes.userId, user.id))
+          .where(and(eq(otpCodes.userId, user.id), inArray(otpCodes.purpose, PURPOSES.verify)))
           .orderBy(desc(otpCodes.createdAt))
           .limit(1)
       : [];
-    // Resending continues an existing sign-in; it never starts one.
+    // Resending continues an existing sign-in (or change) on the code page; it never starts one,
+    // and never sends a reset code (the reset page asks for one again).
     if (!user || !live) {
       throw new AppError(
         400,
@@ -426,15 +457,10 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   /**
-   * Checks a code. Only a wrong guess at a live code counts as a failure, per account and client
-   * address (issue 17: ten calls for someone else's id, with no code even sent, used to lock
-   * them out for an hour); a code still dies after OTP_MAX_ATTEMPTS wrong tries.
+   * Claims one attempt at the user's live code of this kind and compares it; answers the code's row
+   * when it matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
    */
-  /**
-   * Claims one attempt at the user's live code and compares it; answers the code's row when it
-   * matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
-   */
-  async function claimCode(user: { id: string }, code: string, address: string) {
+  async function claimCode(user: { id: string }, kind: CodeKind, code: string, address: string) {
     const now = clock.now();
     if ((await recentFailures(user.id, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
       throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
@@ -447,6 +473,7 @@ export function createAuthService(deps: AuthDeps) {
       .where(
         and(
           eq(otpCodes.userId, user.id),
+          inArray(otpCodes.purpose, PURPOSES[kind]),
           isNull(otpCodes.consumedAt),
           gt(otpCodes.expiresAt, now),
           lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
@@ -475,9 +502,8 @@ export function createAuthService(deps: AuthDeps) {
     const now = clock.now();
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw invalidCode();
-    const attempt = await claimCode(user, code, address);
-    // A password reset code is spent on /auth/reset-password only, never as a sign-in.
-    if (attempt.purpose === "reset") throw invalidCode();
+    // A password reset code is never a sign-in code: it is not even compared here.
+    const attempt = await claimCode(user, "verify", code, address);
 
     let revokedSomeSessions = false;
     const result = await db.transaction(async (tx) => {
