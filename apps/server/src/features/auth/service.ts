@@ -13,7 +13,7 @@ import {
   type ResetPasswordBody,
   type User,
 } from "@cartner/contract";
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -72,6 +72,20 @@ const SENT_AT = { verify: users.otpSentAt, reset: users.resetOtpSentAt } as cons
 const sentAt = (kind: CodeKind, at: Date | null) =>
   kind === "reset" ? { resetOtpSentAt: at } : { otpSentAt: at };
 
+/**
+ * Whose code is tried: an account id, or at reset-password a subquery for the id of the account
+ * with the typed email (null when there is none), so that a known and an unknown email go through
+ * the same statements. Failures are counted under the account and under the email.
+ */
+interface Claimant {
+  userId: string | SQL;
+  email: string;
+}
+const accountWithEmail = (email: string): SQL =>
+  sql`(select ${users.id} from ${users} where ${users.email} = ${email} and ${users.deletedAt} is null)`;
+/** Compared against when there is no live code, so that a miss costs what a wrong code does. */
+const NO_CODE_HASH = "0".repeat(64);
+
 const toUser = (row: { id: string; name: string; email: string }): User => ({
   _id: row.id,
   name: row.name,
@@ -103,6 +117,8 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
+  const emailDigest = (email: string) =>
+    crypto.createHmac("sha256", otpKey).update(`email:${email}`).digest("hex");
 
   /**
    * Issues a fresh code and mails it. The 60 s interval of the code's kind is claimed with one
@@ -333,9 +349,16 @@ export function createAuthService(deps: AuthDeps) {
         { fields: { password: "This password is too common. Choose another." } },
       );
     }
-    const [user] = await db.select().from(users).where(eq(users.email, body.email));
-    if (!user || user.deletedAt) throw invalidCode();
-    const attempt = await claimCode(user, "reset", body.code, address);
+    // Until a code matches, a known and an unknown email take the same statements and get the same
+    // answers: 400, and 429 after ten refused tries from one address in an hour.
+    const attempt = await claimCode(
+      { userId: accountWithEmail(body.email), email: body.email },
+      "reset",
+      body.code,
+      address,
+    );
+    const [user] = await db.select().from(users).where(eq(users.id, attempt.userId));
+    if (!user) throw invalidCode();
     const passwordHash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
       const [consumed] = await tx
@@ -437,14 +460,18 @@ export function createAuthService(deps: AuthDeps) {
     return { message: "A new code is on its way." };
   }
 
-  async function recentFailures(userId: string, address: string): Promise<number> {
+  /** Refused codes of this account or email from this address in the last hour. */
+  async function recentFailures(who: Claimant, address: string): Promise<number> {
     const since = new Date(clock.now().getTime() - HOUR_MS);
     const [row] = await db
       .select({ n: count() })
       .from(otpFailures)
       .where(
         and(
-          eq(otpFailures.userId, userId),
+          or(
+            eq(otpFailures.userId, who.userId),
+            eq(otpFailures.emailDigest, emailDigest(who.email)),
+          ),
           eq(otpFailures.address, address),
           gt(otpFailures.createdAt, since),
         ),
@@ -452,17 +479,22 @@ export function createAuthService(deps: AuthDeps) {
     return row?.n ?? 0;
   }
 
-  async function recordFailure(userId: string, address: string) {
-    await db.insert(otpFailures).values({ userId, address, createdAt: clock.now() });
+  async function recordFailure(who: Claimant, address: string) {
+    await db.insert(otpFailures).values({
+      userId: who.userId,
+      emailDigest: emailDigest(who.email),
+      address,
+      createdAt: clock.now(),
+    });
   }
 
   /**
-   * Claims one attempt at the user's live code of this kind and compares it; answers the code's row
-   * when it matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
+   * Claims one attempt at the live code of this kind and compares it; answers the code's row when
+   * it matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
    */
-  async function claimCode(user: { id: string }, kind: CodeKind, code: string, address: string) {
+  async function claimCode(who: Claimant, kind: CodeKind, code: string, address: string) {
     const now = clock.now();
-    if ((await recentFailures(user.id, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
+    if ((await recentFailures(who, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
       throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
     }
     // Claim one attempt atomically: however many requests race, a code is evaluated at most
@@ -472,7 +504,7 @@ export function createAuthService(deps: AuthDeps) {
       .set({ attempts: sql`${otpCodes.attempts} + 1` })
       .where(
         and(
-          eq(otpCodes.userId, user.id),
+          eq(otpCodes.userId, who.userId),
           inArray(otpCodes.purpose, PURPOSES[kind]),
           isNull(otpCodes.consumedAt),
           gt(otpCodes.expiresAt, now),
@@ -481,13 +513,15 @@ export function createAuthService(deps: AuthDeps) {
       )
       .returning();
     const matches =
-      attempt !== undefined &&
       crypto.timingSafeEqual(
-        Buffer.from(attempt.codeHash, "hex"),
+        Buffer.from(attempt?.codeHash ?? NO_CODE_HASH, "hex"),
         Buffer.from(hashCode(code), "hex"),
-      );
+      ) && attempt !== undefined;
     if (!attempt || !matches) {
-      if (attempt) await recordFailure(user.id, address);
+      // At verify-otp only a wrong guess at a live code counts: a user id alone, with no code even
+      // sent, must not run up anyone's count. At reset-password every refused try counts, since
+      // counting only live codes would tell which emails have an account.
+      if (attempt || kind === "reset") await recordFailure(who, address);
       throw invalidCode();
     }
     return attempt;
@@ -503,7 +537,12 @@ export function createAuthService(deps: AuthDeps) {
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw invalidCode();
     // A password reset code is never a sign-in code: it is not even compared here.
-    const attempt = await claimCode(user, "verify", code, address);
+    const attempt = await claimCode(
+      { userId: user.id, email: user.email },
+      "verify",
+      code,
+      address,
+    );
 
     let revokedSomeSessions = false;
     const result = await db.transaction(async (tx) => {
