@@ -26,8 +26,13 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
   emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
-  /** When the last code was sent; guards the 60 s resend interval atomically. */
+  /**
+   * When the last code for /auth/verify-otp (sign-up, sign-in, update) was sent; guards its 60 s
+   * resend interval atomically.
+   */
   otpSentAt: timestamp("otp_sent_at", { withTimezone: true }),
+  /** The same for password reset codes, which have their own interval. */
+  resetOtpSentAt: timestamp("reset_otp_sent_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   /** Set when the account was deleted: the row stays (others' carts and orders name it). */
@@ -72,20 +77,25 @@ export const otpCodes = pgTable(
 );
 
 /**
- * One row per wrong code entered against a live code; counted over the last hour per account and
+ * One row per refused code: at /auth/verify-otp a wrong code entered against a live code, at
+ * /auth/reset-password any refused try. Counted over the last hour per account (or typed email) and
  * client address, so nobody can lock someone else out from another address.
  */
 export const otpFailures = pgTable(
   "otp_failures",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** The account; none when a reset was tried for an email without one. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** HMAC-SHA256 of the email under the server secret: typed emails are never stored. */
+    emailDigest: text("email_digest"),
     address: text("address"),
     createdAt: createdAt(),
   },
-  (t) => [index("otp_failures_user_idx").on(t.userId, t.address, t.createdAt)],
+  (t) => [
+    index("otp_failures_user_idx").on(t.userId, t.address, t.createdAt),
+    index("otp_failures_email_idx").on(t.emailDigest, t.address, t.createdAt),
+  ],
 );
 
 /** Mails kept by the development outbox (no SMTP_URL); listed at /dev/mailbox. */

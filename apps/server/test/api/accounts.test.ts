@@ -2,6 +2,7 @@
  * Issue 20, accounts: forgot and reset password, signed-in devices, export, deletion, and a
  * second login within a minute of a sent code (PGlite and PostgreSQL).
  */
+import { OTP_MAX_ATTEMPTS, OTP_RESEND_INTERVAL_MS } from "@cartner/contract";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMails } from "../../src/db/schema.ts";
@@ -12,6 +13,7 @@ import {
   latestCode,
   sessionWithEveryRole,
   signUp,
+  uniqueEmail,
   type TestApp,
 } from "../helpers.ts";
 
@@ -114,6 +116,49 @@ describe("forgot and reset password", () => {
       const res = await post("/api/auth/reset-password", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
+  });
+});
+
+describe("reset-password with a known or an unknown email", () => {
+  it("answers alike, also after ten wrong codes from one address: both are then refused for the hour", async () => {
+    const gus = await signUp(t, "Gus");
+    const unknown = uniqueEmail("nobody");
+    const attempt = (email: string, code: string, remoteAddress = "10.6.0.1") =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/reset-password",
+        payload: { email, code, password: "new-orchard-77" },
+        remoteAddress,
+      });
+    const answer = (res: Awaited<ReturnType<typeof attempt>>) => ({
+      status: res.statusCode,
+      retryAfter: res.headers["retry-after"],
+      body: res.json() as unknown,
+    });
+    // Two live codes' worth of wrong guesses for the known email, the same for the unknown one.
+    for (let round = 0; round < 2; round++) {
+      t.clock.advance(OTP_RESEND_INTERVAL_MS + 1_000);
+      await post("/api/auth/forgot-password", { email: gus.email });
+      await post("/api/auth/forgot-password", { email: unknown });
+      await t.app.idle();
+      const code = await resetCode(gus.email);
+      const wrong = code === "000000" ? "111111" : "000000";
+      for (let i = 0; i < OTP_MAX_ATTEMPTS; i++) {
+        const known = answer(await attempt(gus.email, wrong));
+        expect(known.status).toBe(400);
+        expect(answer(await attempt(unknown, wrong))).toEqual(known);
+      }
+    }
+    const known = answer(await attempt(gus.email, "123456"));
+    expect(known).toMatchObject({ status: 429, retryAfter: "3600" });
+    expect(answer(await attempt(unknown, "123456"))).toEqual(known);
+
+    // Only that address is refused: the owner, elsewhere, resets with a fresh code.
+    t.clock.advance(OTP_RESEND_INTERVAL_MS + 1_000);
+    await post("/api/auth/forgot-password", { email: gus.email });
+    await t.app.idle();
+    const reset = await attempt(gus.email, await resetCode(gus.email), "10.6.0.2");
+    expect(reset.statusCode, reset.body).toBe(200);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   type ResetPasswordBody,
   type User,
 } from "@cartner/contract";
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { authSessions, otpCodes, otpFailures, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -55,6 +55,37 @@ const invalidCode = () =>
     fields: { code: "Invalid or expired code" },
   });
 
+/**
+ * Codes are kept apart by the endpoint that takes them: /auth/verify-otp takes sign-up, sign-in and
+ * update codes, /auth/reset-password takes reset codes. Each kind has its own live code and its own
+ * 60 s resend interval, so a reset request, which anyone can make, never delays, replaces or spends
+ * a sign-in code.
+ */
+type CodeKind = "verify" | "reset";
+const kindOf = (purpose: OtpPurpose): CodeKind => (purpose === "reset" ? "reset" : "verify");
+const PURPOSES: Record<CodeKind, OtpPurpose[]> = {
+  verify: ["register", "login", "update"],
+  reset: ["reset"],
+};
+/** The users column that holds the kind's resend interval. */
+const SENT_AT = { verify: users.otpSentAt, reset: users.resetOtpSentAt } as const;
+const sentAt = (kind: CodeKind, at: Date | null) =>
+  kind === "reset" ? { resetOtpSentAt: at } : { otpSentAt: at };
+
+/**
+ * Whose code is tried: an account id, or at reset-password a subquery for the id of the account
+ * with the typed email (null when there is none), so that a known and an unknown email go through
+ * the same statements. Failures are counted under the account and under the email.
+ */
+interface Claimant {
+  userId: string | SQL;
+  email: string;
+}
+const accountWithEmail = (email: string): SQL =>
+  sql`(select ${users.id} from ${users} where ${users.email} = ${email} and ${users.deletedAt} is null)`;
+/** Compared against when there is no live code, so that a miss costs what a wrong code does. */
+const NO_CODE_HASH = "0".repeat(64);
+
 const toUser = (row: { id: string; name: string; email: string }): User => ({
   _id: row.id,
   name: row.name,
@@ -86,11 +117,13 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   const hashCode = (code: string) => crypto.createHmac("sha256", otpKey).update(code).digest("hex");
+  const emailDigest = (email: string) =>
+    crypto.createHmac("sha256", otpKey).update(`email:${email}`).digest("hex");
 
   /**
-   * Issues a fresh code and mails it. The 60 s interval is claimed with one conditional UPDATE, so
-   * concurrent requests cannot send two codes. If the mail cannot be sent, the code and the claim
-   * are undone, so the user can simply try again once mail works.
+   * Issues a fresh code and mails it. The 60 s interval of the code's kind is claimed with one
+   * conditional UPDATE, so concurrent requests cannot send two codes. If the mail cannot be sent,
+   * the code and the claim are undone, so the user can simply try again once mail works.
    */
   async function issueCode(
     user: { id: string; name: string; email: string },
@@ -98,15 +131,16 @@ export function createAuthService(deps: AuthDeps) {
     options: { sendTo?: string; payload?: Record<string, string>; note?: string } = {},
   ): Promise<void> {
     const now = clock.now();
+    const kind = kindOf(purpose);
     const earliest = new Date(now.getTime() - OTP_RESEND_INTERVAL_MS);
     const [claimed] = await db
       .update(users)
-      .set({ otpSentAt: now })
-      .where(and(eq(users.id, user.id), or(isNull(users.otpSentAt), lt(users.otpSentAt, earliest))))
+      .set(sentAt(kind, now))
+      .where(and(eq(users.id, user.id), or(isNull(SENT_AT[kind]), lt(SENT_AT[kind], earliest))))
       .returning({ id: users.id });
     if (!claimed) {
       const [row] = await db
-        .select({ sentAt: users.otpSentAt })
+        .select({ sentAt: SENT_AT[kind] })
         .from(users)
         .where(eq(users.id, user.id));
       const waitMs =
@@ -117,11 +151,17 @@ export function createAuthService(deps: AuthDeps) {
 
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
     const { inserted, replaced } = await db.transaction(async (tx) => {
-      // One live code per account: a new one replaces any earlier one.
+      // One live code per account and kind: a new one replaces any earlier one of its kind.
       const replaced = await tx
         .update(otpCodes)
         .set({ consumedAt: now })
-        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)))
+        .where(
+          and(
+            eq(otpCodes.userId, user.id),
+            inArray(otpCodes.purpose, PURPOSES[kind]),
+            isNull(otpCodes.consumedAt),
+          ),
+        )
         .returning({ id: otpCodes.id });
       const [row] = await tx
         .insert(otpCodes)
@@ -152,7 +192,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       // The claim only succeeded because no code went out in the last 60 s, so clearing it
       // restores exactly that state.
-      await db.update(users).set({ otpSentAt: null }).where(eq(users.id, user.id));
+      await db.update(users).set(sentAt(kind, null)).where(eq(users.id, user.id));
       throw new AppError(
         503,
         ErrorCode.MAIL_FAILED,
@@ -309,10 +349,16 @@ export function createAuthService(deps: AuthDeps) {
         { fields: { password: "This password is too common. Choose another." } },
       );
     }
-    const [user] = await db.select().from(users).where(eq(users.email, body.email));
-    if (!user || user.deletedAt) throw invalidCode();
-    const attempt = await claimCode(user, body.code, address);
-    if (attempt.purpose !== "reset") throw invalidCode();
+    // Until a code matches, a known and an unknown email take the same statements and get the same
+    // answers: 400, and 429 after ten refused tries from one address in an hour.
+    const attempt = await claimCode(
+      { userId: accountWithEmail(body.email), email: body.email },
+      "reset",
+      body.code,
+      address,
+    );
+    const [user] = await db.select().from(users).where(eq(users.id, attempt.userId));
+    if (!user) throw invalidCode();
     const passwordHash = await hashPassword(body.password);
     await db.transaction(async (tx) => {
       const [consumed] = await tx
@@ -321,11 +367,18 @@ export function createAuthService(deps: AuthDeps) {
         .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
         .returning({ id: otpCodes.id });
       if (!consumed) throw invalidCode();
+      // Codes sent before the reset (a sign-in started with the old password, a pending change)
+      // end with it, and nothing is left to wait for.
+      await tx
+        .update(otpCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(otpCodes.userId, user.id), isNull(otpCodes.consumedAt)));
       await tx
         .update(users)
         .set({
           passwordHash,
           otpSentAt: null,
+          resetOtpSentAt: null,
           updatedAt: now,
           emailVerifiedAt: user.emailVerifiedAt ?? now,
         })
@@ -387,11 +440,12 @@ export function createAuthService(deps: AuthDeps) {
       ? await db
           .select()
           .from(otpCodes)
-          .where(eq(otpCodes.userId, user.id))
+          .where(and(eq(otpCodes.userId, user.id), inArray(otpCodes.purpose, PURPOSES.verify)))
           .orderBy(desc(otpCodes.createdAt))
           .limit(1)
       : [];
-    // Resending continues an existing sign-in; it never starts one.
+    // Resending continues an existing sign-in (or change) on the code page; it never starts one,
+    // and never sends a reset code (the reset page asks for one again).
     if (!user || !live) {
       throw new AppError(
         400,
@@ -406,14 +460,18 @@ export function createAuthService(deps: AuthDeps) {
     return { message: "A new code is on its way." };
   }
 
-  async function recentFailures(userId: string, address: string): Promise<number> {
+  /** Refused codes of this account or email from this address in the last hour. */
+  async function recentFailures(who: Claimant, address: string): Promise<number> {
     const since = new Date(clock.now().getTime() - HOUR_MS);
     const [row] = await db
       .select({ n: count() })
       .from(otpFailures)
       .where(
         and(
-          eq(otpFailures.userId, userId),
+          or(
+            eq(otpFailures.userId, who.userId),
+            eq(otpFailures.emailDigest, emailDigest(who.email)),
+          ),
           eq(otpFailures.address, address),
           gt(otpFailures.createdAt, since),
         ),
@@ -421,22 +479,22 @@ export function createAuthService(deps: AuthDeps) {
     return row?.n ?? 0;
   }
 
-  async function recordFailure(userId: string, address: string) {
-    await db.insert(otpFailures).values({ userId, address, createdAt: clock.now() });
+  async function recordFailure(who: Claimant, address: string) {
+    await db.insert(otpFailures).values({
+      userId: who.userId,
+      emailDigest: emailDigest(who.email),
+      address,
+      createdAt: clock.now(),
+    });
   }
 
   /**
-   * Checks a code. Only a wrong guess at a live code counts as a failure, per account and client
-   * address (issue 17: ten calls for someone else's id, with no code even sent, used to lock
-   * them out for an hour); a code still dies after OTP_MAX_ATTEMPTS wrong tries.
+   * Claims one attempt at the live code of this kind and compares it; answers the code's row when
+   * it matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
    */
-  /**
-   * Claims one attempt at the user's live code and compares it; answers the code's row when it
-   * matches. Throws the same "invalid or expired" for no code, a wrong one or a spent one.
-   */
-  async function claimCode(user: { id: string }, code: string, address: string) {
+  async function claimCode(who: Claimant, kind: CodeKind, code: string, address: string) {
     const now = clock.now();
-    if ((await recentFailures(user.id, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
+    if ((await recentFailures(who, address)) >= OTP_MAX_FAILURES_PER_HOUR) {
       throw tooManyRequests("Too many failed attempts. Please try again in an hour.", 3600);
     }
     // Claim one attempt atomically: however many requests race, a code is evaluated at most
@@ -446,7 +504,8 @@ export function createAuthService(deps: AuthDeps) {
       .set({ attempts: sql`${otpCodes.attempts} + 1` })
       .where(
         and(
-          eq(otpCodes.userId, user.id),
+          eq(otpCodes.userId, who.userId),
+          inArray(otpCodes.purpose, PURPOSES[kind]),
           isNull(otpCodes.consumedAt),
           gt(otpCodes.expiresAt, now),
           lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
@@ -454,13 +513,15 @@ export function createAuthService(deps: AuthDeps) {
       )
       .returning();
     const matches =
-      attempt !== undefined &&
       crypto.timingSafeEqual(
-        Buffer.from(attempt.codeHash, "hex"),
+        Buffer.from(attempt?.codeHash ?? NO_CODE_HASH, "hex"),
         Buffer.from(hashCode(code), "hex"),
-      );
+      ) && attempt !== undefined;
     if (!attempt || !matches) {
-      if (attempt) await recordFailure(user.id, address);
+      // At verify-otp only a wrong guess at a live code counts: a user id alone, with no code even
+      // sent, must not run up anyone's count. At reset-password every refused try counts, since
+      // counting only live codes would tell which emails have an account.
+      if (attempt || kind === "reset") await recordFailure(who, address);
       throw invalidCode();
     }
     return attempt;
@@ -475,9 +536,13 @@ export function createAuthService(deps: AuthDeps) {
     const now = clock.now();
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) throw invalidCode();
-    const attempt = await claimCode(user, code, address);
-    // A password reset code is spent on /auth/reset-password only, never as a sign-in.
-    if (attempt.purpose === "reset") throw invalidCode();
+    // A password reset code is never a sign-in code: it is not even compared here.
+    const attempt = await claimCode(
+      { userId: user.id, email: user.email },
+      "verify",
+      code,
+      address,
+    );
 
     let revokedSomeSessions = false;
     const result = await db.transaction(async (tx) => {

@@ -190,6 +190,7 @@ export function createAccountService(deps: {
           passwordHash: unusable,
           emailVerifiedAt: null,
           otpSentAt: null,
+          resetOtpSentAt: null,
           deletedAt: now,
           updatedAt: now,
         })

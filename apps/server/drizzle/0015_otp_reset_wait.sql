@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "reset_otp_sent_at" timestamp with time zone;
