@@ -267,7 +267,7 @@ export async function buildApp(
     request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
   });
 
-  installIdempotency(app, database.db, clock);
+  installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
   await registerRateLimits(app, config);

@@ -5,6 +5,20 @@ import { ACTIONS } from "./permissions.ts";
 
 const keys = Object.keys(endpoints) as EndpointKey[];
 
+/** Whether an answer schema has a `token` field at any depth (sign-in tokens, invite links). */
+function carriesToken(schema: z.ZodType): boolean {
+  if (schema instanceof z.ZodObject) {
+    return Object.entries(schema.shape as Record<string, z.ZodType>).some(
+      ([name, field]) => name === "token" || carriesToken(field),
+    );
+  }
+  if (schema instanceof z.ZodArray) return carriesToken(schema.element as z.ZodType);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) {
+    return carriesToken(schema.unwrap() as z.ZodType);
+  }
+  return false;
+}
+
 describe("the endpoint table", () => {
   it.each(keys)("%s names exactly the path parameters its params schema takes", (key) => {
     const [, path] = splitEndpointKey(key);
@@ -20,6 +34,14 @@ describe("the endpoint table", () => {
     const successes = Object.keys(entry.responses).filter((status) => /^[23]/.test(status));
     expect(successes.filter((status) => status !== "302")).toHaveLength(1);
     expect(["public", "user", "token", ...ACTIONS]).toContain(entry.access);
+  });
+
+  it.each(keys)("%s is marked secretAnswer when a write answers a token", (key) => {
+    const entry = endpoints[key];
+    const [method] = splitEndpointKey(key);
+    const answers = Object.values(entry.responses) as z.ZodType[];
+    const secret = method !== "GET" && answers.some((schema) => carriesToken(schema));
+    expect("secretAnswer" in entry && entry.secretAnswer === true).toBe(secret);
   });
 
   it("splits a key into method and path", () => {

@@ -80,6 +80,12 @@ export interface Endpoint {
   responses: Partial<Record<SuccessStatus, z.ZodType>>;
   /** Error answers this route gives besides 401 for signed-in routes; each is an ApiError. */
   errors: readonly ErrorStatus[];
+  /**
+   * Its success answer carries a secret (a sign-in token, an invite-link token). The
+   * Idempotency-Key store never keeps such an answer: a replay of the success is 409
+   * IDEMPOTENCY_ANSWER_NOT_KEPT (the write is still done once); a refusal replays as usual.
+   */
+  secretAnswer?: true;
 }
 
 // Path parameters. The messages are what a client sees for a malformed id (a 400 names the field).
@@ -174,14 +180,15 @@ const sessionErrors = [400, 403, 404, 409] as const;
 /**
  * The header every signed-in write accepts (API.md "Offline and activity"): documented here for
  * the OpenAPI document; the server's idempotency plugin checks its form (1..100 printable
- * characters, else 400) and does the rest. Other headers pass through untouched.
+ * characters, else 400) and does the rest. Other headers pass through untouched. Sign-in steps
+ * and the token renewal (access "public" or "token") take no key.
  */
 export const IdempotencyHeadersSchema = z.looseObject({
   "idempotency-key": z
     .string()
     .optional()
     .describe(
-      "1 to 100 printable characters. The same key with the same request within 24 h replays the first answer; with another request it is 422 IDEMPOTENCY_MISMATCH.",
+      "1 to 100 printable characters. The same key with the same request within 24 h replays the first answer (an answer that carries a secret is not kept: 409 IDEMPOTENCY_ANSWER_NOT_KEPT); with another request it is 422 IDEMPOTENCY_MISMATCH.",
     ),
 });
 
@@ -207,6 +214,7 @@ export const endpoints = {
     body: VerifyOtpBodySchema,
     responses: { 200: VerifyOtpResponseSchema },
     errors: [400, 401, 429],
+    secretAnswer: true,
   },
   "POST /api/auth/resend-otp": {
     summary: "Send a new code (at most one a minute)",
@@ -220,6 +228,7 @@ export const endpoints = {
     access: "token",
     responses: { 200: TokenResponseSchema },
     errors: [401],
+    secretAnswer: true,
   },
   "GET /api/auth/validate-token": {
     summary: "Check the token; 401 when it is dead",
@@ -375,6 +384,7 @@ export const endpoints = {
     body: CreateInviteLinkBodySchema,
     responses: { 201: InviteLinkResponseSchema },
     errors: sessionErrors,
+    secretAnswer: true,
   },
   "GET /api/sessions/:id/links": {
     summary: "The session's invite links, newest first (creator)",
@@ -389,6 +399,8 @@ export const endpoints = {
     params: z.strictObject({ id: z.uuid("Session not found"), linkId: z.uuid("Link not found") }),
     responses: { 200: InviteLinkResponseSchema },
     errors: sessionErrors,
+    // The revoked link's token: dead, but kept out of the store all the same.
+    secretAnswer: true,
   },
   "DELETE /api/sessions/:id/members/:userId": {
     summary: "Remove a member (creator): their access ends at once; their lines stay",

@@ -32,6 +32,8 @@ export const ErrorCode = {
   IDEMPOTENCY_MISMATCH: "IDEMPOTENCY_MISMATCH",
   /** The first request with this key never finished (a crash): it may or may not have applied. */
   IDEMPOTENCY_IN_DOUBT: "IDEMPOTENCY_IN_DOUBT",
+  /** The first request with this key was done, and its answer carries a secret: never kept (409). */
+  IDEMPOTENCY_ANSWER_NOT_KEPT: "IDEMPOTENCY_ANSWER_NOT_KEPT",
   EMAIL_TAKEN: "EMAIL_TAKEN",
   WEAK_PASSWORD: "WEAK_PASSWORD",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",

@@ -426,7 +426,7 @@ export const orderShares = pgTable(
 /**
  * Answers to writes sent with an Idempotency-Key (API.md "Offline and activity"), kept 24 h: the
  * same key from the same user replays the first answer. `status` is null while the first request
- * is still running.
+ * is still running. A success answer that carries a secret keeps its status only (no body).
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -435,7 +435,10 @@ export const idempotencyKeys = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
-    /** SHA-256 of method, path and body: the same key with another request is refused (422). */
+    /**
+     * HMAC-SHA256 of method, path and body under a key derived from the server secret (a body may
+     * hold a password): the same key with another request is refused (422).
+     */
     requestHash: text("request_hash").notNull(),
     status: integer("status"),
     contentType: text("content_type"),

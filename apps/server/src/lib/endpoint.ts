@@ -49,9 +49,10 @@ export function route<K extends EndpointKey>(
     throw new Error(`${key} cannot be registered under the prefix ${app.prefix}`);
   }
   const signedIn = endpoint.access !== "public";
-  // Signed-in writes take an Idempotency-Key: 422 for a key reused on another request, 409 for
-  // a first request that never finished (plugins/idempotency.ts).
-  const keyed = signedIn && method !== "GET";
+  // Writes of a signed-in user take an Idempotency-Key: 422 for a key reused on another request,
+  // 409 for a first request that never finished or whose answer is not kept (plugins/
+  // idempotency.ts). "token" routes (refresh) have no user until they run, so they take none.
+  const keyed = signedIn && endpoint.access !== "token" && method !== "GET";
   const errorStatuses = new Set<number>([
     ...endpoint.errors,
     ...(signedIn ? [401] : []),
@@ -66,6 +67,12 @@ export function route<K extends EndpointKey>(
     schema: {
       tags: [tag === "conhealth" ? "health" : tag],
       summary: endpoint.summary,
+      ...(keyed && "secretAnswer" in endpoint
+        ? {
+            description:
+              "Its answer carries a secret, so a replay with the same Idempotency-Key is 409 IDEMPOTENCY_ANSWER_NOT_KEPT, not the answer: the write was done once; reload to see it.",
+          }
+        : {}),
       ...(signedIn ? { security: [{ bearer: [] }] } : {}),
       ...("params" in endpoint ? { params: endpoint.params } : {}),
       ...("query" in endpoint ? { querystring: endpoint.query } : {}),

@@ -9,6 +9,8 @@ export interface Secrets {
   otpKey: Buffer;
   /** Seals invite-link tokens kept for their creator to show again (AES-256-GCM). */
   linkKey: Buffer;
+  /** Keys the HMAC of requests kept with an Idempotency-Key (their bodies may hold passwords). */
+  idempotencyKey: Buffer;
 }
 
 const SECRET_FILE = "jwt-secret";
@@ -29,6 +31,7 @@ export async function loadSecrets(
     jwtKey: new Uint8Array(derive("cartner jwt")),
     otpKey: derive("cartner otp"),
     linkKey: derive("cartner invite links"),
+    idempotencyKey: derive("cartner idempotency"),
   };
 }
 

@@ -3,9 +3,14 @@
  * signed-in user's POST, PUT, PATCH or DELETE with a key is done once; the same key with the same
  * request within 24 h replays the first answer (status and body), and with another request is 422.
  * Kept in the database, so it holds across instances and restarts.
+ *
+ * The store holds no secret: a request is kept only as an HMAC under a key derived from the server
+ * secret (bodies hold passwords, and a plain hash would let a database copy test guesses), and a
+ * success answer that carries a secret (`secretAnswer` in the endpoint table) is never kept: its
+ * replay is 409 IDEMPOTENCY_ANSWER_NOT_KEPT, the write still done once.
  */
 import crypto from "node:crypto";
-import { ErrorCode } from "@cartner/contract";
+import { ErrorCode, endpoints } from "@cartner/contract";
 import { and, eq, lt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
@@ -28,18 +33,33 @@ declare module "fastify" {
   }
 }
 
-const requestHash = (request: FastifyRequest) =>
-  crypto
-    .createHash("sha256")
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest("hex");
+/** Routes of the endpoint table whose success answer carries a secret, as "METHOD /path". */
+const SECRET_ANSWERS = new Set<string>(
+  Object.entries(endpoints).flatMap(([key, endpoint]) =>
+    "secretAnswer" in endpoint && endpoint.secretAnswer ? [key] : [],
+  ),
+);
+const answerIsSecret = (request: FastifyRequest) =>
+  SECRET_ANSWERS.has(`${request.method} ${request.routeOptions.url ?? ""}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+export function installIdempotency(
+  app: FastifyInstance,
+  db: Db,
+  clock: Clock,
+  hashKey: Buffer,
+): void {
   app.decorateRequest("idempotency", undefined);
 
+  const requestHash = (request: FastifyRequest) =>
+    crypto
+      .createHmac("sha256", hashKey)
+      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+      .digest("hex");
+
   async function replay(
+    request: FastifyRequest,
     reply: FastifyReply,
     userId: string,
     key: string,
@@ -63,6 +83,13 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
           422,
           ErrorCode.IDEMPOTENCY_MISMATCH,
           "This Idempotency-Key was used for a different request. Use a new key for a new change.",
+        );
+      }
+      if (row.status !== null && row.status < 400 && answerIsSecret(request)) {
+        throw new AppError(
+          409,
+          ErrorCode.IDEMPOTENCY_ANSWER_NOT_KEPT,
+          "This request was already done with this Idempotency-Key. Its answer holds a secret, so it is not kept to send again: reload to see the result.",
         );
       }
       if (row.status !== null) {
@@ -112,13 +139,14 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
         request.idempotency = { userId, key };
         return;
       }
-      const answered = await replay(reply, userId, key, hash);
+      const answered = await replay(request, reply, userId, key, hash);
       if (answered !== "run") return answered;
     }
   });
 
   // The first request's answer, kept for replays; a server error is not an answer to keep (the
-  // write did not happen), so the key is freed for the retry.
+  // write did not happen), so the key is freed for the retry. A success that carries a secret
+  // keeps its status only; refusals are the server's own messages and replay on every route.
   app.addHook("onSend", async (request, reply, payload) => {
     const pending = request.idempotency;
     if (!pending) return payload;
@@ -128,6 +156,11 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
     );
     if (reply.statusCode >= 500) {
       await db.delete(idempotencyKeys).where(where);
+    } else if (reply.statusCode < 400 && answerIsSecret(request)) {
+      await db
+        .update(idempotencyKeys)
+        .set({ status: reply.statusCode, contentType: null, body: null })
+        .where(where);
     } else {
       await db
         .update(idempotencyKeys)

@@ -5,7 +5,7 @@
 import { OTP_MAX_ATTEMPTS, OTP_RESEND_INTERVAL_MS } from "@cartner/contract";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devMails } from "../../src/db/schema.ts";
+import { devMails, idempotencyKeys, sessionInvites } from "../../src/db/schema.ts";
 import {
   PASSWORD,
   client,
@@ -268,5 +268,72 @@ describe("export and deletion", () => {
     });
     expect(again.statusCode).toBe(201);
     expect(again.json().userId).not.toBe(f.people.creator.userId);
+  });
+
+  it("forgets every invite to the deleted account's email: a new account on it sees none", async () => {
+    const f = await sessionWithEveryRole(t);
+    const vic = f.people.viewer; // accepted an invite to "Weekend groceries"
+    for (const [sessionName, answer] of [
+      ["Party", "rejinvite"],
+      ["Picnic", "none"],
+    ] as const) {
+      const made = await f.as.creator("POST", "/api/sessions", {
+        sessionName,
+        sessionType: "Friends",
+        participants: "3+",
+      });
+      const code = made.json().session.sessionCode;
+      const sent = await f.as.creator("POST", "/api/sessions/invite", {
+        sessionCode: code,
+        emailOrUsername: vic.email,
+        role: "participant",
+      });
+      expect(sent.statusCode).toBe(201);
+      if (answer === "rejinvite") {
+        const rejected = await t.app.inject({
+          method: "POST",
+          url: "/api/sessions/rejinvite",
+          headers: { authorization: `Bearer ${vic.token}`, "idempotency-key": "reject-party" },
+          payload: { sessionCode: code },
+        });
+        expect(rejected.statusCode).toBe(200);
+      }
+    }
+    const before = (await f.as.viewer("GET", "/api/users/me/export")).json().invitesReceived;
+    expect(before.map((i: { status: string }) => i.status).sort()).toEqual([
+      "accepted",
+      "pending",
+      "rejected",
+    ]);
+
+    expect((await f.as.viewer("DELETE", "/api/users/me", { password: PASSWORD })).statusCode).toBe(
+      204,
+    );
+    const again = await post("/api/auth/register", {
+      name: "Vic",
+      email: vic.email,
+      password: PASSWORD,
+    });
+    expect(again.statusCode).toBe(201);
+    const verified = await post("/api/auth/verify-otp", {
+      userId: again.json().userId,
+      code: await latestCode(t.database, vic.email),
+    });
+    expect(verified.statusCode).toBe(200);
+    const newVic = client(t, verified.json().token);
+    const data = (await newVic("GET", "/api/users/me/export")).json();
+    expect(data.invitesReceived).toEqual([]);
+    expect(JSON.stringify(data)).not.toMatch(/Weekend groceries|Party|Picnic/);
+    expect((await newVic("GET", "/api/sessions/myinvites")).json().invites).toEqual([]);
+    // Nothing addressed to the email is left in the database, nor the answers kept for replays.
+    expect(
+      await t.database.db.select().from(sessionInvites).where(eq(sessionInvites.email, vic.email)),
+    ).toEqual([]);
+    expect(
+      await t.database.db
+        .select()
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.userId, vic.userId)),
+    ).toEqual([]);
   });
 });

@@ -149,6 +149,12 @@ describe("API hygiene", () => {
     expect(keyHeader(add)).toBe(true);
     expect(Object.keys(add.responses)).toEqual(expect.arrayContaining(["409", "422"]));
     expect(keyHeader(register)).toBeFalsy();
+    // The token renewal has no user until it runs, so it takes no key either.
+    expect(keyHeader(doc.paths["/api/auth/refresh-token"].post)).toBeFalsy();
+    // A write whose answer carries a secret says its replay is refused.
+    const newLink = doc.paths["/api/sessions/{id}/links"].post;
+    expect(keyHeader(newLink)).toBe(true);
+    expect(newLink.description).toContain("IDEMPOTENCY_ANSWER_NOT_KEPT");
     const ui = await t.app.inject({ method: "GET", url: "/api/docs/" });
     expect(ui.statusCode).toBe(200);
   });

@@ -151,6 +151,45 @@ describe("invite links", () => {
   });
 });
 
+describe("invites by email", () => {
+  it("an invitee who already joined through a link cannot accept the invite too (409, no second join)", async () => {
+    const f = await sessionWithEveryRole(t);
+    const zoe = await signUp(t, "Zoe");
+    const zoeAs = client(t, zoe.token);
+    const invited = await f.as.creator("POST", "/api/sessions/invite", {
+      sessionCode: f.code,
+      emailOrUsername: zoe.email,
+      role: "participant",
+    });
+    expect(invited.statusCode).toBe(201);
+    const link = await newLink(f, { role: "viewer", expiresInHours: 1, maxUses: 1 });
+    expect((await zoeAs("POST", `/api/invite/${link.token}/accept`)).statusCode).toBe(200);
+
+    const accepted = await zoeAs("POST", "/api/sessions/accinvite", { sessionCode: f.code });
+    expect(accepted.statusCode).toBe(409);
+    expect(accepted.json()).toEqual({
+      code: "CONFLICT",
+      message: "You are already in this session.",
+    });
+    const session = (await zoeAs("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(session.invitedUsers.find((m: { userId: string }) => m.userId === zoe.userId).role).toBe(
+      "viewer",
+    );
+    const { events } = (
+      await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity?limit=200`)
+    ).json();
+    const joins = events.filter(
+      (e: { type: string; actor: { _id: string } }) =>
+        e.type === "member.joined" && e.actor._id === zoe.userId,
+    );
+    expect(joins).toHaveLength(1);
+    expect(joins[0]).toMatchObject({ via: "link", role: "viewer" });
+    // Nothing is left for her to answer: the invite no longer shows among hers.
+    const mine = (await zoeAs("GET", "/api/sessions/myinvites")).json().invites;
+    expect(mine.map((i: { sessionCode: string }) => i.sessionCode)).not.toContain(f.code);
+  });
+});
+
 describe("invite mails", () => {
   it("mails every invite: to an account, the sessions page; to a new address, sign-up", async () => {
     const f = await sessionWithEveryRole(t);

@@ -8,6 +8,7 @@ import { executeRows, type Db } from "../../db/client.ts";
 import {
   authSessions,
   carts,
+  idempotencyKeys,
   joinFailures,
   otpCodes,
   otpFailures,
@@ -142,9 +143,10 @@ export function createAccountService(deps: {
 
   /**
    * Deletes the account: sessions they created and still run end (their carts stay as history
-   * for the others; hand one over first to keep it going), every membership goes, the profile,
-   * codes and devices go, and the user row keeps only an anonymous name so others' carts and
-   * orders still add up. Orders keep the names they were placed with.
+   * for the others; hand one over first to keep it going), every membership and every invite to
+   * their address goes, the profile, codes, devices and stored answers go, and the user row keeps
+   * only an anonymous name so others' carts and orders still add up. Orders keep the names they
+   * were placed with.
    */
   async function deleteAccount(user: User, password: string): Promise<void> {
     const [row] = await db.select().from(users).where(eq(users.id, user._id));
@@ -170,13 +172,14 @@ export function createAccountService(deps: {
         endedNow.push({ sessionId: id, version: await endInTransaction(tx, id, now) });
       }
       await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
-      await tx
-        .delete(sessionInvites)
-        .where(and(eq(sessionInvites.email, row.email), eq(sessionInvites.status, "pending")));
+      // Every invite to the address, answered ones too: the next account on it must not see them.
+      await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
       await tx.delete(profiles).where(eq(profiles.userId, user._id));
       await tx.delete(otpCodes).where(eq(otpCodes.userId, user._id));
       await tx.delete(otpFailures).where(eq(otpFailures.userId, user._id));
       await tx.delete(joinFailures).where(eq(joinFailures.userId, user._id));
+      // Stored answers to their keyed writes (profile, invites sent) are personal data too.
+      await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user._id));
       await tx
         .update(authSessions)
         .set({ revokedAt: now, userAgent: "" })

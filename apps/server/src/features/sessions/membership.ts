@@ -262,6 +262,9 @@ export function createMembershipService(deps: {
           eq(sessionInvites.email, user.email),
           eq(sessionInvites.status, "pending"),
           eq(sessions.status, "active"),
+          // Someone who joined another way meanwhile has nothing left to answer.
+          sql`not exists (select 1 from ${sessionMembers} m where m.session_id = ${sessions.id}
+            and m.user_id = ${user._id} and m.role <> 'pending')`,
         ),
       )
       .orderBy(desc(sessionInvites.createdAt));
@@ -299,15 +302,10 @@ export function createMembershipService(deps: {
         .returning({ id: sessionInvites.id });
       if (!claimed) throw notFound("No pending invite to that session");
       if (accept) {
-        await record(tx, {
-          sessionId: found.session.id,
-          actorId: user._id,
-          type: "member.joined",
-          details: { role: found.invite.role, via: "invite" },
-          at: now,
-        });
-        // An earlier join request by the same person becomes the invited role.
-        await tx
+        // An earlier join request by the same person becomes the invited role; a member (joined
+        // meanwhile another way, a link) changes nothing and gets 409: the rollback keeps the
+        // invite pending and logs no second join.
+        const added = await tx
           .insert(sessionMembers)
           .values({
             sessionId: found.session.id,
@@ -319,7 +317,16 @@ export function createMembershipService(deps: {
             target: [sessionMembers.sessionId, sessionMembers.userId],
             set: { role: found.invite.role },
             setWhere: eq(sessionMembers.role, "pending"),
-          });
+          })
+          .returning({ role: sessionMembers.role });
+        if (added.length === 0) throw conflict("You are already in this session.");
+        await record(tx, {
+          sessionId: found.session.id,
+          actorId: user._id,
+          type: "member.joined",
+          details: { role: found.invite.role, via: "invite" },
+          at: now,
+        });
       }
       const [touched] = await tx
         .update(sessions)
