@@ -125,3 +125,51 @@ test("a group splits its cart: equal split and fees, a shared line, a budget gon
 
   for (const p of [ann, ben, dan]) expect(p.problems).toEqual([]);
 });
+
+test("a member who still pays for lines is not made a viewer: the lobby says why and leads to the cart", async ({
+  browser,
+}) => {
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const session = await sharedSession(
+    ann,
+    [ben],
+    `Picnic ${crypto.randomBytes(3).toString("hex")}`,
+  );
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [first, second] = products.filter((p) => p.stock >= 10);
+  for (const product of [first!, second!]) {
+    await apiCall(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: product._id });
+  }
+
+  await ann.page.setViewportSize({ width: 360, height: 740 });
+  await ann.page.goto(`/session/${session._id}`);
+  const role = ann.page.getByLabel("Role of Ben");
+  await role.selectOption("viewer");
+  const dialog = ann.page.getByRole("dialog", { name: "Ben still pays for items in the cart" });
+  await expect(dialog).toContainText(
+    "Ben still has 2 lines in the cart: remove them or share them with others first.",
+  );
+  await expectNoA11yViolations(ann.page, "the lobby's role dialog");
+  await dialog.getByRole("button", { name: "Keep Ben a participant" }).click();
+  await expect(role).toHaveValue("participant");
+
+  // Open the cart from the dialog: the way to fix it.
+  await role.selectOption("viewer");
+  await dialog.getByRole("button", { name: "Open the cart" }).click();
+  await expect(ann.page).toHaveURL(new RegExp(`/cart/${session._id}$`));
+
+  // Ben takes his lines out; now he can watch without paying.
+  for (const product of [first!, second!]) {
+    const gone = await ben.page.request.delete(
+      `/api/carts/${session.cartId}/product/${product._id}`,
+      { headers: { Authorization: `Bearer ${ben.token}` } },
+    );
+    expect(gone.ok()).toBe(true);
+  }
+  await ann.page.goto(`/session/${session._id}`);
+  await ann.page.getByLabel("Role of Ben").selectOption("viewer");
+  await expect(ann.page.getByText("Ben is now a viewer.")).toBeVisible();
+  await expect(ann.page.getByLabel("Role of Ben")).toHaveValue("viewer");
+  expect(ann.problems).toEqual([]);
+  expect(ben.problems).toEqual([]);
+});
