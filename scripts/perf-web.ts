@@ -13,18 +13,14 @@
  * would install the app (see checkInstallable). Exits 1 when a page misses the aims
  * (performance >= 90, accessibility >= 95) or the app is not installable.
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
-import {
-  freePort,
-  startServer as startServerProcess,
-} from "../apps/server/scripts/server-process.ts";
 import { chromiumPath } from "./lib/chromium.ts";
 import { cdpSession, evaluate, waitForPage } from "./lib/devtools.ts";
+import { signUp, startWebServer } from "./lib/web-server.ts";
 
 const AIMS = { performance: 90, accessibility: 95 };
 const ALL_PAGES = [
@@ -56,60 +52,6 @@ const CHROME_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-
-const root = path.resolve(import.meta.dirname, "..");
-const web = path.join(root, "apps/web");
-
-/** Newest modification time under a directory (or of a file). */
-function newestMtime(target: string): number {
-  const stat = fs.statSync(target, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(
-    0,
-    ...fs.readdirSync(target).map((entry) => newestMtime(path.join(target, entry))),
-  );
-}
-
-function buildIfNeeded(): void {
-  const built = newestMtime(path.join(web, "dist/index.html"));
-  const sources = Math.max(
-    ...["src", "index.html", "public", "vite.config.ts"].map((p) => newestMtime(path.join(web, p))),
-    newestMtime(path.join(root, "packages/contract/src")),
-  );
-  if (built > sources) return;
-  console.info("perf:web: building the web app (dist is missing or stale)…");
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) throw new Error("perf:web: the build failed");
-}
-
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`perf:web: POST ${url} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** Registers a user through the API and reads the code from the dev outbox, like the e2e tests. */
-async function signUp(origin: string) {
-  const email = `perf.${Date.now()}@example.com`;
-  const { userId } = await postJson<{ userId: string }>(`${origin}/api/auth/register`, {
-    name: "Perf Tester",
-    email,
-    password: "plum-orchard-42",
-  });
-  const res = await fetch(`${origin}/dev/mailbox`, { headers: { accept: "application/json" } });
-  const { mails } = (await res.json()) as { mails: Array<{ to: string; text: string }> };
-  const code = mails.find((mail) => mail.to === email)?.text.match(/Your code: (\d{6})/)?.[1];
-  if (!code) throw new Error("perf:web: no code in the dev outbox");
-  return postJson<{ token: string; user: { _id: string; name: string; email: string } }>(
-    `${origin}/api/auth/verify-otp`,
-    { userId, code },
-  );
-}
 
 /**
  * A new browser tab at `url`, driven over the Chrome DevTools Protocol: `send` calls a protocol
@@ -266,37 +208,11 @@ function failingAudits(lhr: Result): string[] {
   );
 }
 
-/** Our own production server on a fresh DATA_DIR; `stop` ends it and removes the data. */
-async function startServer() {
-  buildIfNeeded();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cartner-perf-"));
-  const port = process.env.PERF_PORT ? Number(process.env.PERF_PORT) : await freePort(3460, 3499);
-  const origin = `http://127.0.0.1:${port}`;
-  const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
-  const server = await startServerProcess({
-    port,
-    // Empty is unset: an exported APP_ORIGIN (PUBLIC_URL's older name) must not contradict it.
-    env: { DATA_DIR: dataDir, PUBLIC_URL: origin, APP_ORIGIN: "" },
-    inheritEnv: true,
-    web: true,
-    output: "show",
-    timeoutMs: 60_000,
-  }).catch((error: unknown) => {
-    removeData();
-    throw error;
-  });
-  const stop = async () => {
-    await server.stop();
-    removeData();
-  };
-  return { origin, stop };
-}
-
 async function main(): Promise<number> {
   const external = process.env.PERF_ORIGIN?.replace(/\/$/, "");
   const { origin, stop } = external
     ? { origin: external, stop: async () => {} }
-    : await startServer();
+    : await startWebServer("perf:web", { portEnv: "PERF_PORT", range: [3460, 3499] });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     const credentials = await signUp(origin);

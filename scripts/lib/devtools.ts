@@ -1,5 +1,5 @@
 /**
- * A small Chrome DevTools Protocol client for what perf:web does in a tab before Lighthouse runs:
+ * A small Chrome DevTools Protocol client for what perf:web and trace:web do in a tab:
  * calls answered by id, events handed to listeners, and evaluation that waits for the page instead
  * of racing its creation.
  */

@@ -133,6 +133,15 @@ export function ScrollToTop() {
   return null;
 }
 
+/**
+ * Whether the page being drawn was reached with Back or Forward, so the browser is putting the
+ * reader back where they were (true until ScrollToTop has seen the new path): a page that draws
+ * long content bit by bit draws it whole then, or the restored position would not exist yet.
+ */
+export function isHistoryTraversal(): boolean {
+  return typeof window !== "undefined" && poppedTo === window.location.pathname;
+}
+
 /** The path Back or Forward last led to, until ScrollToTop has seen it. */
 let poppedTo: string | null = null;
 if (typeof window !== "undefined") {

@@ -1,7 +1,10 @@
+import { startTransition, useEffect, useState } from "react";
 import { SearchX } from "lucide-react";
 import type { Product } from "@cartner/contract";
 import { Button, Card, CardBody } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
+import { isHistoryTraversal } from "../../lib/router.tsx";
+import { LG_MEDIA_QUERY, useMediaQuery } from "../../lib/use-media-query.ts";
 import { ProductCard, ProductCardSkeleton } from "./ProductCard.tsx";
 import type { ProductLinkState } from "./product-links.ts";
 import type { AddToCart } from "./use-add-to-cart.ts";
@@ -10,6 +13,34 @@ export const EMPTY_MESSAGE = "No products match your filters.";
 const SKELETON_COUNT = 6;
 
 const gridClasses = "grid grid-cols-2 gap-3 sm:gap-5 lg:grid-cols-3";
+
+/** Cards added to the grid per step while it is first being drawn (see useProgressiveCount). */
+export const GRID_BATCH = 6;
+
+/**
+ * How many of `total` cards to draw: all of them, except while the grid is first being drawn.
+ * Drawing the whole catalog in one go (React building every card, then the browser styling and
+ * laying them out) held a phone's main thread for a quarter of a second and more whenever the list
+ * arrived after the page was on screen (docs/benchmarks.md, issue 28). The first row
+ * (`first` cards, with the page's largest image) comes with the list; then `batch` cards at a
+ * time, each a low-priority update (a transition, which React renders in short slices, so a tap or
+ * a keystroke goes first), started in a task of its own once the one before is committed. Later
+ * lists (a filter, a search) are drawn whole: the page renders them in the background already
+ * (useDeferredValue), and a grid that shrank and grew again would move the page under a reader who
+ * had scrolled down. For the same reason a grid drawn on Back or Forward (the browser restoring the
+ * reader's scroll position) is drawn whole at once, as before.
+ */
+export function useProgressiveCount(total: number, first: number, batch = GRID_BATCH): number {
+  const [limit, setLimit] = useState(() => (isHistoryTraversal() ? Infinity : first));
+  const [done, setDone] = useState(false);
+  if (!done && limit >= total) setDone(true);
+  useEffect(() => {
+    if (done || limit >= total) return;
+    const timer = setTimeout(() => startTransition(() => setLimit((n) => n + batch)), 0);
+    return () => clearTimeout(timer);
+  }, [done, limit, total, batch]);
+  return done ? total : Math.min(limit, total);
+}
 
 interface ProductGridProps {
   products: Product[];
@@ -20,12 +51,17 @@ interface ProductGridProps {
 }
 
 export function ProductGrid({ products, updating, onAddToCart, linkState }: ProductGridProps) {
+  // One row first: three cards from `lg` up, two below (gridClasses).
+  const columns = useMediaQuery(LG_MEDIA_QUERY) ? 3 : 2;
+  const count = useProgressiveCount(products.length, columns);
+  // Busy until every card is there, so assistive technology (and tests) read the whole list.
+  const drawing = count < products.length;
   return (
     <ul
-      aria-busy={updating || undefined}
+      aria-busy={updating || drawing || undefined}
       className={cn(gridClasses, "transition-opacity", updating && "opacity-60")}
     >
-      {products.map((product, position) => (
+      {products.slice(0, count).map((product, position) => (
         // Off-screen cards skip style, layout and paint until they scroll near the viewport: the
         // whole catalog at once is a long main-thread task on a phone. The intrinsic size is about
         // one card, so the scrollbar stays steady.

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
+import type { Product } from "@cartner/contract";
 import { listBody, sampleProducts } from "./test-products.ts";
 
 const validate: StubHandler = () => json(200, { valid: true, user: testUser });
@@ -29,8 +30,9 @@ describe("products page", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Marketplace" })).toBeVisible();
     expect(await screen.findByText("4 products")).toBeInTheDocument();
 
+    // The first row comes at once, the rest right after (see the next test).
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(4));
     const cards = screen.getAllByRole("article");
-    expect(cards).toHaveLength(4);
     const first = within(cards[0]!);
     const image = first.getByRole("img", { name: "Aurora Wireless Headphones" });
     // The first row is on screen at once (the first image is the page's largest paint); the rest
@@ -56,6 +58,37 @@ describe("products page", () => {
     expect(
       within(cards[1]!).getByRole("button", { name: "Add Pocket Speaker to cart" }),
     ).toBeDisabled();
+  });
+
+  it("draws a long list a row first, then the rest in batches, until every product is there", async () => {
+    const many: Product[] = Array.from({ length: 20 }, (_, i) => ({
+      ...sampleProducts[i % sampleProducts.length]!,
+      _id: `p-${i}`,
+      name: `Product ${i + 1}`,
+    }));
+    openProducts("/products", () => json(200, listBody(many)));
+    expect(await screen.findByText("20 products")).toBeInTheDocument();
+    const list = screen.getAllByRole("list").find((ul) => ul.querySelector("article"))!;
+    // The first row comes with the list (three cards from `lg` up), and the list says it is busy
+    // until the rest are drawn.
+    expect(within(list).getAllByRole("article").length).toBeLessThan(20);
+    expect(list).toHaveAttribute("aria-busy", "true");
+
+    await waitFor(() => expect(within(list).getAllByRole("article")).toHaveLength(20));
+    expect(list).not.toHaveAttribute("aria-busy");
+    const names = within(list)
+      .getAllByRole("heading", { level: 3 })
+      .map((heading) => heading.textContent);
+    expect(names).toEqual(many.map((product) => product.name));
+    // The first row's images load at once, the first with high priority; the others lazily.
+    const images = within(list).getAllByRole("img", { name: /^Product \d+$/ });
+    expect(images.map((image) => image.getAttribute("loading"))).toEqual([
+      "eager",
+      "eager",
+      "eager",
+      ...Array<string>(17).fill("lazy"),
+    ]);
+    expect(images[0]).toHaveAttribute("fetchpriority", "high");
   });
 
   it("says an add needs an active session (SPEC's toast) for now", async () => {
