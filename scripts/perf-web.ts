@@ -18,8 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse, { type Flags, type Result } from "lighthouse";
-import { chromiumPath } from "./lib/chromium.ts";
-import { cdpSession, evaluate, waitForPage } from "./lib/devtools.ts";
+import { chromiumPath, HEADLESS_FLAGS } from "./lib/chromium.ts";
+import { evaluate, openTab, waitForPage } from "./lib/devtools.ts";
 import { signUp, startWebServer } from "./lib/web-server.ts";
 
 const AIMS = { performance: 90, accessibility: 95 };
@@ -44,14 +44,6 @@ function pickPages(list: string | undefined) {
   return ALL_PAGES.filter((page) => wanted.includes(page.path));
 }
 const RUNS = Math.max(1, Number(process.env.PERF_RUNS ?? 3));
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * A new browser tab at `url`, driven over the Chrome DevTools Protocol: `send` calls a protocol
@@ -59,21 +51,7 @@ const CHROME_FLAGS = [
  * `url`'s origin has its JavaScript context (the tab opens on about:blank first).
  */
 async function devtoolsTab(debugPort: number, url: string) {
-  const devtools = `http://127.0.0.1:${debugPort}`;
-  const target = (await (await fetch(`${devtools}/json/new?${url}`, { method: "PUT" })).json()) as {
-    id: string;
-    webSocketDebuggerUrl: string;
-  };
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  const close = async () => {
-    socket.close();
-    await fetch(`${devtools}/json/close/${target.id}`);
-  };
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  const session = cdpSession(socket);
+  const { session, close } = await openTab(debugPort, url);
   try {
     await waitForPage(session, new URL(url).origin);
   } catch (error) {
@@ -218,7 +196,7 @@ async function main(): Promise<number> {
     const credentials = await signUp(origin);
     chrome = await chromeLauncher.launch({
       chromePath: chromiumPath(),
-      chromeFlags: CHROME_FLAGS,
+      chromeFlags: HEADLESS_FLAGS,
     });
     const install = await checkInstallable(chrome.port, origin);
     const results: Measured[] = [];

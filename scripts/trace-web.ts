@@ -24,8 +24,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
-import { chromiumPath } from "./lib/chromium.ts";
-import { cdpSession, evaluate } from "./lib/devtools.ts";
+import { chromiumPath, HEADLESS_FLAGS } from "./lib/chromium.ts";
+import { evaluate, openTab } from "./lib/devtools.ts";
 import { signUp, startWebServer } from "./lib/web-server.ts";
 
 const PAGE = process.env.TRACE_PAGE ?? "/products";
@@ -63,23 +63,9 @@ interface CallFrame {
 
 /** A DevTools Protocol connection to one tab: `send` calls a method, `on` listens to an event. */
 async function connectTab(port: number, url: string) {
-  const devtools = `http://127.0.0.1:${port}`;
-  const target = (await (await fetch(`${devtools}/json/new?${url}`, { method: "PUT" })).json()) as {
-    id: string;
-    webSocketDebuggerUrl: string;
-  };
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  const session = cdpSession(socket);
+  const { session, close } = await openTab(port, url);
   const on = <T>(method: string, listener: (params: T) => void) => {
     session.on(method, (params) => listener(params as T));
-  };
-  const close = async () => {
-    socket.close();
-    await fetch(`${devtools}/json/close/${target.id}`);
   };
   return { session, send: session.send, on, close };
 }
@@ -223,14 +209,7 @@ async function main(): Promise<void> {
     : await startWebServer("trace:web", { portEnv: "TRACE_PORT", range: [3440, 3459] });
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    chromeFlags: HEADLESS_FLAGS,
   });
   const keep = process.env.TRACE_DIR;
   if (keep) fs.mkdirSync(keep, { recursive: true });

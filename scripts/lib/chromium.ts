@@ -1,6 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 
+/**
+ * Headless Chromium as the measuring scripts launch it here: no sandbox (root), no GPU, and no
+ * background connections, which this machine's closed network refuses.
+ */
+export const HEADLESS_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** Where Debian and Ubuntu put Chromium, after CHROMIUM_PATH. */
 export const CHROMIUM_NAMES = ["chromium", "chromium-browser"];
 

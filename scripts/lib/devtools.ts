@@ -67,6 +67,28 @@ export function cdpSession(socket: MessageSocket): CdpSession {
 }
 
 /**
+ * A new tab at `url` in the Chromium whose DevTools listen on `debugPort`, and a session on it;
+ * `close` closes both.
+ */
+export async function openTab(debugPort: number, url: string) {
+  const devtools = `http://127.0.0.1:${debugPort}`;
+  const target = (await (await fetch(`${devtools}/json/new?${url}`, { method: "PUT" })).json()) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  const close = async () => {
+    socket.close();
+    await fetch(`${devtools}/json/close/${target.id}`);
+  };
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  return { session: cdpSession(socket), close };
+}
+
+/**
  * What Runtime.evaluate answers while the page has no JavaScript context: before its first one is
  * created, or between a navigation destroying one and creating the next.
  */
