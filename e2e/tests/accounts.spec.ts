@@ -93,6 +93,33 @@ test("forgot password: a code from the outbox, a new password, and every device 
   await visitor.close();
 });
 
+test("someone else asking for Ann's password reset does not keep her from signing in", async ({
+  browser,
+}) => {
+  const ann = await person(browser, "Ann");
+  const stranger = await browser.newContext();
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto("/forgot-password");
+  await strangerPage.getByLabel("Email").fill(ann.user.email);
+  await strangerPage.getByRole("button", { name: "Send code" }).click();
+  await expect(strangerPage).toHaveURL(/\/reset-password$/);
+
+  // Ann, on another device a moment later, signs in with her password as usual.
+  const laptop = await browser.newContext();
+  const page = await laptop.newPage();
+  const problems = watchConsole(page, { serverErrors: true });
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ann.user.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/verify-otp$/);
+  await enterCode(page, await readCode(page.request, ann.user.email));
+  await expect(page.getByRole("button", { name: "Logout" }).first()).toBeVisible();
+  expect([...problems, ...ann.problems]).toEqual([]);
+  await stranger.close();
+  await laptop.close();
+});
+
 test("an invite link with a QR code, opened signed out: the visitor signs up on the way and joins", async ({
   browser,
 }) => {
