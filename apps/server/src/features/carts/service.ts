@@ -25,6 +25,7 @@ import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissi
 import type { EventBus } from "../realtime/bus.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import { announceActivity } from "../sessions/activity.ts";
+import { readyMark } from "../sessions/ready.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
 
@@ -47,6 +48,8 @@ export interface CartView {
     role: Role;
     budgetCents: number | null;
     ready: boolean;
+    /** The share total the mark was set at (drizzle/0017); see sessions/ready.ts. */
+    readyTotalCents: number | null;
   }>;
   lines: Array<{
     id: string;
@@ -148,11 +151,15 @@ function shareOf(s: ShareCents, members: CartView["members"]) {
 
 function build(view: CartView, viewerId: string, media: Media): Cart {
   const { cart, session, lines } = view;
-  const members: Member[] = visibleMembers(view.members, viewerId).map(({ budgetCents, ...m }) => ({
-    ...m,
-    avatar: media.userAvatar(m.userId),
-    budget: budgetCents === null ? null : fromCents(budgetCents),
-  }));
+  const { shares } = splitOf(view);
+  const members: Member[] = visibleMembers(view.members, viewerId).map(
+    ({ budgetCents, readyTotalCents, ready, ...m }) => ({
+      ...m,
+      avatar: media.userAvatar(m.userId),
+      budget: budgetCents === null ? null : fromCents(budgetCents),
+      ...readyMark({ ...m, ready, readyTotalCents }, shares),
+    }),
+  );
   const creator = members.find((m) => m.role === "creator");
   const products: CartLine[] = lines.map((l) => ({
     _id: l.id,
@@ -186,7 +193,7 @@ function build(view: CartView, viewerId: string, media: Media): Cart {
     products,
     totalPrice: fromCents(lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0)),
     itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
-    split: splitOf(view).shares.map((share) => shareOf(share, view.members)),
+    split: shares.map((share) => shareOf(share, view.members)),
     version: session.version,
     createdAt: new Date(cart.createdAt).toISOString(),
     updatedAt: new Date(cart.updatedAt).toISOString(),
