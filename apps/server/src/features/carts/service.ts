@@ -348,14 +348,30 @@ export function createCartService(deps: {
         throw new Error(`cart_write answered an unknown verdict: ${verdict satisfies never}`);
     }
     if (verdict === "ok") {
-      const { session } = view!;
-      events.publish({
-        event: { type: "cart.updated", sessionId: session.id, cartId, version: session.version },
-        members: session.id,
-      });
-      announceActivity(events, session.id);
+      const { session, members } = view!;
+      announceCartChange(
+        session.id,
+        cartId,
+        session.version,
+        members.some((m) => m.ready),
+      );
     }
     return build(view!, user._id, media);
+  }
+
+  /**
+   * After a committed cart change: cart.updated, and session.updated too while a member's ready
+   * mark is set (`marked`), since the change may have moved their share's total and so cleared
+   * their mark (API.md).
+   */
+  function announceCartChange(sessionId: string, cartId: string, version: number, marked: boolean) {
+    const types = marked
+      ? (["cart.updated", "session.updated"] as const)
+      : (["cart.updated"] as const);
+    for (const type of types) {
+      events.publish({ event: { type, sessionId, cartId, version }, members: sessionId });
+    }
+    announceActivity(events, sessionId);
   }
 
   /** A checked-out cart is an order now (409 CART_LOCKED); any other ended one is history. */
@@ -473,7 +489,7 @@ export function createCartService(deps: {
     // The cart row is locked first, as by every cart change and by checkout: a change racing a
     // checkout either lands before its snapshot or finds the cart completed (re-read after the
     // lock wait) and changes nothing.
-    const [updated] = await rows<{ version: number }>(sql`
+    const [updated] = await rows<{ version: number; marked: boolean }>(sql`
       with line as (
         update cart_lines set shared_with = ${`{${unique.join(",")}}`}::uuid[], updated_at = ${clock.now()}
         where id = ${lineId}
@@ -489,18 +505,10 @@ export function createCartService(deps: {
         returning seq)
       update ${sessionsTable} set version = version + 1, updated_at = ${clock.now()}
       where id = ${found!.sessionId} and exists (select 1 from line)
-      returning version`);
+      returning version, exists (select 1 from ${sessionMembers}
+        where ${sessionMembers.sessionId} = ${found!.sessionId} and ${sessionMembers.ready}) as marked`);
     if (!updated) throw await endedError(cartId);
-    events.publish({
-      event: {
-        type: "cart.updated",
-        sessionId: found!.sessionId,
-        cartId,
-        version: updated.version,
-      },
-      members: found!.sessionId,
-    });
-    announceActivity(events, found!.sessionId);
+    announceCartChange(found!.sessionId, cartId, updated.version, updated.marked);
     return build(await access({ cartId }, user._id), user._id, media);
   }
 
