@@ -89,8 +89,13 @@ export const MemberSchema = z.object({
   role: RoleSchema,
   /** The member's own spending cap (null: none). */
   budget: z.number().nullable(),
-  /** Their "I'm done" mark. */
+  /**
+   * Their "I'm done" mark: set, and their share's total is still the one they marked at (a mark
+   * clears when that total changes, DESIGN section 10).
+   */
   ready: z.boolean(),
+  /** They marked done, but their share's total has changed since: not ready until they mark again. */
+  shareChanged: z.boolean(),
 });
 
 /** How a session splits its cart (DESIGN section 9); see the contract's split.ts. */

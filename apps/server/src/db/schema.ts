@@ -194,6 +194,11 @@ export const sessionMembers = pgTable(
     budgetCents: integer("budget_cents"),
     /** The member's "I'm done" mark. */
     ready: boolean("ready").notNull().default(false),
+    /**
+     * Their share's total (cents) when they set the mark (null: unmarked, or marked before this
+     * column). The mark counts only while their share's total is still this (issue 29).
+     */
+    readyTotalCents: integer("ready_total_cents"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -57,6 +57,7 @@ describe("creating sessions", () => {
         role: "creator",
         budget: null,
         ready: false,
+        shareChanged: false,
       },
     ]);
     expect(session.splitPolicy).toEqual({ mode: "by_adder", weights: {}, fees: "proportional" });

@@ -224,4 +224,82 @@ describe("budgets and ready marks", () => {
     const seen = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}`)).json().session;
     expect(seen.invitedUsers.find((m: { name: string }) => m.name === "Ben").ready).toBe(true);
   });
+
+  it("a ready mark clears when the member's share total changes, and says so (issue 29)", async () => {
+    const f = await world();
+    type Seen = { name: string; ready: boolean; shareChanged: boolean };
+    const ben = (members: Seen[]) => {
+      const m = members.find((x) => x.name === "Ben")!;
+      return { ready: m.ready, shareChanged: m.shareChanged };
+    };
+    /** Ben's mark as the session, the session lists and the cart show it to the viewer. */
+    const benEverywhere = async () => {
+      const session = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}`)).json().session;
+      const mine = (await f.as.viewer("GET", "/api/sessions/my")).json();
+      const listed = (mine.sessions ?? mine).find((s: { _id: string }) => s._id === f.sessionId);
+      const cart = await cartOf(f);
+      return [
+        ben(session.invitedUsers),
+        ben(listed.invitedUsers),
+        ben(cart.sessionId.invitedUsers),
+      ];
+    };
+    const ready = { ready: true, shareChanged: false };
+    const changed = { ready: false, shareChanged: true };
+    const mark = await f.as.participant("PUT", `/api/sessions/${f.sessionId}/ready`, {
+      ready: true,
+    });
+    expect(ben(mark.json().session.invitedUsers)).toEqual(ready);
+    expect(await benEverywhere()).toEqual([ready, ready, ready]);
+
+    // Ann sets her own budget: Ben's share does not move, so he stays ready.
+    await f.as.creator("PATCH", `/api/sessions/${f.sessionId}/members/${f.people.creator.userId}`, {
+      budget: 50,
+    });
+    expect(await benEverywhere()).toEqual([ready, ready, ready]);
+
+    // Ann adds a line and shares it with Ben: his share rises, his mark no longer counts.
+    const other = (await f.as.creator("GET", "/api/products?limit=50"))
+      .json()
+      .products.find((p: { _id: string; stock: number }) => p._id !== productId && p.stock > 5);
+    const added = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: other._id,
+    });
+    const line = added
+      .json()
+      .cart.products.find((l: { productId: { _id: string } }) => l.productId._id === other._id);
+    const shared = await f.as.creator(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${line._id}/shared-with`,
+      {
+        userIds: [f.people.creator.userId, f.people.participant.userId],
+      },
+    );
+    expect(ben(shared.json().cart.sessionId.invitedUsers)).toEqual(changed);
+    expect(await benEverywhere()).toEqual([changed, changed, changed]);
+
+    // Marking again holds at the new total; a policy change that moves his share clears it again.
+    await f.as.participant("PUT", `/api/sessions/${f.sessionId}/ready`, { ready: true });
+    expect(await benEverywhere()).toEqual([ready, ready, ready]);
+    const policy = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, {
+      mode: "equal",
+      weights: {},
+      fees: "creator",
+    });
+    expect(ben(policy.json().session.invitedUsers)).toEqual(changed);
+    expect(await benEverywhere()).toEqual([changed, changed, changed]);
+
+    // Ann adding to her own line moves Ben's share too (now split equally): cart writes clear it.
+    await f.as.participant("PUT", `/api/sessions/${f.sessionId}/ready`, { ready: true });
+    const more = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: other._id,
+    });
+    expect(more.statusCode).toBe(200);
+    expect(ben(more.json().cart.sessionId.invitedUsers)).toEqual(changed);
+
+    // Unmarking leaves nothing to explain.
+    await f.as.participant("PUT", `/api/sessions/${f.sessionId}/ready`, { ready: false });
+    const off = { ready: false, shareChanged: false };
+    expect(await benEverywhere()).toEqual([off, off, off]);
+  });
 });

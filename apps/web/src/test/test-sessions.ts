@@ -18,6 +18,7 @@ export function member(user: { _id: string; name: string }, role: Member["role"]
     role,
     budget: null,
     ready: false,
+    shareChanged: false,
   };
 }
 

@@ -25,6 +25,7 @@ import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissi
 import type { EventBus } from "../realtime/bus.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import { announceActivity } from "../sessions/activity.ts";
+import { readyMark } from "../sessions/ready.ts";
 import type { SessionService } from "../sessions/service.ts";
 import type { Media } from "../../lib/media.ts";
 
@@ -47,6 +48,8 @@ export interface CartView {
     role: Role;
     budgetCents: number | null;
     ready: boolean;
+    /** The share total the mark was set at (drizzle/0017); see sessions/ready.ts. */
+    readyTotalCents: number | null;
   }>;
   lines: Array<{
     id: string;
@@ -148,11 +151,15 @@ function shareOf(s: ShareCents, members: CartView["members"]) {
 
 function build(view: CartView, viewerId: string, media: Media): Cart {
   const { cart, session, lines } = view;
-  const members: Member[] = visibleMembers(view.members, viewerId).map(({ budgetCents, ...m }) => ({
-    ...m,
-    avatar: media.userAvatar(m.userId),
-    budget: budgetCents === null ? null : fromCents(budgetCents),
-  }));
+  const { shares } = splitOf(view);
+  const members: Member[] = visibleMembers(view.members, viewerId).map(
+    ({ budgetCents, readyTotalCents, ready, ...m }) => ({
+      ...m,
+      avatar: media.userAvatar(m.userId),
+      budget: budgetCents === null ? null : fromCents(budgetCents),
+      ...readyMark({ ...m, ready, readyTotalCents }, shares),
+    }),
+  );
   const creator = members.find((m) => m.role === "creator");
   const products: CartLine[] = lines.map((l) => ({
     _id: l.id,
@@ -186,7 +193,7 @@ function build(view: CartView, viewerId: string, media: Media): Cart {
     products,
     totalPrice: fromCents(lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0)),
     itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
-    split: splitOf(view).shares.map((share) => shareOf(share, view.members)),
+    split: shares.map((share) => shareOf(share, view.members)),
     version: session.version,
     createdAt: new Date(cart.createdAt).toISOString(),
     updatedAt: new Date(cart.updatedAt).toISOString(),
@@ -341,14 +348,30 @@ export function createCartService(deps: {
         throw new Error(`cart_write answered an unknown verdict: ${verdict satisfies never}`);
     }
     if (verdict === "ok") {
-      const { session } = view!;
-      events.publish({
-        event: { type: "cart.updated", sessionId: session.id, cartId, version: session.version },
-        members: session.id,
-      });
-      announceActivity(events, session.id);
+      const { session, members } = view!;
+      announceCartChange(
+        session.id,
+        cartId,
+        session.version,
+        members.some((m) => m.ready),
+      );
     }
     return build(view!, user._id, media);
+  }
+
+  /**
+   * After a committed cart change: cart.updated, and session.updated too while a member's ready
+   * mark is set (`marked`), since the change may have moved their share's total and so cleared
+   * their mark (API.md).
+   */
+  function announceCartChange(sessionId: string, cartId: string, version: number, marked: boolean) {
+    const types = marked
+      ? (["cart.updated", "session.updated"] as const)
+      : (["cart.updated"] as const);
+    for (const type of types) {
+      events.publish({ event: { type, sessionId, cartId, version }, members: sessionId });
+    }
+    announceActivity(events, sessionId);
   }
 
   /** A checked-out cart is an order now (409 CART_LOCKED); any other ended one is history. */
@@ -466,7 +489,7 @@ export function createCartService(deps: {
     // The cart row is locked first, as by every cart change and by checkout: a change racing a
     // checkout either lands before its snapshot or finds the cart completed (re-read after the
     // lock wait) and changes nothing.
-    const [updated] = await rows<{ version: number }>(sql`
+    const [updated] = await rows<{ version: number; marked: boolean }>(sql`
       with line as (
         update cart_lines set shared_with = ${`{${unique.join(",")}}`}::uuid[], updated_at = ${clock.now()}
         where id = ${lineId}
@@ -482,18 +505,10 @@ export function createCartService(deps: {
         returning seq)
       update ${sessionsTable} set version = version + 1, updated_at = ${clock.now()}
       where id = ${found!.sessionId} and exists (select 1 from line)
-      returning version`);
+      returning version, exists (select 1 from ${sessionMembers}
+        where ${sessionMembers.sessionId} = ${found!.sessionId} and ${sessionMembers.ready}) as marked`);
     if (!updated) throw await endedError(cartId);
-    events.publish({
-      event: {
-        type: "cart.updated",
-        sessionId: found!.sessionId,
-        cartId,
-        version: updated.version,
-      },
-      members: found!.sessionId,
-    });
-    announceActivity(events, found!.sessionId);
+    announceCartChange(found!.sessionId, cartId, updated.version, updated.marked);
     return build(await access({ cartId }, user._id), user._id, media);
   }
 

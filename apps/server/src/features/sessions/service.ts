@@ -5,6 +5,7 @@ import {
   type LiveEventType,
   type Member,
   type Session,
+  type ShareCents,
   type SessionStatus,
   type Action,
   type SessionRole,
@@ -19,8 +20,10 @@ import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
+import { splitOf, type CartView } from "../carts/service.ts";
 import { announceActivity, listActivity, record } from "./activity.ts";
 import { newSessionCode } from "./codes.ts";
+import { readyMark } from "./ready.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -139,7 +142,11 @@ export function createSessionService(deps: {
     return rows.map((r) => r.userId);
   }
 
-  /** Everyone in these sessions (pending requests included), in joining order, per session. */
+  /**
+   * Everyone in these sessions (pending requests included), in joining order, per session, with
+   * their ready marks as readyMark() shows them: sessions where someone is marked also read their
+   * cart's view, for the shares the marks are checked against.
+   */
   async function membersOf(sessionIds: string[]): Promise<Map<string, Member[]>> {
     const rows = await db
       .select({
@@ -149,11 +156,23 @@ export function createSessionService(deps: {
         name: users.name,
         budgetCents: sessionMembers.budgetCents,
         ready: sessionMembers.ready,
+        readyTotalCents: sessionMembers.readyTotalCents,
       })
       .from(sessionMembers)
       .innerJoin(users, eq(users.id, sessionMembers.userId))
       .where(inArray(sessionMembers.sessionId, sessionIds))
       .orderBy(sessionMembers.createdAt);
+    const marked = [...new Set(rows.filter((r) => r.ready).map((r) => r.sessionId))];
+    const sharesBySession = new Map<string, ShareCents[]>();
+    if (marked.length > 0) {
+      const views = await db
+        .select({ sessionId: carts.sessionId, view: sql<CartView>`cart_view(${carts.id})` })
+        .from(carts)
+        .where(inArray(carts.sessionId, marked));
+      for (const { sessionId, view } of views) {
+        sharesBySession.set(sessionId, splitOf(view).shares);
+      }
+    }
     const bySession = new Map<string, Member[]>();
     for (const r of rows) {
       const list = bySession.get(r.sessionId) ?? [];
@@ -163,14 +182,14 @@ export function createSessionService(deps: {
         avatar: media.userAvatar(r.userId),
         role: r.role,
         budget: r.budgetCents === null ? null : fromCents(r.budgetCents),
-        ready: r.ready,
+        ...readyMark(r, sharesBySession.get(r.sessionId) ?? []),
       });
       bySession.set(r.sessionId, list);
     }
     return bySession;
   }
 
-  /** Builds API.md's Session shape for several sessions with three queries. */
+  /** Builds API.md's Session shape for several sessions with three queries (four when a member is marked ready). */
   async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);

@@ -19,7 +19,7 @@ import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { CartView } from "../carts/service.ts";
+import { splitOf, type CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { announceActivity, record } from "./activity.ts";
 import { bumpVersion, lockForWrite, type SessionRow, type SessionService } from "./service.ts";
@@ -91,19 +91,25 @@ export function createSplitService(deps: {
     return changed(row, userId);
   }
 
-  /** The lines a member carries alone in the session's active cart (none once checked out). */
-  async function linesCarriedBy(tx: Tx, sessionId: string, userId: string): Promise<number> {
+  /** The session's active cart as cart_view() shows it (none once checked out). */
+  async function activeCart(tx: Tx, sessionId: string): Promise<CartView | undefined> {
     const [row] = await executeRows<{ view: CartView }>(
       tx,
       sql`select cart_view(id) as view from ${carts}
         where session_id = ${sessionId} and status = 'active'`,
     );
-    if (!row) return 0;
-    const lines = row.view.lines.map((l) => ({
+    return row?.view;
+  }
+
+  /** The lines a member carries alone in the session's active cart (none once checked out). */
+  async function linesCarriedBy(tx: Tx, sessionId: string, userId: string): Promise<number> {
+    const view = await activeCart(tx, sessionId);
+    if (!view) return 0;
+    const lines = view.lines.map((l) => ({
       addedBy: l.userId,
       sharedWith: l.sharedWith.map((u) => u._id),
     }));
-    return linesCarriedAlone(lines, row.view.members, userId);
+    return linesCarriedAlone(lines, view.members, userId);
   }
 
   /**
@@ -168,9 +174,17 @@ export function createSplitService(deps: {
     const now = clock.now();
     const row = await db.transaction(async (tx) => {
       await lockForWrite(tx, sessionId, userId, "member.ready");
+      // The mark holds at the share total it is given at (sessions/ready.ts). The cart's row is
+      // locked, so no cart write lands between reading the total and storing it.
+      let readyTotalCents: number | null = null;
+      if (ready) {
+        const view = await activeCart(tx, sessionId);
+        const shares = view ? splitOf(view).shares : [];
+        readyTotalCents = shares.find((s) => s.userId === userId)?.total ?? 0;
+      }
       await tx
         .update(sessionMembers)
-        .set({ ready })
+        .set({ ready, readyTotalCents })
         .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
       await record(tx, {
         sessionId,

@@ -11,14 +11,19 @@ import { useCheckout, useSessionOrder } from "./order-queries.ts";
 
 export const CHECK_OUT_LABEL = "Check out";
 
-/** Who has said "I'm done" among the members who pay, for the confirm dialog. */
+/**
+ * Who has said "I'm done" among the members who pay, for the confirm dialog. `ready` is the
+ * server's: a mark whose share total changed since no longer counts, and says so.
+ */
 export function readiness(session: Session): { ready: string[]; waiting: string[] } {
   const payers = session.invitedUsers.filter(
     (m) => m.role === "creator" || m.role === "participant",
   );
   return {
     ready: payers.filter((m) => m.ready).map((m) => m.name),
-    waiting: payers.filter((m) => !m.ready).map((m) => m.name),
+    waiting: payers
+      .filter((m) => !m.ready)
+      .map((m) => (m.shareChanged ? `${m.name} (share changed since marking done)` : m.name)),
   };
 }
 

@@ -9,6 +9,10 @@ import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 
+/** Shown to a member whose "I'm done" mark cleared because their share's total changed. */
+export const SHARE_CHANGED_MESSAGE =
+  "Your share changed since you marked yourself done. Check it, then mark yourself done again.";
+
 interface SplitPanelProps {
   cart: Cart;
   userId: string | null | undefined;
@@ -21,7 +25,8 @@ interface SplitPanelProps {
 /**
  * Who pays what, live: every paying member's running total from the server's split (never
  * recomputed here), against their own budget, with their "I'm done" mark. The signed-in member
- * sets their budget and marks themselves done here.
+ * sets their budget and marks themselves done here; a mark clears when the member's share total
+ * changes (the server says so with `shareChanged`), and they are told why.
  */
 export function SplitPanel({ cart, userId, role, active, policyText }: SplitPanelProps) {
   const titleId = useId();
@@ -67,6 +72,11 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
           </Button>
         )}
       </div>
+      {active && me?.shareChanged && (
+        <p role="status" className="text-sm font-medium text-accent-800">
+          {SHARE_CHANGED_MESSAGE}
+        </p>
+      )}
       {policyText && <p className="text-sm text-slate-600">{policyText}</p>}
       <ul aria-label="Running totals" className="flex flex-col gap-3">
         {cart.split.map((share) => {
@@ -81,6 +91,7 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
                     {share.userId === userId && <span className="text-slate-500"> (you)</span>}
                   </span>
                   {member?.ready && <Badge tone="success">Done</Badge>}
+                  {member?.shareChanged && <Badge tone="accent">Share changed</Badge>}
                 </span>
                 <span
                   className={cn(

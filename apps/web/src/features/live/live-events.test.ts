@@ -146,4 +146,20 @@ describe("live events", () => {
     versions.reset();
     expect(versions.accept(at(3))).toBe(true);
   });
+
+  it("takes both events of one commit: a split change's session.updated, then its cart.updated", () => {
+    const versions = createVersionFilter();
+    const at = (type: LiveEvent["type"], version: number): LiveEvent => ({
+      type,
+      sessionId: "s-1",
+      version,
+    });
+    expect(versions.accept(at("session.updated", 7))).toBe(true);
+    // The shares and ready marks on the cart page refetch too (issue 29).
+    expect(versions.accept(at("cart.updated", 7))).toBe(true);
+    expect(versions.accept(at("cart.updated", 7))).toBe(false);
+    expect(versions.accept(at("session.updated", 6))).toBe(false);
+    expect(versions.accept(at("cart.updated", 8))).toBe(true);
+    expect(versions.accept(at("session.updated", 7))).toBe(false);
+  });
 });

@@ -118,18 +118,26 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
 
 /**
  * Drops events that are not newer than one already handled for the same session (a duplicate or
- * late delivery). Versions come from events only, not from cached data: a query refetched after
+ * late delivery), but for another type of event of the same version (the same commit). Versions come from events only, not from cached data: a query refetched after
  * a commit says nothing about the other queries that commit changed. Reset on every ready, when
  * everything is refetched anyway.
  */
 export function createVersionFilter() {
-  const newest = new Map<string, number>();
+  /** Per session, the newest version handled and the event types handled at it. */
+  const newest = new Map<string, { version: number; types: Set<LiveEvent["type"]> }>();
   return {
     accept(event: LiveEvent): boolean {
       if (event.sessionId === undefined || event.version === undefined) return true;
       const seen = newest.get(event.sessionId);
-      if (seen !== undefined && event.version <= seen) return false;
-      newest.set(event.sessionId, event.version);
+      if (seen !== undefined && event.version < seen.version) return false;
+      // One commit may announce itself twice (a split change: session.updated, then cart.updated
+      // for the shares and ready marks); each type refetches its own views.
+      if (seen !== undefined && event.version === seen.version) {
+        if (seen.types.has(event.type)) return false;
+        seen.types.add(event.type);
+        return true;
+      }
+      newest.set(event.sessionId, { version: event.version, types: new Set([event.type]) });
       return true;
     },
     reset(): void {
