@@ -173,3 +173,70 @@ test("a member who still pays for lines is not made a viewer: the lobby says why
   expect(ann.problems).toEqual([]);
   expect(ben.problems).toEqual([]);
 });
+
+test("by weights: one member at 50, the others left at the 100 shown, pays half of each (issue 29)", async ({
+  browser,
+}) => {
+  const [ann, ben, dan] = await Promise.all([
+    person(browser, "Ann"),
+    person(browser, "Ben"),
+    person(browser, "Dan"),
+  ]);
+  const sessionName = `Family shop ${crypto.randomBytes(3).toString("hex")}`;
+  const session = await sharedSession(ann, [ben, dan], sessionName);
+  // A line whose subtotal, fees (1 %, half up) and tax (13 % of both, half up) each divide into
+  // fifths, so weights 100:100:50 give exact shares and "half" holds to the cent.
+  const fees = (s: number) => Math.floor((s + 50) / 100);
+  const tax = (s: number) => Math.floor(((s + fees(s)) * 13 + 50) / 100);
+  const fifths = (s: number) => s % 5 === 0 && fees(s) % 5 === 0 && tax(s) % 5 === 0;
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const pick = products
+    .flatMap((p) =>
+      Array.from({ length: Math.min(p.stock, 30) }, (_, i) => ({ product: p, quantity: i + 1 })),
+    )
+    .find(({ product, quantity }) => fifths(Math.round(product.price * 100) * quantity));
+  expect(pick, "a product and quantity whose cents divide into fifths").toBeDefined();
+  // Dan, the one at 50, adds it: by adder (or with missing weights read as 0) he would carry it all.
+  await apiCall(dan, "POST", `/api/carts/${session.cartId}/product`, {
+    productId: pick!.product._id,
+    quantity: pick!.quantity,
+  });
+
+  // Ann, the creator, picks "by weights" in the lobby and types 50 for Dan alone.
+  await ann.page.goto(`/session/${session._id}`);
+  const policy = ann.page.getByTestId("split-policy");
+  await policy
+    .getByRole("group", { name: "Split the items" })
+    .getByRole("radio", { name: /^By weights/ })
+    .check();
+  const weights = policy.getByRole("group", { name: "Weights (0 to 100)" });
+  for (const name of ["Ann", "Ben", "Dan"]) {
+    await expect(weights.getByRole("spinbutton", { name })).toHaveValue("100");
+  }
+  await weights.getByRole("spinbutton", { name: "Dan" }).fill("50");
+  await expect(policy.getByRole("list", { name: "Preview of the shares" })).toBeVisible();
+  await policy.getByRole("button", { name: "Save split policy" }).click();
+  await expect(ann.page.getByText("Split policy saved.")).toBeVisible();
+  await expect(policy).toContainText("Lines are shared by weight");
+
+  // The cart's running totals: Dan pays half of Ann and half of Ben, to the cent, adding up.
+  const summary = await apiCall<{ total: number; subtotal: number; fees: number; tax: number }>(
+    ann,
+    "GET",
+    `/api/sessions/${session._id}/summary`,
+  );
+  const subtotal = Math.round(summary.subtotal * 100);
+  expect([Math.round(summary.fees * 100), Math.round(summary.tax * 100)]).toEqual([
+    fees(subtotal),
+    tax(subtotal),
+  ]);
+  const total = Math.round(summary.total * 100);
+  for (const p of [ann, dan]) {
+    await p.page.goto(`/cart/${session._id}`);
+    const totals = await runningTotals(p.page, sessionName);
+    expect(totals).toEqual({ Ann: (total / 5) * 2, Ben: (total / 5) * 2, Dan: total / 5 });
+    expect(sum(totals)).toBe(total);
+  }
+
+  for (const p of [ann, ben, dan]) expect(p.problems).toEqual([]);
+});

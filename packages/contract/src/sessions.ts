@@ -98,7 +98,10 @@ export const MemberSchema = z.object({
   shareChanged: z.boolean(),
 });
 
-/** How a session splits its cart (DESIGN section 9); see the contract's split.ts. */
+/**
+ * How a session splits its cart (DESIGN sections 9 and 10); see the contract's split.ts. A member
+ * missing from `weights` has weight 100.
+ */
 export const SplitPolicySchema = z.strictObject({
   mode: z.enum(SPLIT_MODES),
   weights: z

@@ -5,6 +5,7 @@ import {
   linesCarriedAlone,
   memberHasLinesMessage,
   DEFAULT_SPLIT_POLICY,
+  DEFAULT_WEIGHT,
   FEE_MODES,
   SPLIT_MODES,
   splitShares,
@@ -119,6 +120,20 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
     );
   });
 
+  it("a member with no weight carries exactly as one with weight 100", () => {
+    fc.assert(
+      fc.property(cart, ({ lines, members, policy }) => {
+        const full = Object.fromEntries(
+          members.map((m) => [m.userId, policy.weights[m.userId] ?? DEFAULT_WEIGHT]),
+        );
+        expect(splitShares(lines, members, policy)).toEqual(
+          splitShares(lines, members, { ...policy, weights: full }),
+        );
+      }),
+      RUNS,
+    );
+  });
+
   it("does not depend on the order of lines or members", () => {
     fc.assert(
       fc.property(cart, ({ lines, members, policy }) => {
@@ -152,6 +167,52 @@ describe("splitShares, by example", () => {
       ["Ann", 120],
       ["Ben", 120],
       ["Kid", 60],
+    ]);
+  });
+
+  it("weights: a member with no weight has 100, so 50 for the child alone gives the child half (issue 29)", () => {
+    const policy: SplitPolicy = { mode: "weights", weights: { kid: 50 }, fees: "proportional" };
+    const { shares } = splitShares([milk], members, policy);
+    expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
+      ["Ann", 120],
+      ["Ben", 120],
+      ["Kid", 60],
+    ]);
+    // The issue's cart, $37.93: the child pays half of each adult, to the cent, adding up.
+    const groceries: SplitInputLine = { lineTotal: 3793, addedBy: "kid" };
+    const by = Object.fromEntries(
+      splitShares([groceries], members, policy).shares.map((s) => [s.name, s.subtotal]),
+    );
+    expect(by).toEqual({ Ann: 1517, Ben: 1517, Kid: 759 });
+  });
+
+  it("weights: untouched weights (none saved) are everyone at 100, an equal split", () => {
+    const policy: SplitPolicy = { mode: "weights", weights: {}, fees: "proportional" };
+    const { shares } = splitShares([milk], members, policy);
+    expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
+      ["Ann", 100],
+      ["Ben", 100],
+      ["Kid", 100],
+    ]);
+  });
+
+  it("weights: 0 pays nothing; when every payer's weight is 0, each line falls back to its adder", () => {
+    const one: SplitPolicy = { mode: "weights", weights: { ben: 0 }, fees: "proportional" };
+    expect(splitShares([milk], members, one).shares.map((s) => [s.name, s.subtotal])).toEqual([
+      ["Ann", 150],
+      ["Ben", 0],
+      ["Kid", 150],
+    ]);
+    const none: SplitPolicy = {
+      mode: "weights",
+      weights: { ann: 0, ben: 0, kid: 0 },
+      fees: "proportional",
+    };
+    const lines = [milk, { lineTotal: 500, addedBy: "kid" }];
+    expect(splitShares(lines, members, none).shares.map((s) => [s.name, s.subtotal])).toEqual([
+      ["Ann", 300],
+      ["Ben", 0],
+      ["Kid", 500],
     ]);
   });
 

@@ -15,10 +15,21 @@ export type FeeMode = (typeof FEE_MODES)[number];
 
 export interface SplitPolicy {
   mode: SplitMode;
-  /** userId -> 0..100; 0 or missing: carries nothing under "weights" (a child at 50, adults 100). */
+  /**
+   * userId -> 0..100 under "weights" (a child at 50 next to adults at 100 pays half). A member with
+   * no weight here has DEFAULT_WEIGHT, 100; 0 carries nothing. When every paying member's weight is
+   * 0, each line falls back to its adder.
+   */
   weights: Record<string, number>;
   fees: FeeMode;
 }
+
+/** The weight of a member the policy names no weight for (DESIGN section 10, "Weights"). */
+export const DEFAULT_WEIGHT = 100;
+
+/** A member's weight under `policy`: theirs when set, else DEFAULT_WEIGHT. */
+export const weightOf = (policy: Pick<SplitPolicy, "weights">, userId: string): number =>
+  policy.weights[userId] ?? DEFAULT_WEIGHT;
 
 /** Today's rule, and every session's until its creator picks another. */
 export const DEFAULT_SPLIT_POLICY: SplitPolicy = {
@@ -103,10 +114,10 @@ export function splitShares(
       weights = [...new Set(sharers)].map((key) => ({ key, weight: 1 }));
     } else if (policy.mode === "equal" && payers.length > 0) {
       weights = payers.map((key) => ({ key, weight: 1 }));
-    } else if (policy.mode === "weights" && payers.some((id) => (policy.weights[id] ?? 0) > 0)) {
-      weights = payers.map((key) => ({ key, weight: policy.weights[key] ?? 0 }));
+    } else if (policy.mode === "weights" && payers.some((id) => weightOf(policy, id) > 0)) {
+      weights = payers.map((key) => ({ key, weight: weightOf(policy, key) }));
     } else {
-      // By adder, and the fallback of every mode that leaves nobody to pay.
+      // By adder, and the fallback of every mode that leaves nobody to pay (every weight 0).
       weights = [{ key: line.addedBy, weight: 1 }];
     }
     add(subtotals, apportion(line.lineTotal, weights));

@@ -58,6 +58,45 @@ describe("the split policy", () => {
     );
   });
 
+  it("weights: a member saved without a weight carries as 100, next to one at 50 (issue 29)", async () => {
+    const f = await world();
+    // Only Ben's box was typed in; Ann's, untouched at the 100 the web shows, is not sent.
+    const res = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, {
+      mode: "weights",
+      weights: { [f.people.participant.userId]: 50 },
+      fees: "proportional",
+    });
+    expect(res.statusCode).toBe(200);
+    const cart = await cartOf(f);
+    const split = byName(cart.split);
+    const ann = cents(split.Ann!.subtotal);
+    const ben = cents(split.Ben!.subtotal);
+    // Ben added the line, yet Ann (missing = 100) carries two thirds of it, Ben (50) one third.
+    expect(ann + ben).toBe(cents(price) * 2);
+    expect(Math.abs(ann - 2 * ben)).toBeLessThanOrEqual(2);
+    const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    expect(cart.split.reduce((s: number, x: Share) => s + cents(x.total), 0)).toBe(
+      cents(summary.total),
+    );
+  });
+
+  it("weights: no weights at all is everyone at 100, an equal split; every weight 0 falls back to the adder", async () => {
+    const f = await world();
+    const url = `/api/sessions/${f.sessionId}/split-policy`;
+    await f.as.creator("PUT", url, { mode: "weights", weights: {}, fees: "proportional" });
+    let split = byName((await cartOf(f)).split);
+    const ann = cents(split.Ann!.subtotal);
+    const ben = cents(split.Ben!.subtotal);
+    expect(ann + ben).toBe(cents(price) * 2);
+    expect(Math.abs(ann - ben)).toBeLessThanOrEqual(1);
+
+    const zero = { [f.people.creator.userId]: 0, [f.people.participant.userId]: 0 };
+    await f.as.creator("PUT", url, { mode: "weights", weights: zero, fees: "proportional" });
+    split = byName((await cartOf(f)).split);
+    expect(cents(split.Ann!.subtotal)).toBe(0);
+    expect(cents(split.Ben!.subtotal)).toBe(cents(price) * 2);
+  });
+
   it.each([
     ["a weight over 100", { mode: "weights", weights: { W: 101 }, fees: "equal" }],
     ["a weight that is not whole", { mode: "weights", weights: { W: 1.5 }, fees: "equal" }],

@@ -6,6 +6,7 @@ import {
   SPLIT_MODES,
   can,
   splitShares,
+  weightOf,
   type Role,
   type Session,
   type SplitPolicy,
@@ -47,6 +48,12 @@ function PolicyEditor({ session }: { session: Session }) {
   const client = useQueryClient();
   const [draft, setDraft] = useState<SplitPolicy>(session.splitPolicy);
   const payers = session.invitedUsers.filter((m) => can(m.role, "cart.add"));
+  // What the form shows is what it sends: every paying member's weight, 100 unless typed (the
+  // contract's default too), and none for anyone who no longer pays (the server refuses those).
+  const policy: SplitPolicy = {
+    ...draft,
+    weights: Object.fromEntries(payers.map((m) => [m.userId, weightOf(draft, m.userId)])),
+  };
   const cart = useQuery({
     queryKey: cartKeys.lookup("session", session._id),
     queryFn: ({ signal }) => cartsApi.ofSession(session._id, signal),
@@ -60,11 +67,11 @@ function PolicyEditor({ session }: { session: Session }) {
           sharedWith: line.sharedWith.map((u) => u._id),
         })),
         session.invitedUsers,
-        draft,
+        policy,
       ).shares
     : [];
   const save = useMutation({
-    mutationFn: () => sessionsApi.setSplitPolicy(session._id, draft),
+    mutationFn: () => sessionsApi.setSplitPolicy(session._id, policy),
     onSuccess: () => {
       successToast("Split policy saved.");
       return Promise.all([
@@ -102,7 +109,7 @@ function PolicyEditor({ session }: { session: Session }) {
                 max={100}
                 step={1}
                 className="w-24"
-                value={draft.weights[member.userId] ?? 100}
+                value={policy.weights[member.userId]}
                 onChange={(event) => {
                   const weight = Math.max(
                     0,
