@@ -57,10 +57,11 @@ test("a new user fills in the profile, changes the password and signs in with it
   await expect(page.getByRole("heading", { level: 1, name: "Edit Profile" })).toBeVisible();
   await expectNoA11yViolations(page);
 
-  // Only ticked fields are editable and sent.
+  // Only ticked fields are editable and sent; a new user's empty fields start ticked.
   const bio = page.getByLabel("Bio", { exact: true });
-  await expect(bio).toBeDisabled();
-  await page.getByRole("checkbox", { name: "Update bio" }).check();
+  await expect(bio).toBeEnabled();
+  await expect(page.getByRole("checkbox", { name: "Update bio" })).toBeChecked();
+  await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
   await bio.fill("I organise the weekly groceries.");
   await page.getByRole("checkbox", { name: "Update languages" }).check();
   await page.getByLabel("Languages", { exact: true }).fill(" English, , French ");

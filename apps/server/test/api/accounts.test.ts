@@ -214,6 +214,36 @@ describe("devices", () => {
   });
 });
 
+describe("last seen", () => {
+  it("moves when a device uses the API, at most once a minute", async () => {
+    const gus = await signUp(t, "Gus");
+    const api = client(t, gus.token);
+    const lastSeen = async () => {
+      const res = await api("GET", "/api/auth/sessions");
+      const sessions = res.json().sessions as { lastSeenAt: string; current: boolean }[];
+      return Date.parse(sessions.find((s) => s.current)!.lastSeenAt);
+    };
+    const signedIn = await lastSeen();
+
+    // Within the minute: no write, last seen stays.
+    t.clock.advance(20_000);
+    expect((await api("GET", "/api/sessions/my")).statusCode).toBe(200);
+    expect(await lastSeen()).toBe(signedIn);
+
+    // Past it: the next authenticated request moves it to now.
+    t.clock.advance(50_000);
+    expect((await api("GET", "/api/sessions/my")).statusCode).toBe(200);
+    const moved = await lastSeen();
+    expect(moved).toBe(t.clock.now().getTime());
+
+    // And again only a minute later.
+    t.clock.advance(30_000);
+    expect(await lastSeen()).toBe(moved);
+    t.clock.advance(31_000);
+    expect(await lastSeen()).toBe(t.clock.now().getTime());
+  });
+});
+
 describe("export and deletion", () => {
   it("exports the account's data as a JSON attachment", async () => {
     const f = await sessionWithEveryRole(t);

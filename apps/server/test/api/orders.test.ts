@@ -363,11 +363,16 @@ describe("receipt and mails", () => {
       settled.split.map((s: { name: string; mail: string }) => [s.name, s.mail]),
     );
     expect(mail).toEqual({ Ann: "sent", Ben: "failed" });
-    const [annMail] = await t.database.db
+    const annMails = await t.database.db
       .select()
       .from(devMails)
       .where(eq(devMails.recipient, f.people.creator.email));
+    const annMail = annMails.find((m) => m.subject.includes(order.number));
     expect(annMail).toBeDefined();
+    // Ann placed the order: her mail says so in the second person.
+    expect(annMail?.text).toContain(`You checked out "Weekend groceries": order ${order.number}.`);
+    expect(annMail?.text).not.toContain("Ann checked out");
+    expect(annMail?.html).toContain("You checked out “Weekend groceries”");
     expect(
       (await f.as.participant("GET", `/api/sessions/${f.sessionId}`)).json().session.status,
     ).toBe("ended");
@@ -389,5 +394,8 @@ describe("receipt and mails", () => {
     expect(orderMail?.text).toContain(`Your share: ${money(benShare.total)}`);
     expect(orderMail?.text).toContain(`/orders/${order._id}`);
     expect(orderMail?.text).toContain("Pay Ann your share");
+    expect(orderMail?.text).toContain(
+      `Ann checked out "Weekend groceries": order ${order.number}.`,
+    );
   });
 });

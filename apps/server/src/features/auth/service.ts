@@ -25,6 +25,8 @@ import { dummyPasswordHash, hashPassword, isCommonPassword, verifyPassword } fro
 import type { TokenService } from "./tokens.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How often a device's use of the API moves its "last seen" (one write per auth session). */
+export const LAST_SEEN_EVERY_MS = 60_000;
 
 export interface AuthDeps {
   db: Db;
@@ -104,6 +106,12 @@ export function createAuthService(deps: AuthDeps) {
   const liveSessions = new Map<string, { context: AuthContext; until: number }>();
   /** Bumped by every drop: a session read before it is not remembered after it. */
   let liveEpoch = 0;
+  /**
+   * When each auth session's last seen was last known to be written (its row's value, or our own
+   * write): a request moves it only once it is a minute old, so the devices list's "Last seen"
+   * follows use without a write per request (decision 007 keeps requests off the database).
+   */
+  const seenAt = new Map<string, number>();
 
   /** Drops remembered auth sessions here: one (sid), a user's, or all (neither). */
   function dropCachedSessions(scope: { userId?: string | undefined; sid?: string | undefined }) {
@@ -627,20 +635,54 @@ export function createAuthService(deps: AuthDeps) {
         cached.until > clock.now().getTime() &&
         cached.context.user._id === claims.userId
       ) {
+        await markSeen(claims.sid);
         return cached.context;
       }
     }
     const started = liveEpoch;
-    const context = await loadSession(claims.sid, claims.userId);
+    const { context, lastSeenAt } = await readSession(claims.sid, claims.userId);
     // Not when a revocation arrived while the row was read: the row may predate it.
     if (caching && started === liveEpoch && cacheUsable()) {
       if (liveSessions.size > 10_000) liveSessions.clear();
       liveSessions.set(claims.sid, { context, until: clock.now().getTime() + sessionCacheMs });
     }
+    if (lastSeenAt > (seenAt.get(claims.sid) ?? 0)) seenAt.set(claims.sid, lastSeenAt);
+    await markSeen(claims.sid);
     return context;
   }
 
+  /**
+   * Moves the auth session's last seen to now when it is at least a minute old: one conditional
+   * UPDATE a minute per device (it changes nothing if another instance wrote it meanwhile, or if
+   * the session was revoked). The cached path comes here too, so a device served from the cache
+   * is still seen.
+   */
+  async function markSeen(sid: string) {
+    const now = clock.now();
+    const known = seenAt.get(sid);
+    if (known !== undefined && now.getTime() - known < LAST_SEEN_EVERY_MS) return;
+    if (seenAt.size > 10_000) seenAt.clear();
+    seenAt.set(sid, now.getTime());
+    await db
+      .update(authSessions)
+      .set({ lastSeenAt: now })
+      .where(
+        and(
+          eq(authSessions.id, sid),
+          isNull(authSessions.revokedAt),
+          lt(authSessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS)),
+        ),
+      );
+  }
+
   async function loadSession(sid: string, userId: string): Promise<AuthContext> {
+    return (await readSession(sid, userId)).context;
+  }
+
+  async function readSession(
+    sid: string,
+    userId: string,
+  ): Promise<{ context: AuthContext; lastSeenAt: number }> {
     const now = clock.now().getTime();
     const [row] = await db
       .select({
@@ -662,16 +704,15 @@ export function createAuthService(deps: AuthDeps) {
     ) {
       throw unauthorized("Your session has ended. Please sign in again.");
     }
-    return { user: toUser(row), sid };
+    return { context: { user: toUser(row), sid }, lastSeenAt: row.lastSeenAt.getTime() };
   }
 
   async function refresh(token: string) {
     const claims = await tokens.verify(token, { allowExpired: true });
     await loadSession(claims.sid, claims.userId);
-    await db
-      .update(authSessions)
-      .set({ lastSeenAt: clock.now() })
-      .where(eq(authSessions.id, claims.sid));
+    const now = clock.now();
+    await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, claims.sid));
+    seenAt.set(claims.sid, now.getTime());
     return { token: await tokens.sign(claims) };
   }
 

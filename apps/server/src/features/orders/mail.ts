@@ -13,6 +13,8 @@ export function orderMail(
   const order = mail;
   const share = order.split.find((s) => s.userId === to.userId);
   const isPayee = order.payee._id === to.userId;
+  // The one who placed the order reads "You checked out", not their own name.
+  const placer = order.placedBy._id === to.userId ? "You" : order.placedBy.name;
   const shareLine = share ? `Your share: ${formatMoney(share.total)}` : "You have no share.";
   const payLine = isPayee
     ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
@@ -20,7 +22,7 @@ export function orderMail(
   const text = [
     `Hi ${to.name},`,
     "",
-    `${order.placedBy.name} checked out "${order.sessionName}": order ${order.number}.`,
+    `${placer} checked out "${order.sessionName}": order ${order.number}.`,
     "",
     shareLine,
     `Order total: ${formatMoney(order.total)}`,
@@ -32,7 +34,7 @@ export function orderMail(
   ].join("\n");
   const html = `<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">
 <p>Hi ${escapeHtml(to.name)},</p>
-<p>${escapeHtml(order.placedBy.name)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
+<p>${escapeHtml(placer)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
 <p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
 <p>Order total: ${escapeHtml(formatMoney(order.total))}<br>${escapeHtml(payLine)}</p>
 <p><a href="${escapeHtml(orderUrl)}">Open the order and its receipt</a></p>

@@ -27,6 +27,15 @@ describe("describeActivity", () => {
     expect(describeActivity(entry(1, "cart.cleared"), "u-ben")).toBe("You cleared the cart");
   });
 
+  it("makes the verb agree with You on a ready mark", () => {
+    const done = entry(1, "session.updated", { ready: true });
+    const again = entry(2, "session.updated", { ready: false });
+    expect(describeActivity(done, "u-ben")).toBe("You are done adding items");
+    expect(describeActivity(again, "u-ben")).toBe("You are adding items again");
+    expect(describeActivity(done, "u-ann")).toBe("Ben is done adding items");
+    expect(describeActivity(again, "u-ann")).toBe("Ben is adding items again");
+  });
+
   it("describes members, settings and orders", () => {
     expect(describeActivity(entry(1, "member.joined", { via: "link" }), null)).toBe(
       "Ben joined with an invite link",

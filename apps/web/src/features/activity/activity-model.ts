@@ -33,10 +33,11 @@ function listText(items: string[]): string {
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-function sessionUpdated(entry: Activity): string {
+function sessionUpdated(entry: Activity, you: boolean): string {
   if (entry.status === "ended") return "ended the session";
   if (typeof entry.ready === "boolean") {
-    return entry.ready ? "is done adding items" : "is adding items again";
+    const is = you ? "are" : "is";
+    return entry.ready ? `${is} done adding items` : `${is} adding items again`;
   }
   const changed = Array.isArray(entry.changed) ? entry.changed.map(String) : [];
   if (changed.includes("code")) return "made a new session code";
@@ -52,8 +53,11 @@ function sessionUpdated(entry: Activity): string {
   return fields.length > 0 ? `changed ${listText(fields)}` : "changed the session";
 }
 
-/** What the entry says after the actor's name: "removed Oat milk". */
-export function activityAction(entry: Activity): string {
+/**
+ * What the entry says after the actor's name: "removed Oat milk". `you` when the actor is the
+ * reader, so the verb agrees with "You" ("You are done adding items", not "You is").
+ */
+export function activityAction(entry: Activity, you = false): string {
   switch (entry.type) {
     case "item.added":
       return `added ${quantityOf(entry)}${str(entry.product)}`;
@@ -84,7 +88,7 @@ export function activityAction(entry: Activity): string {
         ? `handed the session to ${str(entry.member)}`
         : `made ${str(entry.member)} a ${str(entry.role)}`;
     case "session.updated":
-      return sessionUpdated(entry);
+      return sessionUpdated(entry, you);
     case "split.policy": {
       const mode = SPLIT_MODE_TEXT[entry.mode as keyof typeof SPLIT_MODE_TEXT];
       return mode ? `set the split to “${mode.label}”` : "changed the split";
@@ -100,8 +104,8 @@ export function activityAction(entry: Activity): string {
 
 /** "Ben removed Oat milk"; the reader's own entries say "You". */
 export function describeActivity(entry: Activity, userId: string | null | undefined): string {
-  const who = userId && entry.actor._id === userId ? "You" : entry.actor.name;
-  return `${who} ${activityAction(entry)}`;
+  const you = Boolean(userId) && entry.actor._id === userId;
+  return `${you ? "You" : entry.actor.name} ${activityAction(entry, you)}`;
 }
 
 /** "just now", "2 min ago", "3 h ago", "yesterday", "4 days ago", then the date. */

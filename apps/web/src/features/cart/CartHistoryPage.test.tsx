@@ -60,6 +60,14 @@ describe("cart history", () => {
     );
     expect(within(picnic).getByText("3 items")).toBeVisible();
     expect(within(picnic).getAllByText("$32.48").length).toBeGreaterThan(0);
+    // The cart's total is before fees and tax; the order's total, with them, is named as such.
+    const header = within(picnic).getByText("Total", { selector: "dt" }).parentElement!;
+    expect(header).toHaveTextContent("Total$32.48 before fees and tax");
+    expect(await within(picnic).findByText("Order total")).toBeVisible();
+    expect(within(picnic).getByText("Order total").parentElement).toHaveTextContent(
+      "Order total$44.49 with fees and tax",
+    );
+    expect(within(camping).queryByText("Order total")).toBeNull();
     expect(within(picnic).getByText("Stoneware Mug")).toBeVisible();
     // Read-only: no quantity or remove controls and no Remove column.
     expect(within(picnic).queryByRole("button", { name: /quantity|Remove/ })).toBeNull();

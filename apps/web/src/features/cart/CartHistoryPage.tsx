@@ -11,7 +11,7 @@ import {
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { itemsLabel, sessionNameOf } from "./cart-model.ts";
+import { BEFORE_FEES_AND_TAX, itemsLabel, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, CollapseToggle, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
@@ -115,6 +115,8 @@ function HistorySection({
   const panelId = useId();
   const name = sessionNameOf(cart);
   const sessionId = cart.sessionId?._id;
+  // The order this cart became, if any: its total adds fees and tax to the cart's.
+  const order = useSessionOrder(sessionId ?? "");
 
   return (
     <section
@@ -140,8 +142,20 @@ function HistorySection({
             </div>
             <div className="flex gap-1">
               <dt>Total</dt>
-              <dd className="font-medium text-slate-800">{formatMoney(cart.totalPrice)}</dd>
+              <dd>
+                <span className="font-medium text-slate-800">{formatMoney(cart.totalPrice)}</span>{" "}
+                before fees and tax
+              </dd>
             </div>
+            {order && (
+              <div className="flex gap-1">
+                <dt>Order total</dt>
+                <dd>
+                  <span className="font-medium text-slate-800">{formatMoney(order.total)}</span>{" "}
+                  with fees and tax
+                </dd>
+              </div>
+            )}
           </dl>
         </div>
         <CollapseToggle open={open} panelId={panelId} name={name} onToggle={onToggle} />
@@ -156,14 +170,20 @@ function HistorySection({
             ) : (
               <CartLinesTable lines={cart.products} caption={`Items in ${name}`} />
             )}
-            <div className="flex items-baseline justify-between gap-3 rounded-xl bg-slate-50 px-4 py-3">
-              <span className="text-sm font-semibold text-slate-800">
-                Cart total
-                <span className="font-normal text-slate-600"> · {itemsLabel(cart.itemCount)}</span>
-              </span>
-              <span className="font-display text-lg font-bold text-ink tabular-nums">
-                {formatMoney(cart.totalPrice)}
-              </span>
+            <div className="flex flex-col gap-0.5 rounded-xl bg-slate-50 px-4 py-3">
+              <div className="flex items-baseline justify-between gap-3">
+                <span className="text-sm font-semibold text-slate-800">
+                  Cart total
+                  <span className="font-normal text-slate-600">
+                    {" "}
+                    · {itemsLabel(cart.itemCount)}
+                  </span>
+                </span>
+                <span className="font-display text-lg font-bold text-ink tabular-nums">
+                  {formatMoney(cart.totalPrice)}
+                </span>
+              </div>
+              <p className="text-xs text-slate-600">{BEFORE_FEES_AND_TAX}</p>
             </div>
             <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
               {sessionId && (

@@ -387,6 +387,18 @@ describe("cart page", () => {
     );
   });
 
+  it("says the cart total is before fees and tax, and the shares include them", async () => {
+    const cart = withName(makeCart([makeLine(testUser, products.mug, 3)]), "Party");
+    openCart([cart]);
+    const party = await screen.findByRole("region", { name: "Party" });
+    expect(within(party).getByText("Cart total").closest("div")?.parentElement).toHaveTextContent(
+      "Cart total · 3 items$38.97Before fees and tax",
+    );
+    const shares = within(party).getByRole("list", { name: "Running totals" });
+    expect(shares).toHaveAccessibleDescription("Each share includes its part of the fees and tax.");
+    expect(within(shares).getByText("$44.48")).toBeVisible();
+  });
+
   it("alerts 'Session ID is missing.' when the cart has no session id", async () => {
     const alert = vi.spyOn(window, "alert").mockImplementation(() => undefined);
     const cart = makeCart([makeLine(testUser, products.tea)]);

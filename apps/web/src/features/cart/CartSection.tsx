@@ -5,6 +5,7 @@ import { can, type Cart, type CartLine } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
 import {
+  BEFORE_FEES_AND_TAX,
   canChangeLine,
   canManageCart,
   cartHeaderLine,
@@ -144,17 +145,21 @@ export function CartSection({
                   }}
                 />
               )}
-              <div className="flex items-baseline justify-between gap-3 rounded-xl bg-primary-50/70 px-4 py-3">
-                <span className="text-sm font-semibold text-primary-900">
-                  Cart total
-                  <span className="font-normal text-primary-800">
-                    {" "}
-                    · {itemsLabel(cart.itemCount)}
+              <div className="flex flex-col gap-0.5 rounded-xl bg-primary-50/70 px-4 py-3">
+                <div className="flex items-baseline justify-between gap-3">
+                  <span className="text-sm font-semibold text-primary-900">
+                    Cart total
+                    <span className="font-normal text-primary-800">
+                      {" "}
+                      · {itemsLabel(cart.itemCount)}
+                    </span>
                   </span>
-                </span>
-                <span className="font-display text-lg font-bold text-ink tabular-nums">
-                  {formatMoney(cart.totalPrice)}
-                </span>
+                  <span className="font-display text-lg font-bold text-ink tabular-nums">
+                    {formatMoney(cart.totalPrice)}
+                  </span>
+                </div>
+                {/* The shares below and the order summary add fees and tax to this figure. */}
+                <p className="text-xs text-primary-800">{BEFORE_FEES_AND_TAX}</p>
               </div>
               <SplitPanel cart={cart} userId={userId} role={role} active={active} />
               {active && <LineSharing cart={cart} userId={userId} role={role} />}

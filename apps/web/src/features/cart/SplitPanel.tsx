@@ -8,6 +8,7 @@ import { Badge, Button, Input, NativeSelect } from "../../components/ui/index.ts
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+import { SHARES_INCLUDE_FEES_AND_TAX } from "./cart-model.ts";
 
 /** Shown to a member whose "I'm done" mark cleared because their share's total changed. */
 export const SHARE_CHANGED_MESSAGE =
@@ -30,6 +31,7 @@ interface SplitPanelProps {
  */
 export function SplitPanel({ cart, userId, role, active, policyText }: SplitPanelProps) {
   const titleId = useId();
+  const captionId = useId();
   const client = useQueryClient();
   const sessionId = cart.sessionId._id;
   const members = cart.sessionId.invitedUsers;
@@ -78,7 +80,10 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
         </p>
       )}
       {policyText && <p className="text-sm text-slate-600">{policyText}</p>}
-      <ul aria-label="Running totals" className="flex flex-col gap-3">
+      <p id={captionId} className="text-xs text-slate-500">
+        {SHARES_INCLUDE_FEES_AND_TAX}
+      </p>
+      <ul aria-label="Running totals" aria-describedby={captionId} className="flex flex-col gap-3">
         {cart.split.map((share) => {
           const member = members.find((m) => m.userId === share.userId);
           const ratio = share.budget ? Math.min(1, share.total / share.budget) : 0;

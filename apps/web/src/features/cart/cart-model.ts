@@ -142,6 +142,13 @@ export function itemsLabel(count: number): string {
   return `${count} ${count === 1 ? "item" : "items"}`;
 }
 
+/**
+ * A cart's total (SPEC's "cart total") is the sum of its lines: the order summary adds fees and
+ * tax, and every member's share carries its part of them. These captions say which is which.
+ */
+export const BEFORE_FEES_AND_TAX = "Before fees and tax";
+export const SHARES_INCLUDE_FEES_AND_TAX = "Each share includes its part of the fees and tax.";
+
 /** A cart write not yet confirmed; `waiting` while it is queued for a connection. */
 export interface PendingWrite {
   write: CartWrite;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeProfile } from "./test-profile.ts";
+import { emptyProfile, makeProfile } from "./test-profile.ts";
 
 /** The server's side: `nameAfterSave` is the name it keeps once the profile is saved. */
 function serve(post: () => Response = () => json(200, makeProfile()), nameAfterSave?: string) {
@@ -37,6 +37,34 @@ describe("edit profile page", () => {
       "accept",
       "image/png,image/jpeg,image/webp,image/gif",
     );
+  });
+
+  it("lets a newcomer with an empty profile type at once: its empty fields start ticked", async () => {
+    signInAs();
+    const fetchMock = stubFetch({
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "GET /api/profile/me": () => json(200, emptyProfile()),
+      "POST /api/profile/me": () => json(200, makeProfile({ bio: "Hello" })),
+    });
+    const { user } = renderApp("/editme");
+    const bio = await screen.findByLabelText("Bio");
+    expect(bio).toBeEnabled();
+    for (const field of ["bio", "location", "occupation", "languages", "phone number"]) {
+      expect(screen.getByRole("checkbox", { name: `Update ${field}` })).toBeChecked();
+    }
+    // The name came with sign-up and the avatar needs a file: those still wait for their box.
+    expect(screen.getByLabelText("Name")).toBeDisabled();
+    expect(screen.getByRole("checkbox", { name: "Update avatar" })).not.toBeChecked();
+
+    await user.type(bio, "Hello");
+    await user.type(screen.getByLabelText("Languages"), "English");
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(callsTo(fetchMock, "POST /api/profile/me")).toHaveLength(1));
+    const form = sentForm(fetchMock);
+    expect(form.get("bio")).toBe("Hello");
+    expect(form.get("languages")).toBe(JSON.stringify(["English"]));
+    expect(form.has("name")).toBe(false);
+    expect(form.has("avatar")).toBe(false);
   });
 
   it("sends only the ticked fields, languages as a JSON list, without a JSON content type", async () => {

@@ -25,6 +25,7 @@ import {
   AVATAR_ACCEPT,
   avatarProblem,
   buildProfileFormData,
+  isProfileEmpty,
   type ProfileDraft,
   type ProfileField,
   type ProfileTextField,
@@ -84,6 +85,24 @@ const noneEnabled: Record<ProfileField, boolean> = {
   avatar: false,
 };
 
+/**
+ * Which boxes start ticked. SPEC keeps a checkbox per field, but a newcomer (sign-up lands here
+ * with an empty profile) should not meet a page of greyed-out fields: with nothing to overwrite,
+ * the empty profile's fields start ticked, so they are editable at once. Name (set at sign-up)
+ * and the avatar (it needs a file) stay unticked; an existing profile starts with none ticked.
+ */
+function initialEnabled(profile: Profile | undefined): Record<ProfileField, boolean> {
+  if (profile && !isProfileEmpty(profile)) return noneEnabled;
+  return {
+    ...noneEnabled,
+    bio: true,
+    location: true,
+    languages: true,
+    occupation: true,
+    phoneNumber: profile ? profile.phoneNumber.trim() === "" : true,
+  };
+}
+
 function initialValues(profile: Profile | undefined, fallbackName: string) {
   return {
     name: profile?.user.name ?? fallbackName,
@@ -122,7 +141,7 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
   const queryClient = useQueryClient();
   const { user } = useAuth();
   const [values, setValues] = useState(() => initialValues(profile, user?.name ?? ""));
-  const [enabled, setEnabled] = useState(noneEnabled);
+  const [enabled, setEnabled] = useState(() => initialEnabled(profile));
   const { avatar, previewUrl, setAvatar } = useAvatarFile();
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);

@@ -182,7 +182,7 @@ export function RotateCodeButton({ session }: { session: Session }) {
         open={confirming}
         tone="primary"
         title="Make a new session code?"
-        description={`The current code${session.hasPasscode ? " and passcode" : ""} stop working at once; everyone already in the session stays. Invite links keep working.`}
+        description={`The current ${session.hasPasscode ? "code and passcode stop" : "code stops"} working at once; everyone already in the session stays. Invite links keep working.`}
         confirmLabel="Make a new code"
         onCancel={() => setConfirming(false)}
         onConfirm={() => {

@@ -279,6 +279,24 @@ describe("session lobby", () => {
     ).toBe(JSON.stringify({ role: "viewer" }));
   });
 
+  it.each([
+    [true, "New code and passcode", "The current code and passcode stop working at once;"],
+    [false, "New code", "The current code stops working at once;"],
+  ] as const)(
+    "warns before a new code (passcode %s) in words that agree",
+    async (hasPasscode, button, warning) => {
+      const session = makeSession({
+        sessionName: "Codes",
+        hasPasscode,
+        passcode: hasPasscode ? "sesame" : undefined,
+      });
+      const { user } = await openLobby(session);
+      await user.click(screen.getByRole("button", { name: button }));
+      const dialog = await screen.findByRole("dialog");
+      expect(dialog).toHaveTextContent(warning);
+    },
+  );
+
   it("leaves after confirmation, clears the active session and goes to /sessions", async () => {
     const session = sessionAs("participant", { sessionName: "Their session" });
     window.localStorage.setItem(`activeSession:${testUser._id}`, session._id);
