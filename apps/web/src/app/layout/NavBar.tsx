@@ -38,9 +38,10 @@ const signedInItems: NavItem[] = [
   { to: "/balances", label: "Balances" },
 ];
 
+// Labels stay on one line; between lg and xl the links sit closer so the row fits at 1024 px.
 const linkClasses =
-  "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium text-slate-700 " +
-  "transition-colors hover:bg-slate-100 hover:text-ink lg:py-2 " +
+  "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium whitespace-nowrap " +
+  "text-slate-700 transition-colors hover:bg-slate-100 hover:text-ink lg:px-2 lg:py-2 xl:px-3 " +
   "aria-[current=page]:bg-primary-50 aria-[current=page]:text-primary-700";
 
 export function NavBar() {
@@ -121,7 +122,8 @@ export function NavBar() {
                       name={user?.name ?? ""}
                       className="size-8"
                     />
-                    <span>Welcome, {firstName(user?.name)}</span>
+                    {/* Between lg and xl the avatar alone shows (the name is still read out). */}
+                    <span className="lg:max-xl:sr-only">Welcome, {firstName(user?.name)}</span>
                   </NavLink>
                 </li>
                 <li>
