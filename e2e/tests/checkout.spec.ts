@@ -79,6 +79,23 @@ test("two members fill a cart, the creator checks out, the member pays, the crea
   await expect(ben.page.getByRole("heading", { level: 1, name: order.number })).toBeVisible();
   await expect(ben.page.getByText(`Pay Ann your share, then say so here.`)).toBeVisible();
 
+  // His cart page shows the order, his share and the pay button, not "You have no carts yet".
+  await ben.page.goto(`/cart/${session._id}`);
+  const checkedOut = ben.page.getByRole("region", { name: `Order ${order.number}` });
+  await expect(checkedOut).toContainText(`Your share ${usd.format(benShare.total)}`);
+  await expect(checkedOut.getByRole("button", { name: "I've paid my share" })).toBeVisible();
+  await expect(ben.page.getByText("You have no carts yet.")).toHaveCount(0);
+  // The header's menu counts the share he still has to pay and leads to his orders.
+  const myOrders = ben.page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: /^My Orders ?\(1 share to pay\)$/ });
+  await expect(myOrders).toBeVisible();
+  await expectNoA11yViolations(ben.page, "cart page of a checked-out session");
+  await myOrders.click();
+  await expect(ben.page).toHaveURL(/\/orders$/);
+  await expect(ben.page.getByRole("heading", { level: 1, name: "My Orders" })).toBeVisible();
+  await expect(ben.page.getByRole("link", { name: new RegExp(order.number) })).toBeVisible();
+
   // Ben's balance says what he owes, and why.
   await ben.page.goto("/balances");
   await expect(ben.page.getByTestId("balance")).toContainText(

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { Suspense, lazy, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, NavLink, useLocation } from "../../lib/router.tsx";
 import { LogOut, Menu, X } from "lucide-react";
 import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
@@ -12,7 +12,17 @@ interface NavItem {
   to: string;
   label: string;
   end?: boolean;
+  /** My Orders: the count of the user's shares still to pay. */
+  count?: true;
 }
+
+/*
+ * The count needs the orders query: it lives in the signed-in chunk (with TanStack Query), which a
+ * signed-in user loads anyway, so the first load of / and /login stays without it (decision 013).
+ */
+const UnpaidSharesCount = lazy(() =>
+  import("../signed-in.tsx").then((m) => ({ default: m.UnpaidSharesCount })),
+);
 
 const signedOutItems: NavItem[] = [
   { to: "/products", label: "Explore" },
@@ -24,11 +34,14 @@ const signedInItems: NavItem[] = [
   { to: "/products", label: "Explore Marketplace" },
   { to: "/sessions", label: "Sessions" },
   { to: "/cart", label: "My Cart" },
+  { to: "/orders", label: "My Orders", count: true },
+  { to: "/balances", label: "Balances" },
 ];
 
+// Labels stay on one line; between lg and xl the links sit closer so the row fits at 1024 px.
 const linkClasses =
-  "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium text-slate-700 " +
-  "transition-colors hover:bg-slate-100 hover:text-ink lg:py-2 " +
+  "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium whitespace-nowrap " +
+  "text-slate-700 transition-colors hover:bg-slate-100 hover:text-ink lg:px-2 lg:py-2 xl:px-3 " +
   "aria-[current=page]:bg-primary-50 aria-[current=page]:text-primary-700";
 
 export function NavBar() {
@@ -91,6 +104,11 @@ export function NavBar() {
               <li key={item.to}>
                 <NavLink to={item.to} end={item.end ?? false} className={linkClasses}>
                   {item.label}
+                  {item.count && (
+                    <Suspense fallback={null}>
+                      <UnpaidSharesCount />
+                    </Suspense>
+                  )}
                 </NavLink>
               </li>
             ))}
@@ -104,7 +122,8 @@ export function NavBar() {
                       name={user?.name ?? ""}
                       className="size-8"
                     />
-                    <span>Welcome, {firstName(user?.name)}</span>
+                    {/* Between lg and xl the avatar alone shows (the name is still read out). */}
+                    <span className="lg:max-xl:sr-only">Welcome, {firstName(user?.name)}</span>
                   </NavLink>
                 </li>
                 <li>

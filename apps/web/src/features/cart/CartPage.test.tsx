@@ -5,15 +5,20 @@ import type { Cart } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
+import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
 
 function openCart(
   carts: Cart[],
-  { path = "/cart", routes = {} }: { path?: string; routes?: Record<string, StubHandler> } = {},
+  {
+    path = "/cart",
+    routes = {},
+    as = testUser,
+  }: { path?: string; routes?: Record<string, StubHandler>; as?: typeof testUser } = {},
 ) {
-  signInAs();
+  signInAs(as);
   const state = { carts };
   const fetchMock = stubFetch({
-    "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+    "GET /api/auth/validate-token": () => json(200, { valid: true, user: as }),
     "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
     "GET /api/carts": () => json(200, { carts: state.carts }),
     ...routes,
@@ -417,6 +422,71 @@ describe("cart page", () => {
       "href",
       "/sessions",
     );
+  });
+
+  describe("a checked-out session's cart", () => {
+    /** Ben's view: Ada checked out and is the payee; Ben's share is still open. */
+    function openCheckedOut(as: typeof testUser = { ...ben, email: "ben@example.com" }) {
+      const ended = makeCart([makeLine(testUser, products.mug, 2)], { status: "completed" });
+      const sessionId = ended.sessionId._id;
+      const order = makeOrder({ sessionId });
+      const state = { order };
+      const app = openCart([], {
+        path: `/cart/${sessionId}`,
+        as,
+        routes: {
+          [`GET /api/sessions/${sessionId}/cart`]: () =>
+            json(200, { cart: { ...ended, sessionId: { ...ended.sessionId, status: "ended" } } }),
+          "GET /api/orders": () => json(200, { orders: [state.order] }),
+          "POST /api/orders/o-1/paid": () => {
+            state.order = withShareStatus(state.order, ben._id, "paid");
+            return json(200, { order: state.order });
+          },
+        },
+      });
+      return { ...app, order };
+    }
+
+    it("shows the order with my share and the pay button instead of 'no carts'", async () => {
+      const { user, order, fetchMock } = openCheckedOut();
+      const card = await screen.findByRole("region", { name: `Order ${order.number}` });
+      expect(within(card).getByText("Your share $14.84")).toBeVisible();
+      expect(within(card).getByText("Unpaid")).toBeVisible();
+      expect(
+        within(card).getByRole("link", { name: `View order ${order.number}` }),
+      ).toHaveAttribute("href", "/orders/o-1");
+      expect(screen.queryByText("You have no carts yet.")).not.toBeInTheDocument();
+
+      await user.click(within(card).getByRole("button", { name: "I've paid my share" }));
+      expect(await within(card).findByText("Paid, awaiting confirmation")).toBeVisible();
+      expect(within(card).queryByRole("button", { name: "I've paid my share" })).toBeNull();
+      expect(callsTo(fetchMock, "POST /api/orders/o-1/paid")).toHaveLength(1);
+    });
+
+    it("offers the payee a link to the order, not a pay button", async () => {
+      const { order } = openCheckedOut(testUser);
+      const card = await screen.findByRole("region", { name: `Order ${order.number}` });
+      expect(within(card).getByText("Your share $29.65")).toBeVisible();
+      expect(within(card).getByText("Paid the shop")).toBeVisible();
+      expect(within(card).queryByRole("button", { name: "I've paid my share" })).toBeNull();
+      expect(
+        within(card).getByRole("link", { name: `View order ${order.number}` }),
+      ).toBeInTheDocument();
+    });
+
+    it("says an ended session without an order is in Cart History", async () => {
+      const ended = makeCart([], { status: "completed" });
+      openCart([], {
+        path: `/cart/${ended.sessionId._id}`,
+        routes: {
+          [`GET /api/sessions/${ended.sessionId._id}/cart`]: () =>
+            json(200, { cart: { ...ended, sessionId: { ...ended.sessionId, status: "ended" } } }),
+          "GET /api/orders": () => json(200, { orders: [] }),
+        },
+      });
+      expect(await screen.findByText(/has ended, so its cart is read-only now/)).toBeVisible();
+      expect(screen.getByText("You have no carts yet.")).toBeVisible();
+    });
   });
 
   it("shows an error with a retry", async () => {

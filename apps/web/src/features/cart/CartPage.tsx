@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link, useParams } from "../../lib/router.tsx";
-import { History, Info, ShoppingBag, ShoppingCart } from "lucide-react";
-import type { Cart } from "@cartner/contract";
+import { History, Info, PackageCheck, ShoppingBag, ShoppingCart } from "lucide-react";
+import type { Cart, Order } from "@cartner/contract";
 import {
+  Badge,
+  Button,
   ButtonLink,
   ConfirmDialog,
   Container,
@@ -25,7 +27,9 @@ import {
   useRefetchCartsOnSync,
 } from "./cart-queries.ts";
 import { CartSection } from "./CartSection.tsx";
-import { useSessionOrder } from "./order-queries.ts";
+import { formatMoney } from "../../lib/format.ts";
+import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
+import { useOrderAction, useOrders } from "./order-queries.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
 
@@ -45,6 +49,7 @@ export function CartPage() {
   if (query.data) {
     const carts = query.data;
     const routeCart = findRouteCart(carts, target);
+    const missing = Boolean(sessionId || cartId) && !routeCart;
     body = (
       <>
         <p
@@ -54,21 +59,17 @@ export function CartPage() {
           <ShoppingCart aria-hidden="true" className="size-4 shrink-0 text-accent-600" />
           {activeCartsBanner(carts.length)}
         </p>
-        {(sessionId || cartId) && !routeCart && (
-          <MissingRouteCart target={target} onFoundActive={query.refetch} />
-        )}
-        {carts.length === 0 ? (
-          <EmptyState
-            size="lg"
-            icon={<ShoppingBag aria-hidden="true" className="size-7" />}
-            title={NO_CARTS_MESSAGE}
-          >
-            <p>Each shopping session has one shared cart. Start or join a session to fill one.</p>
-            <ButtonLink to="/sessions" size="sm">
-              Go to sessions
-            </ButtonLink>
-          </EmptyState>
+        {missing ? (
+          // A checked-out session's cart shows its order instead of "no carts".
+          <MissingRouteCart
+            target={target}
+            onFoundActive={query.refetch}
+            emptyState={carts.length === 0 ? <NoCarts /> : null}
+          />
         ) : (
+          carts.length === 0 && <NoCarts />
+        )}
+        {carts.length === 0 ? null : (
           <CartList
             // A new route target starts over: its cart opens.
             key={`${sessionId ?? ""}|${cartId ?? ""}`}
@@ -119,13 +120,33 @@ export function CartPage() {
   );
 }
 
-/** The route names a cart the active list lacks: its session ended, or it is not ours to see. */
+function NoCarts() {
+  return (
+    <EmptyState
+      size="lg"
+      icon={<ShoppingBag aria-hidden="true" className="size-7" />}
+      title={NO_CARTS_MESSAGE}
+    >
+      <p>Each shopping session has one shared cart. Start or join a session to fill one.</p>
+      <ButtonLink to="/sessions" size="sm">
+        Go to sessions
+      </ButtonLink>
+    </EmptyState>
+  );
+}
+
+/**
+ * The route names a cart the active list lacks: its session was checked out (its order is shown),
+ * ended, or it is not ours to see. `emptyState` follows the notice unless there is an order.
+ */
 function MissingRouteCart({
   target,
   onFoundActive,
+  emptyState,
 }: {
   target: { sessionId?: string | undefined; cartId?: string | undefined };
   onFoundActive: () => unknown;
+  emptyState: ReactNode;
 }) {
   const lookup = useCartLookup(
     {
@@ -136,26 +157,22 @@ function MissingRouteCart({
   );
   const cart = lookup.data;
   const activeNow = cart?.status === "active" && cart.sessionId?.status === "active";
-  const order = useSessionOrder(cart?.sessionId?._id ?? "");
+  const orders = useOrders();
+  const orderSessionId = cart?.sessionId?._id ?? target.sessionId;
+  const order = orderSessionId
+    ? orders.data?.find((candidate) => candidate.sessionId === orderSessionId)
+    : undefined;
 
   useEffect(() => {
     // The list was older than this cart (e.g. a session created a moment ago): load it again.
     if (activeNow) void onFoundActive();
   }, [activeNow, onFoundActive]);
 
-  if (lookup.isPending || activeNow) return null;
+  if (order) return <CheckedOutOrder order={order} />;
+  // Wait for the orders too: an ended session may have become an order.
+  if (lookup.isPending || activeNow || (cart && orders.isPending)) return null;
   let text;
-  if (cart && order) {
-    text = (
-      <>
-        The cart of “{sessionNameOf(cart)}” was checked out as{" "}
-        <Link to={`/orders/${order._id}`} className="font-semibold text-primary-700 underline">
-          order {order.number}
-        </Link>
-        .
-      </>
-    );
-  } else if (cart) {
+  if (cart) {
     text = (
       <>
         The session “{sessionNameOf(cart)}” has ended, so its cart is read-only now. Find it in{" "}
@@ -171,10 +188,69 @@ function MissingRouteCart({
     text = <>{errorMessage(lookup.error, "We couldn't load that cart.")}</>;
   }
   return (
-    <p className="flex items-start gap-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-900 ring-1 ring-accent-200 ring-inset">
-      <History aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-700" />
-      <span>{text}</span>
-    </p>
+    <>
+      <p className="flex items-start gap-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-900 ring-1 ring-accent-200 ring-inset">
+        <History aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-700" />
+        <span>{text}</span>
+      </p>
+      {emptyState}
+    </>
+  );
+}
+
+/** The order a checked-out session's cart became: its number, my share, and paying it. */
+function CheckedOutOrder({ order }: { order: Order }) {
+  const { user } = useAuth();
+  const headingId = useId();
+  const mine = myShare(order, user?._id);
+  const isPayee = order.payee._id === user?._id;
+  const action = useOrderAction(order._id);
+  const canPay = mine !== undefined && !isPayee && mine.status === "unpaid";
+  return (
+    <section
+      aria-labelledby={headingId}
+      data-testid="checked-out-order"
+      className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+    >
+      <div className="flex flex-col gap-2">
+        <Badge tone="success" className="self-start">
+          <PackageCheck aria-hidden="true" className="size-3.5" />
+          Checked out
+        </Badge>
+        <h2 id={headingId} className="text-xl font-bold sm:text-2xl">
+          Order {order.number}
+        </h2>
+        <p className="text-slate-700">
+          The cart of “<span className="break-words">{order.sessionName}</span>” was checked out by{" "}
+          {order.placedBy.name}. {isPayee ? "You" : order.payee.name} paid the shop.
+        </p>
+      </div>
+      {mine && (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <p className="font-semibold text-ink tabular-nums">
+            Your share {formatMoney(mine.total)}
+          </p>
+          <Badge tone={STATUS_TONE[mine.status]}>
+            {isPayee ? "Paid the shop" : STATUS_LABEL[mine.status]}
+          </Badge>
+        </div>
+      )}
+      {canPay && (
+        <p className="text-sm text-slate-600">
+          Pay {order.payee.name} your share, then say so here.
+        </p>
+      )}
+      <div className="flex flex-wrap gap-3">
+        {canPay && (
+          <Button loading={action.isPending} onClick={() => action.mutate({ kind: "paid" })}>
+            {PAID_BUTTON}
+          </Button>
+        )}
+        <ButtonLink to={`/orders/${order._id}`} variant="secondary">
+          View order {order.number}
+        </ButtonLink>
+      </div>
+    </section>
   );
 }
 

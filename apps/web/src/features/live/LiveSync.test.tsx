@@ -5,7 +5,11 @@ import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { makeSession } from "../../test/test-sessions.ts";
 import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
-import { INVITE_RECEIVED_MESSAGE, JOIN_REQUEST_MESSAGE } from "./live-events.ts";
+import {
+  INVITE_RECEIVED_MESSAGE,
+  JOIN_REQUEST_MESSAGE,
+  ORDER_PLACED_MESSAGE,
+} from "./live-events.ts";
 import { OFFLINE_GRACE_MS } from "../../lib/live-status.ts";
 import { OFFLINE_MESSAGE } from "./OfflineIndicator.tsx";
 
@@ -79,6 +83,20 @@ describe("live sync in the app", () => {
 
     act(() => socket.serverSend({ type: "joinrequest.created", sessionId: "s-1", version: 2 }));
     expect(await screen.findByText(JOIN_REQUEST_MESSAGE)).toBeInTheDocument();
+  });
+
+  it("toasts a placed order with a link that opens the order", async () => {
+    const { socket, user } = await openSessions();
+    act(() => socket.serverAccept());
+    act(() =>
+      socket.serverSend({ type: "order.placed", sessionId: "s-1", orderId: "o-1", version: 3 }),
+    );
+    const message = await screen.findByText(ORDER_PLACED_MESSAGE, { exact: false });
+    const link = within(message).getByRole("link", { name: "View the order" });
+    expect(link).toHaveAttribute("href", "/orders/o-1");
+
+    await user.click(link);
+    await waitFor(() => expect(window.location.pathname).toBe("/orders/o-1"));
   });
 
   it("polls every 5 s only while the socket is not up, and says offline after a grace period", async () => {

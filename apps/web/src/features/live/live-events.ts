@@ -1,3 +1,4 @@
+import { createElement } from "react";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import type { LiveEvent } from "@cartner/contract";
@@ -5,6 +6,7 @@ import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
 import { orderKeys } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
 import { getUser } from "../../lib/storage.ts";
+import { OrderPlacedToast } from "./OrderPlacedToast.tsx";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
@@ -83,10 +85,16 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       invalidate(client, [orderKeys.all, cartKeys.all, ...sessionViews(sessionId)]);
       // Whoever checked out is already on the order's page.
       if (event.orderId && !window.location.pathname.startsWith(`/orders/${event.orderId}`)) {
-        toast.info(ORDER_PLACED_MESSAGE, {
-          toastId: `order-${event.orderId}`,
-          autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
-        });
+        toast.info(
+          createElement(OrderPlacedToast, {
+            message: ORDER_PLACED_MESSAGE,
+            orderId: event.orderId,
+          }),
+          {
+            toastId: `order-${event.orderId}`,
+            autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+          },
+        );
       }
       return;
     case "order.updated":
