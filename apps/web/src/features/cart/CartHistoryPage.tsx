@@ -11,8 +11,8 @@ import {
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { BEFORE_FEES_AND_TAX, itemsLabel, sessionNameOf } from "./cart-model.ts";
-import { CartSkeleton, CollapseToggle, PageLinks } from "./cart-parts.tsx";
+import { itemsLabel, sessionNameOf } from "./cart-model.ts";
+import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
@@ -170,21 +170,7 @@ function HistorySection({
             ) : (
               <CartLinesTable lines={cart.products} caption={`Items in ${name}`} />
             )}
-            <div className="flex flex-col gap-0.5 rounded-xl bg-slate-50 px-4 py-3">
-              <div className="flex items-baseline justify-between gap-3">
-                <span className="text-sm font-semibold text-slate-800">
-                  Cart total
-                  <span className="font-normal text-slate-600">
-                    {" "}
-                    · {itemsLabel(cart.itemCount)}
-                  </span>
-                </span>
-                <span className="font-display text-lg font-bold text-ink tabular-nums">
-                  {formatMoney(cart.totalPrice)}
-                </span>
-              </div>
-              <p className="text-xs text-slate-600">{BEFORE_FEES_AND_TAX}</p>
-            </div>
+            <CartTotal total={cart.totalPrice} itemCount={cart.itemCount} />
             <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
               {sessionId && (
                 <ButtonLink to={summaryPath(sessionId)} variant="secondary" size="sm">

@@ -5,7 +5,6 @@ import { can, type Cart, type CartLine } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
 import {
-  BEFORE_FEES_AND_TAX,
   canChangeLine,
   canManageCart,
   cartHeaderLine,
@@ -15,7 +14,7 @@ import {
   sessionNameOf,
 } from "./cart-model.ts";
 import { ActivityFeed } from "../activity/index.ts";
-import { CollapseToggle } from "./cart-parts.tsx";
+import { CartTotal, CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { LineSharing } from "./LineSharing.tsx";
 import { OrderSummaryCard } from "./OrderSummaryCard.tsx";
@@ -145,22 +144,8 @@ export function CartSection({
                   }}
                 />
               )}
-              <div className="flex flex-col gap-0.5 rounded-xl bg-primary-50/70 px-4 py-3">
-                <div className="flex items-baseline justify-between gap-3">
-                  <span className="text-sm font-semibold text-primary-900">
-                    Cart total
-                    <span className="font-normal text-primary-800">
-                      {" "}
-                      · {itemsLabel(cart.itemCount)}
-                    </span>
-                  </span>
-                  <span className="font-display text-lg font-bold text-ink tabular-nums">
-                    {formatMoney(cart.totalPrice)}
-                  </span>
-                </div>
-                {/* The shares below and the order summary add fees and tax to this figure. */}
-                <p className="text-xs text-primary-800">{BEFORE_FEES_AND_TAX}</p>
-              </div>
+              {/* The shares below and the order summary add fees and tax to this figure. */}
+              <CartTotal total={cart.totalPrice} itemCount={cart.itemCount} tone="primary" />
               <SplitPanel cart={cart} userId={userId} role={role} active={active} />
               {active && <LineSharing cart={cart} userId={userId} role={role} />}
               {role === "viewer" && (

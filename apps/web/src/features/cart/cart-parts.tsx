@@ -3,6 +3,8 @@ import { Link } from "../../lib/router.tsx";
 import { ChevronDown, ImageOff } from "lucide-react";
 import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
+import { formatMoney } from "../../lib/format.ts";
+import { BEFORE_FEES_AND_TAX, itemsLabel } from "./cart-model.ts";
 
 /** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
 export function LineImage({
@@ -181,5 +183,47 @@ export function StackedTable({
         {children}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * The cart's total (the lines' prices) with its item count, said to be before fees and tax: the
+ * shares and the order add those to it. `tone` follows the card it sits in.
+ */
+export function CartTotal({
+  total,
+  itemCount,
+  tone = "plain",
+}: {
+  total: number;
+  itemCount: number;
+  tone?: "plain" | "primary";
+}) {
+  const primary = tone === "primary";
+  return (
+    <div
+      className={cn(
+        "flex flex-col gap-0.5 rounded-xl px-4 py-3",
+        primary ? "bg-primary-50/70" : "bg-slate-50",
+      )}
+    >
+      <div className="flex items-baseline justify-between gap-3">
+        <span
+          className={cn("text-sm font-semibold", primary ? "text-primary-900" : "text-slate-800")}
+        >
+          Cart total
+          <span className={cn("font-normal", primary ? "text-primary-800" : "text-slate-600")}>
+            {" "}
+            · {itemsLabel(itemCount)}
+          </span>
+        </span>
+        <span className="font-display text-lg font-bold text-ink tabular-nums">
+          {formatMoney(total)}
+        </span>
+      </div>
+      <p className={cn("text-xs", primary ? "text-primary-800" : "text-slate-600")}>
+        {BEFORE_FEES_AND_TAX}
+      </p>
+    </div>
   );
 }
