@@ -48,6 +48,14 @@ export default defineConfig({
       testIgnore: /responsive\.spec\.ts/,
     },
     {
+      // The journeys a group walks through on a phone too (tagged "@phone" in their titles), at the
+      // 390 px of a common phone; contexts a journey opens with browser.newContext() get it as well.
+      name: "phone",
+      use: { ...devices["Pixel 7"], channel: undefined, viewport: { width: 390, height: 844 } },
+      grep: /@phone/,
+      testIgnore: /responsive\.spec\.ts/,
+    },
+    {
       name: "mobile",
       use: { ...devices["Pixel 7"], channel: undefined, viewport: { width: 360, height: 780 } },
       testMatch: /responsive\.spec\.ts/,

@@ -49,9 +49,12 @@ export async function enterCode(page: Page, code: string) {
 export async function signUp(page: Page, user = newUser()) {
   await registerViaUi(page, user);
   await enterCode(page, await readCode(page.request, user.email));
+  await expect(page).not.toHaveURL(/\/verify-otp$/);
+  // Signed in: the header's Logout (or, on a phone, its Menu button holding it) or the welcome link.
   await expect(
     page
       .getByRole("button", { name: "Logout" })
+      .or(page.getByRole("banner").getByRole("button", { name: "Menu" }))
       .or(page.getByRole("link", { name: /welcome/i }))
       .first(),
   ).toBeVisible();

@@ -174,7 +174,7 @@ test("a member who still pays for lines is not made a viewer: the lobby says why
   expect(ben.problems).toEqual([]);
 });
 
-test("by weights: one member at 50, the others left at the 100 shown, pays half of each (issue 29)", async ({
+test("by weights: one member at 50, the others left at the 100 shown, pays half of each @phone", async ({
   browser,
 }) => {
   const [ann, ben, dan] = await Promise.all([
