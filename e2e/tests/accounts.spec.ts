@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import jsqr from "jsqr";
 import { PNG } from "pngjs";
 
@@ -172,12 +172,16 @@ test("an invite link with a QR code, opened signed out: the visitor signs up on 
   await visitor.close();
 });
 
-test("the creator removes a member: the member's open cart page loses access and says so", async ({
+test("a removed member is taken from the lobby and the cart to their sessions, told why @phone", async ({
   browser,
 }) => {
   const { ann, ben, session, sessionName } = await sessionWithBen(browser);
-  await ben.page.goto(`/cart/${session._id}`);
-  await expect(ben.page.getByRole("region", { name: sessionName, exact: true })).toBeVisible();
+  // Ben has the lobby open in one tab and the cart in another.
+  await ben.page.goto(`/session/${session._id}`);
+  await expect(ben.page.getByText("You: Participant")).toBeVisible();
+  const benCart = await ben.context.newPage();
+  await benCart.goto(`/cart/${session._id}`);
+  await expect(benCart.getByRole("region", { name: sessionName, exact: true })).toBeVisible();
 
   await ann.page.goto(`/session/${session._id}`);
   await ann.page.getByRole("button", { name: "Remove Ben" }).click();
@@ -187,13 +191,58 @@ test("the creator removes a member: the member's open cart page loses access and
     .click();
   await expect(ann.page.getByText("Ben was removed.")).toBeVisible();
 
-  await expect(ben.page.getByText("You were removed from this session.")).toBeVisible();
-  await expect(ben.page.getByRole("region", { name: sessionName, exact: true })).toHaveCount(0);
+  // Without a click, both of Ben's tabs leave the session's pages for his sessions, saying why.
+  for (const page of [ben.page, benCart]) {
+    await expect(page).toHaveURL(/\/sessions$/);
+    await expect(page.getByText(`You were removed from “${sessionName}”.`)).toBeVisible();
+    await expect(page.getByText(sessionName, { exact: true })).toHaveCount(0);
+    await expect(page.getByText("You: Participant")).toHaveCount(0);
+  }
   const answer = await ben.page.request.get(`/api/sessions/${session._id}`, {
     headers: { Authorization: `Bearer ${ben.token}` },
   });
   expect(answer.status()).toBe(404);
-  expect([...ann.problems, ...ben.problems].filter((p) => !p.includes("404"))).toEqual([]);
+  expect([...ann.problems, ...ben.problems]).toEqual([]);
+});
+
+test("the lobby follows the role live: a hand-over shows in the old creator's other tab and the new creator's lobby @phone", async ({
+  browser,
+}) => {
+  const { ann, ben, session } = await sessionWithBen(browser);
+  // Every answer Ann's and Ben's pages get: a lobby calling what its role may not is refused.
+  const refused: string[] = [];
+  const watchRefusals = (page: Page) =>
+    page.on("response", (response) => {
+      if (response.url().includes("/api/") && [401, 403].includes(response.status())) {
+        refused.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+      }
+    });
+  const annOther = await ann.context.newPage();
+  for (const page of [ann.page, annOther, ben.page]) {
+    watchRefusals(page);
+    await page.goto(`/session/${session._id}`);
+  }
+  await expect(annOther.getByText("You: Creator")).toBeVisible();
+  await expect(annOther.getByRole("region", { name: "Invite links" })).toBeVisible();
+  await expect(ben.page.getByText("You: Participant")).toBeVisible();
+
+  await ann.page.getByRole("button", { name: "Make Ben the creator" }).click();
+  await ann.page
+    .getByRole("dialog", { name: "Hand the session over to Ben?" })
+    .getByRole("button", { name: "Hand over" })
+    .click();
+  await expect(ann.page.getByText(/Ben now runs the session/)).toBeVisible();
+
+  // Ann's other tab drops the creator's tools; Ben's lobby gains them, neither reloaded.
+  await expect(annOther.getByText("You: Participant")).toBeVisible();
+  await expect(annOther.getByRole("region", { name: "Invite links" })).toHaveCount(0);
+  await expect(annOther.getByRole("button", { name: "End Session" })).toHaveCount(0);
+  await expect(ben.page.getByText("You: Creator")).toBeVisible();
+  await expect(ben.page.getByRole("button", { name: "End Session" })).toBeVisible();
+  await expect(ben.page.getByRole("region", { name: "Invite links" })).toBeVisible();
+  for (const page of [ann.page, annOther, ben.page]) await page.waitForLoadState("networkidle");
+  expect(refused).toEqual([]);
+  expect([...ann.problems, ...ben.problems]).toEqual([]);
 });
 
 test("the creator hands the session over, then leaves it", async ({ browser }) => {

@@ -1,11 +1,13 @@
 import { createElement } from "react";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
-import type { LiveEvent } from "@cartner/contract";
+import { can, type Cart, type LiveEvent, type Session } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
 import { orderKeys } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
+import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
+import { roleIn } from "../../shared/roles.ts";
 import { OrderPlacedToast } from "./OrderPlacedToast.tsx";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
@@ -24,13 +26,56 @@ export function invalidateAllLive(client: QueryClient): void {
   invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all]);
 }
 
-/** The session's own views (its invite links' use counts too) and the lists that show it. */
-function sessionViews(sessionId: string | undefined): QueryKey[] {
-  return [
-    ...(sessionId ? [sessionKeys.detail(sessionId), sessionKeys.links(sessionId)] : []),
-    sessionKeys.sync(),
-    sessionKeys.mine(),
-  ];
+/** The lists that show a session. */
+const SESSION_LISTS: QueryKey[] = [sessionKeys.sync(), sessionKeys.mine()];
+
+/**
+ * Refetches the session, then the views only some roles may read (invite links, join requests)
+ * if the caller's role, as the refetched session says, still allows them: after a hand-over the
+ * old creator's open lobby must not ask for what only the creator may see.
+ */
+async function refreshSession(client: QueryClient, sessionId: string | undefined): Promise<void> {
+  if (!sessionId) return;
+  await client.invalidateQueries({ queryKey: sessionKeys.detail(sessionId) });
+  const session = client.getQueryData<Session>(sessionKeys.detail(sessionId));
+  const role = roleIn(session, getUser()?._id);
+  if (can(role, "session.manageMembers")) invalidate(client, [sessionKeys.links(sessionId)]);
+  if (session && can(role, "session.decideJoin")) {
+    invalidate(client, [sessionKeys.joinRequests(session.sessionCode)]);
+  }
+}
+
+/** The pages that show one session: the lobby, its edit page, its cart and its summary. */
+function showsSession(client: QueryClient, pathname: string, sessionId: string): boolean {
+  if (pathname.split("/").includes(sessionId)) return true;
+  const cartId = /^\/cart\/id\/([^/]+)/.exec(pathname)?.[1];
+  const cart = cartId ? client.getQueryData<Cart>(cartKeys.lookup("cart", cartId)) : undefined;
+  return cart?.sessionId._id === sessionId;
+}
+
+/**
+ * Removed from a session: pages of it go to the sessions list at once (not on the next click),
+ * the session's cached views are dropped, and the toast names the session.
+ */
+async function leaveRemovedSession(client: QueryClient, sessionId: string): Promise<void> {
+  const cached =
+    client.getQueryData<Session>(sessionKeys.detail(sessionId)) ??
+    client.getQueryData<Session[]>(sessionKeys.mine())?.find((s) => s._id === sessionId);
+  toast.warn(cached ? `You were removed from “${cached.sessionName}”.` : REMOVED_MESSAGE, {
+    toastId: `removed-${sessionId}`,
+    autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+  });
+  if (showsSession(client, window.location.pathname, sessionId)) await navigateTo("/sessions");
+  for (const queryKey of [
+    sessionKeys.detail(sessionId),
+    sessionKeys.links(sessionId),
+    sessionKeys.activity(sessionId),
+    cartKeys.lookup("session", sessionId),
+    cartKeys.summary(sessionId),
+  ]) {
+    client.removeQueries({ queryKey });
+  }
+  invalidate(client, [...SESSION_LISTS, cartKeys.list()]);
 }
 
 function cartViews(event: LiveEvent): QueryKey[] {
@@ -62,27 +107,24 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     case "member.joined":
     case "member.left":
       // Accepting or rejecting an invite is announced this way too: the invite list changes.
-      invalidate(client, [
-        ...sessionViews(sessionId),
-        sessionKeys.allJoinRequests(),
-        sessionKeys.invites(),
-      ]);
+      invalidate(client, [...SESSION_LISTS, sessionKeys.invites()]);
+      void refreshSession(client, sessionId);
       return;
     case "member.removed":
-      invalidate(client, [...sessionViews(sessionId), sessionKeys.allJoinRequests(), cartKeys.all]);
-      // The member removed: their open pages lose access (their next reads are 404s); say why.
-      if (event.userId && event.userId === getUser()?._id) {
-        toast.warn(REMOVED_MESSAGE, {
-          toastId: `removed-${sessionId ?? ""}`,
-          autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
-        });
+      if (sessionId && event.userId !== undefined && event.userId === getUser()?._id) {
+        void leaveRemovedSession(client, sessionId);
+        return;
       }
+      invalidate(client, [...SESSION_LISTS, cartKeys.all]);
+      void refreshSession(client, sessionId);
       return;
     case "session.ended":
-      invalidate(client, [...sessionViews(sessionId), cartKeys.all]);
+      invalidate(client, [...SESSION_LISTS, cartKeys.all]);
+      void refreshSession(client, sessionId);
       return;
     case "order.placed":
-      invalidate(client, [orderKeys.all, cartKeys.all, ...sessionViews(sessionId)]);
+      invalidate(client, [orderKeys.all, cartKeys.all, ...SESSION_LISTS]);
+      void refreshSession(client, sessionId);
       // Whoever checked out is already on the order's page.
       if (event.orderId && !window.location.pathname.startsWith(`/orders/${event.orderId}`)) {
         toast.info(
