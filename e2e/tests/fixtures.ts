@@ -170,3 +170,35 @@ export async function sharedSession(
   }
   return session;
 }
+
+/** Each member's running total on the cart page, in cents, by name ("(you)" dropped). */
+export async function runningTotals(
+  page: Page,
+  sessionName: string,
+): Promise<Record<string, number>> {
+  const list = page
+    .getByRole("region", { name: sessionName, exact: true })
+    .getByRole("list", { name: "Running totals" });
+  await expect(list.getByRole("listitem").first()).toBeVisible();
+  const rows = await list.getByRole("listitem").allTextContents();
+  return Object.fromEntries(
+    rows.map((text) => {
+      const name = text.split(/ \(you\)|Done|\$/)[0]!.trim();
+      const total = text.match(/\$([\d,]+\.\d{2})/)![1]!.replace(/,/g, "");
+      return [name, Math.round(Number(total) * 100)];
+    }),
+  );
+}
+
+export const sum = (totals: Record<string, number>) =>
+  Object.values(totals).reduce((s, x) => s + x, 0);
+
+/** The Total of a cart's Order Summary on the cart page, in cents. */
+export async function orderSummaryTotal(page: Page, sessionName: string): Promise<number> {
+  const total = page
+    .getByRole("region", { name: `Order Summary for ${sessionName}` })
+    .locator("dt", { hasText: /^Total$/ })
+    .locator("xpath=following-sibling::dd");
+  const text = (await total.textContent()) ?? "";
+  return Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
+}

@@ -1,6 +1,13 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, sharedSession, signedInPerson } from "./fixtures.ts";
+import {
+  apiCall,
+  orderSummaryTotal,
+  runningTotals,
+  sharedSession,
+  signedInPerson,
+  sum,
+} from "./fixtures.ts";
 
 /**
  * Issue 21: a member in a shop with no signal. Changes made offline queue (in IndexedDB, each with
@@ -98,6 +105,14 @@ test("changes made offline survive a reload and reach the others once, in order;
     await expect(lineOf(page, sessionName, product.name).getByText(WAITING)).toBeVisible();
   }
   await expect(lineOf(page, sessionName, milk!.name).getByText("2", { exact: true })).toBeVisible();
+  // The shares and the totals beside them (cart total, order summary) include the changes
+  // waiting, say so, and add up.
+  await expect(cartOf(page, sessionName).getByText("Includes 3 changes not yet sent.")).toHaveCount(
+    3,
+  );
+  expect(sum(await runningTotals(page, sessionName))).toBe(
+    await orderSummaryTotal(page, sessionName),
+  );
   // Nothing reached Ann meanwhile.
   await expect(annLine(eggs!)).toHaveCount(0);
 

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import {
   apiCall,
   expectNoA11yViolations,
+  runningTotals,
+  sum,
   sharedSession,
   signedInPerson,
   watchConsole,
@@ -22,24 +24,6 @@ interface Product {
   price: number;
   stock: number;
 }
-
-/** Each member's running total on the cart page, in cents, by name ("(you)" dropped). */
-async function runningTotals(page: Page, sessionName: string): Promise<Record<string, number>> {
-  const list = page
-    .getByRole("region", { name: sessionName, exact: true })
-    .getByRole("list", { name: "Running totals" });
-  await expect(list.getByRole("listitem").first()).toBeVisible();
-  const rows = await list.getByRole("listitem").allTextContents();
-  return Object.fromEntries(
-    rows.map((text) => {
-      const name = text.split(/ \(you\)|Done|\$/)[0]!.trim();
-      const total = text.match(/\$([\d,]+\.\d{2})/)![1]!.replace(/,/g, "");
-      return [name, Math.round(Number(total) * 100)];
-    }),
-  );
-}
-
-const sum = (totals: Record<string, number>) => Object.values(totals).reduce((s, x) => s + x, 0);
 
 test("a group splits its cart: equal split and fees, a shared line, a budget gone over, live for everyone", async ({
   browser,

@@ -322,11 +322,12 @@ function CartList({
   return (
     <>
       <ul className="flex flex-col gap-4">
-        {shown.map(({ cart, lines }) => (
+        {shown.map(({ cart, lines, unsent }) => (
           <li key={cart._id} data-cart-id={cart._id} className="scroll-mt-24">
             <CartSection
               cart={cart}
               lineStates={lines}
+              unsent={unsent}
               userId={userId}
               open={openIds.has(cart._id)}
               onToggle={() => toggle(cart._id)}

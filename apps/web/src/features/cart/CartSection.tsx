@@ -31,6 +31,8 @@ export interface CartSectionProps {
   cart: Cart;
   /** Lines with changes not yet confirmed by the server. */
   lineStates?: ReadonlyMap<string, LineState>;
+  /** How many of the user's changes to this cart the server has not confirmed yet (drawn in). */
+  unsent?: number;
   userId: string | null | undefined;
   open: boolean;
   onToggle: () => void;
@@ -46,6 +48,7 @@ export interface CartSectionProps {
 export function CartSection({
   cart,
   lineStates,
+  unsent = 0,
   userId,
   open,
   onToggle,
@@ -145,8 +148,13 @@ export function CartSection({
                 />
               )}
               {/* The shares below and the order summary add fees and tax to this figure. */}
-              <CartTotal total={cart.totalPrice} itemCount={cart.itemCount} tone="primary" />
-              <SplitPanel cart={cart} userId={userId} role={role} active={active} />
+              <CartTotal
+                total={cart.totalPrice}
+                itemCount={cart.itemCount}
+                tone="primary"
+                unsent={unsent}
+              />
+              <SplitPanel cart={cart} userId={userId} role={role} active={active} unsent={unsent} />
               {active && <LineSharing cart={cart} userId={userId} role={role} />}
               {role === "viewer" && (
                 <p className="text-sm text-slate-500">
@@ -162,6 +170,7 @@ export function CartSection({
             <div className="flex min-w-0 flex-col gap-5">
               <OrderSummaryCard
                 totalPrice={cart.totalPrice}
+                unsent={unsent}
                 sessionId={cart.sessionId?._id}
                 sessionName={name}
               />

@@ -5,7 +5,7 @@ import { FEE_RATE_PERCENT, TAX_RATE_PERCENT } from "@cartner/contract";
 import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { cartOrderSummary } from "./cart-model.ts";
+import { cartOrderSummary, unsentNote } from "./cart-model.ts";
 
 export const SESSION_ID_MISSING = "Session ID is missing.";
 
@@ -47,10 +47,13 @@ export function TotalsList({
 /** SPEC: the order summary card with Proceed to Checkout (to the session summary). */
 export function OrderSummaryCard({
   totalPrice,
+  unsent = 0,
   sessionId,
   sessionName,
 }: {
   totalPrice: number;
+  /** The user's changes drawn into the total that the server has not confirmed yet. */
+  unsent?: number;
   sessionId: string | undefined;
   sessionName: string;
 }) {
@@ -75,6 +78,7 @@ export function OrderSummaryCard({
         Order Summary <span className="sr-only">for {sessionName}</span>
       </h3>
       <TotalsList totals={totals} />
+      {unsent > 0 && <p className="text-xs text-slate-500">{unsentNote(unsent)}</p>}
       <Button fullWidth onClick={checkout}>
         Proceed to Checkout <span className="sr-only">for {sessionName}</span>
         <ArrowRight aria-hidden="true" className="size-4" />

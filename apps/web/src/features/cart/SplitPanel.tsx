@@ -8,7 +8,13 @@ import { Badge, Button, Input, NativeSelect } from "../../components/ui/index.ts
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
-import { SHARES_INCLUDE_FEES_AND_TAX } from "./cart-model.ts";
+import { useSessionDetail } from "../../shared/sessions-queries.ts";
+import {
+  SHARES_INCLUDE_FEES_AND_TAX,
+  sharesOf,
+  unsentNote,
+  withoutUnsentNote,
+} from "./cart-model.ts";
 
 /** Shown to a member whose "I'm done" mark cleared because their share's total changed. */
 export const SHARE_CHANGED_MESSAGE =
@@ -21,21 +27,34 @@ interface SplitPanelProps {
   active: boolean;
   /** The session's split policy, when known (the lobby's session answer carries it). */
   policyText?: string | undefined;
+  /** The user's changes drawn into the cart that the server has not confirmed yet. */
+  unsent?: number;
 }
 
 /**
- * Who pays what, live: every paying member's running total from the server's split (never
- * recomputed here), against their own budget, with their "I'm done" mark. The signed-in member
- * sets their budget and marks themselves done here; a mark clears when the member's share total
- * changes (the server says so with `shareChanged`), and they are told why.
+ * Who pays what, live: every paying member's running total from the server's split, against their
+ * own budget, with their "I'm done" mark. While the user's own changes are on their way (or
+ * queued offline) the cart above is drawn with them, so the shares are worked out the same way
+ * from that cart with the session's policy (the contract's split function, as the server does),
+ * and both say so. The signed-in member sets their budget and marks themselves done here; a mark
+ * clears when the member's share total changes (the server says so with `shareChanged`).
  */
-export function SplitPanel({ cart, userId, role, active, policyText }: SplitPanelProps) {
+export function SplitPanel({
+  cart,
+  userId,
+  role,
+  active,
+  policyText,
+  unsent = 0,
+}: SplitPanelProps) {
   const titleId = useId();
   const captionId = useId();
   const client = useQueryClient();
   const sessionId = cart.sessionId._id;
   const members = cart.sessionId.invitedUsers;
   const me = members.find((m) => m.userId === userId);
+  const policy = useSessionDetail(sessionId).data?.splitPolicy;
+  const shares = unsent > 0 && policy ? sharesOf(cart, policy) : cart.split;
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: cartKeys.all }),
@@ -82,9 +101,10 @@ export function SplitPanel({ cart, userId, role, active, policyText }: SplitPane
       {policyText && <p className="text-sm text-slate-600">{policyText}</p>}
       <p id={captionId} className="text-xs text-slate-500">
         {SHARES_INCLUDE_FEES_AND_TAX}
+        {unsent > 0 && <> {policy ? unsentNote(unsent) : withoutUnsentNote(unsent)}</>}
       </p>
       <ul aria-label="Running totals" aria-describedby={captionId} className="flex flex-col gap-3">
-        {cart.split.map((share) => {
+        {shares.map((share) => {
           const member = members.find((m) => m.userId === share.userId);
           const ratio = share.budget ? Math.min(1, share.total / share.budget) : 0;
           return (

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { toCents } from "@cartner/contract";
 import { testUser } from "../../test/render-app.tsx";
 import {
   canChangeLine,
@@ -8,6 +9,8 @@ import {
   newestCartsFirst,
   participantCount,
   PENDING_LINE_PREFIX,
+  sharesOf,
+  unsentNote,
   withPendingWrites,
   withQuantityChange,
   withoutLine,
@@ -159,6 +162,45 @@ describe("pending cart writes drawn on the server's cart", () => {
     expect(view.totalPrice).toBe(38.97);
     expect(lines.get(mug._id)).toBe("sending");
     expect(lines.has(socks._id)).toBe(false);
+  });
+
+  it("works out the shares from the cart as drawn, so they add up to the totals shown with them", () => {
+    const members = [
+      member(testUser, "creator"),
+      member(ben, "participant"),
+      member(cleo, "viewer"),
+    ];
+    const mug = makeLine(testUser, products.mug, 2);
+    const socks = makeLine(ben, products.socks, 1);
+    const cart = makeCart([mug, socks], { members });
+    const { cart: view, unsent } = withPendingWrites(
+      cart,
+      [
+        { write: lineWrite(cart, mug, 1), waiting: true },
+        {
+          write: cartWrite({ op: "add", cartId: cart._id, product: products.socks }),
+          waiting: true,
+        },
+        // Refused by the server once it arrives (the line is not there): not drawn, not counted.
+        { write: lineWrite(cart, makeLine(ben, products.mug, 1), 1), waiting: true },
+      ],
+      me,
+    );
+    expect(unsent).toBe(2);
+    expect(unsentNote(unsent)).toBe("Includes 2 changes not yet sent.");
+    const cents = (shares: { total: number }[]) =>
+      shares.reduce((sum, share) => sum + toCents(share.total), 0);
+    const total = toCents(cartOrderSummary(view.totalPrice).total);
+    // Split equally, the viewer carries nothing, and the two payers add up to the order's total.
+    const equal = sharesOf(view, { mode: "equal", weights: {}, fees: "proportional" });
+    expect(equal.map((share) => share.userId).sort()).toEqual([ben._id, testUser._id].sort());
+    expect(cents(equal)).toBe(total);
+    // By adder: Ben carries his socks only; the user carries the three mugs and their socks.
+    const byAdder = sharesOf(view, { mode: "by_adder", weights: {}, fees: "proportional" });
+    expect(cents(byAdder)).toBe(total);
+    expect(byAdder.find((share) => share.userId === ben._id)!.subtotal).toBe(products.socks.price);
+    // The server's shares (without the changes) no longer add up to the drawn cart's total.
+    expect(cents(view.split)).not.toBe(total);
   });
 
   it("ignores changes to other carts and leaves the cart as it is without pending changes", () => {

@@ -4,10 +4,13 @@ import {
   QUANTITY_MIN,
   fromCents,
   orderSummary,
+  splitShares,
   toCents,
   type Cart,
   type CartLine,
   type Role,
+  type Share,
+  type SplitPolicy,
 } from "@cartner/contract";
 import type { CartWrite } from "../../shared/cart-writes.ts";
 
@@ -192,9 +195,10 @@ export function withPendingWrites(
   cart: Cart,
   pending: readonly PendingWrite[],
   me: { _id: string; name: string } | null,
-): { cart: Cart; lines: ReadonlyMap<string, LineState> } {
+): { cart: Cart; lines: ReadonlyMap<string, LineState>; unsent: number } {
   const lines = new Map<string, LineState>();
   let view = cart;
+  let unsent = 0;
   for (const { write, waiting } of pending) {
     if (write.cartId !== cart._id) continue;
     const state: LineState = waiting ? "waiting" : "sending";
@@ -203,6 +207,7 @@ export function withPendingWrites(
       const added = withAdded(view, write, me);
       view = added.cart;
       lines.set(added.lineId, state);
+      unsent += 1;
     } else if (view.products.some((line) => line._id === write.lineId)) {
       if (write.op === "remove") {
         view = withoutLine(view, write.lineId);
@@ -211,7 +216,50 @@ export function withPendingWrites(
         view = withQuantityChange(view, write.lineId, write.change);
         lines.set(write.lineId, state);
       }
+      unsent += 1;
     }
   }
-  return { cart: view, lines };
+  return { cart: view, lines, unsent };
+}
+
+/**
+ * Every paying member's share of the cart as drawn (unconfirmed changes included), by the one
+ * split function and the session's policy: the shares the server will answer once the changes
+ * land, so that they add up to the totals shown beside them.
+ */
+export function sharesOf(cart: Cart, policy: SplitPolicy): Share[] {
+  const members = cart.sessionId.invitedUsers;
+  const { shares } = splitShares(
+    cart.products.map((line) => ({
+      lineTotal: toCents(line.lineTotal),
+      addedBy: line.addedBy._id,
+      addedByName: line.addedBy.name,
+      sharedWith: line.sharedWith.map((u) => u._id),
+    })),
+    members.map(({ userId, name, role }) => ({ userId, name, role })),
+    policy,
+  );
+  return shares.map((share) => {
+    const budget = members.find((m) => m.userId === share.userId)?.budget ?? null;
+    return {
+      userId: share.userId,
+      name: share.name,
+      subtotal: fromCents(share.subtotal),
+      fees: fromCents(share.fees),
+      tax: fromCents(share.tax),
+      total: fromCents(share.total),
+      budget,
+      overBudget: budget !== null && share.total > toCents(budget),
+    };
+  });
+}
+
+/** Under figures that include the user's changes not yet confirmed by the server. */
+export function unsentNote(count: number): string {
+  return `Includes ${count === 1 ? "1 change" : `${count} changes`} not yet sent.`;
+}
+
+/** Under shares that could not be worked out with those changes (the split policy is not known yet). */
+export function withoutUnsentNote(count: number): string {
+  return `Before ${count === 1 ? "1 change" : `${count} changes`} not yet sent.`;
 }

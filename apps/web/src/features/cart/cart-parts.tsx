@@ -4,7 +4,7 @@ import { ChevronDown, ImageOff } from "lucide-react";
 import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { BEFORE_FEES_AND_TAX, itemsLabel } from "./cart-model.ts";
+import { BEFORE_FEES_AND_TAX, itemsLabel, unsentNote } from "./cart-model.ts";
 
 /** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
 export function LineImage({
@@ -194,10 +194,13 @@ export function CartTotal({
   total,
   itemCount,
   tone = "plain",
+  unsent = 0,
 }: {
   total: number;
   itemCount: number;
   tone?: "plain" | "primary";
+  /** The user's changes drawn into the total that the server has not confirmed yet. */
+  unsent?: number;
 }) {
   const primary = tone === "primary";
   return (
@@ -223,6 +226,7 @@ export function CartTotal({
       </div>
       <p className={cn("text-xs", primary ? "text-primary-800" : "text-slate-600")}>
         {BEFORE_FEES_AND_TAX}
+        {unsent > 0 && <> · {unsentNote(unsent)}</>}
       </p>
     </div>
   );
