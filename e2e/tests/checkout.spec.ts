@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import {
   apiCall,
@@ -137,5 +137,56 @@ test("two members fill a cart, the creator checks out, the member pays, the crea
     );
   }
 
+  for (const p of [ann, ben]) expect(p.problems).toEqual([]);
+});
+
+/** A link of the header's main navigation: on a phone, behind the Menu button. */
+async function openFromMenu(page: Page, name: string) {
+  const menu = page.getByRole("banner").getByRole("button", { name: "Menu" });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+}
+
+test("after the group checks out, a member's toast, cart page and menu all lead to the order and what they owe @phone", async ({
+  browser,
+}) => {
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Weekly shop ${crypto.randomBytes(3).toString("hex")}`;
+  const session = await sharedSession(ann, [ben], sessionName);
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [milk] = products.filter((p) => p.stock >= 10);
+  await apiCall(ben, "POST", `/api/carts/${session.cartId}/product`, { productId: milk!._id });
+
+  // Ben has the cart open when Ann checks out: a toast tells him, with a link to the order.
+  await ben.page.goto(`/cart/${session._id}`);
+  await expect(ben.page.getByRole("region", { name: sessionName, exact: true })).toBeVisible();
+  const { order } = await apiCall<{ order: Order }>(
+    ann,
+    "POST",
+    `/api/sessions/${session._id}/checkout`,
+  );
+  const benShare = order.split.find((s) => s.userId === ben.id)!;
+  await expect(
+    ben.page.getByText("Your group checked out: the order and your share are ready."),
+  ).toBeVisible();
+  await ben.page.getByRole("link", { name: "View the order" }).click();
+  await expect(ben.page).toHaveURL(new RegExp(`/orders/${order._id}$`));
+  await expect(ben.page.getByRole("heading", { level: 1, name: order.number })).toBeVisible();
+
+  // The session's cart page now shows the order: its number, his share and the pay button.
+  await ben.page.goto(`/cart/${session._id}`);
+  const checkedOut = ben.page.getByRole("region", { name: `Order ${order.number}` });
+  await expect(checkedOut).toContainText(`Your share ${usd.format(benShare.total)}`);
+  await expect(checkedOut.getByRole("button", { name: "I've paid my share" })).toBeVisible();
+  await expect(ben.page.getByText("You have no carts yet.")).toHaveCount(0);
+
+  // The header's menu (a phone's Menu button) leads to My Orders and to Balances.
+  await openFromMenu(ben.page, "My Orders");
+  await expect(ben.page.getByRole("heading", { level: 1, name: "My Orders" })).toBeVisible();
+  await expect(ben.page.getByRole("link", { name: new RegExp(order.number) })).toBeVisible();
+  await openFromMenu(ben.page, "Balances");
+  await expect(ben.page.getByTestId("balance")).toContainText(
+    `You owe Ann ${usd.format(benShare.total)}`,
+  );
   for (const p of [ann, ben]) expect(p.problems).toEqual([]);
 });
