@@ -85,10 +85,10 @@ test("two members fill a cart, the creator checks out, the member pays, the crea
   await expect(checkedOut).toContainText(`Your share ${usd.format(benShare.total)}`);
   await expect(checkedOut.getByRole("button", { name: "I've paid my share" })).toBeVisible();
   await expect(ben.page.getByText("You have no carts yet.")).toHaveCount(0);
-  // The header's menu leads to his orders.
+  // The header's menu counts the share he still has to pay and leads to his orders.
   const myOrders = ben.page
     .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: "My Orders" });
+    .getByRole("link", { name: /^My Orders ?\(1 share to pay\)$/ });
   await expect(myOrders).toBeVisible();
   await expectNoA11yViolations(ben.page, "cart page of a checked-out session");
   await myOrders.click();

@@ -75,7 +75,7 @@ test("at 360 px the menu has My Orders, with the shares still to pay, and Balanc
   await menu.click();
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Balances" })).toBeVisible();
-  const myOrders = nav.getByRole("link", { name: "My Orders" });
+  const myOrders = nav.getByRole("link", { name: /^My Orders ?\(1 share to pay\)$/ });
   await expect(myOrders).toBeVisible();
   await expectNoA11yViolations(page, "open menu at 360 px");
   await myOrders.click();

@@ -1,4 +1,7 @@
+import { sharesToPayLabel, unpaidShareCount } from "../features/cart/order-model.ts";
+import { useOrders } from "../features/cart/order-queries.ts";
 import { LiveSync } from "../features/live/LiveSync.tsx";
+import { useAuth } from "../lib/auth-store.ts";
 import { SessionSelector } from "../features/sessions/SessionSelector.tsx";
 import { QueryProvider, getQueryClient } from "./query-client.tsx";
 import { useOfflineCache } from "./use-offline-cache.ts";
@@ -24,5 +27,33 @@ export function SessionBar({ hidden }: { hidden: boolean }) {
     <QueryProvider>
       <SessionSelector hidden={hidden} />
     </QueryProvider>
+  );
+}
+
+/**
+ * The count of the user's shares still to pay, next to My Orders in the navigation bar. From the
+ * orders list (the same query as My Orders, refetched by the live order events); nothing when 0.
+ */
+export function UnpaidSharesCount() {
+  return (
+    <QueryProvider>
+      <UnpaidSharesBadge />
+    </QueryProvider>
+  );
+}
+
+function UnpaidSharesBadge() {
+  const { user } = useAuth();
+  const orders = useOrders();
+  const count = orders.data ? unpaidShareCount(orders.data, user?._id) : 0;
+  if (count === 0) return null;
+  return (
+    <span
+      data-testid="unpaid-shares"
+      className="inline-flex min-w-5 items-center justify-center rounded-full bg-accent-100 px-1.5 text-xs font-bold text-accent-800 tabular-nums ring-1 ring-accent-300 ring-inset"
+    >
+      <span aria-hidden="true">{count}</span>
+      <span className="sr-only">{` (${sharesToPayLabel(count)})`}</span>
+    </span>
   );
 }

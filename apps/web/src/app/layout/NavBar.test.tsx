@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeOrder } from "../../test/test-orders.ts";
+import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
+import { ben } from "../../test/test-sessions.ts";
 
 describe("navigation bar", () => {
   it("offers Explore, Login and the sign-up call to action when signed out", async () => {
@@ -46,23 +47,49 @@ describe("navigation bar", () => {
     expect(within(nav).getByRole("link", { name: "Login" })).toBeInTheDocument();
   });
 
-  it("links My Orders and Balances", async () => {
-    signInAs();
+  it("links My Orders, with the count of my shares still to pay, and Balances", async () => {
+    const benUser = { ...ben, email: "ben@example.com" };
+    signInAs(benUser);
+    // Ben owes two shares and has said he paid a third; Ada's order with Ann has no share of his.
+    const owed = (id: string) => ({ ...makeOrder(), _id: id });
+    const orders = [
+      owed("o-1"),
+      owed("o-2"),
+      withShareStatus(owed("o-3"), ben._id, "paid"),
+      makeOrder({ _id: "o-4", split: makeOrder().split.slice(0, 1) }),
+    ];
     stubFetch({
-      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
-      "GET /api/orders": () => json(200, { orders: [makeOrder()] }),
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: benUser }),
+      "GET /api/orders": () => json(200, { orders }),
     });
     const { user } = renderApp("/profile/edit");
     const nav = await screen.findByRole("navigation", { name: "Main" });
-    const myOrders = await within(nav).findByRole("link", { name: "My Orders" });
+    const myOrders = await within(nav).findByRole("link", {
+      name: /^My Orders ?\(2 shares to pay\)$/,
+    });
     expect(myOrders).toHaveAttribute("href", "/orders");
+    expect(within(myOrders).getByTestId("unpaid-shares")).toHaveTextContent(/^2/);
     expect(within(nav).getByRole("link", { name: "Balances" })).toHaveAttribute(
       "href",
       "/balances",
     );
+
     await user.click(myOrders);
     await waitFor(() => expect(window.location.pathname).toBe("/orders"));
     expect(myOrders).toHaveAttribute("aria-current", "page");
+  });
+
+  it("shows no count when nothing is left to pay (the payee's own share is not one)", async () => {
+    signInAs();
+    const fetchMock = stubFetch({
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "GET /api/orders": () => json(200, { orders: [makeOrder()] }),
+    });
+    renderApp("/sessions");
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    await waitFor(() => expect(callsTo(fetchMock, "GET /api/orders")).toHaveLength(1));
+    expect(within(nav).getByRole("link", { name: "My Orders" })).toBeInTheDocument();
+    expect(within(nav).queryByTestId("unpaid-shares")).not.toBeInTheDocument();
   });
 
   it("toggles the menu with the hamburger and closes it on route change", async () => {

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { Suspense, lazy, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, NavLink, useLocation } from "../../lib/router.tsx";
 import { LogOut, Menu, X } from "lucide-react";
 import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
@@ -12,7 +12,17 @@ interface NavItem {
   to: string;
   label: string;
   end?: boolean;
+  /** My Orders: the count of the user's shares still to pay. */
+  count?: true;
 }
+
+/*
+ * The count needs the orders query: it lives in the signed-in chunk (with TanStack Query), which a
+ * signed-in user loads anyway, so the first load of / and /login stays without it (decision 013).
+ */
+const UnpaidSharesCount = lazy(() =>
+  import("../signed-in.tsx").then((m) => ({ default: m.UnpaidSharesCount })),
+);
 
 const signedOutItems: NavItem[] = [
   { to: "/products", label: "Explore" },
@@ -24,7 +34,7 @@ const signedInItems: NavItem[] = [
   { to: "/products", label: "Explore Marketplace" },
   { to: "/sessions", label: "Sessions" },
   { to: "/cart", label: "My Cart" },
-  { to: "/orders", label: "My Orders" },
+  { to: "/orders", label: "My Orders", count: true },
   { to: "/balances", label: "Balances" },
 ];
 
@@ -94,6 +104,11 @@ export function NavBar() {
               <li key={item.to}>
                 <NavLink to={item.to} end={item.end ?? false} className={linkClasses}>
                   {item.label}
+                  {item.count && (
+                    <Suspense fallback={null}>
+                      <UnpaidSharesCount />
+                    </Suspense>
+                  )}
                 </NavLink>
               </li>
             ))}

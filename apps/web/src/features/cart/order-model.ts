@@ -34,3 +34,18 @@ export function balanceSentence(balance: Balance): string {
 
 /** A receipt's file name, as the server names it. */
 export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;
+
+/**
+ * My shares still to pay: orders where I owe the payee and have not said I paid. The payee's own
+ * share is not one (they paid the shop).
+ */
+export function unpaidShareCount(orders: readonly Order[], userId: string | undefined): number {
+  return orders.filter((order) => {
+    const mine = myShare(order, userId);
+    return mine !== undefined && mine.userId !== order.payee._id && mine.status === "unpaid";
+  }).length;
+}
+
+/** "1 share to pay", "3 shares to pay". */
+export const sharesToPayLabel = (count: number) =>
+  `${count} ${count === 1 ? "share" : "shares"} to pay`;
