@@ -180,8 +180,9 @@ test("after the group checks out, a member's toast, cart page and menu all lead 
   await expect(checkedOut.getByRole("button", { name: "I've paid my share" })).toBeVisible();
   await expect(ben.page.getByText("You have no carts yet.")).toHaveCount(0);
 
-  // The header's menu (a phone's Menu button) leads to My Orders and to Balances.
-  await openFromMenu(ben.page, "My Orders");
+  // The header's menu (a phone's Menu button) counts the share he has to pay and leads to My
+  // Orders and to Balances.
+  await openFromMenu(ben.page, "My Orders (1 share to pay)");
   await expect(ben.page.getByRole("heading", { level: 1, name: "My Orders" })).toBeVisible();
   await expect(ben.page.getByRole("link", { name: new RegExp(order.number) })).toBeVisible();
   await openFromMenu(ben.page, "Balances");
