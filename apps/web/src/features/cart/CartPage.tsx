@@ -4,7 +4,8 @@ import { History, Info, PackageCheck, ShoppingBag, ShoppingCart } from "lucide-r
 import type { Cart, CartLine, Order } from "@cartner/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { cartKeys } from "../../api/carts-api.ts";
-import { EndSessionDialog, useSessionActions } from "../sessions/index.ts";
+import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
+import { useSessionActions } from "../../shared/session-actions.ts";
 import {
   Badge,
   Button,

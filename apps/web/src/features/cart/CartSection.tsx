@@ -14,7 +14,7 @@ import {
   sessionNameOf,
 } from "./cart-model.ts";
 import { ActivityFeed } from "../activity/index.ts";
-import { END_SESSION_LABEL } from "../sessions/index.ts";
+import { END_SESSION_LABEL } from "../../shared/EndSessionDialog.tsx";
 import { CartTotal, CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { LineSharing } from "./LineSharing.tsx";

@@ -37,9 +37,9 @@ import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "../../lib/api.ts";
 import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
-import { END_SESSION_LABEL, EndSessionDialog } from "./EndSessionDialog.tsx";
+import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
-import { useSessionActions } from "./use-session-actions.ts";
+import { useSessionActions } from "../../shared/session-actions.ts";
 
 export const NOT_AVAILABLE = "N/A";
 

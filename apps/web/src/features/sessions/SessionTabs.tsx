@@ -9,8 +9,8 @@ import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
 import { useMySessions } from "../../shared/sessions-queries.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
-import { useSessionActions } from "./use-session-actions.ts";
-import { EndSessionDialog } from "./EndSessionDialog.tsx";
+import { useSessionActions } from "../../shared/session-actions.ts";
+import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 
 type Tab = "active" | "past" | "upcoming";
 type Pending = { kind: "leave" | "end"; session: Session } | null;

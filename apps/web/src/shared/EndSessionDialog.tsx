@@ -1,4 +1,4 @@
-import { ConfirmDialog } from "../../components/ui/index.ts";
+import { ConfirmDialog } from "../components/ui/index.ts";
 
 /** SPEC's name for ending a session (the lobby's button); the cart page's button says it too. */
 export const END_SESSION_LABEL = "End Session";
