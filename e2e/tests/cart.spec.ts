@@ -48,7 +48,7 @@ async function splitOf(page: Page): Promise<string[]> {
   return (await shares.allTextContents()).map((text) => text.replace(" (you)", "")).sort();
 }
 
-test("a shared cart: two members fill it, change quantities, see the same split; a viewer watches; deleting ends it", async ({
+test("a shared cart: two members fill it, change quantities, see the same split; a viewer watches; End Session ends it", async ({
   browser,
 }) => {
   const [ann, ben, cleo] = await Promise.all([
@@ -151,20 +151,20 @@ test("a shared cart: two members fill it, change quantities, see the same split;
   expect(annTotal).toContain(money(after + fees + tax));
   expect(annSplit.join(" ")).toContain(money(2 * Math.round(a.price * 100)));
 
-  // Ann deletes the cart: the session ends and the cart moves to history.
+  // Ann ends the session from the cart page, with the lobby's End Session confirm: the cart
+  // moves to history.
   await ann.page.goto("/cart");
-  await annCart.getByRole("button", { name: `Delete cart ${sessionName}` }).click();
+  await annCart.getByRole("button", { name: `End Session ${sessionName}` }).click();
   await ann.page
-    .getByRole("dialog", { name: "Are you sure you want to delete this cart?" })
-    .getByRole("button", { name: "Delete cart" })
+    .getByRole("dialog", { name: `End “${sessionName}”?` })
+    .getByRole("button", { name: "End Session" })
     .click();
-  await expect(ann.page.getByText("Cart deleted successfully.").first()).toBeVisible();
   await expect(ann.page.getByText("You have no carts yet.")).toBeVisible();
   await ann.page.getByRole("link", { name: "Cart History" }).click();
   await expect(ann.page.getByRole("heading", { level: 1, name: "Cart History" })).toBeVisible();
   const past = ann.page.getByRole("region", { name: sessionName, exact: true });
   await expect(past.getByText(money(after)).first()).toBeVisible();
-  // Deleted, not checked out: no order, so no receipt, and the history says why.
+  // Ended, not checked out: no order, so no receipt, and the history says why.
   await expect(past.getByRole("button", { name: "Download Receipt" })).toBeDisabled();
   await expect(past.getByText("Ended without checkout: there is no receipt.")).toBeVisible();
   await expect(past.getByRole("button", { name: /quantity of/ })).toHaveCount(0);
@@ -177,6 +177,83 @@ test("a shared cart: two members fill it, change quantities, see the same split;
   await expect(ben.page.getByText("You have no carts yet.")).toBeVisible();
 
   for (const who of [ann, ben, cleo]) {
+    expect(who.problems, who.user.name).toEqual([]);
+    await who.context.close();
+  }
+});
+
+test("removing a line: someone else's asks first, every removal offers Undo, and Undo gives the line back as it was @phone", async ({
+  browser,
+}, testInfo) => {
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;
+  const session = await sharedSession(ann, [ben], sessionName);
+  const { products } = await apiCall<{ products: Product[] }>(ann, "GET", "/api/products");
+  const [a, b] = products.filter((p) => p.stock >= 10) as [Product, Product];
+  // Ann adds a line; Ben adds two of another and shares it with Ann.
+  await apiCall(ann, "POST", `/api/carts/${session.cartId}/product`, { productId: a._id });
+  const added = await apiCall<{ cart: { products: { _id: string; addedBy: { _id: string } }[] } }>(
+    ben,
+    "POST",
+    `/api/carts/${session.cartId}/product`,
+    { productId: b._id, quantity: 2 },
+  );
+  const benLine = added.cart.products.find((l) => l.addedBy._id === ben.id)!;
+  const shared = await ben.page.request.put(
+    `/api/carts/${session.cartId}/lines/${benLine._id}/shared-with`,
+    {
+      headers: { Authorization: `Bearer ${ben.token}` },
+      data: { userIds: [ann.id, ben.id] },
+    },
+  );
+  expect(shared.ok()).toBe(true);
+
+  await Promise.all([ann.page.goto(`/cart/${session._id}`), ben.page.goto(`/cart/${session._id}`)]);
+  const annCart = cartOf(ann.page, sessionName);
+  const benCart = cartOf(ben.page, sessionName);
+  const benRow = (page: Page) => cartOf(page, sessionName).getByRole("row", { name: b.name });
+  await expect(benRow(ann.page)).toContainText(`Added by ${ben.user.name}`);
+  await expect(benRow(ben.page)).toContainText(`Shared by ${ann.user.name}, ${ben.user.name}`);
+  const shares = annCart.getByRole("list", { name: "Running totals" });
+  const benShares = benCart.getByRole("list", { name: "Running totals" });
+  const before = await shares.textContent();
+  const benBefore = await benShares.textContent();
+  expect(before).toBeTruthy();
+
+  // Ann removes Ben's line: a confirm names it, whose it is and who shares it.
+  await annCart.getByRole("button", { name: `Remove ${b.name}` }).click();
+  const dialog = ann.page.getByRole("dialog", { name: `Remove ${ben.user.name}'s ${b.name}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`${ben.user.name} added it; it is shared with you.`);
+  await ann.page.screenshot({ path: `/tmp/wt-c-confirm-${testInfo.project.name}.png` });
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await expect(benRow(ann.page)).toHaveCount(0);
+  const undo = ann.page.getByRole("button", { name: "Undo", exact: true });
+  await expect(ann.page.getByText(`Removed ${ben.user.name}'s ${b.name}.`)).toBeVisible();
+  await ann.page.screenshot({ path: `/tmp/wt-c-undo-${testInfo.project.name}.png` });
+  await undo.click();
+
+  // The line is back for both, live: still Ben's, still shared, and the split is as before.
+  await expect(benRow(ann.page)).toContainText(`Added by ${ben.user.name}`);
+  await expect(benRow(ben.page)).toContainText(`Added by ${ben.user.name}`);
+  await expect(benRow(ben.page)).toContainText(`Shared by ${ann.user.name}, ${ben.user.name}`);
+  await expect(shares).toHaveText(before!);
+  await expect(benShares).toHaveText(benBefore!);
+  await expect(benRow(ann.page).getByText("2", { exact: true })).toBeVisible();
+
+  // Ann's own unshared line goes at once, without a confirm, and comes back with Undo.
+  await annCart.getByRole("button", { name: `Remove ${a.name}` }).click();
+  await expect(ann.page.getByRole("dialog")).toHaveCount(0);
+  await expect(annCart.getByRole("row", { name: a.name })).toHaveCount(0);
+  await expect(ann.page.getByText(`Removed your ${a.name}.`)).toBeVisible();
+  await ann.page.getByRole("button", { name: "Undo", exact: true }).click();
+  await expect(annCart.getByRole("row", { name: a.name })).toContainText(
+    `Added by ${ann.user.name}`,
+  );
+  await expect(cartOf(ben.page, sessionName).getByRole("row", { name: a.name })).toBeVisible();
+  await expect(shares).toHaveText(before!);
+
+  for (const who of [ann, ben]) {
     expect(who.problems, who.user.name).toEqual([]);
     await who.context.close();
   }

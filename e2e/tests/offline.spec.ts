@@ -154,6 +154,11 @@ test("changes made offline survive a reload and reach the others once, in order;
     .click();
   await expect(lineOf(page, sessionName, tea!.name).getByText(WAITING)).toBeVisible();
   await annCart.getByRole("button", { name: `Remove ${tea!.name}` }).click();
+  // Ben's line: Ann confirms first.
+  await ann.page
+    .getByRole("dialog", { name: `Remove ${ben.user.name}'s ${tea!.name}?` })
+    .getByRole("button", { name: "Remove" })
+    .click();
   await expect(annLine(tea!)).toHaveCount(0);
   await ben.context.setOffline(false);
   await expect(page.getByText(`Could not change the quantity of ${tea!.name}.`)).toBeVisible();

@@ -39,6 +39,13 @@ export const BUDGET_MAX = 1_000_000;
 export const SESSION_CARD_AVATARS = 3;
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
+/**
+ * How long the member who removed a cart line may put it back as it was (the server's limit;
+ * the web offers Undo for UNDO_TOAST_MS, and a queued offline undo may arrive later).
+ */
+export const RESTORE_WINDOW_SECONDS = 120;
+/** How long the web's toast after a line's removal offers Undo. */
+export const UNDO_TOAST_MS = 6000;
 
 // The catalog (SPEC: the products page's filters and price slider), kept apart from the product
 // schemas for the same reason: the products page imports them without zod.

@@ -30,6 +30,7 @@ import {
   QuantityChangeBodySchema,
   SessionSummarySchema,
 } from "./carts.ts";
+import { RESTORE_WINDOW_SECONDS } from "./constants.ts";
 import type { Action } from "./permissions.ts";
 import { BalancesResponseSchema, OrderResponseSchema, OrdersResponseSchema } from "./orders.ts";
 import {
@@ -587,6 +588,13 @@ export const endpoints = {
     access: "cart.changeOwnLine",
     params: z.strictObject({ cartId: z.uuid("Cart not found"), lineId: z.uuid("Line not found") }),
     body: SharedWithBodySchema,
+    responses: { 200: CartWithWarningsSchema },
+    errors: sessionErrors,
+  },
+  "POST /api/carts/:cartId/lines/:lineId/restore": {
+    summary: `Undo a line's removal: it comes back as it was (adder, quantity, sharers); its remover, within ${RESTORE_WINDOW_SECONDS} s`,
+    access: "cart.changeOwnLine",
+    params: z.strictObject({ cartId: z.uuid("Cart not found"), lineId: z.uuid("Line not found") }),
     responses: { 200: CartWithWarningsSchema },
     errors: sessionErrors,
   },

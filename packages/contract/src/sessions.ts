@@ -209,6 +209,7 @@ export const ACTIVITY_TYPES = [
   "item.added",
   "item.quantity",
   "item.removed",
+  "item.restored",
   "item.shared",
   "cart.cleared",
   "member.joined",

@@ -332,6 +332,36 @@ export const cartLines = pgTable(
   ],
 );
 
+/**
+ * A line as it was just before its removal, so the member who removed it can undo that within
+ * a short window (cart_write() 'restore', migration 0019): the line comes back with its id,
+ * adder, quantity, sharers and added time, so the split is as before. Rows go once restored,
+ * and older than the window on the cart's next removal.
+ */
+export const removedLines = pgTable(
+  "removed_lines",
+  {
+    lineId: uuid("line_id").primaryKey(),
+    cartId: uuid("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id),
+    addedBy: uuid("added_by")
+      .notNull()
+      .references(() => users.id),
+    quantity: integer("quantity").notNull(),
+    sharedWith: uuid("shared_with").array().notNull(),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull(),
+    removedBy: uuid("removed_by")
+      .notNull()
+      .references(() => users.id),
+    removedAt: timestamp("removed_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("removed_lines_cart_idx").on(t.cartId, t.removedAt)],
+);
+
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
   fromDriver: (value) => Buffer.from(value),

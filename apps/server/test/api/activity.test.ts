@@ -186,6 +186,14 @@ describe("the activity log", () => {
       "item.removed",
       "Ben",
     );
+    await step(
+      "POST /api/carts/:cartId/lines/:lineId/restore",
+      () => f.as.participant("POST", `${cart}/lines/${benLine}/restore`),
+      "item.restored",
+      "Ben",
+    );
+    await f.as.participant("DELETE", `${cart}/product/${milk._id}`);
+    seen += 1;
     await f.as.participant("POST", `${cart}/product`, { productId: bread._id });
     seen += 1;
     await step(

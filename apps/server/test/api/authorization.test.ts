@@ -34,6 +34,8 @@ interface Row {
   /** Defaults to the endpoint's access; a route serving two actions has a row for each. */
   action?: Action;
   request: (f: Fixture, role: Caller) => { url: string; body?: unknown };
+  /** What the caller does first (e.g. removes the line it then puts back). */
+  before?: (f: Fixture, role: Caller) => Promise<void>;
   /** Only for routes any user may call ("user"), whose answers depend on state, not role. */
   expected?: Record<Caller, number>;
 }
@@ -123,6 +125,21 @@ const ROWS: Row[] = [
     action: "cart.changeAnyLine",
     request: (f, role) => ({
       url: `/api/carts/${f.cartId}/product/${f.productId}?lineId=${othersLine(f, role)}`,
+    }),
+  },
+  // Undo of one's own removal (creator, participant); the others' refusal comes first.
+  {
+    endpoint: "POST /api/carts/:cartId/lines/:lineId/restore",
+    before: async (f, role) => {
+      if (role !== "creator" && role !== "participant") return;
+      const removed = await f.as[role](
+        "DELETE",
+        `/api/carts/${f.cartId}/product/${f.productId}?lineId=${f.lineOf[role]}`,
+      );
+      expect(removed.statusCode, removed.body).toBe(200);
+    },
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}/restore`,
     }),
   },
   {
@@ -324,6 +341,7 @@ describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, 
       const [method] = splitEndpointKey(row.endpoint);
       const got: Partial<Record<Caller, number>> = {};
       for (const role of ORDER) {
+        await row.before?.(fixture, role);
         const { url, body } = row.request(fixture, role);
         got[role] = (await fixture.as[role](method, url, body)).statusCode;
       }

@@ -1,4 +1,4 @@
-import type { Product } from "@cartner/contract";
+import { RESTORE_WINDOW_SECONDS, type Product } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../src/db/schema.ts";
@@ -217,6 +217,120 @@ describe("adding and changing lines", () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+});
+
+describe("undoing a removal", () => {
+  type Line = {
+    _id: string;
+    addedBy: { _id: string };
+    addedAt: string;
+    quantity: number;
+    sharedWith: { _id: string }[];
+  };
+
+  it("puts the line back as it was (adder, quantity, sharers, split) for its remover only", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: inStock(5)._id });
+    const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+      quantity: 3,
+    });
+    const benLine = (added.json().cart.products as Line[]).find(
+      (l) => l.addedBy._id === f.people.participant.userId,
+    )!;
+    const shared = await f.as.participant(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${benLine._id}/shared-with`,
+      { userIds: [f.people.participant.userId, f.people.creator.userId] },
+    );
+    const before = shared.json().cart;
+    const line = before.products.find((l: Line) => l._id === benLine._id);
+
+    const removed = await f.as.creator(
+      "DELETE",
+      `/api/carts/${f.cartId}/product/${p._id}?lineId=${benLine._id}`,
+    );
+    expect(removed.statusCode).toBe(200);
+    const restore = `/api/carts/${f.cartId}/lines/${benLine._id}/restore`;
+    // Nobody but the member who removed it puts it back: strangers and pending requesters do
+    // not see the cart, viewers do not change it, and Ben did not remove it.
+    expect((await f.as.stranger("POST", restore)).statusCode).toBe(404);
+    expect((await f.as.pending("POST", restore)).statusCode).toBe(404);
+    const viewer = await f.as.viewer("POST", restore);
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json().message).toBe("Viewers can see the cart but not change it.");
+    const ben = await f.as.participant("POST", restore);
+    expect(ben.statusCode).toBe(409);
+    expect(ben.json().message).toBe("That removal can no longer be undone.");
+
+    const back = await f.as.creator("POST", restore);
+    expect(back.statusCode, back.body).toBe(200);
+    const cart = back.json().cart;
+    // Still Ben's line, shared as before: the split is exactly what it was.
+    expect(cart.products).toEqual(before.products);
+    expect(cart.products.find((l: Line) => l._id === benLine._id)).toEqual(line);
+    expect(cart.split).toEqual(before.split);
+    expect(cart.totalPrice).toBe(before.totalPrice);
+    // Once only.
+    expect((await f.as.creator("POST", restore)).statusCode).toBe(409);
+    const activity = (
+      await f.as.participant("GET", `/api/sessions/${f.sessionId}/activity`)
+    ).json();
+    expect(activity.events.at(-1)).toMatchObject({
+      type: "item.restored",
+      actor: { name: "Ann" },
+      product: p.name,
+      quantity: 3,
+      lineOf: "Ben",
+    });
+  });
+
+  it("refuses after the window, and when the adder has that product on a line again", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+    });
+    const lineId = added.json().cart.products[0]._id as string;
+    const remove = `/api/carts/${f.cartId}/product/${p._id}?lineId=${lineId}`;
+    const restore = `/api/carts/${f.cartId}/lines/${lineId}/restore`;
+
+    expect((await f.as.participant("DELETE", remove)).statusCode).toBe(200);
+    t.clock.advance((RESTORE_WINDOW_SECONDS + 1) * 1000);
+    const late = await f.as.participant("POST", restore);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe("That removal can no longer be undone.");
+
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const again = (await f.as.participant("GET", `/api/carts/${f.cartId}`)).json().cart;
+    const newLine = again.products[0]._id as string;
+    await f.as.participant("DELETE", `/api/carts/${f.cartId}/product/${p._id}?lineId=${newLine}`);
+    await f.as.participant("POST", `/api/carts/${f.cartId}/product`, { productId: p._id });
+    const exists = await f.as.participant(
+      "POST",
+      `/api/carts/${f.cartId}/lines/${newLine}/restore`,
+    );
+    expect(exists.statusCode).toBe(409);
+    expect(exists.json().message).toMatch(/in the cart again/);
+    expect(
+      (await f.as.participant("GET", `/api/carts/${f.cartId}`)).json().cart.products,
+    ).toHaveLength(1);
+  });
+
+  it("refuses once the session has ended", async () => {
+    const f = await sessionWithEveryRole(t);
+    const p = inStock(10);
+    const added = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+      productId: p._id,
+    });
+    const lineId = added.json().cart.products[0]._id as string;
+    await f.as.creator("DELETE", `/api/carts/${f.cartId}/product/${p._id}?lineId=${lineId}`);
+    await f.as.creator("PUT", `/api/sessions/${f.sessionId}/end`);
+    const ended = await f.as.creator("POST", `/api/carts/${f.cartId}/lines/${lineId}/restore`);
+    expect(ended.statusCode).toBe(409);
+    expect(ended.json().message).toBe("This session has ended; its cart is read-only.");
   });
 });
 

@@ -27,6 +27,12 @@ export const cartsApi = {
       { params: { cartId, productId }, query: lineId ? { lineId } : {} },
       once(key),
     ),
+  restoreLine: (cartId: string, lineId: string, key?: string) =>
+    call(
+      "POST /api/carts/:cartId/lines/:lineId/restore",
+      { params: { cartId, lineId } },
+      once(key),
+    ),
   shareLine: (cartId: string, lineId: string, userIds: string[]) =>
     call("PUT /api/carts/:cartId/lines/:lineId/shared-with", {
       params: { cartId, lineId },

@@ -23,4 +23,11 @@ export const toast = {
   info: show("info"),
   warning: show("warning"),
   warn: show("warning"),
+  /** A toast of the app's own look (content and buttons of its own, such as Undo). */
+  plain: ((content, options) => {
+    void library().then(({ toast: raise }) => raise(content, options));
+  }) as Show,
+  dismiss: (toastId: string) => {
+    void library().then(({ toast: raise }) => raise.dismiss(toastId));
+  },
 };

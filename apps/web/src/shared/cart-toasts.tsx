@@ -1,3 +1,5 @@
+import { Undo2 } from "lucide-react";
+import { UNDO_TOAST_MS } from "@cartner/contract";
 import { toast } from "../lib/toast.ts";
 import { errorMessage } from "../lib/api.ts";
 
@@ -27,4 +29,30 @@ export function failureToast(title: string, error: unknown, toastId?: string): v
 
 export function successToast(message: string): void {
   toast.success(message, { autoClose: SUCCESS_AUTO_CLOSE_MS });
+}
+
+/**
+ * After a removal: what was removed, and Undo for UNDO_TOAST_MS (the toast pauses while hovered or
+ * focused, and Alt+T reaches it from the keyboard). `toastId` lets the caller take it back.
+ */
+export function undoToast(message: string, onUndo: () => void, toastId: string): void {
+  toast.plain(
+    ({ closeToast }) => (
+      <div className="flex w-full items-center gap-3">
+        <p className="min-w-0 flex-1 font-medium break-words">{message}</p>
+        <button
+          type="button"
+          className="inline-flex shrink-0 items-center gap-1.5 rounded-lg bg-primary-50 px-3 py-1.5 text-sm font-semibold text-primary-700 ring-1 ring-primary-200 ring-inset hover:bg-primary-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600"
+          onClick={() => {
+            closeToast();
+            onUndo();
+          }}
+        >
+          <Undo2 aria-hidden="true" className="size-4" />
+          Undo
+        </button>
+      </div>
+    ),
+    { toastId, autoClose: UNDO_TOAST_MS, closeButton: false },
+  );
 }

@@ -40,7 +40,9 @@ export type CartWrite =
       name: string;
       change: 1 | -1;
     }
-  | { op: "remove"; key: string; cartId: string; lineId: string; productId: string; name: string };
+  | { op: "remove"; key: string; cartId: string; lineId: string; productId: string; name: string }
+  /** Undo of a removal: the server puts the line back as it was; `line` draws it until then. */
+  | { op: "restore"; key: string; cartId: string; lineId: string; name: string; line: CartLine };
 
 type NewWrite = CartWrite extends infer W ? (W extends CartWrite ? Omit<W, "key"> : never) : never;
 
@@ -61,6 +63,32 @@ export function lineWrite(cart: Cart, line: CartLine, change: 1 | -1 | "remove")
     : cartWrite({ op: "step", ...base, name: line.productId.name, change });
 }
 
+/** The undo of a line's removal, as a cart write of its own. */
+export function restoreWrite(cart: Cart, line: CartLine): CartWrite {
+  return cartWrite({
+    op: "restore",
+    cartId: cart._id,
+    lineId: line._id,
+    name: line.productId.name,
+    line,
+  });
+}
+
+/**
+ * Takes back a queued change that has not been sent (offline, or waiting behind another change):
+ * it leaves the queue as if never made. False once it may have reached the server (on its way,
+ * or tried before), when the caller must undo it with a change of its own.
+ */
+export function cancelUnsent(client: QueryClient, key: string): boolean {
+  const cache = client.getMutationCache();
+  const mutation = cache
+    .findAll({ mutationKey: cartMutationKeys.writes, status: "pending" })
+    .find((m) => (m.state.variables as CartWrite | undefined)?.key === key);
+  if (!mutation || !mutation.state.isPaused || mutation.state.failureCount > 0) return false;
+  cache.remove(mutation);
+  return true;
+}
+
 /** What every cart write answers: the cart after it, and any over-budget warnings. */
 interface WriteAnswer {
   cart: Cart;
@@ -79,6 +107,8 @@ function send(write: CartWrite): Promise<WriteAnswer> {
       );
     case "remove":
       return cartsApi.removeLine(write.cartId, write.productId, write.lineId, write.key);
+    case "restore":
+      return cartsApi.restoreLine(write.cartId, write.lineId, write.key);
   }
 }
 
@@ -90,6 +120,8 @@ function failureTitle(write: CartWrite): string {
       return `Could not change the quantity of ${write.name}.`;
     case "remove":
       return `Could not remove ${write.name}.`;
+    case "restore":
+      return `Could not put ${write.name} back.`;
   }
 }
 

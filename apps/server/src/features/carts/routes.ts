@@ -82,6 +82,15 @@ export const cartRoutes =
       ),
     }));
 
+    route(app, "POST /api/carts/:cartId/lines/:lineId/restore", async (request) => {
+      const cart = await carts.restoreLine(
+        request.params.cartId,
+        request.auth.user,
+        request.params.lineId,
+      );
+      return { cart, ...warningsOf(cart) };
+    });
+
     route(app, "DELETE /api/carts/:cartId/clear", async (request) => ({
       message: "Cart cleared",
       cart: await carts.clear(request.params.cartId, request.auth.user),

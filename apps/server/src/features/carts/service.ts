@@ -3,6 +3,7 @@ import {
   fromCents,
   orderNumber,
   QUANTITY_MAX,
+  RESTORE_WINDOW_SECONDS,
   DEFAULT_SPLIT_POLICY,
   splitShares,
   type ShareCents,
@@ -82,6 +83,10 @@ interface WriteResult {
     | "not_own"
     | "stock"
     | "line_full"
+    /** restore: no removal of that line by the caller within the window (or it is back already). */
+    | "no_removal"
+    /** restore: the line's adder has that product on a line again. */
+    | "line_exists"
     /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
     | "error";
   product_stock: number | null;
@@ -90,9 +95,11 @@ interface WriteResult {
   error?: string | null;
 }
 
+type WriteOp = "add" | "step" | "remove" | "restore" | "clear";
+
 /** One cart_write() call's arguments, as cart_write_batch() reads them (drizzle/0013). */
 interface WriteCall {
-  op: "add" | "step" | "remove" | "clear";
+  op: WriteOp;
   cart: string;
   user: string;
   product: string | null;
@@ -110,10 +117,11 @@ function refusedBy(role: Role, action: Action, verdict: string): Error {
 }
 
 /** The permissions table's action behind each cart_write() operation. */
-const ACTION_OF: Record<"add" | "step" | "remove" | "clear", Action> = {
+const ACTION_OF: Record<WriteOp, Action> = {
   add: "cart.add",
   step: "cart.changeOwnLine",
   remove: "cart.changeOwnLine",
+  restore: "cart.changeOwnLine",
   clear: "cart.clear",
 };
 
@@ -296,7 +304,7 @@ export function createCartService(deps: {
    * change used to wait behind every other request eight times (docs/decisions/004).
    */
   async function write(
-    op: "add" | "step" | "remove" | "clear",
+    op: WriteOp,
     cartId: string,
     user: User,
     target: { productId?: string; lineId?: string | undefined; amount?: number } = {},
@@ -333,6 +341,10 @@ export function createCartService(deps: {
         throw refusedBy("participant", "cart.changeAnyLine", verdict);
       case "line_full":
         throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
+      case "no_removal":
+        throw conflict("That removal can no longer be undone.");
+      case "line_exists":
+        throw conflict("That item is in the cart again on its own line; change that line instead.");
       case "stock": {
         const stock = result.product_stock!;
         const already = result.already_in_cart!;
@@ -404,6 +416,14 @@ export function createCartService(deps: {
 
   function removeLine(cartId: string, user: User, productId: string, lineId?: string) {
     return write("remove", cartId, user, { productId, lineId });
+  }
+
+  /**
+   * Undo of a removal: the line comes back as it was (its id, adder, quantity, sharers), so who
+   * pays for it is unchanged; only for the member who removed it, within RESTORE_WINDOW_SECONDS.
+   */
+  function restoreLine(cartId: string, user: User, lineId: string) {
+    return write("restore", cartId, user, { lineId, amount: RESTORE_WINDOW_SECONDS });
   }
 
   function clear(cartId: string, user: User) {
@@ -519,6 +539,7 @@ export function createCartService(deps: {
     add,
     changeQuantity,
     removeLine,
+    restoreLine,
     clear,
     remove,
     summary,

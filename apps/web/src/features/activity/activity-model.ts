@@ -65,6 +65,8 @@ export function activityAction(entry: Activity, you = false): string {
       return `${num(entry.change) > 0 ? "raised" : "lowered"} ${str(entry.product)} to ${num(entry.quantity)}${lineOf(entry)}`;
     case "item.removed":
       return `removed ${str(entry.product)}${lineOf(entry)}`;
+    case "item.restored":
+      return `put back ${str(entry.product)}${lineOf(entry)}`;
     case "item.shared": {
       const names = Array.isArray(entry.with) ? entry.with.map(String) : [];
       return names.length > 0

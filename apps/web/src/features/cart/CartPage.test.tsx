@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { onlineManager } from "@tanstack/react-query";
-import type { Cart } from "@cartner/contract";
+import type { Cart, CartLine } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
@@ -47,6 +47,12 @@ function sharedCart(role: "creator" | "participant" | "viewer") {
       member(cleo, "pending"),
     ],
   });
+}
+
+/** Confirms the removal of someone else's (or a shared) line in its dialog. */
+async function confirmRemoval(user: { click: (el: Element) => Promise<void> }, title: string) {
+  const dialog = await screen.findByRole("dialog", { name: title });
+  await user.click(within(dialog).getByRole("button", { name: "Remove" }));
 }
 
 function withName(cart: Cart, sessionName: string): Cart {
@@ -142,7 +148,7 @@ describe("cart page", () => {
     const cart = await screen.findByRole("region", { name: "Party" });
     expect(controlsIn(cart)).toEqual(expected);
     expect(within(cart).queryByRole("button", { name: "Clear Cart Party" }) !== null).toBe(manages);
-    expect(within(cart).queryByRole("button", { name: "Delete cart Party" }) !== null).toBe(
+    expect(within(cart).queryByRole("button", { name: "End Session Party" }) !== null).toBe(
       manages,
     );
     // Minus is not offered below 1: Ben's socks are at 1.
@@ -243,6 +249,7 @@ describe("cart page", () => {
         within(region).getByRole("button", { name: "Increase quantity of Stoneware Mug" }),
       );
       await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+      await confirmRemoval(user, "Remove Ben Brown's Wool Socks?");
 
       expect(
         await screen.findByText(
@@ -312,6 +319,7 @@ describe("cart page", () => {
     });
     const region = await screen.findByRole("region", { name: "Party" });
     await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+    await confirmRemoval(user, "Remove Ben Brown's Wool Socks?");
     expect(await screen.findByText("You can change only the items you added.")).toBeVisible();
     const items = within(region).getByRole("table", { name: "Items in Party" });
     expect(within(items).getByText("Wool Socks")).toBeVisible();
@@ -346,33 +354,133 @@ describe("cart page", () => {
     expect(await within(region).findByText("This cart is empty.")).toBeVisible();
   });
 
-  it("deletes a cart after the confirmation; cancelling keeps it", async () => {
+  it("ends the session with End Session and the lobby's confirm; cancelling keeps it", async () => {
     const cart = withName(sharedCart("creator"), "Party");
+    const sessionId = cart.sessionId._id;
     const { user, fetchMock, state } = openCart([cart], {
       routes: {
-        [`DELETE /api/carts/${cart._id}`]: () => {
+        [`PUT /api/sessions/${sessionId}/end`]: () => {
           state.carts = [];
-          return json(200, { message: "Cart deleted; the session has ended." });
+          return json(200, { message: "Session ended", sessionId });
         },
       },
     });
     const region = await screen.findByRole("region", { name: "Party" });
-    await user.click(within(region).getByRole("button", { name: "Delete cart Party" }));
-    const dialog = screen.getByRole("dialog", {
-      name: "Are you sure you want to delete this cart?",
-    });
+    expect(within(region).queryByRole("button", { name: /Delete/ })).toBeNull();
+    await user.click(within(region).getByRole("button", { name: "End Session Party" }));
+    const dialog = screen.getByRole("dialog", { name: "End “Party”?" });
+    expect(dialog).toHaveTextContent("The session ends for everyone");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    expect(callsTo(fetchMock, `DELETE /api/carts/${cart._id}`)).toHaveLength(0);
+    expect(callsTo(fetchMock, `PUT /api/sessions/${sessionId}/end`)).toHaveLength(0);
 
-    await user.click(within(region).getByRole("button", { name: "Delete cart Party" }));
+    await user.click(within(region).getByRole("button", { name: "End Session Party" }));
     await user.click(
-      within(
-        screen.getByRole("dialog", { name: "Are you sure you want to delete this cart?" }),
-      ).getByRole("button", { name: "Delete cart" }),
+      within(screen.getByRole("dialog", { name: "End “Party”?" })).getByRole("button", {
+        name: "End Session",
+      }),
     );
-    expect(await screen.findByText("Cart deleted successfully.")).toBeVisible();
+    expect(await screen.findByText("Session ended")).toBeVisible();
     expect(await screen.findByText("You have no carts yet.")).toBeVisible();
     expect(screen.getByText("You have 0 active cart(s).")).toBeVisible();
+    expect(callsTo(fetchMock, `DELETE /api/carts/${cart._id}`)).toHaveLength(0);
+  });
+
+  describe("removing a line", () => {
+    afterEach(() => onlineManager.setOnline(true));
+
+    /** Ben's socks, shared by Ben and the test user, and the test user's own mug. */
+    function cartWithSharedSocks(role: "creator" | "participant") {
+      const cart = withName(sharedCart(role), "Party");
+      const [mug, socks] = cart.products as [CartLine, CartLine];
+      const shared = { ...socks, sharedWith: [ben, { _id: testUser._id, name: testUser.name }] };
+      return { cart: { ...cart, products: [mug, shared] }, mug, socks: shared };
+    }
+
+    it("asks before removing someone else's line, naming it and whose it is", async () => {
+      const { cart, socks } = cartWithSharedSocks("creator");
+      const remove = `DELETE /api/carts/${cart._id}/product/${socks.productId._id}`;
+      const { user, fetchMock } = openCart([cart], {
+        routes: { [remove]: () => json(200, { cart: { ...cart, products: [cart.products[0]] } }) },
+      });
+      const region = await screen.findByRole("region", { name: "Party" });
+      await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+      const dialog = screen.getByRole("dialog", { name: "Remove Ben Brown's Wool Socks?" });
+      expect(dialog).toHaveAccessibleDescription(
+        "Ben Brown added it; it is shared with you. You can undo this for a few seconds after.",
+      );
+      await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+      expect(within(region).getByRole("row", { name: /Wool Socks/ })).toBeVisible();
+      expect(callsTo(fetchMock, remove)).toHaveLength(0);
+
+      await user.click(within(region).getByRole("button", { name: "Remove Wool Socks" }));
+      await confirmRemoval(user, "Remove Ben Brown's Wool Socks?");
+      await waitFor(() => expect(callsTo(fetchMock, remove)).toHaveLength(1));
+      expect(await screen.findByText("Removed Ben Brown's Wool Socks.")).toBeVisible();
+    });
+
+    it("asks before removing one's own line that others share", async () => {
+      const cart = withName(sharedCart("participant"), "Party");
+      const mug = { ...cart.products[0]!, sharedWith: [{ _id: testUser._id, name: "Ada" }, ben] };
+      const { user } = openCart([{ ...cart, products: [mug, cart.products[1]!] }]);
+      const region = await screen.findByRole("region", { name: "Party" });
+      await user.click(within(region).getByRole("button", { name: "Remove Stoneware Mug" }));
+      const dialog = screen.getByRole("dialog", { name: "Remove your Stoneware Mug?" });
+      expect(dialog).toHaveAccessibleDescription(
+        "You added it; it is shared with Ben Brown. You can undo this for a few seconds after.",
+      );
+    });
+
+    it("removes one's own unshared line at once; Undo puts it back through the server", async () => {
+      const { cart, mug } = cartWithSharedSocks("participant");
+      const without = { ...cart, products: [cart.products[1]!] };
+      const { user, fetchMock, state } = openCart([cart], {
+        routes: {
+          [`DELETE /api/carts/${cart._id}/product/${mug.productId._id}`]: () => {
+            state.carts = [without];
+            return json(200, { cart: without });
+          },
+          [`POST /api/carts/${cart._id}/lines/${mug._id}/restore`]: () => {
+            state.carts = [cart];
+            return json(200, { cart });
+          },
+        },
+      });
+      const region = await screen.findByRole("region", { name: "Party" });
+      await user.click(within(region).getByRole("button", { name: "Remove Stoneware Mug" }));
+      expect(screen.queryByRole("dialog")).toBeNull();
+      await waitFor(() => expect(within(region).queryByRole("row", { name: /Mug/ })).toBeNull());
+      expect(await screen.findByText("Removed your Stoneware Mug.")).toBeVisible();
+      await waitFor(() =>
+        expect(
+          callsTo(fetchMock, `DELETE /api/carts/${cart._id}/product/${mug.productId._id}`),
+        ).toHaveLength(1),
+      );
+
+      await user.click(screen.getByRole("button", { name: "Undo" }));
+      expect(await within(region).findByRole("row", { name: /Stoneware Mug/ })).toBeVisible();
+      const [restore] = callsTo(fetchMock, `POST /api/carts/${cart._id}/lines/${mug._id}/restore`);
+      expect(new Headers(restore!.headers).get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
+      await waitFor(() => expect(within(region).queryByText(/Saving|Pending/)).toBeNull());
+    });
+
+    it("offline, Undo takes the queued removal back: nothing is sent", async () => {
+      const { cart } = cartWithSharedSocks("participant");
+      const { user, fetchMock } = openCart([cart]);
+      const region = await screen.findByRole("region", { name: "Party" });
+      act(() => onlineManager.setOnline(false));
+      await user.click(within(region).getByRole("button", { name: "Remove Stoneware Mug" }));
+      expect(within(region).queryByRole("row", { name: /Stoneware Mug/ })).toBeNull();
+      await user.click(await screen.findByRole("button", { name: "Undo" }));
+      expect(await within(region).findByRole("row", { name: /Stoneware Mug/ })).toBeVisible();
+      expect(within(region).queryByText("Pending: waiting for connection")).toBeNull();
+
+      act(() => onlineManager.setOnline(true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const writes = fetchMock.mock.calls.filter(
+        ([, init]) => init?.method && init.method !== "GET",
+      );
+      expect(writes).toHaveLength(0);
+    });
   });
 
   it("shows the order summary card and goes on to the session summary", async () => {

@@ -1,7 +1,11 @@
 import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link, useParams } from "../../lib/router.tsx";
 import { History, Info, PackageCheck, ShoppingBag, ShoppingCart } from "lucide-react";
-import type { Cart, Order } from "@cartner/contract";
+import type { Cart, CartLine, Order } from "@cartner/contract";
+import { useQueryClient } from "@tanstack/react-query";
+import { cartKeys } from "../../api/carts-api.ts";
+import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
+import { useSessionActions } from "../../shared/session-actions.ts";
 import {
   Badge,
   Button,
@@ -14,11 +18,16 @@ import {
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { isNotFound } from "../../lib/api.ts";
-import { findRouteCart, sessionNameOf, withPendingWrites } from "./cart-model.ts";
+import {
+  findRouteCart,
+  removalConfirmText,
+  removalNeedsConfirm,
+  sessionNameOf,
+  withPendingWrites,
+} from "./cart-model.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import {
   CLEAR_CONFIRM,
-  DELETE_CONFIRM,
   useCartActions,
   useCartLineActions,
   usePendingWrites,
@@ -254,7 +263,8 @@ function CheckedOutOrder({ order }: { order: Order }) {
   );
 }
 
-type Pending = { kind: "delete" | "clear"; cart: Cart } | null;
+type Pending =
+  { kind: "end" | "clear"; cart: Cart } | { kind: "line"; cart: Cart; line: CartLine } | null;
 
 function CartList({
   carts,
@@ -289,8 +299,27 @@ function CartList({
     [ordered, writes, me],
   );
   const [pending, setPending] = useState<Pending>(null);
-  const { changeQuantity, removeLine } = useCartLineActions(announce);
-  const { clear, remove } = useCartActions();
+  const { changeQuantity, removeLine } = useCartLineActions(announce, userId);
+  const { clear } = useCartActions();
+  const client = useQueryClient();
+  const { end } = useSessionActions({
+    // The ended session's cart leaves the active list (it is in Cart History now).
+    onDone: (sessionId) => {
+      client.setQueryData<Cart[]>(cartKeys.list(), (list) =>
+        list?.filter((item) => item.sessionId?._id !== sessionId),
+      );
+      void client.invalidateQueries({ queryKey: cartKeys.all });
+    },
+  });
+
+  /** Someone else's line, or one shared with others, is removed only after a confirm. */
+  const askToRemove = useCallback(
+    (cart: Cart, line: CartLine) => {
+      if (removalNeedsConfirm(line, userId)) setPending({ kind: "line", cart, line });
+      else removeLine(cart, line);
+    },
+    [removeLine, userId],
+  );
 
   useEffect(() => {
     if (!scrollToOpen || !initialOpenId) return;
@@ -313,11 +342,13 @@ function CartList({
   function confirm() {
     const action = pending;
     setPending(null);
-    if (action?.kind === "delete") remove.mutate(action.cart);
+    if (action?.kind === "end" && action.cart.sessionId?._id) end.mutate(action.cart.sessionId._id);
     if (action?.kind === "clear") clear.mutate(action.cart);
+    if (action?.kind === "line") removeLine(action.cart, action.line);
   }
 
   const pendingName = pending ? sessionNameOf(pending.cart) : "";
+  const lineConfirm = pending?.kind === "line" ? removalConfirmText(pending.line, userId) : null;
 
   return (
     <>
@@ -332,28 +363,36 @@ function CartList({
               open={openIds.has(cart._id)}
               onToggle={() => toggle(cart._id)}
               onChangeQuantity={changeQuantity}
-              onRemoveLine={removeLine}
+              onRemoveLine={askToRemove}
               onClear={(c) => setPending({ kind: "clear", cart: c })}
-              onDelete={(c) => setPending({ kind: "delete", cart: c })}
+              onEnd={(c) => setPending({ kind: "end", cart: c })}
               clearing={clear.isPending && clear.variables?._id === cart._id}
-              deleting={remove.isPending && remove.variables?._id === cart._id}
+              ending={end.isPending && end.variables === cart.sessionId?._id}
             />
           </li>
         ))}
       </ul>
       <ConfirmDialog
-        open={pending !== null}
-        title={pending?.kind === "clear" ? CLEAR_CONFIRM : DELETE_CONFIRM}
+        open={pending?.kind === "clear"}
+        title={CLEAR_CONFIRM}
         description={
-          pending?.kind === "clear" ? (
-            <>Every item in “{pendingName}” is removed, including the ones others added.</>
-          ) : (
-            <>
-              This ends “{pendingName}” for everyone. Its cart is kept, read-only, in Cart History.
-            </>
-          )
+          <>Every item in “{pendingName}” is removed, including the ones others added.</>
         }
-        confirmLabel={pending?.kind === "clear" ? "Clear Cart" : "Delete cart"}
+        confirmLabel="Clear Cart"
+        onConfirm={confirm}
+        onCancel={() => setPending(null)}
+      />
+      <ConfirmDialog
+        open={lineConfirm !== null}
+        title={lineConfirm?.title ?? ""}
+        description={lineConfirm?.description}
+        confirmLabel="Remove"
+        onConfirm={confirm}
+        onCancel={() => setPending(null)}
+      />
+      <EndSessionDialog
+        sessionName={pendingName}
+        open={pending?.kind === "end"}
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       />

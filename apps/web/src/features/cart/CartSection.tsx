@@ -1,6 +1,6 @@
 import { roleIn } from "../../shared/roles.ts";
 import { useId } from "react";
-import { Eraser, ShoppingBag, Trash2 } from "lucide-react";
+import { Eraser, Power, ShoppingBag } from "lucide-react";
 import { can, type Cart, type CartLine } from "@cartner/contract";
 import { Badge, Button, ButtonLink } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
@@ -14,6 +14,7 @@ import {
   sessionNameOf,
 } from "./cart-model.ts";
 import { ActivityFeed } from "../activity/index.ts";
+import { END_SESSION_LABEL } from "../../shared/EndSessionDialog.tsx";
 import { CartTotal, CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { LineSharing } from "./LineSharing.tsx";
@@ -39,9 +40,10 @@ export interface CartSectionProps {
   onChangeQuantity: (cart: Cart, line: CartLine, change: 1 | -1) => void;
   onRemoveLine: (cart: Cart, line: CartLine) => void;
   onClear: (cart: Cart) => void;
-  onDelete: (cart: Cart) => void;
+  /** End Session (creator): the one action that ends a session, named as in the lobby. */
+  onEnd: (cart: Cart) => void;
   clearing?: boolean;
-  deleting?: boolean;
+  ending?: boolean;
 }
 
 /** One cart on the cart page: its header (who, how many, actions) and, expanded, its lines. */
@@ -55,9 +57,9 @@ export function CartSection({
   onChangeQuantity,
   onRemoveLine,
   onClear,
-  onDelete,
+  onEnd,
   clearing = false,
-  deleting = false,
+  ending = false,
 }: CartSectionProps) {
   const titleId = useId();
   const panelId = useId();
@@ -107,14 +109,13 @@ export function CartSection({
           {manage && (
             <Button
               variant="ghost"
-              size="icon"
+              size="sm"
               className="text-danger-700 hover:bg-danger-50 hover:text-danger-800"
-              aria-label={`Delete cart ${name}`}
-              title="Delete cart"
-              loading={deleting}
-              onClick={() => onDelete(cart)}
+              loading={ending}
+              onClick={() => onEnd(cart)}
             >
-              {!deleting && <Trash2 aria-hidden="true" className="size-5" />}
+              {!ending && <Power aria-hidden="true" className="size-4" />}
+              {END_SESSION_LABEL} <span className="sr-only">{name}</span>
             </Button>
           )}
           <CollapseToggle open={open} panelId={panelId} name={name} onToggle={onToggle} />

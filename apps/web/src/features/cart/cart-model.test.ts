@@ -178,7 +178,7 @@ describe("pending cart writes drawn on the server's cart", () => {
       [
         { write: lineWrite(cart, mug, 1), waiting: true },
         {
-          write: cartWrite({ op: "add", cartId: cart._id, product: products.socks }),
+          write: cartWrite({ op: "add", cartId: cart._id, product: tea }),
           waiting: true,
         },
         // Refused by the server once it arrives (the line is not there): not drawn, not counted.
@@ -195,7 +195,7 @@ describe("pending cart writes drawn on the server's cart", () => {
     const equal = sharesOf(view, { mode: "equal", weights: {}, fees: "proportional" });
     expect(equal.map((share) => share.userId).sort()).toEqual([ben._id, testUser._id].sort());
     expect(cents(equal)).toBe(total);
-    // By adder: Ben carries his socks only; the user carries the three mugs and their socks.
+    // By adder: Ben carries his socks only; the user carries the three mugs and the tea.
     const byAdder = sharesOf(view, { mode: "by_adder", weights: {}, fees: "proportional" });
     expect(cents(byAdder)).toBe(total);
     expect(byAdder.find((share) => share.userId === ben._id)!.subtotal).toBe(products.socks.price);

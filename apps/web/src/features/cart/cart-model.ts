@@ -186,6 +186,56 @@ function withAdded(
   return { cart: withTotals(cart, [...cart.products, line]), lineId };
 }
 
+/** The cart with a removed line back in its place (the server orders lines by when added). */
+function withRestored(cart: Cart, line: CartLine): Cart {
+  const at = cart.products.findIndex((other) => other.addedAt > line.addedAt);
+  const products = [...cart.products];
+  products.splice(at === -1 ? products.length : at, 0, line);
+  return withTotals(cart, products);
+}
+
+/**
+ * Removing a line someone else added, or one shared with others, asks first: their share
+ * changes. Removing one's own unshared line does not (Undo covers a slip).
+ */
+export function removalNeedsConfirm(line: CartLine, userId: string | null | undefined): boolean {
+  return line.addedBy._id !== userId || line.sharedWith.some((u) => u._id !== userId);
+}
+
+/** "Ben's Oat milk", or "your Oat milk". */
+function whoseLine(line: CartLine, userId: string | null | undefined): string {
+  return line.addedBy._id === userId
+    ? `your ${line.productId.name}`
+    : `${line.addedBy.name}'s ${line.productId.name}`;
+}
+
+/** The confirm before removing a line: "Remove Ben's Oat milk?" and whose it is. */
+export function removalConfirmText(
+  line: CartLine,
+  userId: string | null | undefined,
+): { title: string; description: string } {
+  const own = line.addedBy._id === userId;
+  const sharers = line.sharedWith
+    .filter((u) => u._id !== line.addedBy._id)
+    .map((u) => (u._id === userId ? "you" : u.name));
+  const added = own ? "You added it" : `${line.addedBy.name} added it`;
+  const shared = sharers.length > 0 ? `; it is shared with ${listText(sharers)}` : "";
+  return {
+    title: `Remove ${whoseLine(line, userId)}?`,
+    description: `${added}${shared}. You can undo this for a few seconds after.`,
+  };
+}
+
+/** What the undo toast says after a removal. */
+export function removedText(line: CartLine, userId: string | null | undefined): string {
+  return `Removed ${whoseLine(line, userId)}.`;
+}
+
+function listText(names: string[]): string {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
 /**
  * The cart as the user will see it once their unconfirmed changes land: the server's cart with
  * each pending add, step and removal applied in order, and which lines they touch. Changes to a
@@ -207,6 +257,11 @@ export function withPendingWrites(
       const added = withAdded(view, write, me);
       view = added.cart;
       lines.set(added.lineId, state);
+      unsent += 1;
+    } else if (write.op === "restore") {
+      if (view.products.some((line) => line._id === write.lineId)) continue;
+      view = withRestored(view, write.line);
+      lines.set(write.lineId, state);
       unsent += 1;
     } else if (view.products.some((line) => line._id === write.lineId)) {
       if (write.op === "remove") {

@@ -1,22 +1,22 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Cart, CartLine } from "@cartner/contract";
-import { dropFromActiveSessions, useSessionSync } from "../../shared/sessions-queries.ts";
+import { useSessionSync } from "../../shared/sessions-queries.ts";
 import { cartKeys, cartMutationKeys, cartsApi } from "../../api/carts-api.ts";
-import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+import { failureToast, successToast, undoToast } from "../../shared/cart-toasts.tsx";
+import { toast } from "../../lib/toast.ts";
 import {
+  cancelUnsent,
   lineWrite,
   pendingWrites,
+  restoreWrite,
   settle,
   type CartWrite,
   useCartWrites,
 } from "../../shared/cart-writes.ts";
-import { newestCartsFirst, sessionNameOf, type PendingWrite } from "./cart-model.ts";
+import { newestCartsFirst, removedText, sessionNameOf, type PendingWrite } from "./cart-model.ts";
 
-export const DELETE_CONFIRM = "Are you sure you want to delete this cart?";
 export const CLEAR_CONFIRM = "Clear all products from this cart?";
-export const DELETED_MESSAGE = "Cart deleted successfully.";
-export const DELETE_FAILED_MESSAGE = "Failed to delete cart.";
 export const CLEARED_MESSAGE = "Cart cleared successfully.";
 export const CLEAR_FAILED_MESSAGE = "Failed to clear cart.";
 
@@ -96,9 +96,13 @@ export function useRefetchCartsOnSync(): void {
  * it at once on top of the server's cart (`withPendingWrites`), it waits in the queue while
  * offline, and when the server refuses it (e.g. "Only 3 in stock") it disappears with a toast
  * that says why. Always names the line (lineId): the creator may change anyone's; the server
- * refuses anyone else's for other roles.
+ * refuses anyone else's for other roles. Every removal offers Undo for a few seconds.
  */
-export function useCartLineActions(announce: (message: string) => void) {
+export function useCartLineActions(
+  announce: (message: string) => void,
+  userId: string | null | undefined,
+) {
+  const client = useQueryClient();
   const mutate = useCartWrites();
 
   function changeQuantity(cart: Cart, line: CartLine, change: 1 | -1) {
@@ -109,11 +113,34 @@ export function useCartLineActions(announce: (message: string) => void) {
     });
   }
 
-  function removeLine(cart: Cart, line: CartLine) {
-    announce(`${line.productId.name} removed from ${sessionNameOf(cart)}.`);
-    mutate(lineWrite(cart, line, "remove"), {
-      onError: () => announce(`${line.productId.name} is back in the cart.`),
+  /**
+   * Undo takes back a removal not sent yet (offline, or queued behind another change); one that
+   * may have reached the server is followed by a restore, which the server applies after it and
+   * which puts the line back as it was: same adder, quantity and sharers, so the same payers.
+   */
+  function undoRemoval(cart: Cart, line: CartLine, removal: CartWrite) {
+    const back = `${line.productId.name} is back in the cart.`;
+    if (cancelUnsent(client, removal.key)) {
+      announce(back);
+      return;
+    }
+    mutate(restoreWrite(cart, line), {
+      onSuccess: () => announce(back),
     });
+  }
+
+  function removeLine(cart: Cart, line: CartLine) {
+    const removal = lineWrite(cart, line, "remove");
+    const toastId = `undo-${removal.key}`;
+    announce(`${line.productId.name} removed from ${sessionNameOf(cart)}.`);
+    mutate(removal, {
+      onError: () => {
+        // Refused: the line never left, so there is nothing to undo.
+        toast.dismiss(toastId);
+        announce(`${line.productId.name} is back in the cart.`);
+      },
+    });
+    undoToast(removedText(line, userId), () => undoRemoval(cart, line, removal), toastId);
   }
 
   return { changeQuantity, removeLine };
@@ -130,7 +157,7 @@ export function usePendingWrites(): PendingWrite[] {
   });
 }
 
-/** Clear Cart and delete-cart (creator only), with SPEC's toasts. */
+/** Clear Cart (creator only), with SPEC's toasts. */
 export function useCartActions() {
   const client = useQueryClient();
 
@@ -143,19 +170,5 @@ export function useCartActions() {
     onError: (error) => failureToast(CLEAR_FAILED_MESSAGE, error),
   });
 
-  const remove = useMutation({
-    mutationFn: (cart: Cart) => cartsApi.remove(cart._id),
-    onSuccess: (_body, cart) => {
-      successToast(DELETED_MESSAGE);
-      // Deleting ends the session: its cart leaves the active list and moves to history.
-      client.setQueryData<Cart[]>(cartKeys.list(), (carts) =>
-        carts?.filter((item) => item._id !== cart._id),
-      );
-      if (cart.sessionId?._id) dropFromActiveSessions(client, cart.sessionId._id);
-      settle(client, undefined);
-    },
-    onError: (error) => failureToast(DELETE_FAILED_MESSAGE, error),
-  });
-
-  return { clear, remove };
+  return { clear };
 }

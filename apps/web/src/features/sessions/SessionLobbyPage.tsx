@@ -37,8 +37,9 @@ import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "../../lib/api.ts";
 import { useSessionDetail } from "../../shared/sessions-queries.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
+import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
-import { useSessionActions } from "./use-session-actions.ts";
+import { useSessionActions } from "../../shared/session-actions.ts";
 
 export const NOT_AVAILABLE = "N/A";
 
@@ -213,7 +214,7 @@ function Lobby({ session }: { session: Session }) {
               onClick={() => setConfirming("end")}
             >
               {!end.isPending && <Power aria-hidden="true" className="size-4" />}
-              End Session
+              {END_SESSION_LABEL}
             </Button>
           )}
         </div>
@@ -268,15 +269,17 @@ function Lobby({ session }: { session: Session }) {
 
       <SplitPolicyCard session={session} role={role} />
 
+      <EndSessionDialog
+        sessionName={session.sessionName}
+        open={confirming === "end"}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      />
       <ConfirmDialog
-        open={confirming !== null}
-        title={confirming === "end" ? "End this session?" : "Leave this session?"}
-        description={
-          confirming === "end"
-            ? "Everyone leaves the session and its cart moves to history. This cannot be undone."
-            : "You will no longer see this session or its cart. You can ask to join again later."
-        }
-        confirmLabel={confirming === "end" ? "End Session" : "Leave Session"}
+        open={confirming === "leave"}
+        title="Leave this session?"
+        description="You will no longer see this session or its cart. You can ask to join again later."
+        confirmLabel="Leave Session"
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
       />

@@ -9,7 +9,8 @@ import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
 import { useMySessions } from "../../shared/sessions-queries.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
-import { useSessionActions } from "./use-session-actions.ts";
+import { useSessionActions } from "../../shared/session-actions.ts";
+import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 
 type Tab = "active" | "past" | "upcoming";
 type Pending = { kind: "leave" | "end"; session: Session } | null;
@@ -195,19 +196,17 @@ export function SessionTabs() {
         </EmptyState>
       </Tabs.Content>
 
+      <EndSessionDialog
+        sessionName={confirming?.session.sessionName ?? ""}
+        open={confirming?.kind === "end"}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      />
       <ConfirmDialog
-        open={confirming !== null}
-        title={
-          confirming?.kind === "end"
-            ? `End “${confirming.session.sessionName}”?`
-            : `Leave “${confirming?.session.sessionName ?? ""}”?`
-        }
-        description={
-          confirming?.kind === "end"
-            ? "Everyone leaves the session and its cart moves to history. This cannot be undone."
-            : "You will no longer see this session or its cart. You can ask to join again later."
-        }
-        confirmLabel={confirming?.kind === "end" ? "End Session" : "Leave Session"}
+        open={confirming?.kind === "leave"}
+        title={`Leave “${confirming?.session.sessionName ?? ""}”?`}
+        description="You will no longer see this session or its cart. You can ask to join again later."
+        confirmLabel="Leave Session"
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
       />

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "../../lib/toast.ts";
-import { errorMessage } from "../../lib/api.ts";
-import { useAuth } from "../../lib/auth-store.ts";
-import { readActiveSessionId, useActiveSession } from "../../shared/active-session.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
-import { dropFromActiveSessions } from "../../shared/sessions-queries.ts";
+import { toast } from "../lib/toast.ts";
+import { errorMessage } from "../lib/api.ts";
+import { useAuth } from "../lib/auth-store.ts";
+import { readActiveSessionId, useActiveSession } from "./active-session.ts";
+import { sessionKeys, sessionsApi } from "../api/sessions-api.ts";
+import { dropFromActiveSessions } from "./sessions-queries.ts";
 
 export const LEAVE_FAILED_MESSAGE = "Failed to leave session";
 export const END_FAILED_MESSAGE = "Failed to end session";
