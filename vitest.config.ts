@@ -49,6 +49,8 @@ export default defineConfig(async () => {
                 { TEST_DB: "postgres", TEST_DATABASE_URL: postgresUrl },
                 [
                   "test/api/**/*.test.ts",
+                  // The SQL functions are the files on both databases.
+                  "test/db/**/*.test.ts",
                   // The crash test runs the real server on both databases.
                   "test/process/cart-crash.test.ts",
                   "test/process/two-instances.test.ts",

@@ -7,6 +7,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrationsFolder, openDatabase, type Db } from "../src/db/client.ts";
+import { applyFunctions } from "../src/db/functions.ts";
 import * as schema from "../src/db/schema.ts";
 import { seedCatalog } from "../src/features/products/seed.ts";
 
@@ -18,7 +19,7 @@ declare module "vitest" {
 }
 
 /**
- * Migrates once per run: a PGlite dump that every test file loads, and on PostgreSQL a template
+ * Migrates once per run (and applies the SQL functions, as a start does): a PGlite dump that every test file loads, and on PostgreSQL a template
  * database that every test file clones. Each test file gets its own fresh database from these.
  */
 export default async function setup(project: TestProject) {
@@ -30,6 +31,7 @@ export default async function setup(project: TestProject) {
   const client = await PGlite.create();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
+  await applyFunctions(db as unknown as Db);
   await seedCatalog(db as unknown as Db);
   const dump = await client.dumpDataDir("none");
   await client.close();

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { applyFunctions } from "./functions.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -40,7 +41,10 @@ export const migrationsFolder = path.resolve(
 /** Turns Drizzle's sql`` templates into text and parameters for the drivers' own query calls. */
 const dialect = new PgDialect();
 
-/** Any number of instances may start at once; one of them migrates, the others wait. */
+/**
+ * Any number of instances may start at once; one of them migrates and applies the SQL functions
+ * (functions.ts), the others wait.
+ */
 const MIGRATION_LOCK_ID = 727_001;
 
 export interface OpenOptions {
@@ -49,7 +53,7 @@ export interface OpenOptions {
   dataDir: string;
   /** A PGlite data-dir dump to start from (tests start from a migrated template). */
   loadDataDir?: Blob | File;
-  /** Skip migrations (the template is already migrated). */
+  /** Skip migrations and the SQL functions (the template already has both). */
   migrate?: boolean;
 }
 
@@ -102,6 +106,7 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
     try {
       await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
       await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+      await applyFunctions(db);
     } finally {
       await lockClient.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
       lockClient.release();
@@ -133,7 +138,10 @@ async function openPglite(
     ...(loadDataDir ? { loadDataDir } : {}),
   });
   const db = drizzlePglite(client, { schema });
-  if (migrate) await migratePglite(db, { migrationsFolder });
+  if (migrate) {
+    await migratePglite(db, { migrationsFolder });
+    await applyFunctions(db as unknown as Db);
+  }
   return {
     db: db as unknown as Db,
     kind: "pglite",

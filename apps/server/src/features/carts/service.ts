@@ -32,7 +32,7 @@ import type { Media } from "../../lib/media.ts";
 
 const cartNotFound = () => notFound("Cart not found");
 
-/** What cart_view() (drizzle/0005_cart_writes.sql) answers: everything a cart answer shows. */
+/** What cart_view() (src/db/functions/cart_view.sql) answers: everything a cart answer shows. */
 export interface CartView {
   cart: { id: string; status: Cart["status"]; createdAt: string; updatedAt: string };
   session: {
@@ -97,7 +97,7 @@ interface WriteResult {
 
 type WriteOp = "add" | "step" | "remove" | "restore" | "clear";
 
-/** One cart_write() call's arguments, as cart_write_batch() reads them (drizzle/0013). */
+/** One cart_write() call's arguments, as cart_write_batch() reads them (db/functions). */
 interface WriteCall {
   op: WriteOp;
   cart: string;
@@ -238,7 +238,7 @@ export function createCartService(deps: {
     const results = await rows<WriteResult>(
       sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
     );
-    // A cart's view comes once, on the row of its last change in the batch (drizzle/0014); its
+    // A cart's view comes once, on the row of its last change in the batch (cart_write_batch.sql); its
     // earlier changes answer with it too.
     const lastView = new Map<string, CartView>();
     for (let i = results.length - 1; i >= 0; i--) {

@@ -1,7 +1,7 @@
 /**
  * The session's activity log (DESIGN section 9, "Activity"; API.md "Offline and activity"): one
  * append-only entry per committed change, written in the change's own transaction. Cart changes
- * write theirs inside `cart_write()` (migration 0012); every other change uses `entry()` below in
+ * write theirs inside `cart_write_core()` (db/functions); every other change uses `entry()` below in
  * its transaction, and its service publishes `activity.created` after commit.
  */
 import type { Activity, ActivityType } from "@cartner/contract";

@@ -1,0 +1,189 @@
+-- cart_write_core(op, cart, user, product, line, amount, max, now): one cart change (add, step
+-- +1/-1, remove a line, restore a removed line, clear) and its rules: member and role, active
+-- cart, stock across the cart's lines, at most `max` per line, own line unless creator. Locks the cart row first, bumps the
+-- session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or a
+-- refusal) and, when refused for stock, the stock and what the cart already holds.
+-- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
+-- the body here, no migration needed. A new signature needs a migration that drops the old one.
+-- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
+-- quantity, sharers, added time) for the member who removed it, within the window the server
+-- passes in p_amount (seconds): re-adding the product instead would make the undoer its adder,
+-- and so its payer under the "by adder" split.
+CREATE OR REPLACE FUNCTION cart_write_core(
+  p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_amount integer,
+  p_max integer, p_now timestamptz,
+  OUT verdict text, OUT product_stock integer, OUT already_in_cart integer
+) LANGUAGE plpgsql AS $$
+DECLARE
+  v_status text;
+  v_session uuid;
+  v_role text;
+  v_stock integer;
+  v_in_cart integer;
+  v_own integer;
+  v_line uuid;
+  v_line_owner uuid;
+  v_line_quantity integer;
+  v_actor_name text;
+  v_product_name text;
+  v_owner_name text;
+  v_type text;
+  v_details jsonb;
+  v_removed removed_lines%ROWTYPE;
+BEGIN
+  -- Locking the cart row first makes changes to one cart apply one at a time (50 concurrent +1s
+  -- give +50). Each later statement reads what committed before the lock was granted (a new
+  -- snapshot per statement), so the role, the stock and the lines below are current.
+  SELECT c.status, c.session_id INTO v_status, v_session
+  FROM carts c
+  WHERE c.id = p_cart
+  FOR UPDATE;
+  -- The actor's name (for the activity entry) comes with the role: one statement fewer.
+  SELECT m.role, u.name INTO v_role, v_actor_name
+  FROM users u
+  LEFT JOIN session_members m ON m.session_id = v_session AND m.user_id = u.id
+  WHERE u.id = p_user;
+
+  IF v_role IS NULL OR v_role = 'pending' THEN
+    verdict := 'no_cart'; RETURN;
+  ELSIF v_role = 'viewer' THEN
+    verdict := 'viewer'; RETURN;
+  ELSIF p_op = 'clear' AND v_role <> 'creator' THEN
+    verdict := 'not_creator'; RETURN;
+  ELSIF v_status <> 'active' THEN
+    verdict := 'ended'; RETURN;
+  END IF;
+
+  IF p_op = 'add' THEN
+    IF p_amount IS NULL OR p_amount < 1 THEN
+      RAISE EXCEPTION 'cart_write: add needs a positive amount, not %', p_amount;
+    END IF;
+    SELECT p.stock, p.name, coalesce(sum(l.quantity), 0),
+           coalesce(sum(l.quantity) FILTER (WHERE l.added_by = p_user), 0)
+    INTO v_stock, v_product_name, v_in_cart, v_own
+    FROM products p
+    LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
+    WHERE p.id = p_product
+    GROUP BY p.id;
+    IF v_stock IS NULL THEN
+      verdict := 'no_product'; RETURN;
+    ELSIF v_in_cart + p_amount > v_stock THEN
+      verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
+    ELSIF v_own + p_amount > p_max THEN
+      verdict := 'line_full'; RETURN;
+    END IF;
+    INSERT INTO cart_lines AS l (cart_id, product_id, added_by, quantity, added_at, updated_at)
+    VALUES (p_cart, p_product, p_user, p_amount, p_now, p_now)
+    ON CONFLICT (cart_id, product_id, added_by)
+    DO UPDATE SET quantity = l.quantity + p_amount, updated_at = p_now;
+    v_type := 'item.added';
+    v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+      'quantity', p_amount);
+
+  ELSIF p_op IN ('step', 'remove') THEN
+    SELECT l.id, l.added_by, l.quantity INTO v_line, v_line_owner, v_line_quantity
+    FROM cart_lines l
+    WHERE l.cart_id = p_cart AND l.product_id = p_product
+      AND (l.id = p_line OR (p_line IS NULL AND l.added_by = p_user));
+    IF v_line IS NULL THEN
+      verdict := 'no_line'; RETURN;
+    ELSIF v_line_owner <> p_user AND v_role <> 'creator' THEN
+      verdict := 'not_own'; RETURN;
+    END IF;
+    SELECT p.name, u.name INTO v_product_name, v_owner_name
+    FROM products p, users u WHERE p.id = p_product AND u.id = v_line_owner;
+    IF p_op = 'remove' THEN
+      -- Kept for the remover's undo ('restore' below); older removals of this cart are dropped.
+      DELETE FROM removed_lines WHERE cart_id = p_cart AND removed_at < p_now - interval '1 hour';
+      WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
+      INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity, shared_with,
+        added_at, removed_by, removed_at)
+      SELECT id, cart_id, product_id, added_by, quantity, shared_with, added_at, p_user, p_now
+      FROM gone
+      ON CONFLICT (line_id) DO UPDATE SET quantity = excluded.quantity,
+        shared_with = excluded.shared_with, removed_by = excluded.removed_by,
+        removed_at = excluded.removed_at;
+      v_type := 'item.removed';
+      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+        'quantity', v_line_quantity, 'lineOf', v_owner_name);
+    ELSIF p_amount = 1 THEN
+      IF v_line_quantity >= p_max THEN
+        verdict := 'line_full'; RETURN;
+      END IF;
+      SELECT p.stock, coalesce(sum(l.quantity), 0) INTO v_stock, v_in_cart
+      FROM products p
+      LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
+      WHERE p.id = p_product
+      GROUP BY p.id;
+      IF v_in_cart + 1 > v_stock THEN
+        verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
+      END IF;
+      UPDATE cart_lines SET quantity = quantity + 1, updated_at = p_now WHERE id = v_line;
+      v_type := 'item.quantity';
+      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+        'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
+    ELSIF p_amount = -1 THEN
+      IF v_line_quantity <= 1 THEN
+        -- Minus at 1 does nothing (SPEC 5): no write, no new version.
+        verdict := 'unchanged'; RETURN;
+      END IF;
+      UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;
+      v_type := 'item.quantity';
+      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+        'quantity', v_line_quantity - 1, 'change', -1, 'lineOf', v_owner_name);
+    ELSE
+      RAISE EXCEPTION 'cart_write: a step is +1 or -1, not %', p_amount;
+    END IF;
+
+  ELSIF p_op = 'restore' THEN
+    -- Undo of a removal: only by the member who removed the line, within p_amount seconds; the
+    -- line comes back as it was (id, adder, quantity, sharers, added time), so who pays for it
+    -- is unchanged. Refused when its adder has that product on a line again, or stock is short.
+    SELECT * INTO v_removed FROM removed_lines r
+    WHERE r.line_id = p_line AND r.cart_id = p_cart AND r.removed_by = p_user
+      AND r.removed_at >= p_now - make_interval(secs => p_amount);
+    IF v_removed.line_id IS NULL THEN
+      verdict := 'no_removal'; RETURN;
+    ELSIF v_removed.added_by <> p_user AND v_role <> 'creator' THEN
+      verdict := 'not_own'; RETURN;
+    END IF;
+    SELECT p.stock, p.name, coalesce(sum(l.quantity), 0),
+           count(l.id) FILTER (WHERE l.added_by = v_removed.added_by)
+    INTO v_stock, v_product_name, v_in_cart, v_own
+    FROM products p
+    LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
+    WHERE p.id = v_removed.product_id
+    GROUP BY p.id;
+    IF v_own > 0 THEN
+      verdict := 'line_exists'; RETURN;
+    ELSIF v_in_cart + v_removed.quantity > v_stock THEN
+      verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
+    END IF;
+    INSERT INTO cart_lines (id, cart_id, product_id, added_by, quantity, shared_with, added_at,
+      updated_at)
+    VALUES (v_removed.line_id, p_cart, v_removed.product_id, v_removed.added_by,
+      v_removed.quantity, v_removed.shared_with, v_removed.added_at, p_now);
+    DELETE FROM removed_lines WHERE line_id = v_removed.line_id;
+    SELECT u.name INTO v_owner_name FROM users u WHERE u.id = v_removed.added_by;
+    v_type := 'item.restored';
+    v_details := jsonb_build_object('productId', v_removed.product_id, 'product', v_product_name,
+      'quantity', v_removed.quantity, 'lineOf', v_owner_name);
+
+  ELSIF p_op = 'clear' THEN
+    WITH gone AS (DELETE FROM cart_lines WHERE cart_id = p_cart RETURNING quantity)
+    SELECT jsonb_build_object('lines', count(*), 'items', coalesce(sum(quantity), 0))
+    INTO v_details FROM gone;
+    v_type := 'cart.cleared';
+
+  ELSE
+    RAISE EXCEPTION 'cart_write: unknown op %', p_op;
+  END IF;
+
+  UPDATE carts SET updated_at = p_now WHERE id = p_cart;
+  UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
+  -- The activity log's entry, in this same transaction (issue 21).
+  INSERT INTO activity (session_id, at, actor_id, actor_name, type, details)
+  VALUES (v_session, p_now, p_user, v_actor_name, v_type, v_details);
+  verdict := 'ok';
+END
+$$;
