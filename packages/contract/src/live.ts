@@ -27,8 +27,16 @@ export const LiveEventSchema = z.object({
   type: z.enum(LIVE_EVENT_TYPES),
   sessionId: z.string().optional(),
   cartId: z.string().optional(),
-  /** member.removed: who was removed (that member's pages lose access and say so). */
+  /**
+   * member.removed: who was removed (that member's pages lose access and say so); member.joined
+   * and member.left that end a join request: its requester.
+   */
   userId: z.string().optional(),
+  /**
+   * member.joined, member.left: how a join request ended (the creator approved or rejected it, or
+   * its requester withdrew it), so the requester's pages can say which.
+   */
+  joinRequest: z.enum(["approved", "rejected", "withdrawn"]).optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */
