@@ -14,6 +14,7 @@ const keys: Record<string, QueryKey> = {
   otherDetail: sessionKeys.detail("s-2"),
   invites: sessionKeys.invites(),
   joinRequests: sessionKeys.joinRequests("K7QM2XWP"),
+  myJoinRequests: sessionKeys.myJoinRequests(),
   carts: cartKeys.list(),
   history: cartKeys.history(),
   cartLookup: cartKeys.lookup("cart", "c-1"),
@@ -86,14 +87,25 @@ describe("live events", () => {
     ).toEqual(["detail", "mine"]);
   });
 
-  it.each(["session.updated", "member.joined", "member.left"] as const)(
-    "%s refetches the session, the session lists, join requests and invites",
+  it("session.updated refetches the session, the session lists, join requests and invites", () => {
+    expect(invalidatedBy({ type: "session.updated", sessionId: "s-1", version: 5 })).toEqual([
+      "detail",
+      "invites",
+      "joinRequests",
+      "mine",
+      "sync",
+    ]);
+  });
+
+  it.each(["member.joined", "member.left"] as const)(
+    "%s refetches those and my own waiting join requests too",
     (type) => {
       expect(invalidatedBy({ type, sessionId: "s-1", version: 5 })).toEqual([
         "detail",
         "invites",
         "joinRequests",
         "mine",
+        "myJoinRequests",
         "sync",
       ]);
     },
