@@ -14,9 +14,9 @@ export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
 export const REMOVED_MESSAGE = "You were removed from this session.";
 export const ORDER_PLACED_MESSAGE = "Your group checked out: the order and your share are ready.";
 export const joinAcceptedMessage = (creatorName: string, sessionName: string) =>
-  `${creatorName} accepted your request to join ${sessionName}`;
+  `${creatorName} accepted your request to join ${sessionName}.`;
 export const joinDeclinedMessage = (sessionName: string) =>
-  `Your request to join ${sessionName} was declined`;
+  `Your request to join ${sessionName} was declined.`;
 export const JOIN_ACCEPTED_LINK = "Open the session";
 /** SPEC section 9: most toasts stay 6 to 10 s. */
 const LIVE_TOAST_AUTO_CLOSE_MS = 6000;

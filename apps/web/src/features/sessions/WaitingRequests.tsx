@@ -61,7 +61,7 @@ export function WaitingRequests() {
             id={headingId}
             ref={heading}
             tabIndex={-1}
-            className="text-lg font-bold focus:outline-none sm:text-xl"
+            className="rounded-sm text-lg font-bold sm:text-xl"
           >
             {WAITING_TITLE}
           </h2>
