@@ -155,6 +155,108 @@ test("a session from creation to its end: join by code, approve, invite, accept,
   }
 });
 
+/** The sessions page's list of my join requests still waiting. */
+function waitingSection(page: Page) {
+  return page.getByRole("region", { name: "Waiting for approval" });
+}
+
+/** Asks to join on /sessions with the join form. */
+async function askToJoin(page: Page, sessionCode: string, passcode: string) {
+  const join = page.getByRole("form", { name: "Join a session" });
+  await join.getByLabel("Session Code").fill(sessionCode);
+  await join.getByLabel("Passcode").fill(passcode);
+  await join.getByRole("button", { name: "Join Session" }).click();
+}
+
+test("a join request waits on the sessions page, is withdrawn, declined and accepted live @phone", async ({
+  browser,
+}, testInfo) => {
+  const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
+  const sessionName = `Family shop ${crypto.randomBytes(3).toString("hex")}`;
+  const passcode = "sesame-42";
+
+  // Ann's session, and its lobby open with the Pending Join Requests panel.
+  await ann.page.goto("/sessions");
+  const create = ann.page.getByRole("form", { name: "Create a session" });
+  await create.getByLabel("Session Name").fill(sessionName);
+  await create.getByLabel("Session Type").selectOption("Family");
+  await create.getByLabel("Passcode").fill(passcode);
+  await create.getByRole("button", { name: "Create Session" }).click();
+  await expect(ann.page).toHaveURL(/\/session\/[0-9a-f-]{36}$/);
+  const sessionId = new URL(ann.page.url()).pathname.split("/").pop()!;
+  const sessionCode = await ann.page
+    .getByRole("form", { name: "Invite someone" })
+    .getByLabel("Session Code")
+    .inputValue();
+
+  // Ben asks: the request shows at once under Waiting for approval, with Ann as its creator, and
+  // the empty Active tab says it is on its way.
+  await ben.page.goto("/sessions");
+  await expect(waitingSection(ben.page)).toHaveCount(0);
+  await askToJoin(ben.page, sessionCode, passcode);
+  await expect(ben.page.getByText("Join request sent").first()).toBeVisible();
+  const request = waitingSection(ben.page).getByRole("listitem").filter({ hasText: sessionName });
+  await expect(request).toContainText("Ann's session · asked");
+  await expect(
+    activePanel(ben.page).getByText(`Your request to join ${sessionName} is waiting for approval.`),
+  ).toBeVisible();
+  const shot = (name: string) =>
+    ben.page.screenshot({ path: `/tmp/wt-b-${name}-${testInfo.project.name}.png` });
+  await ben.page.screenshot({
+    path: `/tmp/wt-b-waiting-${testInfo.project.name}.png`,
+    fullPage: true,
+  });
+  await request.scrollIntoViewIfNeeded();
+  await shot("waiting-view");
+
+  await expectNoA11yViolations(ben.page, "/sessions with a request waiting");
+
+  // He withdraws it from the keyboard (no confirmation): focus moves to the section's heading.
+  await request.getByRole("button", { name: `Withdraw request to join ${sessionName}` }).focus();
+  await ben.page.keyboard.press("Enter");
+  await expect(ben.page.getByText("Request withdrawn").first()).toBeVisible();
+  await expect(waitingSection(ben.page).getByText("No requests waiting.")).toBeVisible();
+  await expect(
+    waitingSection(ben.page).getByRole("heading", { name: "Waiting for approval" }),
+  ).toBeFocused();
+  await shot("withdrawn");
+  // He asks again.
+  await askToJoin(ben.page, sessionCode, passcode);
+  await expect(request).toBeVisible();
+
+  // Ann rejects it in her lobby: Ben is told at once, without reloading.
+  await ann.page.getByRole("button", { name: "Reject Ben" }).click();
+  await expect(ann.page.getByText("Join request rejected").first()).toBeVisible();
+  await expect(
+    ben.page.getByText(`Your request to join ${sessionName} was declined`),
+  ).toBeVisible();
+  await expect(request).toHaveCount(0);
+  await shot("declined");
+
+  // He asks again; Ann accepts: Ben is told, the session is in his Active tab, and the toast's
+  // link opens its lobby.
+  await askToJoin(ben.page, sessionCode, passcode);
+  await expect(request).toBeVisible();
+  await ann.page.getByRole("button", { name: "Accept Ben" }).click();
+  await expect(ann.page.getByText("Join request approved").first()).toBeVisible();
+  const accepted = ben.page
+    .getByText(`Ann accepted your request to join ${sessionName}`)
+    .filter({ has: ben.page.getByRole("link") });
+  await expect(accepted).toBeVisible();
+  await shot("accepted");
+  await expect(request).toHaveCount(0);
+  await expect(activePanel(ben.page).getByRole("article", { name: sessionName })).toBeVisible();
+  await accepted.getByRole("link", { name: "Open the session" }).click();
+  await expect(ben.page).toHaveURL(new RegExp(`/session/${sessionId}$`));
+  await expect(ben.page.getByRole("heading", { level: 1, name: sessionName })).toBeVisible();
+  await expect(memberRow(ben.page, "Ben")).toContainText("Participant");
+
+  for (const who of [ann, ben]) {
+    expect(who.problems, who.user.name).toEqual([]);
+    await who.context.close();
+  }
+});
+
 test("a session filled in while signed out is created right after sign-up", async ({ page }) => {
   const problems = watchConsole(page);
   const sessionName = `Picnic ${crypto.randomBytes(3).toString("hex")}`;

@@ -52,6 +52,7 @@ import {
   JoinByCodeBodySchema,
   JoinDecisionBodySchema,
   JoinRequestSchema,
+  MyJoinRequestSchema,
   SessionCodeBodySchema,
   SessionCodeSchema,
   SessionSchema,
@@ -121,6 +122,7 @@ export const SessionSyncResponseSchema = z.object({
 export const MessageWithSessionIdSchema = z.object({ message: z.string(), sessionId: z.string() });
 export const InvitesResponseSchema = z.object({ invites: z.array(InviteSchema) });
 export const JoinRequestsResponseSchema = z.object({ requests: z.array(JoinRequestSchema) });
+export const MyJoinRequestsResponseSchema = z.object({ requests: z.array(MyJoinRequestSchema) });
 export const CartResponseSchema = z.object({ cart: CartSchema });
 export const CartsResponseSchema = z.object({ carts: z.array(CartSchema) });
 /** Over-budget warnings ride on the answer of the write that caused them; they never block it. */
@@ -337,6 +339,12 @@ export const endpoints = {
     summary: "Invites waiting for me",
     access: "user",
     responses: { 200: InvitesResponseSchema },
+    errors: [],
+  },
+  "GET /api/sessions/join-requests/mine": {
+    summary: "My own join requests still waiting for the creator, newest first",
+    access: "user",
+    responses: { 200: MyJoinRequestsResponseSchema },
     errors: [],
   },
   "GET /api/sessions/:id": {

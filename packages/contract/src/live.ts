@@ -22,13 +22,22 @@ export const LIVE_EVENT_TYPES = [
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
+/** How a join request ended: the creator approved or rejected it, or its requester withdrew it. */
+export const JOIN_REQUEST_OUTCOMES = ["approved", "rejected", "withdrawn"] as const;
+export type JoinRequestOutcome = (typeof JOIN_REQUEST_OUTCOMES)[number];
+
 /** What the server pushes after a committed change; clients refetch what it names. */
 export const LiveEventSchema = z.object({
   type: z.enum(LIVE_EVENT_TYPES),
   sessionId: z.string().optional(),
   cartId: z.string().optional(),
-  /** member.removed: who was removed (that member's pages lose access and say so). */
+  /**
+   * member.removed: who was removed (that member's pages lose access and say so); member.joined
+   * and member.left that end a join request: its requester.
+   */
   userId: z.string().optional(),
+  /** member.joined, member.left: how a join request ended, so the requester's pages can say. */
+  joinRequest: z.enum(JOIN_REQUEST_OUTCOMES).optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */

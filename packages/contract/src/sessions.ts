@@ -158,6 +158,15 @@ export const JoinRequestSchema = z.object({
 });
 export type JoinRequest = z.infer<typeof JoinRequestSchema>;
 
+/** One of my own join requests still waiting for the creator (GET /sessions/join-requests/mine). */
+export const MyJoinRequestSchema = z.object({
+  sessionId: z.string(),
+  sessionName: z.string(),
+  creator: z.object({ _id: z.string(), name: z.string() }),
+  requestedAt: z.string(),
+});
+export type MyJoinRequest = z.infer<typeof MyJoinRequestSchema>;
+
 // Invitations and members (API.md "Second wave"; DESIGN section 9 "Membership").
 /** Invite-link tokens: 128 random bits, base64url (22 characters). */
 export const INVITE_TOKEN_LENGTH = 22;

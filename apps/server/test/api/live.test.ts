@@ -235,6 +235,67 @@ describe("GET /api/live: events", () => {
     for (const p of [ann, eveLive, ben, gusLive]) p.socket.close();
   });
 
+  it("tells the requester, live, that their join request was approved, rejected or withdrawn", async () => {
+    const { signUp, client } = await import("../helpers.ts");
+    const ann = await signUp(t, "Ann");
+    const asAnn = client(t, ann.token);
+    const { session } = (
+      await asAnn("POST", "/api/sessions", {
+        sessionName: "Family shop",
+        sessionType: "Family",
+        participants: "3+",
+        passcode: "",
+      })
+    ).json();
+    const kim = await signUp(t, "Kim");
+    const asKim = client(t, kim.token);
+    const kimLive = await signedIn(kim.token);
+    const annLive = await signedIn(ann.token);
+    const ask = async () =>
+      expect(
+        (
+          await asKim("POST", "/api/sessions/join/code", {
+            sessionCode: session.sessionCode,
+            passcode: "",
+          })
+        ).statusCode,
+      ).toBe(202);
+    const told = (type: string, joinRequest: string) =>
+      within(
+        kimLive.next((m) => m.type === type && "joinRequest" in m && m.joinRequest === joinRequest),
+        2_000,
+      );
+
+    await ask();
+    await asKim("DELETE", `/api/sessions/${session._id}/leave`);
+    expect(await told("member.left", "withdrawn")).toMatchObject({
+      sessionId: session._id,
+      userId: kim.userId,
+    });
+
+    await ask();
+    await asAnn("POST", `/api/sessions/reject/${session.sessionCode}`, { userId: kim.userId });
+    expect(await told("member.left", "rejected")).toMatchObject({
+      sessionId: session._id,
+      userId: kim.userId,
+      version: expect.any(Number),
+    });
+
+    await ask();
+    await asAnn("POST", `/api/sessions/approve/${session.sessionCode}`, { userId: kim.userId });
+    // Kim is a member now, so hears it as one; Ann's other tabs hear the same event.
+    for (const peer of [kimLive, annLive]) {
+      expect(
+        await within(
+          peer.next((m) => m.type === "member.joined"),
+          2_000,
+        ),
+      ).toMatchObject({ sessionId: session._id, userId: kim.userId, joinRequest: "approved" });
+    }
+    kimLive.socket.close();
+    annLive.socket.close();
+  });
+
   it("stops telling a member who left, and tells the rest", async () => {
     const { people, as, sessionId, cartId } = world;
     const ben = await signedIn(people.participant.token);

@@ -7,6 +7,7 @@ import {
   sessionWithEveryRole,
   signUp,
   uniqueEmail,
+  type Client,
   type TestApp,
 } from "../helpers.ts";
 
@@ -241,6 +242,87 @@ describe("joining by code and passcode", () => {
     }
     expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("my own join requests", () => {
+  const joinList = (as: Client) =>
+    as("GET", "/api/sessions/join-requests/mine").then((res) => {
+      expect(res.statusCode).toBe(200);
+      return res.json().requests as { sessionId: string; sessionName: string }[];
+    });
+
+  it("lists only the caller's requests still waiting in active sessions, newest first", async () => {
+    const { as, people, sessionId } = await sessionWithEveryRole(t);
+    const cleo = await signUp(t, "Cleo");
+    const asCleo = client(t, cleo.token);
+    /** Cleo's session that Pat asks to join (and Sam too, whose request is not Pat's). */
+    const ask = async (name: string, who: Client[] = [as.pending]) => {
+      t.clock.advance(1000);
+      const { session } = (
+        await asCleo("POST", "/api/sessions", { ...newSession, sessionName: name, passcode: "" })
+      ).json();
+      for (const person of who) {
+        const res = await person("POST", "/api/sessions/join/code", {
+          sessionCode: session.sessionCode,
+          passcode: "",
+        });
+        expect(res.statusCode).toBe(202);
+      }
+      return session as { _id: string; sessionCode: string };
+    };
+    const waiting = await ask("Waiting", [as.pending, as.stranger]);
+    const approved = await ask("Approved");
+    await asCleo("POST", `/api/sessions/approve/${approved.sessionCode}`, {
+      userId: people.pending.userId,
+    });
+    const declined = await ask("Declined");
+    await asCleo("POST", `/api/sessions/reject/${declined.sessionCode}`, {
+      userId: people.pending.userId,
+    });
+    const ended = await ask("Ended");
+    await asCleo("PUT", `/api/sessions/${ended._id}/end`);
+
+    const res = await as.pending("GET", "/api/sessions/join-requests/mine");
+    expect(res.statusCode).toBe(200);
+    // Newest first: Cleo's "Waiting" was asked after Ann's session.
+    expect(res.json()).toEqual({
+      requests: [
+        {
+          sessionId: waiting._id,
+          sessionName: "Waiting",
+          creator: { _id: cleo.userId, name: "Cleo" },
+          requestedAt: expect.any(String),
+        },
+        {
+          sessionId,
+          sessionName: "Weekend groceries",
+          creator: { _id: people.creator.userId, name: "Ann" },
+          requestedAt: expect.any(String),
+        },
+      ],
+    });
+    const [newer, older] = res.json().requests as { requestedAt: string }[];
+    expect(Date.parse(newer!.requestedAt)).toBeGreaterThan(Date.parse(older!.requestedAt));
+    // Sam's own request only; members and the creators have none.
+    expect((await joinList(as.stranger)).map((r) => r.sessionId)).toEqual([waiting._id]);
+    for (const member of [as.creator, as.participant, as.viewer, asCleo]) {
+      expect(await joinList(member)).toEqual([]);
+    }
+  });
+
+  it("loses a request withdrawn with the leave route", async () => {
+    const { as, sessionId } = await sessionWithEveryRole(t);
+    expect((await joinList(as.pending)).map((r) => r.sessionId)).toEqual([sessionId]);
+    const res = await as.pending("DELETE", `/api/sessions/${sessionId}/leave`);
+    expect(res.json().message).toBe("Join request withdrawn");
+    expect(await joinList(as.pending)).toEqual([]);
+  });
+
+  it("needs a signed-in caller", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/sessions/join-requests/mine" });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBeTypeOf("string");
   });
 });
 

@@ -28,6 +28,8 @@ export const sessionsApi = {
   end: (id: string) => call("PUT /api/sessions/:id/end", { params: { id } }),
   joinByCode: (body: RequestOf<"POST /api/sessions/join/code">["body"]) =>
     call("POST /api/sessions/join/code", { body }),
+  myJoinRequests: (signal?: AbortSignal) =>
+    call("GET /api/sessions/join-requests/mine", {}, { signal }),
   joinRequests: (sessionCode: string, signal?: AbortSignal) =>
     call("POST /api/sessions/joinrequests", { body: { sessionCode } }, { signal }),
   /** We always answer a join request by userId. */
@@ -70,6 +72,8 @@ export const sessionKeys = {
   links: (id: string) => ["sessions", "links", id] as const,
   activity: (id: string) => ["sessions", "activity", id] as const,
   joinRequests: (sessionCode: string) => ["sessions", "join-requests", sessionCode] as const,
+  /** My own join requests still waiting for an answer. */
+  myJoinRequests: () => ["sessions", "my-join-requests"] as const,
   /** Every session's join requests (live events name the session by id, not by code). */
   allJoinRequests: () => ["sessions", "join-requests"] as const,
 };

@@ -99,6 +99,21 @@ export function useMyInvites() {
   });
 }
 
+/**
+ * My own join requests still waiting (polled while the live socket is down). Kept for the tab's
+ * life once read: when one ends, the live toast names its session and creator from this list.
+ */
+export function useMyJoinRequests() {
+  const refetchInterval = useSyncInterval(true);
+  return useQuery({
+    queryKey: sessionKeys.myJoinRequests(),
+    queryFn: ({ signal }) => sessionsApi.myJoinRequests(signal).then((body) => body.requests),
+    staleTime: 0,
+    gcTime: Infinity,
+    refetchInterval,
+  });
+}
+
 /** The creator's pending join requests, polled while the panel is open. */
 export function useJoinRequests(sessionCode: string, enabled: boolean) {
   const refetchInterval = useSyncInterval(enabled);

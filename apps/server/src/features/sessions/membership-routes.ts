@@ -13,6 +13,12 @@ export const membershipRoutes =
       })),
     );
 
+    route(app, "GET /api/sessions/join-requests/mine", async (request, reply) =>
+      cache.read(request, reply, async () => ({
+        requests: await service.myJoinRequests(request.auth.user._id),
+      })),
+    );
+
     route(
       app,
       "POST /api/sessions/join/code",

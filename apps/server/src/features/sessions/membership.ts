@@ -3,8 +3,15 @@
  * limits), the creator's decisions on them, and invites by email or name. The session service
  * owns sessions themselves; this one only changes their members.
  */
-import { type Invite, type InviteRole, type JoinRequest, type User } from "@cartner/contract";
+import {
+  type Invite,
+  type InviteRole,
+  type JoinRequest,
+  type MyJoinRequest,
+  type User,
+} from "@cartner/contract";
 import { and, count, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { joinFailures, sessionInvites, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -138,6 +145,40 @@ export function createMembershipService(deps: {
     }));
   }
 
+  /**
+   * The caller's own requests still waiting, newest first: pending rows of active sessions (an
+   * ended session's requests will never be answered). A request is its pending membership row,
+   * so `requestedAt` is when that row was made.
+   */
+  async function myJoinRequests(userId: string): Promise<MyJoinRequest[]> {
+    const creators = alias(users, "creators");
+    const rows = await db
+      .select({
+        sessionId: sessions.id,
+        sessionName: sessions.name,
+        creatorId: creators.id,
+        creatorName: creators.name,
+        requestedAt: sessionMembers.createdAt,
+      })
+      .from(sessionMembers)
+      .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
+      .innerJoin(creators, eq(creators.id, sessions.creatorId))
+      .where(
+        and(
+          eq(sessionMembers.userId, userId),
+          eq(sessionMembers.role, "pending"),
+          eq(sessions.status, "active"),
+        ),
+      )
+      .orderBy(desc(sessionMembers.createdAt), desc(sessions.id));
+    return rows.map((r) => ({
+      sessionId: r.sessionId,
+      sessionName: r.sessionName,
+      creator: { _id: r.creatorId, name: r.creatorName },
+      requestedAt: r.requestedAt.toISOString(),
+    }));
+  }
+
   async function decide(
     userId: string,
     code: string,
@@ -179,9 +220,19 @@ export function createMembershipService(deps: {
       return (await bumpVersion(tx, session.id, now)).version;
     });
     if (approve) announceActivity(events, session.id);
-    // An approved member is a member now; a refused one is told too, so their page updates.
-    if (approve) announce("member.joined", session.id, version);
-    else announce("member.left", session.id, version, [targetId!]);
+    // An approved member is a member now, so hears it with the members; a refused one is told
+    // too. Both events name the requester and the outcome, so their pages can say which.
+    if (approve) {
+      announce("member.joined", session.id, version, undefined, {
+        userId: targetId!,
+        joinRequest: "approved",
+      });
+    } else {
+      announce("member.left", session.id, version, [targetId!], {
+        userId: targetId!,
+        joinRequest: "rejected",
+      });
+    }
     return { message: approve ? "Join request approved" : "Join request rejected" };
   }
 
@@ -348,7 +399,7 @@ export function createMembershipService(deps: {
       : { message: "Invite rejected" };
   }
 
-  return { joinByCode, joinRequests, decide, invite, myInvites, respond };
+  return { joinByCode, joinRequests, myJoinRequests, decide, invite, myInvites, respond };
 }
 
 export type MembershipService = ReturnType<typeof createMembershipService>;

@@ -2,6 +2,7 @@ import {
   can,
   fromCents,
   toCents,
+  type LiveEvent,
   type LiveEventType,
   type Member,
   type Session,
@@ -126,9 +127,10 @@ export function createSessionService(deps: {
     sessionId: string,
     version: number | undefined,
     users?: string[],
+    details?: Pick<LiveEvent, "userId" | "joinRequest">,
   ) =>
     events.publish({
-      event: { type, sessionId, ...(version === undefined ? {} : { version }) },
+      event: { type, sessionId, ...(version === undefined ? {} : { version }), ...details },
       members: sessionId,
       ...(users ? { users } : {}),
     });
@@ -393,7 +395,13 @@ export function createSessionService(deps: {
       return { role, version: (await bumpVersion(tx, sessionId, now)).version };
     });
     if (role !== "pending") announceActivity(events, sessionId);
-    announce("member.left", sessionId, version, [userId]);
+    announce(
+      "member.left",
+      sessionId,
+      version,
+      [userId],
+      role === "pending" ? { userId, joinRequest: "withdrawn" } : undefined,
+    );
     return { message: role === "pending" ? "Join request withdrawn" : "You left the session" };
   }
 

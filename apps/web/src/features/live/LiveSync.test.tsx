@@ -7,8 +7,11 @@ import { makeSession } from "../../test/test-sessions.ts";
 import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
 import {
   INVITE_RECEIVED_MESSAGE,
+  JOIN_ACCEPTED_LINK,
   JOIN_REQUEST_MESSAGE,
   ORDER_PLACED_MESSAGE,
+  joinAcceptedMessage,
+  joinDeclinedMessage,
 } from "./live-events.ts";
 import { OFFLINE_GRACE_MS } from "../../lib/live-status.ts";
 import { OFFLINE_MESSAGE } from "./OfflineIndicator.tsx";
@@ -97,6 +100,91 @@ describe("live sync in the app", () => {
 
     await user.click(link);
     await waitFor(() => expect(window.location.pathname).toBe("/orders/o-1"));
+  });
+
+  it("tells a requester live that their request was declined or accepted, and refreshes the lists", async () => {
+    signInAs();
+    const ann = { _id: "u-ann", name: "Ann", avatar: "" };
+    const familyShop = makeSession({ _id: "s-5", sessionName: "Family shop", creator: ann });
+    const request = {
+      sessionId: "s-5",
+      sessionName: "Family shop",
+      creator: { _id: "u-ann", name: "Ann" },
+      requestedAt: "2026-11-26T09:30:00.000Z",
+    };
+    const state = { waiting: [request], sessions: [] as (typeof familyShop)[] };
+    const fetchMock = stubFetch({
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
+      "GET /api/sessions/sync": () => json(200, { sessions: state.sessions, version: 1 }),
+      "GET /api/sessions/my": () => json(200, { sessions: state.sessions }),
+      "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
+      "GET /api/sessions/join-requests/mine": () => json(200, { requests: state.waiting }),
+      "GET /api/sessions/s-5": () => json(200, { session: familyShop }),
+      "POST /api/sessions/joinrequests": () => json(200, { requests: [] }),
+    });
+    const { user } = renderApp("/sessions");
+    const waiting = await screen.findByRole("region", { name: "Waiting for approval" });
+    const socket = FakeSocket.latest();
+    act(() => socket.serverAccept());
+    const myCalls = () => callsTo(fetchMock, "GET /api/sessions/join-requests/mine").length;
+    await waitFor(() => expect(myCalls()).toBe(2));
+
+    // Ann declines: the request leaves the list and the toast names the session.
+    state.waiting = [];
+    const member = { sessionId: "s-5", userId: testUser._id };
+    act(() =>
+      socket.serverSend({ type: "member.left", ...member, joinRequest: "rejected", version: 3 }),
+    );
+    expect(await screen.findByText(joinDeclinedMessage("Family shop"))).toBeInTheDocument();
+    await waitFor(() => expect(waiting).not.toBeInTheDocument());
+    expect(screen.queryByText(/accepted your request/)).not.toBeInTheDocument();
+
+    // Asked again (another tab; any membership change refetches), then Ann accepts: the session is in my list, with a link to it.
+    state.waiting = [request];
+    act(() => socket.serverSend({ type: "member.left", sessionId: "s-9" }));
+    const again = await screen.findByRole("region", { name: "Waiting for approval" });
+    expect(within(again).getByText("Family shop")).toBeVisible();
+    state.waiting = [];
+    state.sessions = [familyShop];
+    act(() =>
+      socket.serverSend({ type: "member.joined", ...member, joinRequest: "approved", version: 5 }),
+    );
+    const accepted = await screen.findByText(joinAcceptedMessage("Ann", "Family shop"), {
+      exact: false,
+    });
+    await waitFor(() =>
+      expect(screen.getByRole("heading", { name: "You have (1) active Sessions" })).toBeVisible(),
+    );
+    await waitFor(() => expect(again).not.toBeInTheDocument());
+    await user.click(within(accepted).getByRole("link", { name: JOIN_ACCEPTED_LINK }));
+    await waitFor(() => expect(window.location.pathname).toBe("/session/s-5"));
+  });
+
+  it("says nothing of a withdrawal, nor of someone else's request", async () => {
+    const { socket } = await openSessions();
+    act(() => socket.serverAccept());
+    act(() =>
+      socket.serverSend({
+        type: "member.left",
+        sessionId: "s-1",
+        userId: testUser._id,
+        joinRequest: "withdrawn",
+        version: 7,
+      }),
+    );
+    act(() =>
+      socket.serverSend({
+        type: "member.joined",
+        sessionId: "s-1",
+        userId: "u-someone-else",
+        joinRequest: "approved",
+        version: 8,
+      }),
+    );
+    act(() => socket.serverSend({ type: "joinrequest.created", sessionId: "s-1", version: 9 }));
+    // The last event's toast shows that the earlier ones were handled, silently.
+    expect(await screen.findByText(JOIN_REQUEST_MESSAGE)).toBeInTheDocument();
+    expect(screen.queryByText(/your request to join/i)).not.toBeInTheDocument();
   });
 
   it("polls every 5 s only while the socket is not up, and says offline after a grace period", async () => {

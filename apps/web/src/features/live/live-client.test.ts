@@ -82,6 +82,13 @@ describe("live client", () => {
     expect(parseLiveMessage(JSON.stringify({ type: "invite.received", version: "x" }))).toEqual({
       type: "invite.received",
     });
+    // How a join request ended is passed on; an unknown outcome is dropped.
+    const ended = { type: "member.left", sessionId: "s-1", userId: "u-1" };
+    expect(parseLiveMessage(JSON.stringify({ ...ended, joinRequest: "rejected" }))).toEqual({
+      ...ended,
+      joinRequest: "rejected",
+    });
+    expect(parseLiveMessage(JSON.stringify({ ...ended, joinRequest: "maybe" }))).toEqual(ended);
   });
 
   it("reconnects after a close with doubling delays, and starts over once ready", async () => {

@@ -1,4 +1,11 @@
-import { LIVE_EVENT_TYPES, LiveClose, type LiveEvent, type LiveEventType } from "@cartner/contract";
+import {
+  JOIN_REQUEST_OUTCOMES,
+  LIVE_EVENT_TYPES,
+  LiveClose,
+  type JoinRequestOutcome,
+  type LiveEvent,
+  type LiveEventType,
+} from "@cartner/contract";
 import type { LiveStatus } from "../../lib/live-status.ts";
 
 /** Reconnect delays: 0.5 s doubling up to 30 s, each with jitter so tabs do not reconnect in step. */
@@ -25,6 +32,7 @@ export function liveUrl(origin: string = window.location.origin): string {
 export type LiveMessage = { type: "ready" } | LiveEvent;
 
 const eventTypes: readonly string[] = LIVE_EVENT_TYPES;
+const outcomes: readonly string[] = JOIN_REQUEST_OUTCOMES;
 
 /**
  * A server message, or null for anything else. Checked by hand rather than with the contract's zod
@@ -39,7 +47,10 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
     return null;
   }
   if (typeof value !== "object" || value === null) return null;
-  const { type, sessionId, cartId, version, orderId, userId } = value as Record<string, unknown>;
+  const { type, sessionId, cartId, version, orderId, userId, joinRequest } = value as Record<
+    string,
+    unknown
+  >;
   if (type === "ready") return { type };
   if (typeof type !== "string" || !eventTypes.includes(type)) return null;
   return {
@@ -49,6 +60,9 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
     ...(Number.isInteger(version) ? { version: version as number } : {}),
     ...(typeof orderId === "string" ? { orderId } : {}),
     ...(typeof userId === "string" ? { userId } : {}),
+    ...(typeof joinRequest === "string" && outcomes.includes(joinRequest)
+      ? { joinRequest: joinRequest as JoinRequestOutcome }
+      : {}),
   };
 }
 

@@ -18,6 +18,7 @@ const keys: Record<string, QueryKey> = {
   otherDetail: sessionKeys.detail("s-2"),
   invites: sessionKeys.invites(),
   joinRequests: sessionKeys.joinRequests("K7QM2XWP"),
+  myJoinRequests: sessionKeys.myJoinRequests(),
   carts: cartKeys.list(),
   history: cartKeys.history(),
   cartLookup: cartKeys.lookup("cart", "c-1"),
@@ -112,8 +113,19 @@ describe("live events", () => {
     ).toEqual(["detail", "mine"]);
   });
 
-  it.each(["session.updated", "member.joined", "member.left"] as const)(
-    "%s refetches the session, the session lists and invites, and the creator's links and join requests",
+  it("session.updated refetches the session, the session lists and invites, and the creator's links and join requests", async () => {
+    expect(await invalidatedBy({ type: "session.updated", sessionId: "s-1", version: 5 })).toEqual([
+      "detail",
+      "invites",
+      "joinRequests",
+      "links",
+      "mine",
+      "sync",
+    ]);
+  });
+
+  it.each(["member.joined", "member.left"] as const)(
+    "%s refetches those and my own waiting join requests too",
     async (type) => {
       expect(await invalidatedBy({ type, sessionId: "s-1", version: 5 })).toEqual([
         "detail",
@@ -121,6 +133,7 @@ describe("live events", () => {
         "joinRequests",
         "links",
         "mine",
+        "myJoinRequests",
         "sync",
       ]);
     },

@@ -1,19 +1,31 @@
 import { createElement } from "react";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
-import { can, type Cart, type LiveEvent, type Session } from "@cartner/contract";
+import {
+  can,
+  type Cart,
+  type LiveEvent,
+  type MyJoinRequest,
+  type Session,
+} from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
 import { orderKeys } from "../../api/orders-api.ts";
-import { sessionKeys } from "../../api/sessions-api.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
 import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
 import { roleIn } from "../../shared/roles.ts";
+import { LinkToast } from "./LinkToast.tsx";
 import { OrderPlacedToast } from "./OrderPlacedToast.tsx";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
 export const REMOVED_MESSAGE = "You were removed from this session.";
 export const ORDER_PLACED_MESSAGE = "Your group checked out: the order and your share are ready.";
+export const joinAcceptedMessage = (creatorName: string, sessionName: string) =>
+  `${creatorName} accepted your request to join ${sessionName}.`;
+export const joinDeclinedMessage = (sessionName: string) =>
+  `Your request to join ${sessionName} was declined.`;
+export const JOIN_ACCEPTED_LINK = "Open the session";
 /** SPEC section 9: most toasts stay 6 to 10 s. */
 const LIVE_TOAST_AUTO_CLOSE_MS = 6000;
 
@@ -87,6 +99,45 @@ function cartViews(event: LiveEvent): QueryKey[] {
   return keys;
 }
 
+/**
+ * My join request was answered: say how, naming the session and its creator from my cached list
+ * of waiting requests (read before it is refetched without it). An approved requester is a member
+ * now, so without that list the session itself says; a declined one can no longer read it.
+ */
+function toastJoinAnswer(client: QueryClient, sessionId: string, approved: boolean): void {
+  const request = client
+    .getQueryData<MyJoinRequest[]>(sessionKeys.myJoinRequests())
+    ?.find((r) => r.sessionId === sessionId);
+  const options = {
+    toastId: `join-${approved ? "accepted" : "declined"}-${sessionId}`,
+    autoClose: 10_000,
+  };
+  if (!approved) {
+    toast.info(joinDeclinedMessage(request?.sessionName ?? "a session"), options);
+    return;
+  }
+  const show = (creatorName: string, sessionName: string) =>
+    toast.success(
+      createElement(LinkToast, {
+        message: joinAcceptedMessage(creatorName, sessionName),
+        to: `/session/${encodeURIComponent(sessionId)}`,
+        label: JOIN_ACCEPTED_LINK,
+      }),
+      options,
+    );
+  if (request) {
+    show(request.creator.name, request.sessionName);
+    return;
+  }
+  client
+    .fetchQuery({
+      queryKey: sessionKeys.detail(sessionId),
+      queryFn: ({ signal }) => sessionsApi.get(sessionId, signal).then((body) => body.session),
+    })
+    .then((session) => show(session.creator.name, session.sessionName))
+    .catch(() => {}); // gone again meanwhile: nothing to say
+}
+
 /** Refetches what the event names (DESIGN section 6) and toasts what concerns the user. */
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
   const { sessionId } = event;
@@ -103,9 +154,18 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       ]);
       return;
     }
-    case "session.updated":
     case "member.joined":
-    case "member.left":
+    case "member.left": {
+      // A join request of mine that the creator answered (my own withdrawal says nothing more).
+      const answered = event.joinRequest === "approved" || event.joinRequest === "rejected";
+      if (answered && sessionId && event.userId === getUser()?._id) {
+        toastJoinAnswer(client, sessionId, event.joinRequest === "approved");
+      }
+      invalidate(client, [...SESSION_LISTS, sessionKeys.myJoinRequests(), sessionKeys.invites()]);
+      void refreshSession(client, sessionId);
+      return;
+    }
+    case "session.updated":
       // Accepting or rejecting an invite is announced this way too: the invite list changes.
       invalidate(client, [...SESSION_LISTS, sessionKeys.invites()]);
       void refreshSession(client, sessionId);

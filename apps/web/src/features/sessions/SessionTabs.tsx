@@ -7,7 +7,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
-import { useMySessions } from "../../shared/sessions-queries.ts";
+import { useMyJoinRequests, useMySessions } from "../../shared/sessions-queries.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
 import { useSessionActions } from "../../shared/session-actions.ts";
 import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
@@ -17,6 +17,13 @@ type Pending = { kind: "leave" | "end"; session: Session } | null;
 
 export function activeHeading(count: number): string {
   return `You have (${count}) active Sessions`;
+}
+
+/** The empty Active tab's hint: a requester is told their requests are on their way. */
+export function noActiveHint(waiting: string[]): string {
+  if (waiting.length === 1) return `Your request to join ${waiting[0]} is waiting for approval.`;
+  if (waiting.length > 1) return `Your ${waiting.length} join requests are waiting for approval.`;
+  return "Start one above, or join a friend's with their session code.";
 }
 
 const triggerClasses = cn(
@@ -31,6 +38,7 @@ const gridClasses = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3";
 export function SessionTabs() {
   const { user } = useAuth();
   const mine = useMySessions();
+  const waiting = useMyJoinRequests();
   const [tab, setTab] = useState<Tab>("active");
   const [query, setQuery] = useState("");
   const [confirming, setConfirming] = useState<Pending>(null);
@@ -158,7 +166,7 @@ export function SessionTabs() {
             icon={<ShoppingBag aria-hidden="true" className="size-6" />}
             title="No active sessions yet."
           >
-            Start one above, or join a friend&apos;s with their session code.
+            {noActiveHint((waiting.data ?? []).map((request) => request.sessionName))}
           </EmptyState>,
         )}
       </Tabs.Content>

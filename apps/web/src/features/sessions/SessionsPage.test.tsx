@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import type { Invite, Session } from "@cartner/contract";
+import type { Invite, MyJoinRequest, Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { makeInvite, makeSession, sessionAs } from "../../test/test-sessions.ts";
@@ -79,6 +79,78 @@ describe("sessions page: join form", () => {
     answer = new Response("oops", { status: 502 });
     await user.click(within(form).getByRole("button", { name: "Join Session" }));
     expect(await screen.findByText("Failed to join session")).toBeInTheDocument();
+  });
+});
+
+describe("sessions page: waiting for approval", () => {
+  const familyShop: MyJoinRequest = {
+    sessionId: "s-5",
+    sessionName: "Family shop",
+    creator: { _id: "u-ann", name: "Ann" },
+    requestedAt: "2026-11-26T09:30:00.000Z",
+  };
+
+  /** The sessions page of a requester whose requests the server keeps in `waiting`. */
+  async function openAsRequester(waiting: MyJoinRequest[]) {
+    const state = { waiting };
+    const app = await openSessions({
+      routes: {
+        "GET /api/sessions/join-requests/mine": () => json(200, { requests: state.waiting }),
+        "DELETE /api/sessions/s-5/leave": () => {
+          state.waiting = state.waiting.filter((r) => r.sessionId !== "s-5");
+          return json(200, { message: "Join request withdrawn" });
+        },
+        "POST /api/sessions/join/code": () => {
+          state.waiting = [familyShop, ...state.waiting];
+          return json(202, { message: "Join request sent", sessionId: "s-5" });
+        },
+      },
+    });
+    return { ...app, state };
+  }
+
+  it("lists each waiting request with its creator and time, and says so where no session is", async () => {
+    await openAsRequester([familyShop]);
+    const section = await screen.findByRole("region", { name: "Waiting for approval" });
+    const item = within(section).getByRole("listitem");
+    expect(item).toHaveTextContent("Family shop");
+    expect(item).toHaveTextContent("Ann's session · asked");
+    expect(within(item).getByText(/2026/)).toHaveAttribute("datetime", "2026-11-26T09:30:00.000Z");
+    expect(
+      within(item).getByRole("button", { name: "Withdraw request to join Family shop" }),
+    ).toBeEnabled();
+    // The empty Active tab tells the requester their request is on its way.
+    expect(await screen.findByText("No active sessions yet.")).toBeInTheDocument();
+    expect(
+      screen.getByText("Your request to join Family shop is waiting for approval."),
+    ).toBeInTheDocument();
+  });
+
+  it("withdraws with the leave route, toasts, and keeps focus in the section", async () => {
+    const { user, fetchMock } = await openAsRequester([familyShop]);
+    const section = await screen.findByRole("region", { name: "Waiting for approval" });
+    await user.click(within(section).getByRole("button", { name: /Withdraw request/ }));
+
+    expect(await screen.findByText("Request withdrawn")).toBeInTheDocument();
+    expect(callsTo(fetchMock, "DELETE /api/sessions/s-5/leave")).toHaveLength(1);
+    expect(within(section).getByText("No requests waiting.")).toBeInTheDocument();
+    expect(within(section).getByRole("heading", { name: "Waiting for approval" })).toHaveFocus();
+    expect(
+      screen.getByText("Start one above, or join a friend's with their session code."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows no section without requests, and a request sent at once", async () => {
+    const { user } = await openAsRequester([]);
+    await screen.findByText("No active sessions yet.");
+    expect(screen.queryByRole("region", { name: "Waiting for approval" })).not.toBeInTheDocument();
+
+    const form = joinForm();
+    await user.type(within(form).getByLabelText("Session Code"), "K7QM2XWP");
+    await user.type(within(form).getByLabelText("Passcode"), "sesame");
+    await user.click(within(form).getByRole("button", { name: "Join Session" }));
+    const section = await screen.findByRole("region", { name: "Waiting for approval" });
+    expect(within(section).getByRole("listitem")).toHaveTextContent("Family shop");
   });
 });
 

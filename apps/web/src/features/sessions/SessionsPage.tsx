@@ -7,6 +7,7 @@ import { CreateSessionForm } from "./CreateSessionForm.tsx";
 import { InvitedSessions } from "./InvitedSessions.tsx";
 import { JoinSessionForm } from "./JoinSessionForm.tsx";
 import { SessionTabs } from "./SessionTabs.tsx";
+import { WaitingRequests } from "./WaitingRequests.tsx";
 import { useCreateSession } from "./use-create-session.ts";
 
 function SectionHeading({
@@ -35,7 +36,10 @@ function SectionHeading({
   );
 }
 
-/** /sessions: create, join, answer invites, and every session in tabs (SPEC section 2). */
+/**
+ * /sessions: create, join, my join requests waiting for approval, answer invites, and every
+ * session in tabs (SPEC section 2).
+ */
 export function SessionsPage() {
   const { user } = useAuth();
   const create = useCreateSession(user?._id);
@@ -102,6 +106,8 @@ export function SessionsPage() {
                 <JoinSessionForm />
               </div>
             </Card>
+
+            <WaitingRequests />
 
             <Card aria-labelledby={invitesId} role="region" className="p-5 sm:p-6">
               <SectionHeading
