@@ -128,9 +128,11 @@ function UnsettledSharesDialog({
               <li key={`${share.orderId}-${share.counterparty._id}`}>
                 <Link
                   to={`/orders/${share.orderId}`}
-                  className="font-semibold break-words text-primary-700 hover:underline"
+                  className="font-semibold text-primary-700 hover:underline"
                 >
-                  {unsettledSentence(share)}
+                  {unsettledSentence(share).slice(0, -share.number.length)}
+                  {/* "CRT-000012" never breaks at its hyphen. */}
+                  <span className="whitespace-nowrap">{share.number}</span>
                 </Link>
               </li>
             ))}
