@@ -460,6 +460,31 @@ describe("deleting an account with shares not yet settled", () => {
     expect(bad.json().fields).toHaveProperty("acknowledgeUnsettled");
     expect((await f.as.participant("GET", "/api/auth/validate-token")).statusCode).toBe(200);
 
+    // Ann, the payee, deletes anyway: nobody is left to be paid, so Ben's share is written off.
+    const other = await sessionWithEveryRole(t);
+    const more = await checkedOut(other, "Lunch", products[2]._id, products[3]._id);
+    const annGone = await other.as.creator("DELETE", "/api/users/me", {
+      password: PASSWORD,
+      acknowledgeUnsettled: true,
+    });
+    expect(annGone.statusCode, annGone.body).toBe(204);
+    expect((await other.as.participant("GET", "/api/balances")).json().balances).toEqual([]);
+    const lunch = (await other.as.participant("GET", `/api/orders/${more.order._id}`)).json().order;
+    expect(shareOf(lunch, other.people.participant.userId)).toMatchObject({
+      status: "confirmed",
+      settledAs: "written_off",
+    });
+    const lunchLog = (
+      await other.as.participant("GET", `/api/sessions/${more.sessionId}/activity`)
+    ).json().events;
+    expect(lunchLog.at(-1)).toMatchObject({
+      type: "order.confirmed",
+      actor: { name: "Ann" },
+      member: "Ben",
+      how: "written_off",
+      reason: "account_deleted",
+    });
+
     // Once the share is settled nothing is listed: deletion needs no acknowledgement.
     await f.as.creator("POST", `/api/orders/${order._id}/confirm/${f.people.participant.userId}`, {
       how: "cash",

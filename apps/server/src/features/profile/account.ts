@@ -39,7 +39,51 @@ export const DELETED_USER_NAME = "Deleted user";
 /** "You have 2 unsettled shares: ..." (409 UNSETTLED_SHARES). */
 export function unsettledMessage(count: number): string {
   const shares = count === 1 ? "1 unsettled share" : `${count} unsettled shares`;
-  return `You have ${shares} on orders. Settle up first, or delete anyway: what you owe stays on the orders for the payee, and what you are owed is lost.`;
+  return `You have ${shares} on orders. Settle up first, or delete anyway: what you owe stays on the orders for the payee, and what you are owed is written off.`;
+}
+
+/**
+ * Writes off, inside the deletion's transaction, what others still owe the user as payee: nobody
+ * is left to be paid or to confirm it, so it would stay on their balances for good. Each share
+ * leaves an `order.confirmed` entry (how "written_off", reason "account_deleted") under the
+ * user's name. Answers the shares written off.
+ */
+async function writeOffOwedToThem(tx: Tx, userId: string, now: Date) {
+  const shares = await executeRows<{
+    orderId: string;
+    sessionId: string;
+    number: number;
+    memberId: string;
+    member: string;
+    totalCents: number;
+  }>(
+    tx,
+    sql`update order_shares s
+      set status = 'confirmed', settled_as = 'written_off', confirmed_at = ${now}
+      from orders o
+      where o.id = s.order_id and o.payee_id = ${userId} and s.user_id <> ${userId}
+        and s.status <> 'confirmed'
+      returning s.order_id as "orderId", o.session_id as "sessionId", o.number,
+        s.user_id as "memberId", s.name as member, s.total_cents as "totalCents"`,
+  );
+  for (const s of shares) {
+    await record(tx, {
+      sessionId: s.sessionId,
+      actorId: userId,
+      type: "order.confirmed",
+      details: {
+        orderId: s.orderId,
+        number: orderNumber(Number(s.number)),
+        member: s.member,
+        memberId: s.memberId,
+        amount: fromCents(Number(s.totalCents)),
+        how: "written_off",
+        reason: "account_deleted",
+      },
+      at: now,
+    });
+  }
+  return shares;
 }
 
 /**
@@ -224,9 +268,9 @@ export function createAccountService(deps: {
    * for the others; hand one over first to keep it going), their lines leave every other cart not
    * yet checked out, every membership and every invite to their address goes, the profile, codes,
    * devices and stored answers go, and the user row keeps only an anonymous name so others' carts
-   * and orders still add up. Orders keep the names they were placed with, and their unsettled
-   * shares stay for the payee to settle. With unsettled shares (owed or owing) it is refused with
-   * the list unless `acknowledgeUnsettled`.
+   * and orders still add up. Orders keep the names they were placed with; what they owe stays for
+   * the payee to settle, what others owe them is written off (nobody is left to confirm it). With
+   * unsettled shares (owed or owing) it is refused with the list unless `acknowledgeUnsettled`.
    */
   async function deleteAccount(
     user: User,
@@ -264,6 +308,7 @@ export function createAccountService(deps: {
       }
       // Before the rename: the entries name them as the others knew them.
       const linesLeft = await removeOpenLines(tx, user._id, row.name, now);
+      const writtenOff = await writeOffOwedToThem(tx, user._id, now);
       await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
       // Every invite to the address, answered ones too: the next account on it must not see them.
       await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
@@ -305,7 +350,7 @@ export function createAccountService(deps: {
             ),
           );
       }
-      return { endedNow, linesLeft, others: others.map((m) => m.sessionId) };
+      return { endedNow, linesLeft, writtenOff, others: others.map((m) => m.sessionId) };
     });
     deps.signOutEverywhere(user._id);
     for (const { sessionId, version } of ended.endedNow) {
@@ -320,6 +365,12 @@ export function createAccountService(deps: {
     }
     for (const sessionId of ended.others) {
       events.publish({ event: { type: "member.left", sessionId }, members: sessionId });
+    }
+    for (const { orderId, sessionId, memberId } of ended.writtenOff) {
+      events.publish({ event: { type: "order.updated", sessionId, orderId }, users: [memberId] });
+    }
+    for (const sessionId of new Set(ended.writtenOff.map((s) => s.sessionId))) {
+      announceActivity(events, sessionId);
     }
   }
 

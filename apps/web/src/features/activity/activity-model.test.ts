@@ -38,6 +38,9 @@ describe("describeActivity", () => {
     expect(describeActivity(settled("written_off"), "u-ben")).toBe(
       "You wrote off Cat's share of order CRT-000012",
     );
+    expect(
+      describeActivity({ ...settled("written_off"), reason: "account_deleted" } as Activity, null),
+    ).toBe("Ben wrote off Cat's share of order CRT-000012 (account deleted)");
     const gone = { ...entry(2, "item.removed"), actor: { _id: "u-cat", name: "Cat" } } as Activity;
     expect(
       describeActivity(

@@ -102,7 +102,7 @@ export function activityAction(entry: Activity, you = false): string {
       return entry.how === "cash"
         ? `marked ${str(entry.member)}'s share as paid in cash (order ${str(entry.number)})`
         : entry.how === "written_off"
-          ? `wrote off ${str(entry.member)}'s share of order ${str(entry.number)}`
+          ? `wrote off ${str(entry.member)}'s share of order ${str(entry.number)}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
           : `confirmed ${str(entry.member)}'s payment for order ${str(entry.number)}`;
   }
 }

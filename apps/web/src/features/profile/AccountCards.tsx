@@ -139,7 +139,7 @@ function UnsettledSharesDialog({
           </ul>
           <p>
             Settle up first, or delete anyway: what you owe stays on the orders for the payee to
-            settle, and what you are owed can no longer be paid to you.
+            settle, and what you are owed is written off.
           </p>
         </div>
       }
