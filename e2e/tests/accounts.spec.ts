@@ -269,3 +269,77 @@ test("the creator hands the session over, then leaves it", async ({ browser }) =
   await expect(ben.page.getByRole("button", { name: "End Session" })).toBeVisible();
   expect([...ann.problems, ...ben.problems]).toEqual([]);
 });
+
+test("a deleted account's debt: Cat sees what she owes and deletes anyway, her line leaves Ann's open cart, Ann writes the share off and is settled up @phone", async ({
+  browser,
+}, testInfo) => {
+  const [ann, cat] = await Promise.all([person(browser, "Ann"), person(browser, "Cat")]);
+  const tag = crypto.randomBytes(3).toString("hex");
+  const { products } = await apiCall<{ products: { _id: string; name: string; stock: number }[] }>(
+    ann,
+    "GET",
+    "/api/products",
+  );
+  const [bread, tea, jam] = products.filter((p) => p.stock >= 10);
+  // Dinner: both add a line, Ann checks out, so Cat owes Ann her share.
+  const dinner = await sharedSession(ann, [cat], `Dinner ${tag}`, { passcode: "fig-4" });
+  await apiCall(ann, "POST", `/api/carts/${dinner.cartId}/product`, { productId: bread!._id });
+  await apiCall(cat, "POST", `/api/carts/${dinner.cartId}/product`, { productId: tea!._id });
+  const { order } = await apiCall<{
+    order: { _id: string; number: string; split: { userId: string; total: number }[] };
+  }>(ann, "POST", `/api/sessions/${dinner._id}/checkout`);
+  const owed = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(
+    order.split.find((s) => s.userId === cat.id)!.total,
+  );
+  // Picnic, still open: Cat's line is in Ann's cart.
+  const picnicName = `Picnic ${tag}`;
+  const picnic = await sharedSession(ann, [cat], picnicName, { passcode: "fig-4" });
+  await apiCall(cat, "POST", `/api/carts/${picnic.cartId}/product`, { productId: jam!._id });
+  await ann.page.goto(`/cart/${picnic._id}`);
+  const catLine = ann.page
+    .getByRole("region", { name: picnicName, exact: true })
+    .getByRole("row")
+    .filter({ hasText: jam!.name });
+  await expect(catLine).toBeVisible();
+
+  // Cat deletes her account: the app lists what she owes, with a link, and asks again.
+  await cat.page.goto("/profile");
+  await cat.page.getByRole("button", { name: "Delete my account" }).click();
+  const form = cat.page.getByRole("form", { name: "Delete my account" });
+  await form.getByLabel("Your password").fill(PASSWORD);
+  await form.getByRole("button", { name: "Delete my account for good" }).click();
+  const dialog = cat.page.getByRole("dialog", { name: "You have 1 unsettled share" });
+  await expect(
+    dialog.getByRole("link", { name: `You owe Ann ${owed} on order ${order.number}` }),
+  ).toHaveAttribute("href", `/orders/${order._id}`);
+  await cat.page.screenshot({ path: `/tmp/wt-a-delete-dialog-${testInfo.project.name}.png` });
+  await dialog.getByRole("button", { name: "Delete anyway" }).click();
+  await expect(cat.page.getByText("Your account was deleted.")).toBeVisible();
+  await expect(cat.page).toHaveURL(/\/$/);
+
+  // Ann's open cart loses Cat's line live, and the feed says why.
+  await expect(catLine).toHaveCount(0);
+  await expect(
+    ann.page.getByText(`Cat's line ${jam!.name} was removed (account deleted)`).first(),
+  ).toBeVisible();
+
+  // The order keeps Cat's share, marked; Ann writes it off and is settled up.
+  await ann.page.goto(`/orders/${order._id}`);
+  const share = ann.page.getByTestId("order-share").filter({ hasText: "Deleted user" });
+  await expect(share).toContainText("Unpaid");
+  await expect(share.getByRole("button", { name: "Cat's share: Paid in cash" })).toBeVisible();
+  await ann.page.screenshot({
+    path: `/tmp/wt-a-order-settle-${testInfo.project.name}.png`,
+    fullPage: true,
+  });
+  await share.getByRole("button", { name: "Cat's share: Write off" }).click();
+  await ann.page
+    .getByRole("dialog", { name: "Write off Cat's share?" })
+    .getByRole("button", { name: "Write it off" })
+    .click();
+  await expect(ann.page.getByText("Everyone is settled up.")).toBeVisible();
+  await expect(share).toContainText("Written off");
+  await ann.page.goto("/balances");
+  await expect(ann.page.getByText("You're all settled up.")).toBeVisible();
+  expect([...ann.problems, ...cat.problems]).toEqual([]);
+});

@@ -100,6 +100,8 @@ export const ResetPasswordBodySchema = z.strictObject({ email, code: OtpCodeSche
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBodySchema>;
 export const DeleteAccountBodySchema = z.strictObject({
   password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH),
+  /** Delete even with shares not yet settled (else 409 UNSETTLED_SHARES lists them). */
+  acknowledgeUnsettled: z.boolean("acknowledgeUnsettled is true or false").optional(),
 });
 
 /** A signed-in device: one auth session. */

@@ -32,7 +32,13 @@ import {
 } from "./carts.ts";
 import { RESTORE_WINDOW_SECONDS } from "./constants.ts";
 import type { Action } from "./permissions.ts";
-import { BalancesResponseSchema, OrderResponseSchema, OrdersResponseSchema } from "./orders.ts";
+import {
+  BalancesResponseSchema,
+  ConfirmShareBodySchema,
+  OrderResponseSchema,
+  OrdersResponseSchema,
+  UnsettledSharesErrorSchema,
+} from "./orders.ts";
 import {
   ProductListResponseSchema,
   ProductQuerySchema,
@@ -82,6 +88,8 @@ export interface Endpoint {
   responses: Partial<Record<SuccessStatus, z.ZodType>>;
   /** Error answers this route gives besides 401 for signed-in routes; each is an ApiError. */
   errors: readonly ErrorStatus[];
+  /** Error answers that carry more than the error shape (each extends ApiError), by status. */
+  errorBodies?: Partial<Record<ErrorStatus, z.ZodType>>;
   /**
    * Its success answer carries a secret (a sign-in token, an invite-link token). The
    * Idempotency-Key store never keeps such an answer: a replay of the success is 409
@@ -651,9 +659,11 @@ export const endpoints = {
     errors: [400, 404, 409],
   },
   "POST /api/orders/:id/confirm/:userId": {
-    summary: "Confirm that member's payment arrived (payee)",
+    summary:
+      "Settle that member's share (payee): confirm their transfer arrived (the default; the share must be paid), or record it as paid in cash or written off (also when unpaid)",
     access: "order.confirm",
     params: z.strictObject({ id: z.uuid("Order not found"), userId: z.uuid("Share not found") }),
+    body: ConfirmShareBodySchema,
     responses: { 200: OrderResponseSchema },
     errors: [400, 403, 404, 409],
   },
@@ -693,11 +703,13 @@ export const endpoints = {
     errors: [],
   },
   "DELETE /api/users/me": {
-    summary: "Delete your account (password required); see DESIGN section 9",
+    summary:
+      "Delete your account (password required; with shares not yet settled, 409 UNSETTLED_SHARES lists them unless acknowledgeUnsettled is true); see DESIGN sections 9 and 10",
     access: "user",
     body: DeleteAccountBodySchema,
     responses: { 204: z.null().describe("No content") },
-    errors: [400, 403],
+    errors: [400, 403, 409],
+    errorBodies: { 409: UnsettledSharesErrorSchema },
   },
   "GET /api/users/:userId": {
     summary: "A small public profile of someone who shares a session with me",

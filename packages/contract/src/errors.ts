@@ -24,6 +24,11 @@ export const ErrorCode = {
   /** A member who still carries lines of the cart cannot become a viewer (viewers never pay). */
   MEMBER_HAS_LINES: "MEMBER_HAS_LINES",
   ALREADY_CHECKED_OUT: "ALREADY_CHECKED_OUT",
+  /**
+   * Deleting an account that still owes or is owed on orders (409): the answer lists the shares;
+   * the same request with `acknowledgeUnsettled: true` deletes anyway.
+   */
+  UNSETTLED_SHARES: "UNSETTLED_SHARES",
   /** Invite links that no longer work (410). */
   LINK_EXPIRED: "LINK_EXPIRED",
   LINK_USED_UP: "LINK_USED_UP",

@@ -1,9 +1,26 @@
 import { z } from "zod";
+import { ApiErrorSchema } from "./errors.ts";
 
 /** A share's settlement: the member pays the payee outside the app, then says so; the payee confirms. */
 export const SHARE_STATUSES = ["unpaid", "paid", "confirmed"] as const;
 export const ShareStatusSchema = z.enum(SHARE_STATUSES);
 export type ShareStatus = z.infer<typeof ShareStatusSchema>;
+
+/**
+ * How a confirmed share was settled: the member's transfer the payee confirmed, cash handed over,
+ * or written off by the payee (cash and written off settle an unpaid share too).
+ */
+export const SETTLEMENT_KINDS = ["transfer", "cash", "written_off"] as const;
+export const SettlementKindSchema = z.enum(SETTLEMENT_KINDS, {
+  error: "how is transfer, cash or written_off",
+});
+export type SettlementKind = z.infer<typeof SettlementKindSchema>;
+
+/** POST /orders/:id/confirm/:userId: no body (the server sees null) is a confirmed transfer. */
+export const ConfirmShareBodySchema = z
+  .strictObject({ how: SettlementKindSchema.default("transfer") })
+  .nullish();
+export type ConfirmShareBody = z.input<typeof ConfirmShareBodySchema>;
 
 /** Whether the checkout mail reached a member (the payee sees it and may send it again). */
 export const MAIL_STATUSES = ["pending", "sent", "failed"] as const;
@@ -36,6 +53,10 @@ export const OrderShareSchema = z.object({
   status: ShareStatusSchema,
   paidAt: z.string().nullable(),
   confirmedAt: z.string().nullable(),
+  /** How the payee settled it; null while unsettled, and for the payee's own share. */
+  settledAs: SettlementKindSchema.nullable(),
+  /** The member has since deleted their account: the share stays for the payee to settle. */
+  accountDeleted: z.boolean(),
   /** The checkout mail to this member; the payee sees "failed" and may send it again. */
   mail: z.enum(MAIL_STATUSES),
 });
@@ -80,3 +101,20 @@ export const BalanceSchema = z.object({
 });
 export type Balance = z.infer<typeof BalanceSchema>;
 export const BalancesResponseSchema = z.object({ balances: z.array(BalanceSchema) });
+
+/**
+ * One share not yet settled, as DELETE /users/me lists it: `amount` is positive when the
+ * counterparty owes you (you are the payee), negative when you owe them (as in balances).
+ */
+export const UnsettledShareSchema = z.object({
+  orderId: z.string(),
+  number: z.string(),
+  amount: money,
+  counterparty: PersonSchema,
+});
+export type UnsettledShare = z.infer<typeof UnsettledShareSchema>;
+
+/** The 409 of DELETE /users/me: the error shape plus the shares (code UNSETTLED_SHARES). */
+export const UnsettledSharesErrorSchema = ApiErrorSchema.extend({
+  shares: z.array(UnsettledShareSchema).optional(),
+});

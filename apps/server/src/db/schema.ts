@@ -447,6 +447,8 @@ export const orderShares = pgTable(
     status: text("status", { enum: ["unpaid", "paid", "confirmed"] }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** How the payee settled it (set with "confirmed"; null for the payee's own share). */
+    settledAs: text("settled_as", { enum: ["transfer", "cash", "written_off"] }),
     /** The checkout mail to this member: it never undoes the order; the payee may resend. */
     mail: text("mail", { enum: ["pending", "sent", "failed"] })
       .notNull()

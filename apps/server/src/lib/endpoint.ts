@@ -3,6 +3,8 @@ import {
   IdempotencyHeadersSchema,
   endpoints,
   splitEndpointKey,
+  type Endpoint,
+  type ErrorStatus,
   type EndpointKey,
   type ParsedRequestOf,
   type ResponseOf,
@@ -81,7 +83,12 @@ export function route<K extends EndpointKey>(
       ...(body === "multipart" ? { consumes: ["multipart/form-data"] } : body ? { body } : {}),
       response: {
         ...endpoint.responses,
-        ...Object.fromEntries([...errorStatuses].map((status) => [status, ApiErrorSchema])),
+        ...Object.fromEntries(
+          [...errorStatuses].map((status) => [
+            status,
+            (endpoint as Endpoint).errorBodies?.[status as ErrorStatus] ?? ApiErrorSchema,
+          ]),
+        ),
       },
     },
     // "token" routes read the bearer token themselves (refresh accepts an expired one).

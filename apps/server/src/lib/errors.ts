@@ -6,18 +6,25 @@ export class AppError extends Error {
   readonly code: string;
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** More keys of the answer beside message, code and fields (the route's errorBodies say which). */
+  readonly details: Record<string, unknown> | undefined;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    options: { fields?: Record<string, string>; retryAfterSeconds?: number } = {},
+    options: {
+      fields?: Record<string, string>;
+      retryAfterSeconds?: number;
+      details?: Record<string, unknown>;
+    } = {},
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.fields = options.fields;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.details = options.details;
   }
 }
 

@@ -94,6 +94,7 @@ function sendAppError(reply: FastifyReply, error: AppError) {
     reply.header("retry-after", String(error.retryAfterSeconds));
   }
   return reply.code(error.status).send({
+    ...error.details,
     message: error.message,
     code: error.code,
     ...(error.fields ? { fields: error.fields } : {}),

@@ -1,6 +1,7 @@
 /**
- * Issue 20, accounts: forgot and reset password, signed-in devices, export, deletion, and a
- * second login within a minute of a sent code (PGlite and PostgreSQL).
+ * Issue 20, accounts: forgot and reset password, signed-in devices, export, deletion (and what
+ * it does to shares not yet settled and to open carts), and a second login within a minute of a
+ * sent code (PGlite and PostgreSQL).
  */
 import { OTP_MAX_ATTEMPTS, OTP_RESEND_INTERVAL_MS } from "@cartner/contract";
 import { desc, eq } from "drizzle-orm";
@@ -16,6 +17,9 @@ import {
   uniqueEmail,
   type TestApp,
 } from "../helpers.ts";
+import { listenForLive, signedIn, within } from "../live-peers.ts";
+
+type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>>;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -365,5 +369,241 @@ describe("export and deletion", () => {
         .from(idempotencyKeys)
         .where(eq(idempotencyKeys.userId, vic.userId)),
     ).toEqual([]);
+  });
+});
+
+describe("deleting an account with shares not yet settled", () => {
+  type Share = { userId: string; name: string; total: number; status: string };
+  const shareOf = (order: { split: Share[] }, userId: string) =>
+    order.split.find((s) => s.userId === userId)!;
+
+  /** Ann's session "name" with Ben approved into it; Ann and Ben each add a line. */
+  async function groupOf(f: Fixture, name: string, ...productIds: string[]) {
+    const made = await f.as.creator("POST", "/api/sessions", {
+      sessionName: name,
+      sessionType: "Friends",
+      participants: "3+",
+      passcode: "tulip",
+    });
+    const session = made.json().session;
+    await f.as.participant("POST", "/api/sessions/join/code", {
+      sessionCode: session.sessionCode,
+      passcode: "tulip",
+    });
+    await f.as.creator("POST", `/api/sessions/approve/${session.sessionCode}`, {
+      userId: f.people.participant.userId,
+    });
+    for (const [role, productId] of [
+      ["creator", productIds[0]],
+      ["participant", productIds[1]],
+    ] as const) {
+      const added = await f.as[role]("POST", `/api/carts/${session.cartId}/product`, {
+        productId,
+      });
+      expect(added.statusCode, added.body).toBe(200);
+    }
+    return { sessionId: session._id as string, cartId: session.cartId as string };
+  }
+
+  async function checkedOut(f: Fixture, name: string, ...productIds: string[]) {
+    const g = await groupOf(f, name, ...productIds);
+    const placed = await f.as.creator("POST", `/api/sessions/${g.sessionId}/checkout`);
+    expect(placed.statusCode, placed.body).toBe(201);
+    return { ...g, order: placed.json().order };
+  }
+
+  it("lists them (409 UNSETTLED_SHARES) to the one who owes and to the payee, deleting nothing", async () => {
+    const f = await sessionWithEveryRole(t);
+    const products = (await f.as.creator("GET", "/api/products?limit=4")).json().products;
+    const { order } = await checkedOut(f, "Dinner", products[0]._id, products[1]._id);
+    const ben = shareOf(order, f.people.participant.userId);
+    expect(ben.status).toBe("unpaid");
+
+    const asBen = await f.as.participant("DELETE", "/api/users/me", { password: PASSWORD });
+    expect(asBen.statusCode, asBen.body).toBe(409);
+    expect(asBen.json()).toEqual({
+      code: "UNSETTLED_SHARES",
+      message: expect.stringMatching(/^You have 1 unsettled share on orders\./),
+      shares: [
+        {
+          orderId: order._id,
+          number: order.number,
+          amount: -ben.total,
+          counterparty: { _id: f.people.creator.userId, name: "Ann" },
+        },
+      ],
+    });
+    const asAnn = await f.as.creator("DELETE", "/api/users/me", { password: PASSWORD });
+    expect(asAnn.statusCode).toBe(409);
+    expect(asAnn.json().shares).toEqual([
+      {
+        orderId: order._id,
+        number: order.number,
+        amount: ben.total,
+        counterparty: { _id: f.people.participant.userId, name: "Ben" },
+      },
+    ]);
+    // Refused before anything changed: both still sign in, the session still lists Ben.
+    for (const role of ["creator", "participant"] as const) {
+      expect((await f.as[role]("GET", "/api/auth/validate-token")).statusCode, role).toBe(200);
+    }
+    // The wrong password is still 403 first; a malformed acknowledgement is 400.
+    expect(
+      (await f.as.participant("DELETE", "/api/users/me", { password: "not-my-password" }))
+        .statusCode,
+    ).toBe(403);
+    const bad = await f.as.participant("DELETE", "/api/users/me", {
+      password: PASSWORD,
+      acknowledgeUnsettled: "yes",
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toHaveProperty("acknowledgeUnsettled");
+    expect((await f.as.participant("GET", "/api/auth/validate-token")).statusCode).toBe(200);
+
+    // Ann, the payee, deletes anyway: nobody is left to be paid, so Ben's share is written off.
+    const other = await sessionWithEveryRole(t);
+    const more = await checkedOut(other, "Lunch", products[2]._id, products[3]._id);
+    const annGone = await other.as.creator("DELETE", "/api/users/me", {
+      password: PASSWORD,
+      acknowledgeUnsettled: true,
+    });
+    expect(annGone.statusCode, annGone.body).toBe(204);
+    expect((await other.as.participant("GET", "/api/balances")).json().balances).toEqual([]);
+    const lunch = (await other.as.participant("GET", `/api/orders/${more.order._id}`)).json().order;
+    expect(shareOf(lunch, other.people.participant.userId)).toMatchObject({
+      status: "confirmed",
+      settledAs: "written_off",
+    });
+    const lunchLog = (
+      await other.as.participant("GET", `/api/sessions/${more.sessionId}/activity`)
+    ).json().events;
+    expect(lunchLog.at(-1)).toMatchObject({
+      type: "order.confirmed",
+      actor: { name: "Ann" },
+      member: "Ben",
+      how: "written_off",
+      reason: "account_deleted",
+    });
+
+    // Once the share is settled nothing is listed: deletion needs no acknowledgement.
+    await f.as.creator("POST", `/api/orders/${order._id}/confirm/${f.people.participant.userId}`, {
+      how: "cash",
+    });
+    expect(
+      (await f.as.participant("DELETE", "/api/users/me", { password: PASSWORD })).statusCode,
+    ).toBe(204);
+  });
+
+  it("acknowledged: their lines leave open carts (live, in the log), their shares stay on orders for the payee to settle", async () => {
+    const f = await sessionWithEveryRole(t);
+    const products = (await f.as.creator("GET", "/api/products?limit=6")).json().products;
+    const ids = products.map((p: { _id: string }) => p._id);
+    const first = await checkedOut(f, "Dinner", ids[0], ids[1]);
+    const second = await checkedOut(f, "Brunch", ids[2], ids[3]);
+    const open = await groupOf(f, "Picnic", ids[4], ids[5]);
+    // Ann shares her Picnic line with Ben.
+    const before = (await f.as.creator("GET", `/api/carts/${open.cartId}`)).json().cart;
+    const annLine = before.products.find(
+      (l: { addedBy: { _id: string } }) => l.addedBy._id === f.people.creator.userId,
+    );
+    const benLine = before.products.find(
+      (l: { addedBy: { _id: string } }) => l.addedBy._id === f.people.participant.userId,
+    );
+    const shared = await f.as.creator(
+      "PUT",
+      `/api/carts/${open.cartId}/lines/${annLine._id}/shared-with`,
+      { userIds: [f.people.creator.userId, f.people.participant.userId] },
+    );
+    expect(shared.statusCode, shared.body).toBe(200);
+    const version = shared.json().cart.version;
+
+    const base = await listenForLive(t);
+    const ann = await signedIn(base, f.people.creator.token);
+    const gone = await f.as.participant("DELETE", "/api/users/me", {
+      password: PASSWORD,
+      acknowledgeUnsettled: true,
+    });
+    expect(gone.statusCode, gone.body).toBe(204);
+    const updated = await within(
+      ann.next((m) => m.type === "cart.updated" && m.sessionId === open.sessionId),
+      5000,
+    );
+    expect(updated).toMatchObject({ cartId: open.cartId, version: version + 1 });
+    await within(
+      ann.next((m) => m.type === "activity.created" && m.sessionId === open.sessionId),
+      5000,
+    );
+    ann.socket.close();
+
+    // The open cart: Ben's line is gone, Ann's line is hers alone again, the split has no Ben.
+    const after = (await f.as.creator("GET", `/api/carts/${open.cartId}`)).json().cart;
+    expect(after.version).toBe(version + 1);
+    expect(after.products.map((l: { _id: string }) => l._id)).toEqual([annLine._id]);
+    expect(after.products[0].sharedWith).toEqual([{ _id: f.people.creator.userId, name: "Ann" }]);
+    expect(after.split.map((s: { name: string }) => s.name)).toEqual(["Ann"]);
+    const log = (await f.as.creator("GET", `/api/sessions/${open.sessionId}/activity`)).json()
+      .events;
+    expect(log.filter((e: { type: string }) => e.type === "item.removed")).toEqual([
+      expect.objectContaining({
+        actor: { _id: f.people.participant.userId, name: "Ben" },
+        productId: benLine.productId._id,
+        product: benLine.productId.name,
+        quantity: 1,
+        lineOf: "Ben",
+        reason: "account_deleted",
+      }),
+    ]);
+
+    // The orders keep Ben's unpaid shares, under the name they were placed with.
+    const benId = f.people.participant.userId;
+    for (const { order } of [first, second]) {
+      const kept = (await f.as.creator("GET", `/api/orders/${order._id}`)).json().order;
+      expect(kept.lines).toEqual(order.lines);
+      expect(shareOf(kept, benId)).toMatchObject({
+        name: "Ben",
+        status: "unpaid",
+        settledAs: null,
+        accountDeleted: true,
+        total: shareOf(order, benId).total,
+      });
+    }
+    const owed = (await f.as.creator("GET", "/api/balances")).json().balances;
+    expect(owed).toEqual([
+      expect.objectContaining({
+        user: expect.objectContaining({ _id: benId, name: "Ben" }),
+        amount:
+          Math.round(
+            (shareOf(first.order, benId).total + shareOf(second.order, benId).total) * 100,
+          ) / 100,
+      }),
+    ]);
+
+    // Ann settles one in cash and writes the other off: balances clear, the log says how.
+    for (const [{ order, sessionId }, how] of [
+      [first, "cash"],
+      [second, "written_off"],
+    ] as const) {
+      const settled = await f.as.creator("POST", `/api/orders/${order._id}/confirm/${benId}`, {
+        how,
+      });
+      expect(settled.statusCode, settled.body).toBe(200);
+      expect(shareOf(settled.json().order, benId)).toMatchObject({
+        status: "confirmed",
+        settledAs: how,
+        confirmedAt: expect.any(String),
+      });
+      const entries = (await f.as.creator("GET", `/api/sessions/${sessionId}/activity`)).json()
+        .events;
+      expect(entries.at(-1)).toMatchObject({
+        type: "order.confirmed",
+        actor: { _id: f.people.creator.userId, name: "Ann" },
+        orderId: order._id,
+        member: "Ben",
+        memberId: benId,
+        amount: shareOf(order, benId).total,
+        how,
+      });
+    }
+    expect((await f.as.creator("GET", "/api/balances")).json().balances).toEqual([]);
   });
 });

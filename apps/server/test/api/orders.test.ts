@@ -273,6 +273,12 @@ describe("settling up", () => {
     const done = confirmed.json().order.split.find((s: { name: string }) => s.name === "Ben");
     expect(done.status).toBe("confirmed");
     expect(done.confirmedAt).toBeTruthy();
+    // No body is a confirmed transfer; the payee's own share was settled at the shop.
+    expect(done.settledAs).toBe("transfer");
+    expect(done.accountDeleted).toBe(false);
+    expect(
+      confirmed.json().order.split.find((s: { name: string }) => s.name === "Ann").settledAs,
+    ).toBeNull();
     const again = await f.as.creator("POST", `${url}/confirm/${f.people.participant.userId}`);
     expect(again.statusCode).toBe(200);
     expect((await f.as.participant("POST", `${url}/paid`)).json().order.split).toEqual(
@@ -283,6 +289,88 @@ describe("settling up", () => {
     // The order itself never changed, only its settlement.
     const { order: after } = (await f.as.participant("GET", url)).json();
     expect({ ...after, split: undefined }).toEqual({ ...order, split: undefined });
+  });
+
+  it("the payee settles an unpaid share in cash or writes it off; a transfer still needs it paid", async () => {
+    const f = await filledSession();
+    const { order } = (await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`)).json();
+    const benId = f.people.participant.userId;
+    const url = `/api/orders/${order._id}/confirm/${benId}`;
+    const benShare = async () =>
+      (await f.as.creator("GET", `/api/orders/${order._id}`))
+        .json()
+        .order.split.find((s: { userId: string }) => s.userId === benId);
+    const unpaid = await benShare();
+    expect(unpaid).toMatchObject({ status: "unpaid", settledAs: null });
+
+    // Refusals change nothing: a transfer on an unpaid share (409), a bad `how` or key (400),
+    // the sharer settling their own share (403), anyone without a part in the order (404).
+    const early = await f.as.creator("POST", url, { how: "transfer" });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toMatch(/in cash or write it off/);
+    for (const body of [{ how: "gift" }, { how: null }, { how: "cash", amount: 1 }, []]) {
+      const res = await f.as.creator("POST", url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code).toBe("VALIDATION_ERROR");
+    }
+    for (const how of ["cash", "written_off"] as const) {
+      const own = await f.as.participant("POST", url, { how });
+      expect(own.statusCode).toBe(403);
+      expect(own.json().message).toBe("Only the payee confirms payments.");
+      for (const role of ["viewer", "pending", "stranger"] as const) {
+        expect((await f.as[role]("POST", url, { how })).statusCode, role).toBe(404);
+      }
+    }
+    // (The checkout mail's status moves in the background; the settlement must not.)
+    expect({ ...(await benShare()), mail: unpaid.mail }).toEqual(unpaid);
+    expect((await f.as.creator("GET", "/api/balances")).json().balances).toHaveLength(1);
+
+    const cash = await f.as.creator("POST", url, { how: "cash" });
+    expect(cash.statusCode, cash.body).toBe(200);
+    const settled = cash.json().order.split.find((s: { userId: string }) => s.userId === benId);
+    expect(settled).toMatchObject({
+      status: "confirmed",
+      settledAs: "cash",
+      paidAt: null,
+      confirmedAt: expect.any(String),
+    });
+    // Settled is settled: another way later changes nothing.
+    const again = await f.as.creator("POST", url, { how: "written_off" });
+    expect(again.json().order.split).toEqual(cash.json().order.split);
+    for (const role of ["creator", "participant"] as const) {
+      expect((await f.as[role]("GET", "/api/balances")).json().balances, role).toEqual([]);
+    }
+    const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
+    const confirms = log.filter((e: { type: string }) => e.type === "order.confirmed");
+    expect(confirms).toEqual([
+      expect.objectContaining({
+        actor: { _id: f.people.creator.userId, name: "Ann" },
+        number: order.number,
+        member: "Ben",
+        how: "cash",
+        amount: settled.total,
+      }),
+    ]);
+    const pdf = await f.as.participant("GET", `/api/orders/${order._id}/receipt.pdf`);
+    const text = (await pdfText(new Uint8Array(pdf.rawPayload))).replace(/\s+/g, " ");
+    expect(text).toMatch(
+      new RegExp(`Ben .*${money(settled.total).replace("$", "\\$")} Paid in cash`),
+    );
+
+    // A paid share may be written off too.
+    const g = await filledSession();
+    const placed = (await g.as.creator("POST", `/api/sessions/${g.sessionId}/checkout`)).json();
+    await g.as.participant("POST", `/api/orders/${placed.order._id}/paid`);
+    const off = await g.as.creator(
+      "POST",
+      `/api/orders/${placed.order._id}/confirm/${g.people.participant.userId}`,
+      { how: "written_off" },
+    );
+    expect(off.json().order.split.find((s: { name: string }) => s.name === "Ben")).toMatchObject({
+      status: "confirmed",
+      settledAs: "written_off",
+      paidAt: expect.any(String),
+    });
   });
 
   it("shows orders to their payee and sharers only; another group's id is 404", async () => {

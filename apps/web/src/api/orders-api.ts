@@ -1,3 +1,4 @@
+import type { SettlementKind } from "@cartner/contract";
 import { call } from "../lib/call.ts";
 
 /** Checkout, orders and balances (API.md "Checkout, orders, settling up"). */
@@ -8,8 +9,9 @@ export const ordersApi = {
   get: (id: string, signal?: AbortSignal) =>
     call("GET /api/orders/:id", { params: { id } }, { signal }),
   markPaid: (id: string) => call("POST /api/orders/:id/paid", { params: { id } }),
-  confirm: (id: string, userId: string) =>
-    call("POST /api/orders/:id/confirm/:userId", { params: { id, userId } }),
+  /** Settles a member's share (payee): a confirmed transfer, or cash, or written off. */
+  confirm: (id: string, userId: string, how: SettlementKind = "transfer") =>
+    call("POST /api/orders/:id/confirm/:userId", { params: { id, userId }, body: { how } }),
   resendMail: (id: string) => call("POST /api/orders/:id/mail", { params: { id } }),
   balances: (signal?: AbortSignal) => call("GET /api/balances", {}, { signal }),
   /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */

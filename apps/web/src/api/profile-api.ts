@@ -21,5 +21,9 @@ export const profileApi = {
   /** All of one's data, as the JSON file the server sends. */
   exportData: () =>
     call("GET /api/users/me/export", {}, { responseType: "blob" }) as unknown as Promise<Blob>,
-  deleteAccount: (password: string) => call("DELETE /api/users/me", { body: { password } }),
+  /** 409 UNSETTLED_SHARES lists the shares still open, unless `acknowledgeUnsettled`. */
+  deleteAccount: (password: string, acknowledgeUnsettled = false) =>
+    call("DELETE /api/users/me", {
+      body: acknowledgeUnsettled ? { password, acknowledgeUnsettled } : { password },
+    }),
 };

@@ -17,6 +17,8 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** True when `message` came from the server (and so may be shown to the user as is). */
   readonly hasServerMessage: boolean;
+  /** The answer's body as sent: some errors carry more than message, code and fields. */
+  readonly body: unknown;
 
   constructor(init: {
     status: number;
@@ -25,6 +27,7 @@ export class ApiError extends Error {
     fields?: Record<string, string> | undefined;
     retryAfterSeconds?: number | undefined;
     hasServerMessage: boolean;
+    body?: unknown;
   }) {
     super(init.message);
     this.name = "ApiError";
@@ -33,6 +36,7 @@ export class ApiError extends Error {
     this.fields = init.fields;
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.hasServerMessage = init.hasServerMessage;
+    this.body = init.body;
   }
 }
 
@@ -137,6 +141,7 @@ function toApiError(response: Response, body: unknown): ApiError {
       fields: parsed.fields,
       retryAfterSeconds,
       hasServerMessage: true,
+      body,
     });
   }
   return new ApiError({

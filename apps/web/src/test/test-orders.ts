@@ -43,6 +43,8 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         status: "confirmed",
         paidAt: null,
         confirmedAt: "2025-05-03T10:00:00.000Z",
+        settledAs: null,
+        accountDeleted: false,
         mail: "sent",
       },
       {
@@ -55,6 +57,8 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         status: "unpaid",
         paidAt: null,
         confirmedAt: null,
+        settledAs: null,
+        accountDeleted: false,
         mail: "sent",
       },
     ],

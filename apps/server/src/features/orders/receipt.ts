@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import type { Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
-import { formatDateTime, formatMoney, STATUS_LABEL } from "./format.ts";
+import { formatDateTime, formatMoney, shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -211,12 +211,16 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
     ],
     order.split.map((s) => ({
       cells: [
-        s.userId === order.payee._id ? `${s.name} (payee)` : s.name,
+        s.userId === order.payee._id
+          ? `${s.name} (payee)`
+          : s.accountDeleted
+            ? `${s.name} (account deleted)`
+            : s.name,
         formatMoney(s.subtotal),
         formatMoney(s.fees),
         formatMoney(s.tax),
         formatMoney(s.total),
-        STATUS_LABEL[s.status],
+        shareStatusLabel(s),
       ],
     })),
   );

@@ -34,7 +34,12 @@ export const orderRoutes =
     }));
 
     route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
-      order: await orders.confirm(request.params.id, request.auth.user._id, request.params.userId),
+      order: await orders.confirm(
+        request.params.id,
+        request.auth.user._id,
+        request.params.userId,
+        request.body?.how,
+      ),
     }));
 
     route(app, "POST /api/orders/:id/mail", async (request) => ({

@@ -11,10 +11,11 @@ import {
   type Order,
   type OrderCaller,
   type SessionRole,
+  type SettlementKind,
   type ShareStatus,
   type User,
 } from "@cartner/contract";
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import { executeRows, type Db } from "../../db/client.ts";
 import { orderShares, orders, users, type OrderLineSnapshot } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -27,7 +28,60 @@ import { announceActivity, record } from "../sessions/activity.ts";
 import { endInTransaction } from "../sessions/service.ts";
 
 type OrderRow = typeof orders.$inferSelect;
-type ShareRow = typeof orderShares.$inferSelect;
+type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
+
+/** The shares of these orders, each with whether its member has since deleted their account. */
+async function sharesOf(db: Db, orderIds: string[]): Promise<ShareRow[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .select({
+      ...getTableColumns(orderShares),
+      accountDeleted: sql<boolean>`${users.deletedAt} is not null`,
+    })
+    .from(orderShares)
+    .leftJoin(users, eq(users.id, orderShares.userId))
+    .where(inArray(orderShares.orderId, orderIds));
+}
+
+/** A share not yet confirmed between the user and someone else, from the user's side. */
+export interface UnsettledRow {
+  otherId: string;
+  otherName: string;
+  orderId: string;
+  number: number;
+  sessionName: string;
+  placedAt: string | Date;
+  /** Positive: they owe the user (the user is the payee); negative: the user owes them. */
+  cents: number;
+  status: ShareStatus;
+}
+
+/**
+ * Every share not yet confirmed that the user is owed (as payee) or owes (as sharer), newest
+ * first: what balances add up, and what deleting an account lists. A deleted person is named as
+ * the order recorded them.
+ */
+export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
+  const rows = await executeRows<UnsettledRow>(
+    db,
+    sql`
+    select s.user_id as "otherId",
+      case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
+      o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
+      s.total_cents as cents, s.status
+    from ${orderShares} s join ${orders} o on o.id = s.order_id
+    left join ${users} u on u.id = s.user_id
+    where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
+    union all
+    select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
+      o.placed_at, -s.total_cents, s.status
+    from ${orderShares} s join ${orders} o on o.id = s.order_id
+    left join ${users} u on u.id = o.payee_id
+    where s.user_id = ${userId} and o.payee_id <> ${userId} and s.status <> 'confirmed'
+    order by "placedAt" desc, number desc`,
+  );
+  return rows.map((r) => ({ ...r, number: Number(r.number), cents: Number(r.cents) }));
+}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -67,6 +121,8 @@ function build(row: OrderRow, shares: ShareRow[]): Order {
         status: s.status,
         paidAt: iso(s.paidAt),
         confirmedAt: iso(s.confirmedAt),
+        settledAs: s.settledAs,
+        accountDeleted: s.accountDeleted ?? false,
         mail: s.mail,
       })),
     subtotal: fromCents(row.subtotalCents),
@@ -97,8 +153,7 @@ export function createOrderService(deps: {
   async function load(orderId: string): Promise<{ row: OrderRow; shares: ShareRow[] } | null> {
     const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
     if (!row) return null;
-    const shares = await db.select().from(orderShares).where(eq(orderShares.orderId, orderId));
-    return { row, shares };
+    return { row, shares: await sharesOf(db, [orderId]) };
   }
 
   const roleIn = (row: OrderRow, shares: ShareRow[], userId: string): OrderCaller =>
@@ -297,16 +352,10 @@ export function createOrderService(deps: {
         ),
       )
       .orderBy(desc(orders.placedAt), desc(orders.number));
-    if (rows.length === 0) return [];
-    const shares = await db
-      .select()
-      .from(orderShares)
-      .where(
-        inArray(
-          orderShares.orderId,
-          rows.map((r) => r.id),
-        ),
-      );
+    const shares = await sharesOf(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) =>
       build(
         row,
@@ -358,33 +407,53 @@ export function createOrderService(deps: {
     return build(row, shares);
   }
 
-  /** The payee confirms a member's payment arrived: "paid" becomes "confirmed". */
-  async function confirm(orderId: string, payeeId: string, memberId: string): Promise<Order> {
+  /**
+   * The payee settles a member's share: "transfer" confirms a payment the member marked as paid;
+   * "cash" and "written_off" settle it paid or not (a deleted account's share included). The share
+   * records how; settling a settled share changes nothing.
+   */
+  async function confirm(
+    orderId: string,
+    payeeId: string,
+    memberId: string,
+    how: SettlementKind = "transfer",
+  ): Promise<Order> {
     const { row: placedRow, shares } = await access(orderId, payeeId, "order.confirm");
     const share = shares.find((s) => s.userId === memberId);
     if (!share) throw notFound("Share not found");
-    if (share.status === "unpaid") {
-      throw conflict(`${share.name} has not marked their share as paid yet.`);
+    if (how === "transfer" && share.status === "unpaid") {
+      throw conflict(
+        `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
+      );
     }
+    const settleable: ShareStatus[] = how === "transfer" ? ["paid"] : ["unpaid", "paid"];
+    const now = clock.now();
     const changed = await db.transaction(async (tx) => {
       const confirmed = await tx
         .update(orderShares)
-        .set({ status: "confirmed", confirmedAt: clock.now() })
+        .set({ status: "confirmed", confirmedAt: now, settledAs: how })
         .where(
           and(
             eq(orderShares.orderId, orderId),
             eq(orderShares.userId, memberId),
-            eq(orderShares.status, "paid"),
+            inArray(orderShares.status, settleable),
           ),
         )
-        .returning({ userId: orderShares.userId });
+        .returning({ total: orderShares.totalCents });
       if (confirmed.length > 0) {
         await record(tx, {
           sessionId: placedRow.sessionId,
           actorId: payeeId,
           type: "order.confirmed",
-          details: { orderId, number: orderNumber(placedRow.number), member: share.name },
-          at: clock.now(),
+          details: {
+            orderId,
+            number: orderNumber(placedRow.number),
+            member: share.name,
+            memberId,
+            amount: fromCents(confirmed[0]!.total),
+            how,
+          },
+          at: now,
         });
       }
       return confirmed;
@@ -418,33 +487,7 @@ export function createOrderService(deps: {
    * owe you as payee, less what you owe payees. Positive = they owe you.
    */
   async function balances(userId: string): Promise<Balance[]> {
-    const rows = await executeRows<{
-      otherId: string;
-      otherName: string;
-      orderId: string;
-      number: number;
-      sessionName: string;
-      placedAt: string | Date;
-      cents: number;
-      status: ShareStatus;
-    }>(
-      db,
-      sql`
-      select s.user_id as "otherId",
-        case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
-        o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-        s.total_cents as cents, s.status
-      from ${orderShares} s join ${orders} o on o.id = s.order_id
-      left join ${users} u on u.id = s.user_id
-      where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
-      union all
-      select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
-        o.placed_at, -s.total_cents, s.status
-      from ${orderShares} s join ${orders} o on o.id = s.order_id
-      left join ${users} u on u.id = o.payee_id
-      where s.user_id = ${userId} and o.payee_id <> ${userId} and s.status <> 'confirmed'
-      order by "placedAt" desc, number desc`,
-    );
+    const rows = await unsettledShares(db, userId);
     const byPerson = new Map<string, Balance & { cents: number }>();
     for (const r of rows) {
       const entry = byPerson.get(r.otherId) ?? {
@@ -453,13 +496,13 @@ export function createOrderService(deps: {
         cents: 0,
         orders: [],
       };
-      entry.cents += Number(r.cents);
+      entry.cents += r.cents;
       entry.orders.push({
         _id: r.orderId,
-        number: orderNumber(Number(r.number)),
+        number: orderNumber(r.number),
         sessionName: r.sessionName,
         placedAt: new Date(r.placedAt).toISOString(),
-        amount: fromCents(Number(r.cents)),
+        amount: fromCents(r.cents),
         status: r.status,
       });
       byPerson.set(r.otherId, entry);

@@ -2,11 +2,18 @@
  * Export and deletion of an account (DESIGN section 9, "Accounts").
  */
 import crypto from "node:crypto";
-import { ErrorCode, fromCents, orderNumber, type User } from "@cartner/contract";
+import {
+  ErrorCode,
+  fromCents,
+  orderNumber,
+  type UnsettledShare,
+  type User,
+} from "@cartner/contract";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import {
   authSessions,
+  cartLines,
   carts,
   idempotencyKeys,
   joinFailures,
@@ -21,11 +28,116 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { unsettledShares } from "../orders/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { endInTransaction } from "../sessions/service.ts";
+import { announceActivity, record } from "../sessions/activity.ts";
+import { bumpVersion, endInTransaction, lockSession } from "../sessions/service.ts";
 
 /** What a deleted account is called wherever others still see it (their carts' lines). */
 export const DELETED_USER_NAME = "Deleted user";
+
+/** "You have 2 unsettled shares: ..." (409 UNSETTLED_SHARES). */
+export function unsettledMessage(count: number): string {
+  const shares = count === 1 ? "1 unsettled share" : `${count} unsettled shares`;
+  return `You have ${shares} on orders. Settle up first, or delete anyway: what you owe stays on the orders for the payee, and what you are owed is written off.`;
+}
+
+/**
+ * Writes off, inside the deletion's transaction, what others still owe the user as payee: nobody
+ * is left to be paid or to confirm it, so it would stay on their balances for good. Each share
+ * leaves an `order.confirmed` entry (how "written_off", reason "account_deleted") under the
+ * user's name. Answers the shares written off.
+ */
+async function writeOffOwedToThem(tx: Tx, userId: string, now: Date) {
+  const shares = await executeRows<{
+    orderId: string;
+    sessionId: string;
+    number: number;
+    memberId: string;
+    member: string;
+    totalCents: number;
+  }>(
+    tx,
+    sql`update order_shares s
+      set status = 'confirmed', settled_as = 'written_off', confirmed_at = ${now}
+      from orders o
+      where o.id = s.order_id and o.payee_id = ${userId} and s.user_id <> ${userId}
+        and s.status <> 'confirmed'
+      returning s.order_id as "orderId", o.session_id as "sessionId", o.number,
+        s.user_id as "memberId", s.name as member, s.total_cents as "totalCents"`,
+  );
+  for (const s of shares) {
+    await record(tx, {
+      sessionId: s.sessionId,
+      actorId: userId,
+      type: "order.confirmed",
+      details: {
+        orderId: s.orderId,
+        number: orderNumber(Number(s.number)),
+        member: s.member,
+        memberId: s.memberId,
+        amount: fromCents(Number(s.totalCents)),
+        how: "written_off",
+        reason: "account_deleted",
+      },
+      at: now,
+    });
+  }
+  return shares;
+}
+
+/**
+ * Removes the user's lines from every cart not yet checked out (active: it could still become an
+ * order) and takes them off others' lines' sharers, inside the deletion's transaction: each cart
+ * is locked as every session write locks it, each line leaves an `item.removed` entry with
+ * reason "account_deleted", and the session's version moves. Answers the carts changed.
+ */
+async function removeOpenLines(
+  tx: Tx,
+  userId: string,
+  userName: string,
+  now: Date,
+): Promise<{ sessionId: string; cartId: string; version: number }[]> {
+  const touched = await executeRows<{ cartId: string; sessionId: string }>(
+    tx,
+    sql`select distinct c.id as "cartId", c.session_id as "sessionId"
+      from ${carts} c join ${cartLines} l on l.cart_id = c.id
+      where c.status = 'active' and (l.added_by = ${userId} or ${userId} = any(l.shared_with))
+      order by c.id`,
+  );
+  const changed: { sessionId: string; cartId: string; version: number }[] = [];
+  for (const { cartId, sessionId } of touched) {
+    await lockSession(tx, sessionId);
+    // A checkout or an end that committed while we waited for the lock made it history.
+    const [cart] = await tx
+      .select({ status: carts.status })
+      .from(carts)
+      .where(eq(carts.id, cartId));
+    if (cart?.status !== "active") continue;
+    const removed = await executeRows<{ productId: string; product: string; quantity: number }>(
+      tx,
+      sql`delete from ${cartLines} l using products p
+        where l.cart_id = ${cartId} and l.added_by = ${userId} and p.id = l.product_id
+        returning p.id as "productId", p.name as product, l.quantity`,
+    );
+    await tx.execute(
+      sql`update ${cartLines} set shared_with = array_remove(shared_with, ${userId}::uuid)
+        where cart_id = ${cartId} and ${userId} = any(shared_with)`,
+    );
+    for (const line of removed) {
+      await record(tx, {
+        sessionId,
+        actorId: userId,
+        type: "item.removed",
+        details: { ...line, lineOf: userName, reason: "account_deleted" },
+        at: now,
+      });
+    }
+    await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
+    changed.push({ sessionId, cartId, version: (await bumpVersion(tx, sessionId, now)).version });
+  }
+  return changed;
+}
 
 export function createAccountService(deps: {
   db: Db;
@@ -141,19 +253,42 @@ export function createAccountService(deps: {
     };
   }
 
+  /** The shares the user still owes or is owed, as the deletion's 409 lists them. */
+  async function unsettled(userId: string): Promise<UnsettledShare[]> {
+    return (await unsettledShares(db, userId)).map((r) => ({
+      orderId: r.orderId,
+      number: orderNumber(r.number),
+      amount: fromCents(r.cents),
+      counterparty: { _id: r.otherId, name: r.otherName },
+    }));
+  }
+
   /**
    * Deletes the account: sessions they created and still run end (their carts stay as history
-   * for the others; hand one over first to keep it going), every membership and every invite to
-   * their address goes, the profile, codes, devices and stored answers go, and the user row keeps
-   * only an anonymous name so others' carts and orders still add up. Orders keep the names they
-   * were placed with.
+   * for the others; hand one over first to keep it going), their lines leave every other cart not
+   * yet checked out, every membership and every invite to their address goes, the profile, codes,
+   * devices and stored answers go, and the user row keeps only an anonymous name so others' carts
+   * and orders still add up. Orders keep the names they were placed with; what they owe stays for
+   * the payee to settle, what others owe them is written off (nobody is left to confirm it). With
+   * unsettled shares (owed or owing) it is refused with the list unless `acknowledgeUnsettled`.
    */
-  async function deleteAccount(user: User, password: string): Promise<void> {
+  async function deleteAccount(
+    user: User,
+    body: { password: string; acknowledgeUnsettled?: boolean | undefined },
+  ): Promise<void> {
     const [row] = await db.select().from(users).where(eq(users.id, user._id));
-    if (!row || !(await verifyPassword(row.passwordHash, password))) {
+    if (!row || !(await verifyPassword(row.passwordHash, body.password))) {
       throw new AppError(403, ErrorCode.INVALID_CREDENTIALS, "Your password is incorrect.", {
         fields: { password: "Your password is incorrect." },
       });
+    }
+    if (!body.acknowledgeUnsettled) {
+      const shares = await unsettled(user._id);
+      if (shares.length > 0) {
+        throw new AppError(409, ErrorCode.UNSETTLED_SHARES, unsettledMessage(shares.length), {
+          details: { shares },
+        });
+      }
     }
     const now = clock.now();
     const unusable = await hashPassword(crypto.randomBytes(32).toString("base64url"));
@@ -171,6 +306,9 @@ export function createAccountService(deps: {
       for (const { id } of own) {
         endedNow.push({ sessionId: id, version: await endInTransaction(tx, id, now) });
       }
+      // Before the rename: the entries name them as the others knew them.
+      const linesLeft = await removeOpenLines(tx, user._id, row.name, now);
+      const writtenOff = await writeOffOwedToThem(tx, user._id, now);
       await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
       // Every invite to the address, answered ones too: the next account on it must not see them.
       await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
@@ -198,27 +336,41 @@ export function createAccountService(deps: {
           updatedAt: now,
         })
         .where(eq(users.id, user._id));
-      // Others' sessions see the change in their member lists.
+      // Others' sessions see the change in their member lists (carts changed above moved already).
       const others = memberOf.filter((m) => !endedNow.some((e) => e.sessionId === m.sessionId));
-      if (others.length > 0) {
+      const unbumped = others.filter((m) => !linesLeft.some((c) => c.sessionId === m.sessionId));
+      if (unbumped.length > 0) {
         await tx
           .update(sessions)
           .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
           .where(
             inArray(
               sessions.id,
-              others.map((m) => m.sessionId),
+              unbumped.map((m) => m.sessionId),
             ),
           );
       }
-      return { endedNow, others: others.map((m) => m.sessionId) };
+      return { endedNow, linesLeft, writtenOff, others: others.map((m) => m.sessionId) };
     });
     deps.signOutEverywhere(user._id);
     for (const { sessionId, version } of ended.endedNow) {
       events.publish({ event: { type: "session.ended", sessionId, version }, members: sessionId });
     }
+    for (const { sessionId, cartId, version } of ended.linesLeft) {
+      // Shares moved: cart pages and split panels (and ready marks) refetch.
+      for (const type of ["cart.updated", "session.updated"] as const) {
+        events.publish({ event: { type, sessionId, cartId, version }, members: sessionId });
+      }
+      announceActivity(events, sessionId);
+    }
     for (const sessionId of ended.others) {
       events.publish({ event: { type: "member.left", sessionId }, members: sessionId });
+    }
+    for (const { orderId, sessionId, memberId } of ended.writtenOff) {
+      events.publish({ event: { type: "order.updated", sessionId, orderId }, users: [memberId] });
+    }
+    for (const sessionId of new Set(ended.writtenOff.map((s) => s.sessionId))) {
+      announceActivity(events, sessionId);
     }
   }
 

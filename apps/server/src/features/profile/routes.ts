@@ -19,7 +19,7 @@ export const profileRoutes =
     });
 
     route(app, "DELETE /api/users/me", async (request, reply) => {
-      await account.deleteAccount(request.auth.user, request.body.password);
+      await account.deleteAccount(request.auth.user, request.body);
       return reply.code(204).send(null);
     });
 

@@ -23,6 +23,33 @@ describe("describeActivity", () => {
     ).toBe("Ben lowered Eggs to 2");
   });
 
+  it("says how a share was settled, and that a deleted account's lines went with it", () => {
+    const settled = (how?: string) =>
+      entry(1, "order.confirmed", { member: "Cat", number: "CRT-000012", ...(how ? { how } : {}) });
+    expect(describeActivity(settled(), null)).toBe(
+      "Ben confirmed Cat's payment for order CRT-000012",
+    );
+    expect(describeActivity(settled("transfer"), null)).toBe(
+      "Ben confirmed Cat's payment for order CRT-000012",
+    );
+    expect(describeActivity(settled("cash"), null)).toBe(
+      "Ben marked Cat's share as paid in cash (order CRT-000012)",
+    );
+    expect(describeActivity(settled("written_off"), "u-ben")).toBe(
+      "You wrote off Cat's share of order CRT-000012",
+    );
+    expect(
+      describeActivity({ ...settled("written_off"), reason: "account_deleted" } as Activity, null),
+    ).toBe("Ben wrote off Cat's share of order CRT-000012 (account deleted)");
+    const gone = { ...entry(2, "item.removed"), actor: { _id: "u-cat", name: "Cat" } } as Activity;
+    expect(
+      describeActivity(
+        { ...gone, product: "Oat milk", lineOf: "Cat", reason: "account_deleted" },
+        "u-ann",
+      ),
+    ).toBe("Cat's line Oat milk was removed (account deleted)");
+  });
+
   it("says You for the reader's own entries", () => {
     expect(describeActivity(entry(1, "cart.cleared"), "u-ben")).toBe("You cleared the cart");
   });

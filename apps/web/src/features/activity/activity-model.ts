@@ -100,12 +100,22 @@ export function activityAction(entry: Activity, you = false): string {
     case "order.paid":
       return `paid ${formatMoney(num(entry.amount))} for order ${str(entry.number)}`;
     case "order.confirmed":
-      return `confirmed ${str(entry.member)}'s payment for order ${str(entry.number)}`;
+      // How the payee settled it: a confirmed transfer (entries before `how` existed too).
+      return entry.how === "cash"
+        ? `marked ${str(entry.member)}'s share as paid in cash (order ${str(entry.number)})`
+        : entry.how === "written_off"
+          ? `wrote off ${str(entry.member)}'s share of order ${str(entry.number)}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
+          : `confirmed ${str(entry.member)}'s payment for order ${str(entry.number)}`;
   }
 }
 
 /** "Ben removed Oat milk"; the reader's own entries say "You". */
 export function describeActivity(entry: Activity, userId: string | null | undefined): string {
+  // Nobody removed it: the line went with its adder's account.
+  if (entry.type === "item.removed" && entry.reason === "account_deleted") {
+    const owner = str(entry.lineOf) || entry.actor.name;
+    return `${owner}'s line ${str(entry.product)} was removed (account deleted)`;
+  }
   const you = Boolean(userId) && entry.actor._id === userId;
   return `${you ? "You" : entry.actor.name} ${activityAction(entry, you)}`;
 }

@@ -74,6 +74,73 @@ describe("order page", () => {
     expect(await screen.findByText(/Everyone is settled up\./)).toBeVisible();
   });
 
+  it("lets the payee settle an unpaid share in cash or write it off, after a confirm", async () => {
+    let order: Order = makeOrder();
+    // Ben has since deleted his account: his share stays, marked, and can still be settled.
+    order = {
+      ...order,
+      split: order.split.map((s) => (s.userId === ben._id ? { ...s, accountDeleted: true } : s)),
+    };
+    const bodies: unknown[] = [];
+    const { user } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      [`POST /api/orders/o-1/confirm/${ben._id}`]: ({ body }) => {
+        bodies.push(body);
+        const how = (body as { how: "cash" | "written_off" }).how;
+        order = {
+          ...order,
+          split: order.split.map((s) =>
+            s.userId === ben._id ? { ...s, status: "confirmed", settledAs: how } : s,
+          ),
+        };
+        return json(200, { order });
+      },
+    });
+    const benShare = async () =>
+      within(await screen.findByRole("list", { name: "Shares" })).getAllByRole("listitem")[1]!;
+    expect(await benShare()).toHaveTextContent(/Ben Brown.*Unpaid.*Deleted user/);
+    // Unpaid: no transfer to confirm, but cash or a write-off.
+    expect(screen.queryByRole("button", { name: /Confirm received/ })).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: "Ben Brown's share: Write off" }));
+    const dialog = await screen.findByRole("dialog", { name: "Write off Ben Brown's share?" });
+    expect(dialog).toHaveTextContent("Ben Brown will no longer owe you $14.84");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(bodies).toEqual([]);
+
+    await user.click(screen.getByRole("button", { name: "Ben Brown's share: Paid in cash" }));
+    await user.click(
+      within(
+        await screen.findByRole("dialog", { name: "Record Ben Brown's share as paid in cash?" }),
+      ).getByRole("button", { name: "Record cash payment" }),
+    );
+    expect(await screen.findByText(/Everyone is settled up\./)).toBeVisible();
+    expect(bodies).toEqual([{ how: "cash" }]);
+    expect(await benShare()).toHaveTextContent(/Paid in cash.*Deleted user/);
+    expect(screen.queryByRole("button", { name: /Write off/ })).toBeNull();
+  });
+
+  it("shows how each share was settled", async () => {
+    const order = makeOrder();
+    const settled = (how: "transfer" | "cash" | "written_off") => ({
+      ...order,
+      split: order.split.map((s) =>
+        s.userId === ben._id ? { ...s, status: "confirmed" as const, settledAs: how } : s,
+      ),
+    });
+    for (const [how, label] of [
+      ["transfer", "Confirmed"],
+      ["written_off", "Written off"],
+    ] as const) {
+      const view = open("/orders/o-1", {
+        "GET /api/orders/o-1": () => json(200, { order: settled(how) }),
+      });
+      const shares = within(await screen.findByRole("list", { name: "Shares" }));
+      expect(shares.getAllByRole("listitem")[1]).toHaveTextContent(label);
+      view.unmount();
+    }
+  });
+
   it("says so when the order is not there (or not yours)", async () => {
     open("/orders/o-404", {});
     expect(await screen.findByRole("heading", { level: 1, name: "Order not found" })).toBeVisible();

@@ -1,7 +1,16 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useParams } from "../../lib/router.tsx";
-import { CircleCheck, Download, Mail, PackageCheck, ShoppingBag, Users } from "lucide-react";
-import type { Order, OrderShare } from "@cartner/contract";
+import {
+  Banknote,
+  CircleCheck,
+  Download,
+  Mail,
+  PackageCheck,
+  ShoppingBag,
+  UserX,
+  Users,
+} from "lucide-react";
+import type { Order, OrderShare, SettlementKind } from "@cartner/contract";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
   Badge,
@@ -9,6 +18,7 @@ import {
   ButtonLink,
   Card,
   CardBody,
+  ConfirmDialog,
   Container,
   LoadError,
 } from "../../components/ui/index.ts";
@@ -18,12 +28,15 @@ import { cn } from "../../lib/cn.ts";
 import { formatDateTime, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
 import {
+  CASH_BUTTON,
   CONFIRM_BUTTON,
+  DELETED_USER,
   ORDER_NOT_FOUND,
   PAID_BUTTON,
-  STATUS_LABEL,
   STATUS_TONE,
+  WRITE_OFF_BUTTON,
   myShare,
+  shareStatusLabel,
 } from "./order-model.ts";
 import { useOrder, useOrderAction, useReceiptDownload } from "./order-queries.ts";
 import { TotalsList } from "./OrderSummaryCard.tsx";
@@ -166,6 +179,11 @@ function ShareCard({
 }) {
   const action = useOrderAction(order._id);
   const payeeShare = share.userId === order.payee._id;
+  /** The payee settling an unpaid share without a transfer: asked first. */
+  const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
+  const amount = formatMoney(share.total);
+  const pendingHow =
+    action.isPending && action.variables?.kind === "confirm" ? action.variables.how : undefined;
   return (
     <li
       data-testid="order-share"
@@ -183,10 +201,16 @@ function ShareCard({
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={STATUS_TONE[share.status]}>
+        <Badge tone={share.settledAs === "written_off" ? "neutral" : STATUS_TONE[share.status]}>
           {share.status === "confirmed" && <CircleCheck aria-hidden="true" className="size-3.5" />}
-          {payeeShare ? "Paid the shop" : STATUS_LABEL[share.status]}
+          {payeeShare ? "Paid the shop" : shareStatusLabel(share)}
         </Badge>
+        {share.accountDeleted && (
+          <Badge tone="neutral">
+            <UserX aria-hidden="true" className="size-3.5" />
+            {DELETED_USER}
+          </Badge>
+        )}
         {isPayee && share.mail === "failed" && (
           <Badge tone="danger">
             <Mail aria-hidden="true" className="size-3.5" />
@@ -213,6 +237,52 @@ function ShareCard({
           {CONFIRM_BUTTON}
         </Button>
       )}
+      {isPayee && !payeeShare && share.status === "unpaid" && (
+        <div className="flex flex-wrap gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={pendingHow === "cash"}
+            disabled={action.isPending}
+            onClick={() => setSettling("cash")}
+            aria-label={`${share.name}'s share: ${CASH_BUTTON}`}
+          >
+            <Banknote aria-hidden="true" className="size-4" />
+            {CASH_BUTTON}
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={pendingHow === "written_off"}
+            disabled={action.isPending}
+            onClick={() => setSettling("written_off")}
+            aria-label={`${share.name}'s share: ${WRITE_OFF_BUTTON}`}
+          >
+            {WRITE_OFF_BUTTON}
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={settling !== null}
+        tone={settling === "cash" ? "primary" : "danger"}
+        title={
+          settling === "cash"
+            ? `Record ${share.name}'s share as paid in cash?`
+            : `Write off ${share.name}'s share?`
+        }
+        description={
+          settling === "cash"
+            ? `Say so once ${share.name} has handed you ${amount}. The share is settled and leaves your balances.`
+            : `${share.name} will no longer owe you ${amount}: the share is settled as written off and leaves your balances. This cannot be undone.`
+        }
+        confirmLabel={settling === "cash" ? "Record cash payment" : "Write it off"}
+        onCancel={() => setSettling(null)}
+        onConfirm={() => {
+          const how = settling;
+          setSettling(null);
+          if (how) action.mutate({ kind: "confirm", userId: share.userId, how });
+        }}
+      />
       {isPayee && share.mail === "failed" && (
         <Button
           size="sm"

@@ -1,4 +1,4 @@
-import type { Balance, Order, OrderShare } from "@cartner/contract";
+import type { Balance, Order, OrderShare, SettlementKind } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 
 export const NO_ORDERS_MESSAGE = "No orders yet.";
@@ -6,6 +6,10 @@ export const SETTLED_UP_MESSAGE = "You're all settled up.";
 export const ORDER_NOT_FOUND = "Order not found";
 export const PAID_BUTTON = "I've paid my share";
 export const CONFIRM_BUTTON = "Confirm received";
+export const CASH_BUTTON = "Paid in cash";
+export const WRITE_OFF_BUTTON = "Write off";
+/** Marks a share whose member has deleted their account. */
+export const DELETED_USER = "Deleted user";
 
 export const STATUS_LABEL: Record<OrderShare["status"], string> = {
   unpaid: "Unpaid",
@@ -18,6 +22,20 @@ export const STATUS_TONE = {
   paid: "accent",
   confirmed: "success",
 } as const;
+
+/** How a confirmed share was settled, as the order page and the receipt say it. */
+export const SETTLED_LABEL: Record<SettlementKind, string> = {
+  transfer: "Confirmed",
+  cash: "Paid in cash",
+  written_off: "Written off",
+};
+
+/** A share's badge: unpaid, paid, or how it was settled. */
+export function shareStatusLabel(share: Pick<OrderShare, "status" | "settledAs">): string {
+  return share.status === "confirmed"
+    ? SETTLED_LABEL[share.settledAs ?? "transfer"]
+    : STATUS_LABEL[share.status];
+}
 
 /** My share of an order, if I have one. */
 export function myShare(order: Order, userId: string | undefined): OrderShare | undefined {

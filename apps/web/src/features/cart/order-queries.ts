@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
-import type { Order } from "@cartner/contract";
+import type { Order, SettlementKind } from "@cartner/contract";
 import { cartKeys } from "../../api/carts-api.ts";
 import { orderKeys, ordersApi } from "../../api/orders-api.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
@@ -44,19 +44,22 @@ export function useOrderAction(orderId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (
-      action: { kind: "paid" } | { kind: "confirm"; userId: string } | { kind: "mail" },
+      action:
+        | { kind: "paid" }
+        | { kind: "confirm"; userId: string; how?: SettlementKind }
+        | { kind: "mail" },
     ) =>
       action.kind === "paid"
         ? ordersApi.markPaid(orderId)
         : action.kind === "confirm"
-          ? ordersApi.confirm(orderId, action.userId)
+          ? ordersApi.confirm(orderId, action.userId, action.how)
           : ordersApi.resendMail(orderId),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
       void client.invalidateQueries({ queryKey: orderKeys.list() });
       void client.invalidateQueries({ queryKey: orderKeys.balances() });
       if (action.kind === "paid") toast.success("Marked as paid. The payee will confirm it.");
-      if (action.kind === "confirm") toast.success("Payment confirmed.");
+      if (action.kind === "confirm") toast.success(SETTLED_TOAST[action.how ?? "transfer"]);
       if (action.kind === "mail") toast.success("Sending the email again.");
     },
     onError: (error) => {
@@ -64,6 +67,12 @@ export function useOrderAction(orderId: string) {
     },
   });
 }
+
+const SETTLED_TOAST: Record<SettlementKind, string> = {
+  transfer: "Payment confirmed.",
+  cash: "Recorded as paid in cash.",
+  written_off: "Share written off.",
+};
 
 export function useCheckout(sessionId: string) {
   const client = useQueryClient();

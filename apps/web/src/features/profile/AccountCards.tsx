@@ -1,16 +1,17 @@
 import { useId, useState, type FormEvent } from "react";
-import { useNavigate } from "../../lib/router.tsx";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Download, LaptopMinimal, LogOut, ShieldAlert, Smartphone, Trash2 } from "lucide-react";
 import UAParser from "ua-parser-js";
-import type { Device } from "@cartner/contract";
+import type { Device, UnsettledShare } from "@cartner/contract";
 import { authApi } from "../../api/auth-api.ts";
 import { profileApi } from "../../api/profile-api.ts";
 import {
   Badge,
   Button,
   Card,
+  ConfirmDialog,
   FormAlert,
   InlineLoadError,
   InlineLoading,
@@ -20,6 +21,7 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { signOutLocally } from "../../lib/auth-store.ts";
 import { saveFile } from "../../lib/download.ts";
 import { formatDateTime } from "../../lib/format.ts";
+import { unsettledSentence, unsettledSharesOf } from "./profile-model.ts";
 
 export const ACCOUNT_DELETED_MESSAGE = "Your account was deleted.";
 
@@ -104,6 +106,51 @@ export function DevicesCard() {
   );
 }
 
+/** The deletion's second question: the shares still open, each linking to its order. */
+function UnsettledSharesDialog({
+  shares,
+  onConfirm,
+  onCancel,
+}: {
+  shares: UnsettledShare[] | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const count = shares?.length ?? 0;
+  return (
+    <ConfirmDialog
+      open={shares !== null}
+      title={`You have ${count} unsettled ${count === 1 ? "share" : "shares"}`}
+      description={
+        <div className="flex flex-col gap-3">
+          <ul aria-label="Unsettled shares" className="flex flex-col gap-1.5">
+            {shares?.map((share) => (
+              <li key={`${share.orderId}-${share.counterparty._id}`}>
+                <Link
+                  to={`/orders/${share.orderId}`}
+                  className="font-semibold text-primary-700 hover:underline"
+                >
+                  {unsettledSentence(share).slice(0, -share.number.length)}
+                  {/* "CRT-000012" never breaks at its hyphen. */}
+                  <span className="whitespace-nowrap">{share.number}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <p>
+            Settle up first, or delete anyway: what you owe stays on the orders for the payee to
+            settle, and what you are owed is written off.
+          </p>
+        </div>
+      }
+      confirmLabel="Delete anyway"
+      cancelLabel="Keep my account"
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
+  );
+}
+
 /** Download my data, and delete my account (password and a plain warning first). */
 export function YourDataCard() {
   const titleId = useId();
@@ -111,18 +158,26 @@ export function YourDataCard() {
   const [deleting, setDeleting] = useState(false);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  /** Shares the server listed when refusing: deleting anyway needs a second yes. */
+  const [unsettled, setUnsettled] = useState<UnsettledShare[] | null>(null);
   const download = useMutation({
     mutationFn: async () => saveFile(await profileApi.exportData(), "cartner-my-data.json"),
     onError: (failure) => toast.error(errorMessage(failure, "We couldn't prepare your data.")),
   });
   const remove = useMutation({
-    mutationFn: () => profileApi.deleteAccount(password),
+    mutationFn: (acknowledgeUnsettled: boolean) =>
+      profileApi.deleteAccount(password, acknowledgeUnsettled),
     onSuccess: () => {
       signOutLocally();
       toast.success(ACCOUNT_DELETED_MESSAGE, { autoClose: 8000 });
       navigate("/", { replace: true });
     },
     onError: (failure) => {
+      const shares = unsettledSharesOf(failure);
+      if (shares) {
+        setUnsettled(shares);
+        return;
+      }
       setError(
         failure instanceof ApiError && failure.status === 403
           ? "That password is not right."
@@ -138,7 +193,7 @@ export function YourDataCard() {
       return;
     }
     setError(null);
-    remove.mutate();
+    remove.mutate(false);
   }
 
   return (
@@ -167,9 +222,11 @@ export function YourDataCard() {
           <p className="flex gap-2 text-sm text-danger-700">
             <ShieldAlert aria-hidden="true" className="size-5 shrink-0" />
             <span>
-              This cannot be undone. Your profile, devices and memberships are erased. Sessions you
-              created and still run end, their carts kept as history for the others: hand a session
-              over in its lobby first to keep it going. Orders keep your name as it was.
+              This cannot be undone. Your profile, devices and memberships are erased, and your
+              items leave carts not yet checked out. Sessions you created and still run end, their
+              carts kept as history for the others: hand a session over in its lobby first to keep
+              it going. Orders keep your name as it was, and what you owe on them stays for the
+              payee to settle.
             </span>
           </p>
           <TextField
@@ -191,6 +248,14 @@ export function YourDataCard() {
           </div>
         </form>
       )}
+      <UnsettledSharesDialog
+        shares={unsettled}
+        onCancel={() => setUnsettled(null)}
+        onConfirm={() => {
+          setUnsettled(null);
+          remove.mutate(true);
+        }}
+      />
     </Card>
   );
 }

@@ -1,9 +1,38 @@
 import {
   AVATAR_MAX_BYTES,
   AVATAR_TYPES,
+  ErrorCode,
   PASSWORD_MIN_LENGTH,
   type Profile,
+  type UnsettledShare,
 } from "@cartner/contract";
+import { ApiError } from "../../lib/api.ts";
+import { formatMoney } from "../../lib/format.ts";
+
+/** The shares a refused deletion listed (409 UNSETTLED_SHARES), or null for any other error. */
+export function unsettledSharesOf(error: unknown): UnsettledShare[] | null {
+  if (!(error instanceof ApiError) || error.code !== ErrorCode.UNSETTLED_SHARES) return null;
+  const shares = (error.body as { shares?: unknown } | null)?.shares;
+  if (!Array.isArray(shares)) return null;
+  return shares.filter(
+    (s): s is UnsettledShare =>
+      typeof s === "object" &&
+      s !== null &&
+      typeof s.orderId === "string" &&
+      typeof s.number === "string" &&
+      typeof s.amount === "number" &&
+      typeof s.counterparty?.name === "string",
+  );
+}
+
+/** "You owe Ann $7.98 on order CRT-000012", "Ben owes you $3.10 on order CRT-000009". */
+export function unsettledSentence(share: UnsettledShare): string {
+  const amount = formatMoney(Math.abs(share.amount));
+  const who = share.counterparty.name;
+  return share.amount < 0
+    ? `You owe ${who} ${amount} on order ${share.number}`
+    : `${who} owes you ${amount} on order ${share.number}`;
+}
 
 /** SPEC section 5: languages are split on commas and trimmed; empty entries are dropped. */
 export function splitLanguages(value: string): string[] {
