@@ -12,6 +12,10 @@ import { tooManyRequests, type AppError } from "./errors.ts";
 /** A table of failures: one row per refused attempt, stamped when it happened. */
 export type FailureTable = PgTable & { createdAt: PgColumn };
 
+/** A failure's columns but its time, each a value or SQL (such as a subquery). */
+type Failure<T extends FailureTable> = OrSql<Omit<T["$inferInsert"], "createdAt">>;
+type OrSql<Row> = { [Key in keyof Row]: Row[Key] | SQL };
+
 export interface AttemptLimit<T extends FailureTable> {
   /** Failures within the window that match the condition (all of them without one). */
   failures(where?: SQL): Promise<number>;
@@ -20,7 +24,7 @@ export interface AttemptLimit<T extends FailureTable> {
   /** The 429 itself, for a refusal decided by the caller. */
   refuse(message: string): AppError;
   /** Counts one more failure, stamped now. */
-  record(values: Omit<T["$inferInsert"], "createdAt">): Promise<void>;
+  record(values: Failure<T>): Promise<void>;
 }
 
 export function createAttemptLimit<T extends FailureTable>(deps: {
@@ -46,7 +50,7 @@ export function createAttemptLimit<T extends FailureTable>(deps: {
     if ((await failures(where)) >= max) throw refuse(message);
   }
 
-  async function record(values: Omit<T["$inferInsert"], "createdAt">) {
+  async function record(values: Failure<T>) {
     await db.insert(table).values({ ...values, createdAt: clock.now() } as T["$inferInsert"]);
   }
 

@@ -20,7 +20,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
-import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { hashPassword, verifyPassword } from "../auth/index.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { endInTransaction } from "../sessions/service.ts";
 
