@@ -13,6 +13,7 @@ import {
   type OtpPurpose,
 } from "@cartner/contract";
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
 import { otpCodes, otpFailures, users } from "../../db/schema.ts";
 import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import { AppError, tooManyRequests } from "../../lib/errors.ts";
@@ -195,6 +196,19 @@ export async function resend(deps: CodeDeps, userId: string) {
     ...(live.payload ? { payload: live.payload } : {}),
   });
   return { message: "A new code is on its way." };
+}
+
+/**
+ * Uses a matched code up, inside the transaction that acts on it. Single use: only one of two
+ * concurrent correct submissions gets through; the other is told the code is invalid.
+ */
+export async function spendCode(tx: Tx, codeId: string, now: Date): Promise<void> {
+  const [consumed] = await tx
+    .update(otpCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(otpCodes.id, codeId), isNull(otpCodes.consumedAt)))
+    .returning({ id: otpCodes.id });
+  if (!consumed) throw invalidCode();
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { ResetPasswordBody } from "@cartner/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { authSessions, otpCodes, users } from "../../db/schema.ts";
-import { accountWithEmail, claimCode, invalidCode, issueCode } from "./codes.ts";
+import { accountWithEmail, claimCode, invalidCode, issueCode, spendCode } from "./codes.ts";
 import type { Auth } from "./deps.ts";
 import { hashPassword, refuseCommonPassword } from "./passwords.ts";
 import { disconnect, dropCachedSessions } from "./session-check.ts";
@@ -46,12 +46,7 @@ export async function resetPassword(auth: Auth, body: ResetPasswordBody, address
   if (!user) throw invalidCode();
   const passwordHash = await hashPassword(body.password);
   await db.transaction(async (tx) => {
-    const [consumed] = await tx
-      .update(otpCodes)
-      .set({ consumedAt: now })
-      .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
-      .returning({ id: otpCodes.id });
-    if (!consumed) throw invalidCode();
+    await spendCode(tx, attempt.id, now);
     // Codes sent before the reset (a sign-in started with the old password, a pending change)
     // end with it, and nothing is left to wait for.
     await tx

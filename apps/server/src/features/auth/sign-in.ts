@@ -5,9 +5,9 @@
  */
 import { ErrorCode, type LoginBody, type RegisterBody } from "@cartner/contract";
 import { and, eq, isNull } from "drizzle-orm";
-import { authSessions, otpCodes, users } from "../../db/schema.ts";
+import { authSessions, users } from "../../db/schema.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
-import { claimCode, invalidCode, issueCode, liveSignInCode } from "./codes.ts";
+import { claimCode, invalidCode, issueCode, liveSignInCode, spendCode } from "./codes.ts";
 import { toUser, type Auth, type AuthContext } from "./deps.ts";
 import { REPLACED_SIGNUP_NOTE } from "./otp-mail.ts";
 import {
@@ -120,13 +120,7 @@ export async function verifyOtp(
 
   let revokedSomeSessions = false;
   const result = await db.transaction(async (tx) => {
-    // Single use: only one of two concurrent correct submissions gets through.
-    const [consumed] = await tx
-      .update(otpCodes)
-      .set({ consumedAt: now })
-      .where(and(eq(otpCodes.id, attempt.id), isNull(otpCodes.consumedAt)))
-      .returning({ id: otpCodes.id });
-    if (!consumed) throw invalidCode();
+    await spendCode(tx, attempt.id, now);
 
     // The code did its job: the next sign-in may send a new one at once (the 60 s interval
     // only protects inboxes from codes nobody has used).
