@@ -8,9 +8,13 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
 import { openDatabase, type Database } from "./db/client.ts";
-import { authRoutes, bearerToken } from "./features/auth/routes.ts";
-import { createAuthService, type AuthContext } from "./features/auth/service.ts";
-import { createTokenService } from "./features/auth/tokens.ts";
+import {
+  authRoutes,
+  bearerToken,
+  createAuthService,
+  createTokenService,
+  type AuthContext,
+} from "./features/auth/index.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";

@@ -1,5 +1,7 @@
+import { ErrorCode } from "@cartner/contract";
 import { hash, verify } from "@node-rs/argon2";
 import { dictionary } from "@zxcvbn-ts/language-common";
+import { AppError } from "../../lib/errors.ts";
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. */
 const ARGON2_OPTIONS = {
@@ -41,4 +43,12 @@ let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword("cartner-timing-equaliser");
   return dummyHash;
+}
+
+/** Refuses a password among the most common ones, with the answer every form shows for it. */
+export function refuseCommonPassword(password: string): void {
+  if (isCommonPassword(password)) {
+    const message = "This password is too common. Choose another.";
+    throw new AppError(400, ErrorCode.WEAK_PASSWORD, message, { fields: { password: message } });
+  }
 }

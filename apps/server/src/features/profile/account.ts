@@ -27,7 +27,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
-import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { hashPassword, verifyPassword } from "../auth/index.ts";
 import { unsettledShares } from "../orders/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { announceActivity, record } from "../sessions/activity.ts";

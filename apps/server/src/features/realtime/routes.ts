@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { AppError } from "../../lib/errors.ts";
 import { allowedOriginTest } from "../../lib/origin.ts";
-import type { AuthContext } from "../auth/service.ts";
+import type { AuthContext } from "../auth/index.ts";
 import type { LiveHub } from "./hub.ts";
 
 /** A client sends one auth message and then nothing much; more than this is misuse. */

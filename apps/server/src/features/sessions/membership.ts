@@ -10,12 +10,13 @@ import {
   type MyJoinRequest,
   type User,
 } from "@cartner/contract";
-import { and, count, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { joinFailures, sessionInvites, sessionMembers, sessions, users } from "../../db/schema.ts";
+import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { conflict, forbidden, notFound, tooManyRequests } from "../../lib/errors.ts";
+import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { EventBus } from "../realtime/bus.ts";
@@ -45,17 +46,13 @@ export function createMembershipService(deps: {
   const { db, clock, events, media } = deps;
   const { accessByCode, announce } = deps.sessions;
 
-  /** Failed joins in the last 15 minutes matching a condition. */
-  async function recentFailures(where: SQL | undefined): Promise<number> {
-    const since = new Date(clock.now().getTime() - JOIN_WINDOW_MS);
-    const [row] = await db
-      .select({ n: count() })
-      .from(joinFailures)
-      .where(and(where, gt(joinFailures.createdAt, since)));
-    return row?.n ?? 0;
-  }
-
-  const refuseJoins = (message: string) => tooManyRequests(message, JOIN_WINDOW_MS / 1000);
+  /** Failed joins, counted over the last 15 minutes. */
+  const joinLimit = createAttemptLimit({
+    db,
+    clock,
+    table: joinFailures,
+    windowMs: JOIN_WINDOW_MS,
+  });
 
   /**
    * Guessing is limited per account and per client address. A session whose code is under attack
@@ -64,25 +61,25 @@ export function createMembershipService(deps: {
    * attacker gets one guess per account per 15 minutes there.
    */
   async function checkJoinBudget(userId: string, address: string, sessionId: string | undefined) {
-    if ((await recentFailures(eq(joinFailures.userId, userId))) >= MAX_JOIN_FAILURES_PER_USER) {
-      throw refuseJoins("Too many failed attempts to join. Please wait a few minutes.");
-    }
-    if (
-      (await recentFailures(eq(joinFailures.address, address))) >= MAX_JOIN_FAILURES_PER_ADDRESS
-    ) {
-      throw refuseJoins(
-        "Too many failed attempts to join from this network. Please wait a few minutes.",
-      );
-    }
+    await joinLimit.enforce(
+      eq(joinFailures.userId, userId),
+      MAX_JOIN_FAILURES_PER_USER,
+      "Too many failed attempts to join. Please wait a few minutes.",
+    );
+    await joinLimit.enforce(
+      eq(joinFailures.address, address),
+      MAX_JOIN_FAILURES_PER_ADDRESS,
+      "Too many failed attempts to join from this network. Please wait a few minutes.",
+    );
     if (
       sessionId &&
-      (await recentFailures(eq(joinFailures.sessionId, sessionId))) >=
+      (await joinLimit.failures(eq(joinFailures.sessionId, sessionId))) >=
         MAX_JOIN_FAILURES_PER_SESSION &&
-      (await recentFailures(
+      (await joinLimit.failures(
         and(eq(joinFailures.sessionId, sessionId), eq(joinFailures.userId, userId)),
       )) > 0
     ) {
-      throw refuseJoins("This session is refusing your join requests for a few minutes.");
+      throw joinLimit.refuse("This session is refusing your join requests for a few minutes.");
     }
   }
 
@@ -95,9 +92,7 @@ export function createMembershipService(deps: {
       session.status === "active" &&
       (session.passcode === null || sameSecret(session.passcode, passcode));
     if (!ok) {
-      await db
-        .insert(joinFailures)
-        .values({ userId, sessionId: session?.id ?? null, address, createdAt: clock.now() });
+      await joinLimit.record({ userId, sessionId: session?.id ?? null, address });
       throw invalidJoin();
     }
     const now = clock.now();
