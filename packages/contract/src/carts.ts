@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { QUANTITY_MAX, QUANTITY_MIN } from "./constants.ts";
+import { fromCents } from "./money.ts";
+import type { ShareCents } from "./split.ts";
 import { MemberSchema, PersonSchema, SessionStatusSchema } from "./sessions.ts";
 
 export const AddToCartBodySchema = z.strictObject({
@@ -47,6 +49,20 @@ export const ShareSchema = z.object({
   overBudget: z.boolean(),
 });
 export type Share = z.infer<typeof ShareSchema>;
+
+/** A share as the API shows it, against the member's own budget (a warning, never a block). */
+export function shareWithBudget(share: ShareCents, budgetCents: number | null): Share {
+  return {
+    userId: share.userId,
+    name: share.name,
+    subtotal: fromCents(share.subtotal),
+    fees: fromCents(share.fees),
+    tax: fromCents(share.tax),
+    total: fromCents(share.total),
+    budget: budgetCents === null ? null : fromCents(budgetCents),
+    overBudget: budgetCents !== null && share.total > budgetCents,
+  };
+}
 
 export const CartSchema = z.object({
   _id: z.string(),

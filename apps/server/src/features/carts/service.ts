@@ -5,6 +5,7 @@ import {
   QUANTITY_MAX,
   RESTORE_WINDOW_SECONDS,
   DEFAULT_SPLIT_POLICY,
+  shareWithBudget,
   splitShares,
   type ShareCents,
   type Action,
@@ -142,19 +143,9 @@ export function splitOf(view: CartView) {
   );
 }
 
-/** A share as the API shows it, against the member's own budget (a warning, never a block). */
+/** A member's share against their own budget. */
 function shareOf(s: ShareCents, members: CartView["members"]) {
-  const budgetCents = members.find((m) => m.userId === s.userId)?.budgetCents ?? null;
-  return {
-    userId: s.userId,
-    name: s.name,
-    subtotal: fromCents(s.subtotal),
-    fees: fromCents(s.fees),
-    tax: fromCents(s.tax),
-    total: fromCents(s.total),
-    budget: budgetCents === null ? null : fromCents(budgetCents),
-    overBudget: budgetCents !== null && s.total > budgetCents,
-  };
+  return shareWithBudget(s, members.find((m) => m.userId === s.userId)?.budgetCents ?? null);
 }
 
 function build(view: CartView, viewerId: string, media: Media): Cart {

@@ -4,6 +4,7 @@ import {
   QUANTITY_MIN,
   fromCents,
   orderSummary,
+  shareWithBudget,
   splitShares,
   toCents,
   type Cart,
@@ -296,16 +297,7 @@ export function sharesOf(cart: Cart, policy: SplitPolicy): Share[] {
   );
   return shares.map((share) => {
     const budget = members.find((m) => m.userId === share.userId)?.budget ?? null;
-    return {
-      userId: share.userId,
-      name: share.name,
-      subtotal: fromCents(share.subtotal),
-      fees: fromCents(share.fees),
-      tax: fromCents(share.tax),
-      total: fromCents(share.total),
-      budget,
-      overBudget: budget !== null && share.total > toCents(budget),
-    };
+    return shareWithBudget(share, budget === null ? null : toCents(budget));
   });
 }
 
