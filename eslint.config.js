@@ -53,7 +53,7 @@ export default tseslint.config(
  * The web app's feature boundaries (decision 005's neighbour, issue 14): a feature may import
  * lib/, components/, api/, shared/, the contract, its own files, and another feature only through
  * that feature's index.ts; the shared folders never import a feature; and nothing imports in a
- * cycle. apps/web/src/lint-boundaries.test.ts proves both rules fire.
+ * cycle. scripts/lint-boundaries.test.ts proves both rules fire.
  */
 function webBoundaries() {
   const root = "./apps/web/src";
