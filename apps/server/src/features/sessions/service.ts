@@ -2,8 +2,6 @@ import {
   can,
   fromCents,
   toCents,
-  type LiveEvent,
-  type LiveEventType,
   type Member,
   type Session,
   type ShareCents,
@@ -69,20 +67,6 @@ export function createSessionService(deps: {
   media: Media;
 }) {
   const { db, clock, events, media } = deps;
-
-  /** Tells the session's members (and `users`) about a committed change. */
-  const announce = (
-    type: LiveEventType,
-    sessionId: string,
-    version: number | undefined,
-    users?: string[],
-    details?: Pick<LiveEvent, "userId" | "joinRequest">,
-  ) =>
-    events.publish({
-      event: { type, sessionId, ...(version === undefined ? {} : { version }), ...details },
-      members: sessionId,
-      ...(users ? { users } : {}),
-    });
 
   /** The members who hear a session's events: everyone in it but pending join requests. */
   async function memberIds(sessionId: string): Promise<string[]> {
@@ -253,7 +237,7 @@ export function createSessionService(deps: {
           await tx.insert(carts).values({ sessionId: session!.id, createdAt: now, updatedAt: now });
           return session!;
         });
-        announce("session.updated", row.id, row.version); // the creator's other tabs
+        events.publish(toMembers("session.updated", row)); // the creator's other tabs
         return view(row, user._id);
       } catch (error) {
         // A code collision (1 in 31^8 per pair) is retried with a new code.
@@ -384,9 +368,8 @@ export function createSessionService(deps: {
     accessByCode,
     membersOf,
     memberIds,
-    // For the membership and split services, which change who is in a session and how it splits.
+    // For the services that change who is in a session and how it splits.
     view,
-    announce,
   };
 }
 
