@@ -31,11 +31,13 @@ import { profileRoutes } from "./features/profile/routes.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import { createMembershipService } from "./features/sessions/membership.ts";
 import { membershipRoutes } from "./features/sessions/membership-routes.ts";
-import { linkRoutes } from "./features/sessions/link-routes.ts";
-import { createLinkService } from "./features/sessions/links.ts";
+import { inviteLinkRoutes } from "./features/sessions/invite-link-routes.ts";
+import { createInviteLinkService } from "./features/sessions/invite-links.ts";
+import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
+import { memberSettingsRoutes } from "./features/sessions/member-settings-routes.ts";
+import { createMemberService } from "./features/sessions/members.ts";
+import { memberRoutes } from "./features/sessions/members-routes.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
-import { createSplitService } from "./features/sessions/split.ts";
-import { splitRoutes } from "./features/sessions/split-routes.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import { createLocalBus, createPostgresBus, type EventBus } from "./features/realtime/bus.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
@@ -196,7 +198,13 @@ export async function buildApp(
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(database.db, media);
   const sessionService = createSessionService({ db: database.db, clock, events, media });
-  const split = createSplitService({ db: database.db, clock, events, sessions: sessionService });
+  const memberSettings = createMemberSettingsService({
+    db: database.db,
+    clock,
+    events,
+    sessions: sessionService,
+  });
+  const members = createMemberService({ db: database.db, clock, events, sessions: sessionService });
   const membership = createMembershipService({
     db: database.db,
     clock,
@@ -206,7 +214,7 @@ export async function buildApp(
     mailer,
     track,
   });
-  const links = createLinkService({
+  const links = createInviteLinkService({
     db: database.db,
     clock,
     events,
@@ -306,8 +314,9 @@ export async function buildApp(
       await api.register(productRoutes(catalog));
       await api.register(sessionRoutes(sessionService, readCache));
       await api.register(membershipRoutes(membership, config.authRateLimit, readCache));
-      await api.register(splitRoutes(split));
-      await api.register(linkRoutes(links, config.authRateLimit));
+      await api.register(memberSettingsRoutes(memberSettings));
+      await api.register(inviteLinkRoutes(links, config.authRateLimit));
+      await api.register(memberRoutes(members));
       await api.register(cartRoutes(cartService, readCache));
       await api.register(orderRoutes(orderService, clock));
     },

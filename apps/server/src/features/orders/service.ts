@@ -1,136 +1,30 @@
 /**
- * Checkout and settling up (DESIGN section 9, "Checkout"; API.md "Checkout, orders, settling up").
- * The creator checks out: in one transaction the cart becomes an immutable order with everyone's
- * share and the session ends. Members then record paying their share; the payee confirms.
+ * Orders (DESIGN section 9, "Checkout"; API.md "Checkout, orders, settling up"): who may see and
+ * settle one, the checkout mails, balances. Checking out is checkout.ts, settling up settle.ts,
+ * the order's answer order-view.ts.
  */
 import {
-  ErrorCode,
   fromCents,
   orderNumber,
   type Balance,
   type Order,
   type OrderCaller,
-  type SessionRole,
   type SettlementKind,
-  type ShareStatus,
   type User,
 } from "@cartner/contract";
-import { and, desc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
-import { orderShares, orders, users, type OrderLineSnapshot } from "../../db/schema.ts";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { orderShares, orders, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError, conflict, notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { announceActivity, record } from "../sessions/activity.ts";
-import { endInTransaction } from "../sessions/service.ts";
+import { peopleOf, placeOrder } from "./checkout.ts";
+import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
+import { markPaid as markSharePaid, settleShare } from "./settle.ts";
 
-type OrderRow = typeof orders.$inferSelect;
-type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
-
-/** The shares of these orders, each with whether its member has since deleted their account. */
-async function sharesOf(db: Db, orderIds: string[]): Promise<ShareRow[]> {
-  if (orderIds.length === 0) return [];
-  return db
-    .select({
-      ...getTableColumns(orderShares),
-      accountDeleted: sql<boolean>`${users.deletedAt} is not null`,
-    })
-    .from(orderShares)
-    .leftJoin(users, eq(users.id, orderShares.userId))
-    .where(inArray(orderShares.orderId, orderIds));
-}
-
-/** A share not yet confirmed between the user and someone else, from the user's side. */
-export interface UnsettledRow {
-  otherId: string;
-  otherName: string;
-  orderId: string;
-  number: number;
-  sessionName: string;
-  placedAt: string | Date;
-  /** Positive: they owe the user (the user is the payee); negative: the user owes them. */
-  cents: number;
-  status: ShareStatus;
-}
-
-/**
- * Every share not yet confirmed that the user is owed (as payee) or owes (as sharer), newest
- * first: what balances add up, and what deleting an account lists. A deleted person is named as
- * the order recorded them.
- */
-export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
-  const rows = await executeRows<UnsettledRow>(
-    db,
-    sql`
-    select s.user_id as "otherId",
-      case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
-      o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-      s.total_cents as cents, s.status
-    from ${orderShares} s join ${orders} o on o.id = s.order_id
-    left join ${users} u on u.id = s.user_id
-    where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
-    union all
-    select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
-      o.placed_at, -s.total_cents, s.status
-    from ${orderShares} s join ${orders} o on o.id = s.order_id
-    left join ${users} u on u.id = o.payee_id
-    where s.user_id = ${userId} and o.payee_id <> ${userId} and s.status <> 'confirmed'
-    order by "placedAt" desc, number desc`,
-  );
-  return rows.map((r) => ({ ...r, number: Number(r.number), cents: Number(r.cents) }));
-}
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-/** The order as the API shows it (money in currency units, as everywhere in the API). */
-function build(row: OrderRow, shares: ShareRow[]): Order {
-  return {
-    _id: row.id,
-    number: orderNumber(row.number),
-    sessionId: row.sessionId,
-    sessionName: row.sessionName,
-    placedAt: new Date(row.placedAt).toISOString(),
-    placedBy: { _id: row.placedById ?? "", name: row.placedByName },
-    payee: { _id: row.payeeId ?? "", name: row.payeeName },
-    lines: row.lines.map((l) => ({
-      productId: l.productId,
-      name: l.name,
-      unitPrice: fromCents(l.unitPriceCents),
-      quantity: l.quantity,
-      addedBy: l.addedBy,
-      sharedWith: l.sharedWith,
-      lineTotal: fromCents(l.lineTotalCents),
-    })),
-    // The payee first, then by name: the order of the receipt and the order page.
-    split: [...shares]
-      .sort(
-        (a, b) =>
-          Number(b.userId === row.payeeId) - Number(a.userId === row.payeeId) ||
-          a.name.localeCompare(b.name),
-      )
-      .map((s) => ({
-        userId: s.userId,
-        name: s.name,
-        subtotal: fromCents(s.subtotalCents),
-        fees: fromCents(s.feesCents),
-        tax: fromCents(s.taxCents),
-        total: fromCents(s.totalCents),
-        status: s.status,
-        paidAt: iso(s.paidAt),
-        confirmedAt: iso(s.confirmedAt),
-        settledAs: s.settledAs,
-        accountDeleted: s.accountDeleted ?? false,
-        mail: s.mail,
-      })),
-    subtotal: fromCents(row.subtotalCents),
-    fees: fromCents(row.feesCents),
-    tax: fromCents(row.taxCents),
-    total: fromCents(row.totalCents),
-  };
-}
+export { unsettledShares, type UnsettledRow } from "./order-view.ts";
 
 /** What the order mails need: each sharer's address, read after the order committed. */
 export interface OrderMail {
@@ -148,7 +42,7 @@ export function createOrderService(deps: {
   /** Told of mail jobs still running, so shutdown and tests can wait for them. */
   track?: (job: Promise<unknown>) => void;
 }) {
-  const { db, clock, events, media } = deps;
+  const { db, events, media } = deps;
 
   async function load(orderId: string): Promise<{ row: OrderRow; shares: ShareRow[] } | null> {
     const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
@@ -178,133 +72,17 @@ export function createOrderService(deps: {
     return found!;
   }
 
-  /** Tells the order's people (payee and sharers) that its settlement changed. */
-  function announce(row: OrderRow, shares: ShareRow[], type: "order.placed" | "order.updated") {
-    const people = new Set(shares.map((s) => s.userId));
-    if (row.payeeId) people.add(row.payeeId);
+  /** Tells the order's people (payee and sharers) that its mails' state changed. */
+  function announce(row: OrderRow, shares: ShareRow[]) {
     events.publish({
-      event: { type, sessionId: row.sessionId, orderId: row.id },
-      // The session's members hear of the checkout (their cart page turns into the order).
-      ...(type === "order.placed" ? { members: row.sessionId } : {}),
-      users: [...people],
+      event: { type: "order.updated", sessionId: row.sessionId, orderId: row.id },
+      users: peopleOf(row, shares),
     });
   }
 
-  /**
-   * The one transaction of DESIGN section 9: lock the cart (as every cart change does first, so
-   * a change either committed before this snapshot or waits and then finds the cart locked), lock
-   * the session (its policy cannot change under us), snapshot, split, write, end.
-   */
+  /** The creator checks out (checkout.ts); the mails go after commit. */
   async function checkout(sessionId: string, user: User): Promise<Order> {
-    const now = clock.now();
-    const placed = await db.transaction(async (tx) => {
-      const [cart] = await executeRows<{ id: string }>(
-        tx,
-        sql`select id from carts where session_id = ${sessionId} for update`,
-      );
-      const [session] = await executeRows<{ status: string; role: SessionRole | null }>(
-        tx,
-        sql`select s.status, m.role from sessions s
-          left join session_members m on m.session_id = s.id and m.user_id = ${user._id}
-          where s.id = ${sessionId}
-          for update of s`,
-      );
-      requireAllowed(
-        cart && session ? session.role : null,
-        "session.checkout",
-        "Session not found",
-      );
-      const [existing] = await tx
-        .select({ id: orders.id })
-        .from(orders)
-        .where(eq(orders.sessionId, sessionId));
-      if (existing) {
-        throw new AppError(409, ErrorCode.ALREADY_CHECKED_OUT, "This cart is already checked out.");
-      }
-      if (session!.status !== "active") throw conflict("This session has ended.");
-      const [{ view }] = (await executeRows<{ view: CartView }>(
-        tx,
-        sql`select cart_view(${cart!.id}) as view`,
-      )) as [{ view: CartView }];
-      if (view.lines.length === 0) {
-        throw new AppError(
-          409,
-          ErrorCode.EMPTY_CART,
-          "The cart is empty: add something before checking out.",
-        );
-      }
-      const { summary, shares } = splitOf(view);
-      const payee = view.members.find((m) => m.role === "creator")!;
-      const lines: OrderLineSnapshot[] = view.lines.map((l) => ({
-        productId: l.productId,
-        name: l.productName,
-        unitPriceCents: l.unitPriceCents,
-        quantity: l.quantity,
-        addedBy: { _id: l.userId, name: l.userName },
-        sharedWith: l.sharedWith,
-        lineTotalCents: l.unitPriceCents * l.quantity,
-      }));
-      const [row] = await tx
-        .insert(orders)
-        .values({
-          sessionId,
-          cartId: cart!.id,
-          sessionName: view.session.name,
-          placedAt: now,
-          placedById: user._id,
-          placedByName: user.name,
-          payeeId: payee.userId,
-          payeeName: payee.name,
-          lines,
-          policy: view.session.splitPolicy,
-          subtotalCents: summary.subtotal,
-          feesCents: summary.fees,
-          taxCents: summary.tax,
-          totalCents: summary.total,
-        })
-        .returning();
-      // Those who carry something; the payee's own share is settled by paying the shop.
-      const shareRows = await tx
-        .insert(orderShares)
-        .values(
-          shares
-            .filter((s) => s.total > 0)
-            .map((s) => {
-              const isPayee = s.userId === payee.userId;
-              return {
-                orderId: row!.id,
-                userId: s.userId,
-                name: s.name,
-                subtotalCents: s.subtotal,
-                feesCents: s.fees,
-                taxCents: s.tax,
-                totalCents: s.total,
-                status: (isPayee ? "confirmed" : "unpaid") as ShareStatus,
-                confirmedAt: isPayee ? now : null,
-              };
-            }),
-        )
-        .returning();
-      const version = await endInTransaction(tx, sessionId, now);
-      await record(tx, {
-        sessionId,
-        actorId: user._id,
-        type: "order.placed",
-        details: {
-          orderId: row!.id,
-          number: orderNumber(row!.number),
-          total: fromCents(summary.total),
-        },
-        at: now,
-      });
-      return { row: row!, shares: shareRows, version };
-    });
-    events.publish({
-      event: { type: "session.ended", sessionId, version: placed.version },
-      members: sessionId,
-    });
-    announce(placed.row, placed.shares, "order.placed");
-    announceActivity(events, sessionId);
+    const placed = await placeOrder(db, deps, sessionId, user);
     const order = build(placed.row, placed.shares);
     sendMails(order, placed.row);
     return order;
@@ -335,7 +113,7 @@ export function createOrderService(deps: {
           .where(and(eq(orderShares.orderId, order._id), eq(orderShares.userId, userId)));
       }
       const fresh = await load(order._id);
-      if (fresh) announce(row, fresh.shares, "order.updated");
+      if (fresh) announce(row, fresh.shares);
     })();
     deps.track?.(job);
   }
@@ -369,100 +147,30 @@ export function createOrderService(deps: {
     return build(row, shares);
   }
 
-  /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes. */
+  /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes (settle.ts). */
   async function markPaid(orderId: string, userId: string): Promise<Order> {
-    const { row: placed } = await access(orderId, userId, "order.pay");
-    const changed = await db.transaction(async (tx) => {
-      const paid = await tx
-        .update(orderShares)
-        .set({ status: "paid", paidAt: clock.now() })
-        .where(
-          and(
-            eq(orderShares.orderId, orderId),
-            eq(orderShares.userId, userId),
-            eq(orderShares.status, "unpaid"),
-          ),
-        )
-        .returning({ total: orderShares.totalCents });
-      if (paid.length > 0) {
-        await record(tx, {
-          sessionId: placed.sessionId,
-          actorId: userId,
-          type: "order.paid",
-          details: {
-            orderId,
-            number: orderNumber(placed.number),
-            amount: fromCents(paid[0]!.total),
-          },
-          at: clock.now(),
-        });
-      }
-      return paid;
-    });
+    await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
     const { row, shares } = (await load(orderId))!;
-    if (changed.length > 0) {
-      announce(row, shares, "order.updated");
-      announceActivity(events, row.sessionId);
-    }
     return build(row, shares);
   }
 
-  /**
-   * The payee settles a member's share: "transfer" confirms a payment the member marked as paid;
-   * "cash" and "written_off" settle it paid or not (a deleted account's share included). The share
-   * records how; settling a settled share changes nothing.
-   */
+  /** The payee settles a member's share (settle.ts): confirmed, paid in cash or written off. */
   async function confirm(
     orderId: string,
     payeeId: string,
     memberId: string,
     how: SettlementKind = "transfer",
   ): Promise<Order> {
-    const { row: placedRow, shares } = await access(orderId, payeeId, "order.confirm");
-    const share = shares.find((s) => s.userId === memberId);
+    const order = await access(orderId, payeeId, "order.confirm");
+    const share = order.shares.find((s) => s.userId === memberId);
     if (!share) throw notFound("Share not found");
     if (how === "transfer" && share.status === "unpaid") {
       throw conflict(
         `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
       );
     }
-    const settleable: ShareStatus[] = how === "transfer" ? ["paid"] : ["unpaid", "paid"];
-    const now = clock.now();
-    const changed = await db.transaction(async (tx) => {
-      const confirmed = await tx
-        .update(orderShares)
-        .set({ status: "confirmed", confirmedAt: now, settledAs: how })
-        .where(
-          and(
-            eq(orderShares.orderId, orderId),
-            eq(orderShares.userId, memberId),
-            inArray(orderShares.status, settleable),
-          ),
-        )
-        .returning({ total: orderShares.totalCents });
-      if (confirmed.length > 0) {
-        await record(tx, {
-          sessionId: placedRow.sessionId,
-          actorId: payeeId,
-          type: "order.confirmed",
-          details: {
-            orderId,
-            number: orderNumber(placedRow.number),
-            member: share.name,
-            memberId,
-            amount: fromCents(confirmed[0]!.total),
-            how,
-          },
-          at: now,
-        });
-      }
-      return confirmed;
-    });
+    await settleShare(db, deps, order, payeeId, share, how);
     const fresh = (await load(orderId))!;
-    if (changed.length > 0) {
-      announce(fresh.row, fresh.shares, "order.updated");
-      announceActivity(events, fresh.row.sessionId);
-    }
     return build(fresh.row, fresh.shares);
   }
 

@@ -9,7 +9,7 @@ import {
   type UnsettledShare,
   type User,
 } from "@cartner/contract";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import {
   authSessions,
@@ -28,10 +28,16 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/index.ts";
-import { unsettledShares } from "../orders/service.ts";
+import { unsettledShares } from "../orders/order-view.ts";
+import { exportAccount } from "./export.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { announceActivity, record } from "../sessions/activity.ts";
-import { bumpVersion, endInTransaction, lockSession } from "../sessions/service.ts";
+import { endInTransaction } from "../sessions/service.ts";
+import {
+  toMembers,
+  writeSessionsTogether,
+  type SessionWrite,
+  type Written,
+} from "../sessions/write.ts";
 
 /** What a deleted account is called wherever others still see it (their carts' lines). */
 export const DELETED_USER_NAME = "Deleted user";
@@ -42,101 +48,146 @@ export function unsettledMessage(count: number): string {
   return `You have ${shares} on orders. Settle up first, or delete anyway: what you owe stays on the orders for the payee, and what you are owed is written off.`;
 }
 
+type SessionWriter = <R>(w: SessionWrite<R>) => Promise<Written<R>>;
+
 /**
- * Writes off, inside the deletion's transaction, what others still owe the user as payee: nobody
- * is left to be paid or to confirm it, so it would stay on their balances for good. Each share
- * leaves an `order.confirmed` entry (how "written_off", reason "account_deleted") under the
- * user's name. Answers the shares written off.
+ * Writes off what others still owe the user as payee, one session write per order's session:
+ * nobody is left to be paid or to confirm it, so it would stay on their balances for good. Each
+ * share leaves an `order.confirmed` entry (how "written_off", reason "account_deleted") under the
+ * user's name, the (ended) session's version stays, and `order.updated` tells that member.
  */
-async function writeOffOwedToThem(tx: Tx, userId: string, now: Date) {
-  const shares = await executeRows<{
-    orderId: string;
-    sessionId: string;
-    number: number;
-    memberId: string;
-    member: string;
-    totalCents: number;
-  }>(
+async function writeOffOwedToThem(tx: Tx, write: SessionWriter, userId: string) {
+  const owed = await executeRows<{ sessionId: string }>(
     tx,
-    sql`update order_shares s
-      set status = 'confirmed', settled_as = 'written_off', confirmed_at = ${now}
-      from orders o
-      where o.id = s.order_id and o.payee_id = ${userId} and s.user_id <> ${userId}
-        and s.status <> 'confirmed'
-      returning s.order_id as "orderId", o.session_id as "sessionId", o.number,
-        s.user_id as "memberId", s.name as member, s.total_cents as "totalCents"`,
+    sql`select distinct o.session_id as "sessionId" from order_shares s
+      join orders o on o.id = s.order_id
+      where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
+      order by 1`,
   );
-  for (const s of shares) {
-    await record(tx, {
-      sessionId: s.sessionId,
-      actorId: userId,
-      type: "order.confirmed",
-      details: {
-        orderId: s.orderId,
-        number: orderNumber(Number(s.number)),
-        member: s.member,
-        memberId: s.memberId,
-        amount: fromCents(Number(s.totalCents)),
-        how: "written_off",
-        reason: "account_deleted",
+  for (const { sessionId } of owed) {
+    await write({
+      sessionId,
+      userId,
+      action: null,
+      active: false,
+      change: async ({ tx, now }) => {
+        const shares = await executeRows<{
+          orderId: string;
+          number: number;
+          memberId: string;
+          member: string;
+          totalCents: number;
+        }>(
+          tx,
+          sql`update order_shares s
+            set status = 'confirmed', settled_as = 'written_off', confirmed_at = ${now}
+            from orders o
+            where o.id = s.order_id and o.session_id = ${sessionId} and o.payee_id = ${userId}
+              and s.user_id <> ${userId} and s.status <> 'confirmed'
+            returning s.order_id as "orderId", o.number, s.user_id as "memberId",
+              s.name as member, s.total_cents as "totalCents"`,
+        );
+        const activity = shares.map((s) => ({
+          type: "order.confirmed" as const,
+          details: {
+            orderId: s.orderId,
+            number: orderNumber(Number(s.number)),
+            member: s.member,
+            memberId: s.memberId,
+            amount: fromCents(Number(s.totalCents)),
+            how: "written_off",
+            reason: "account_deleted",
+          },
+        }));
+        return { result: shares, activity, version: "unchanged" as const };
       },
-      at: now,
+      events: (shares) =>
+        shares.map(({ orderId, memberId }) => ({
+          event: { type: "order.updated" as const, sessionId, orderId },
+          users: [memberId],
+        })),
     });
   }
-  return shares;
 }
 
 /**
- * Removes the user's lines from every cart not yet checked out (active: it could still become an
- * order) and takes them off others' lines' sharers, inside the deletion's transaction: each cart
- * is locked as every session write locks it, each line leaves an `item.removed` entry with
- * reason "account_deleted", and the session's version moves. Answers the carts changed.
+ * Takes the user out of every session they are in but do not run, one session write each: their
+ * lines leave its cart while it is not yet checked out (active: it could still become an order),
+ * each with an `item.removed` entry (reason "account_deleted"), they leave others' lines'
+ * sharers, and their membership goes. The version moves when the cart or the members changed.
  */
-async function removeOpenLines(
+async function leaveOtherSessions(
   tx: Tx,
-  userId: string,
-  userName: string,
-  now: Date,
-): Promise<{ sessionId: string; cartId: string; version: number }[]> {
-  const touched = await executeRows<{ cartId: string; sessionId: string }>(
+  write: SessionWriter,
+  user: { id: string; name: string },
+  memberOf: string[],
+) {
+  const withLines = await executeRows<{ sessionId: string }>(
     tx,
-    sql`select distinct c.id as "cartId", c.session_id as "sessionId"
+    sql`select distinct c.session_id as "sessionId"
       from ${carts} c join ${cartLines} l on l.cart_id = c.id
-      where c.status = 'active' and (l.added_by = ${userId} or ${userId} = any(l.shared_with))
-      order by c.id`,
+      where c.status = 'active' and (l.added_by = ${user.id} or ${user.id} = any(l.shared_with))`,
   );
-  const changed: { sessionId: string; cartId: string; version: number }[] = [];
-  for (const { cartId, sessionId } of touched) {
-    await lockSession(tx, sessionId);
-    // A checkout or an end that committed while we waited for the lock made it history.
-    const [cart] = await tx
-      .select({ status: carts.status })
-      .from(carts)
-      .where(eq(carts.id, cartId));
-    if (cart?.status !== "active") continue;
-    const removed = await executeRows<{ productId: string; product: string; quantity: number }>(
-      tx,
-      sql`delete from ${cartLines} l using products p
-        where l.cart_id = ${cartId} and l.added_by = ${userId} and p.id = l.product_id
-        returning p.id as "productId", p.name as product, l.quantity`,
-    );
-    await tx.execute(
-      sql`update ${cartLines} set shared_with = array_remove(shared_with, ${userId}::uuid)
-        where cart_id = ${cartId} and ${userId} = any(shared_with)`,
-    );
-    for (const line of removed) {
-      await record(tx, {
-        sessionId,
-        actorId: userId,
-        type: "item.removed",
-        details: { ...line, lineOf: userName, reason: "account_deleted" },
-        at: now,
-      });
-    }
-    await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
-    changed.push({ sessionId, cartId, version: (await bumpVersion(tx, sessionId, now)).version });
+  const sessionIds = [...new Set([...memberOf, ...withLines.map((r) => r.sessionId)])].sort();
+  for (const sessionId of sessionIds) {
+    await write({
+      sessionId,
+      userId: user.id,
+      action: null,
+      active: false,
+      change: async ({ tx, session, cartId, now }) => {
+        const left = await tx
+          .delete(sessionMembers)
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, user.id)))
+          .returning({ role: sessionMembers.role });
+        const [cart] = await tx
+          .select({ status: carts.status })
+          .from(carts)
+          .where(eq(carts.id, cartId));
+        // A checkout or an end that committed while we waited for the lock made it history.
+        const linesOpen = session.status === "active" && cart?.status === "active";
+        let removed: { productId: string; product: string; quantity: number }[] = [];
+        let shared = false;
+        if (linesOpen) {
+          removed = await executeRows(
+            tx,
+            sql`delete from ${cartLines} l using products p
+              where l.cart_id = ${cartId} and l.added_by = ${user.id} and p.id = l.product_id
+              returning p.id as "productId", p.name as product, l.quantity`,
+          );
+          const unshared = await executeRows<{ id: string }>(
+            tx,
+            sql`update ${cartLines} set shared_with = array_remove(shared_with, ${user.id}::uuid)
+              where cart_id = ${cartId} and ${user.id} = any(shared_with) returning id`,
+          );
+          shared = unshared.length > 0;
+          if (removed.length > 0 || shared) {
+            await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
+          }
+        }
+        const cartChanged = removed.length > 0 || shared;
+        const activity = removed.map((line) => ({
+          type: "item.removed" as const,
+          details: { ...line, lineOf: user.name, reason: "account_deleted" },
+        }));
+        const result = { cartChanged, member: left.length > 0 };
+        return cartChanged || result.member
+          ? { result, activity }
+          : { result, version: "unchanged" as const };
+      },
+      events: ({ cartChanged, member }, row, cartId) => [
+        // Shares moved: cart pages and split panels (and ready marks) refetch.
+        ...(cartChanged
+          ? (["cart.updated", "session.updated"] as const).map((type) =>
+              toMembers(type, row, { cartId }),
+            )
+          : []),
+        ...(member
+          ? [{ event: { type: "member.left" as const, sessionId }, members: sessionId }]
+          : []),
+      ],
+    });
   }
-  return changed;
 }
 
 export function createAccountService(deps: {
@@ -146,112 +197,10 @@ export function createAccountService(deps: {
   /** Closes the user's live sockets and forgets their cached auth sessions. */
   signOutEverywhere: (userId: string) => void;
 }) {
-  const { db, clock, events } = deps;
+  const { db, clock } = deps;
 
-  /** Everything the app holds about the user, as one JSON document (no password, no codes). */
-  async function exportData(user: User) {
-    const [account] = await db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        createdAt: users.createdAt,
-        emailVerifiedAt: users.emailVerifiedAt,
-      })
-      .from(users)
-      .where(eq(users.id, user._id));
-    const [profile] = await db
-      .select({
-        bio: profiles.bio,
-        location: profiles.location,
-        languages: profiles.languages,
-        occupation: profiles.occupation,
-        phoneNumber: profiles.phoneNumber,
-        hasAvatar: sql<boolean>`${profiles.avatarWebp} is not null`,
-        updatedAt: profiles.updatedAt,
-      })
-      .from(profiles)
-      .where(eq(profiles.userId, user._id));
-    const devices = await db
-      .select({
-        createdAt: authSessions.createdAt,
-        lastSeenAt: authSessions.lastSeenAt,
-        revokedAt: authSessions.revokedAt,
-        userAgent: authSessions.userAgent,
-      })
-      .from(authSessions)
-      .where(eq(authSessions.userId, user._id));
-    const memberships = await db
-      .select({
-        sessionId: sessions.id,
-        sessionName: sessions.name,
-        status: sessions.status,
-        role: sessionMembers.role,
-        budgetCents: sessionMembers.budgetCents,
-        joinedAt: sessionMembers.createdAt,
-      })
-      .from(sessionMembers)
-      .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
-      .where(eq(sessionMembers.userId, user._id));
-    const lines = await executeRows<{
-      sessionName: string;
-      product: string;
-      quantity: number;
-      unitPriceCents: number;
-      addedAt: string;
-    }>(
-      db,
-      sql`select s.name as "sessionName", p.name as product, l.quantity,
-          coalesce(l.unit_price_cents, p.price_cents) as "unitPriceCents", l.added_at as "addedAt"
-        from cart_lines l join carts c on c.id = l.cart_id join sessions s on s.id = c.session_id
-        join products p on p.id = l.product_id
-        where l.added_by = ${user._id} order by l.added_at`,
-    );
-    const shares = await executeRows<{
-      number: number;
-      sessionName: string;
-      placedAt: string;
-      payee: string;
-      totalCents: number;
-      status: string;
-    }>(
-      db,
-      sql`select o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-          o.payee_name as payee, s.total_cents as "totalCents", s.status
-        from order_shares s join orders o on o.id = s.order_id
-        where s.user_id = ${user._id} order by o.placed_at`,
-    );
-    const invites = await db
-      .select({
-        sessionName: sessions.name,
-        role: sessionInvites.role,
-        status: sessionInvites.status,
-        createdAt: sessionInvites.createdAt,
-      })
-      .from(sessionInvites)
-      .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
-      .where(eq(sessionInvites.email, user.email));
-    return {
-      exportedAt: clock.now().toISOString(),
-      account,
-      profile: profile ?? null,
-      devices,
-      sessions: memberships.map(({ budgetCents, ...m }) => ({
-        ...m,
-        budget: budgetCents === null ? null : fromCents(budgetCents),
-      })),
-      cartLines: lines.map(({ unitPriceCents, ...l }) => ({
-        ...l,
-        unitPrice: fromCents(Number(unitPriceCents)),
-      })),
-      orderShares: shares.map(({ number, totalCents, ...s }) => ({
-        ...s,
-        number: orderNumber(Number(number)),
-        total: fromCents(Number(totalCents)),
-      })),
-      invitesReceived: invites,
-    };
-  }
+  /** Everything the app holds about the user, as one JSON document (export.ts). */
+  const exportData = (user: User) => exportAccount(db, clock, user);
 
   /** The shares the user still owes or is owed, as the deletion's 409 lists them. */
   async function unsettled(userId: string): Promise<UnsettledShare[]> {
@@ -296,19 +245,35 @@ export function createAccountService(deps: {
       .select({ sessionId: sessionMembers.sessionId, role: sessionMembers.role })
       .from(sessionMembers)
       .where(eq(sessionMembers.userId, user._id));
-    const ended = await db.transaction(async (tx) => {
+    await writeSessionsTogether(db, deps, async (write, tx) => {
       const own = await tx
         .select({ id: sessions.id })
         .from(sessions)
-        .innerJoin(carts, eq(carts.sessionId, sessions.id))
-        .where(and(eq(sessions.creatorId, user._id), eq(sessions.status, "active")));
-      const endedNow: { sessionId: string; version: number }[] = [];
+        .where(and(eq(sessions.creatorId, user._id), eq(sessions.status, "active")))
+        .orderBy(sessions.id);
       for (const { id } of own) {
-        endedNow.push({ sessionId: id, version: await endInTransaction(tx, id, now) });
+        // Nobody is left to run it: it ends, its cart kept as history for the others.
+        await write({
+          sessionId: id,
+          userId: user._id,
+          action: null,
+          change: async ({ tx, now }) => {
+            await endInTransaction(tx, id, now);
+            return { result: null };
+          },
+          events: (_, row) => [toMembers("session.ended", row)],
+        });
       }
       // Before the rename: the entries name them as the others knew them.
-      const linesLeft = await removeOpenLines(tx, user._id, row.name, now);
-      const writtenOff = await writeOffOwedToThem(tx, user._id, now);
+      const others = memberOf.filter((m) => !own.some((o) => o.id === m.sessionId));
+      await leaveOtherSessions(
+        tx,
+        write,
+        { id: user._id, name: row.name },
+        others.map((m) => m.sessionId),
+      );
+      await writeOffOwedToThem(tx, write, user._id);
+      // The memberships of the sessions that ended above, and any made since they were read.
       await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
       // Every invite to the address, answered ones too: the next account on it must not see them.
       await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
@@ -336,42 +301,8 @@ export function createAccountService(deps: {
           updatedAt: now,
         })
         .where(eq(users.id, user._id));
-      // Others' sessions see the change in their member lists (carts changed above moved already).
-      const others = memberOf.filter((m) => !endedNow.some((e) => e.sessionId === m.sessionId));
-      const unbumped = others.filter((m) => !linesLeft.some((c) => c.sessionId === m.sessionId));
-      if (unbumped.length > 0) {
-        await tx
-          .update(sessions)
-          .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
-          .where(
-            inArray(
-              sessions.id,
-              unbumped.map((m) => m.sessionId),
-            ),
-          );
-      }
-      return { endedNow, linesLeft, writtenOff, others: others.map((m) => m.sessionId) };
     });
     deps.signOutEverywhere(user._id);
-    for (const { sessionId, version } of ended.endedNow) {
-      events.publish({ event: { type: "session.ended", sessionId, version }, members: sessionId });
-    }
-    for (const { sessionId, cartId, version } of ended.linesLeft) {
-      // Shares moved: cart pages and split panels (and ready marks) refetch.
-      for (const type of ["cart.updated", "session.updated"] as const) {
-        events.publish({ event: { type, sessionId, cartId, version }, members: sessionId });
-      }
-      announceActivity(events, sessionId);
-    }
-    for (const sessionId of ended.others) {
-      events.publish({ event: { type: "member.left", sessionId }, members: sessionId });
-    }
-    for (const { orderId, sessionId, memberId } of ended.writtenOff) {
-      events.publish({ event: { type: "order.updated", sessionId, orderId }, users: [memberId] });
-    }
-    for (const sessionId of new Set(ended.writtenOff.map((s) => s.sessionId))) {
-      announceActivity(events, sessionId);
-    }
   }
 
   return { exportData, deleteAccount };

@@ -20,10 +20,10 @@ import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { announceActivity, record } from "./activity.ts";
 import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
-import { bumpVersion, lockForWrite, lockSession, type SessionService } from "./service.ts";
+import type { SessionService } from "./service.ts";
+import { toMembers, writeSession, type TypedEntry } from "./write.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
@@ -44,7 +44,7 @@ export function createMembershipService(deps: {
   track?: (job: Promise<unknown>) => void;
 }) {
   const { db, clock, events, media } = deps;
-  const { accessByCode, announce } = deps.sessions;
+  const { accessByCode } = deps.sessions;
 
   /** Failed joins, counted over the last 15 minutes. */
   const joinLimit = createAttemptLimit({
@@ -95,27 +95,30 @@ export function createMembershipService(deps: {
       await joinLimit.record({ userId, sessionId: session?.id ?? null, address });
       throw invalidJoin();
     }
-    const now = clock.now();
-    const version = await db.transaction(async (tx) => {
-      // A request waiting behind a checkout or an end finds the session over.
-      if ((await lockSession(tx, session.id))?.status !== "active") throw invalidJoin();
-      const inserted = await tx
-        .insert(sessionMembers)
-        .values({ sessionId: session.id, userId, role: "pending", createdAt: now })
-        .onConflictDoNothing()
-        .returning({ role: sessionMembers.role });
-      if (inserted.length === 0)
-        throw conflict("You are already in this session or waiting to join it.");
-      return (await bumpVersion(tx, session.id, now)).version;
-    });
-    // Only the creator decides on join requests, so only the creator hears of them.
-    events.publish({
-      event: {
-        type: "joinrequest.created",
-        sessionId: session.id,
-        ...(version ? { version } : {}),
+    // A request waiting behind a checkout or an end finds the session over. A join request is
+    // not yet a member: no entry (approving it is one).
+    await writeSession(db, deps, {
+      sessionId: session.id,
+      userId,
+      action: null,
+      ended: invalidJoin,
+      change: async ({ tx, now }) => {
+        const inserted = await tx
+          .insert(sessionMembers)
+          .values({ sessionId: session.id, userId, role: "pending", createdAt: now })
+          .onConflictDoNothing()
+          .returning({ role: sessionMembers.role });
+        if (inserted.length === 0)
+          throw conflict("You are already in this session or waiting to join it.");
+        return { result: null };
       },
-      users: [session.creatorId],
+      // Only the creator decides on join requests, so only the creator hears of them.
+      events: (_, row) => [
+        {
+          event: { type: "joinrequest.created", sessionId: row.id, version: row.version },
+          users: [session.creatorId],
+        },
+      ],
     });
     return { message: "Join request sent", sessionId: session.id };
   }
@@ -194,40 +197,40 @@ export function createMembershipService(deps: {
       eq(sessionMembers.userId, targetId ?? "00000000-0000-0000-0000-000000000000"),
       eq(sessionMembers.role, "pending"),
     );
-    const now = clock.now();
-    // Conditional on role = pending: concurrent decisions act once.
-    const version = await db.transaction(async (tx) => {
-      await lockForWrite(tx, session.id, userId, "session.decideJoin");
-      const changed = approve
-        ? await tx.update(sessionMembers).set({ role: "participant" }).where(pendingRow).returning()
-        : await tx.delete(sessionMembers).where(pendingRow).returning();
-      if (changed.length === 0) throw notFound("No pending join request from that person");
-      // The new member joined (the creator let them in).
-      if (approve) {
-        await record(tx, {
-          sessionId: session.id,
-          actorId: targetId!,
+    // Conditional on role = pending: concurrent decisions act once. The new member's entry is
+    // theirs (the creator let them in); a refused request was never a member: no entry.
+    await writeSession(db, deps, {
+      sessionId: session.id,
+      userId,
+      action: "session.decideJoin",
+      change: async ({ tx }) => {
+        const changed = approve
+          ? await tx
+              .update(sessionMembers)
+              .set({ role: "participant" })
+              .where(pendingRow)
+              .returning()
+          : await tx.delete(sessionMembers).where(pendingRow).returning();
+        if (changed.length === 0) throw notFound("No pending join request from that person");
+        const joined = {
           type: "member.joined",
+          actorId: targetId!,
           details: { approvedBy: userId },
-          at: now,
-        });
-      }
-      return (await bumpVersion(tx, session.id, now)).version;
+        };
+        return { result: null, activity: approve ? (joined as TypedEntry) : undefined };
+      },
+      // An approved member is a member now, so hears it with the members; a refused one is told
+      // too. Both events name the requester and the outcome, so their pages can say which.
+      events: (_, row) => [
+        approve
+          ? toMembers("member.joined", row, { userId: targetId!, joinRequest: "approved" })
+          : toMembers("member.left", row, {
+              users: [targetId!],
+              userId: targetId!,
+              joinRequest: "rejected",
+            }),
+      ],
     });
-    if (approve) announceActivity(events, session.id);
-    // An approved member is a member now, so hears it with the members; a refused one is told
-    // too. Both events name the requester and the outcome, so their pages can say which.
-    if (approve) {
-      announce("member.joined", session.id, version, undefined, {
-        userId: targetId!,
-        joinRequest: "approved",
-      });
-    } else {
-      announce("member.left", session.id, version, [targetId!], {
-        userId: targetId!,
-        joinRequest: "rejected",
-      });
-    }
     return { message: approve ? "Join request approved" : "Join request rejected" };
   }
 
@@ -256,16 +259,22 @@ export function createMembershipService(deps: {
       .where(and(eq(sessionMembers.sessionId, session.id), eq(users.email, email)));
     if (member && member.role !== "pending")
       throw conflict("That person is already in this session.");
-    await db.transaction(async (tx) => {
-      await lockForWrite(tx, session.id, user._id, "session.invite");
-      const inserted = await tx
-        .insert(sessionInvites)
-        .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: clock.now() })
-        .onConflictDoNothing()
-        .returning({ id: sessionInvites.id });
-      if (inserted.length === 0) {
-        throw conflict("That person already has an invite to this session.");
-      }
+    // An invite is the invitee's to answer: no entry, the version stays, until they accept.
+    await writeSession(db, deps, {
+      sessionId: session.id,
+      userId: user._id,
+      action: "session.invite",
+      change: async ({ tx, now }) => {
+        const inserted = await tx
+          .insert(sessionInvites)
+          .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: now })
+          .onConflictDoNothing()
+          .returning({ id: sessionInvites.id });
+        if (inserted.length === 0) {
+          throw conflict("That person already has an invite to this session.");
+        }
+        return { result: null, version: "unchanged" };
+      },
     });
     const [invitee] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (invitee) {
@@ -325,72 +334,63 @@ export function createMembershipService(deps: {
   }
 
   async function respond(user: User, code: string, accept: boolean) {
-    const now = clock.now();
-    const outcome = await db.transaction(async (tx) => {
-      const [found] = await tx
-        .select({ invite: sessionInvites, session: sessions })
-        .from(sessionInvites)
-        .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
-        .where(
-          and(
-            eq(sessions.code, code),
-            eq(sessionInvites.email, user.email),
-            eq(sessionInvites.status, "pending"),
-          ),
-        );
-      // Accepting waits behind a checkout or an end, and then finds the session over.
-      if (!found || (await lockSession(tx, found.session.id))?.status !== "active")
-        throw notFound("No pending invite to that session");
-      const [claimed] = await tx
-        .update(sessionInvites)
-        .set({ status: accept ? "accepted" : "rejected", respondedAt: now })
-        .where(and(eq(sessionInvites.id, found.invite.id), eq(sessionInvites.status, "pending")))
-        .returning({ id: sessionInvites.id });
-      if (!claimed) throw notFound("No pending invite to that session");
-      if (accept) {
+    const noInvite = () => notFound("No pending invite to that session");
+    const [found] = await db
+      .select({ invite: sessionInvites })
+      .from(sessionInvites)
+      .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+      .where(
+        and(
+          eq(sessions.code, code),
+          eq(sessionInvites.email, user.email),
+          eq(sessionInvites.status, "pending"),
+        ),
+      );
+    if (!found) throw noInvite();
+    const { invite } = found;
+    // Accepting waits behind a checkout or an end, and then finds the session over.
+    await writeSession(db, deps, {
+      sessionId: invite.sessionId,
+      userId: user._id,
+      action: null,
+      ended: noInvite,
+      change: async ({ tx, now }) => {
+        const [claimed] = await tx
+          .update(sessionInvites)
+          .set({ status: accept ? "accepted" : "rejected", respondedAt: now })
+          .where(and(eq(sessionInvites.id, invite.id), eq(sessionInvites.status, "pending")))
+          .returning({ id: sessionInvites.id });
+        if (!claimed) throw noInvite();
+        // A refused invite never made a member: no entry.
+        if (!accept) return { result: null };
         // An earlier join request by the same person becomes the invited role; a member (joined
         // meanwhile another way, a link) changes nothing and gets 409: the rollback keeps the
         // invite pending and logs no second join.
         const added = await tx
           .insert(sessionMembers)
           .values({
-            sessionId: found.session.id,
+            sessionId: invite.sessionId,
             userId: user._id,
-            role: found.invite.role,
+            role: invite.role,
             createdAt: now,
           })
           .onConflictDoUpdate({
             target: [sessionMembers.sessionId, sessionMembers.userId],
-            set: { role: found.invite.role },
+            set: { role: invite.role },
             setWhere: eq(sessionMembers.role, "pending"),
           })
           .returning({ role: sessionMembers.role });
         if (added.length === 0) throw conflict("You are already in this session.");
-        await record(tx, {
-          sessionId: found.session.id,
-          actorId: user._id,
-          type: "member.joined",
-          details: { role: found.invite.role, via: "invite" },
-          at: now,
-        });
-      }
-      const [touched] = await tx
-        .update(sessions)
-        .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
-        .where(eq(sessions.id, found.session.id))
-        .returning({ version: sessions.version });
-      return { accepted: accept, sessionId: found.session.id, version: touched!.version };
+        const details = { role: invite.role, via: "invite" };
+        return { result: null, activity: { type: "member.joined", details } };
+      },
+      // The invitee's other tabs drop the invite either way; the members see who joined.
+      events: (_, row) => [
+        toMembers(accept ? "member.joined" : "session.updated", row, { users: [user._id] }),
+      ],
     });
-    // The invitee's other tabs drop the invite either way; the members see who joined.
-    announce(
-      outcome.accepted ? "member.joined" : "session.updated",
-      outcome.sessionId,
-      outcome.version,
-      [user._id],
-    );
-    if (outcome.accepted) announceActivity(events, outcome.sessionId);
-    return outcome.accepted
-      ? { message: "Invite accepted", sessionId: outcome.sessionId }
+    return accept
+      ? { message: "Invite accepted", sessionId: invite.sessionId }
       : { message: "Invite rejected" };
   }
 

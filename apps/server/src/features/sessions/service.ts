@@ -2,14 +2,11 @@ import {
   can,
   fromCents,
   toCents,
-  type LiveEvent,
-  type LiveEventType,
   type Member,
   type Session,
   type ShareCents,
   type SessionStatus,
   type Action,
-  type SessionRole,
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
@@ -22,11 +19,12 @@ import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { splitOf, type CartView } from "../carts/service.ts";
-import { announceActivity, listActivity, record } from "./activity.ts";
+import { listActivity } from "./activity.ts";
 import { newSessionCode } from "./codes.ts";
 import { readyMark } from "./ready.ts";
+import { toMembers, writeSession, type SessionRow } from "./write.ts";
 
-export type SessionRow = typeof sessions.$inferSelect;
+export type { SessionRow };
 
 const sessionNotFound = () => notFound("Session not found");
 
@@ -39,77 +37,26 @@ export interface CreateSessionInput {
 }
 
 /**
- * Ends a session inside the caller's transaction (ending, and checking out): the cart becomes
- * history with its prices frozen, the session is ended and its version bumped. Callers lock the
- * cart row first, as every cart change (cart_write) does: taking the session row first would
- * deadlock against a change waiting for the session's version bump. Answers the new version.
+ * Ends a session inside a session write (ending, and checking out; the write moves the version):
+ * the cart becomes history with its prices frozen and the session is ended. A session ended (or
+ * checked out) while the write waited for the cart's lock is not ended twice.
  */
-export async function endInTransaction(tx: Tx, sessionId: string, now: Date): Promise<number> {
-  // The cart stays, as history; nothing is deleted by ending. A session ended (or checked out)
-  // while this request waited for the cart's lock is not ended twice.
+export async function endInTransaction(tx: Tx, sessionId: string, now: Date): Promise<void> {
+  // The cart stays, as history; nothing is deleted by ending.
   const [cart] = await tx
     .update(carts)
     .set({ status: "completed", updatedAt: now })
     .where(and(eq(carts.sessionId, sessionId), eq(carts.status, "active")))
     .returning({ id: carts.id });
   if (!cart) throw conflict("This session has ended.");
-  const [ended] = await tx
+  await tx
     .update(sessions)
-    .set({ status: "ended", endedAt: now, updatedAt: now, version: sql`${sessions.version} + 1` })
-    .where(eq(sessions.id, sessionId))
-    .returning({ version: sessions.version });
+    .set({ status: "ended", endedAt: now })
+    .where(eq(sessions.id, sessionId));
   await tx.execute(
     sql`update ${cartLines} set unit_price_cents = ${products.priceCents} from ${products}
         where ${cartLines.productId} = ${products.id} and ${cartLines.cartId} = ${cart.id}`,
   );
-  return ended!.version;
-}
-
-/**
- * The start of every write to a session, inside its transaction: locks the session's cart row,
- * then the session row (the order checkout and cart writes take them in, so writes never
- * deadlock), and answers the session as it is now. A write waiting behind a checkout, an end or a
- * removal then sees their outcome: it lands before them or is refused, never after.
- */
-export async function lockSession(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
-  await tx.select({ id: carts.id }).from(carts).where(eq(carts.sessionId, sessionId)).for("update");
-  const [row] = await tx.select().from(sessions).where(eq(sessions.id, sessionId)).for("update");
-  return row;
-}
-
-/**
- * `lockSession`, then the caller's role as it is now, checked against the permissions table
- * (404 for anyone outside, 403 or 409 per the table), and 409 unless the session is active.
- */
-export async function lockForWrite(
-  tx: Tx,
-  sessionId: string,
-  userId: string,
-  action: Action,
-  options: { active?: boolean } = {},
-): Promise<{ session: SessionRow; role: SessionRole }> {
-  const session = await lockSession(tx, sessionId);
-  const [member] = session
-    ? await tx
-        .select({ role: sessionMembers.role })
-        .from(sessionMembers)
-        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)))
-    : [];
-  requireAllowed(member?.role, action, "Session not found");
-  if ((options.active ?? true) && session!.status !== "active") {
-    throw conflict("This session has ended.");
-  }
-  return { session: session!, role: member!.role };
-}
-
-/** Bumps the version clients compare, inside the write's transaction; answers the new row. */
-export async function bumpVersion(tx: Tx, sessionId: string, now: Date): Promise<SessionRow> {
-  const [row] = await tx
-    .update(sessions)
-    .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
-    .where(eq(sessions.id, sessionId))
-    .returning();
-  return row!;
 }
 
 export function createSessionService(deps: {
@@ -120,20 +67,6 @@ export function createSessionService(deps: {
   media: Media;
 }) {
   const { db, clock, events, media } = deps;
-
-  /** Tells the session's members (and `users`) about a committed change. */
-  const announce = (
-    type: LiveEventType,
-    sessionId: string,
-    version: number | undefined,
-    users?: string[],
-    details?: Pick<LiveEvent, "userId" | "joinRequest">,
-  ) =>
-    events.publish({
-      event: { type, sessionId, ...(version === undefined ? {} : { version }), ...details },
-      members: sessionId,
-      ...(users ? { users } : {}),
-    });
 
   /** The members who hear a session's events: everyone in it but pending join requests. */
   async function memberIds(sessionId: string): Promise<string[]> {
@@ -304,7 +237,7 @@ export function createSessionService(deps: {
           await tx.insert(carts).values({ sessionId: session!.id, createdAt: now, updatedAt: now });
           return session!;
         });
-        announce("session.updated", row.id, row.version); // the creator's other tabs
+        events.publish(toMembers("session.updated", row)); // the creator's other tabs
         return view(row, user._id);
       } catch (error) {
         // A code collision (1 in 31^8 per pair) is retried with a new code.
@@ -350,77 +283,70 @@ export function createSessionService(deps: {
     if (body.passcode !== undefined) changes.passcode = body.passcode?.trim() || null;
     if (body.budget !== undefined)
       changes.budgetCents = body.budget === null ? null : toCents(body.budget);
-    const now = clock.now();
-    const row = await db.transaction(async (tx) => {
-      await lockForWrite(tx, sessionId, userId, "session.edit");
-      const [updated] = await tx
-        .update(sessions)
-        .set({ ...changes, version: sql`${sessions.version} + 1`, updatedAt: now })
-        .where(eq(sessions.id, sessionId))
-        .returning();
-      // What changed, never the passcode itself.
-      const changed = Object.keys(body).filter(
-        (k) => (body as Record<string, unknown>)[k] !== undefined,
-      );
-      await record(tx, {
-        sessionId,
-        actorId: userId,
-        type: "session.updated",
-        details: {
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId,
+      action: "session.edit",
+      change: async ({ tx }) => {
+        if (Object.keys(changes).length > 0) {
+          await tx.update(sessions).set(changes).where(eq(sessions.id, sessionId));
+        }
+        // What changed, never the passcode itself.
+        const changed = Object.keys(body).filter(
+          (k) => (body as Record<string, unknown>)[k] !== undefined,
+        );
+        const details = {
           changed,
           ...(body.sessionName !== undefined ? { sessionName: body.sessionName } : {}),
           ...(body.budget !== undefined ? { budget: body.budget } : {}),
-        },
-        at: now,
-      });
-      return updated!;
+        };
+        return { result: null, activity: { type: "session.updated", details } };
+      },
+      events: (_, row) => [toMembers("session.updated", row)],
     });
-    announce("session.updated", sessionId, row.version);
-    announceActivity(events, sessionId);
-    return view(row, userId);
+    return view(session, userId);
   }
 
   async function leave(sessionId: string, userId: string) {
     // Only while the session is still active: an ended session's members are its history.
-    const now = clock.now();
-    const { role, version } = await db.transaction(async (tx) => {
-      const { role } = await lockForWrite(tx, sessionId, userId, "session.leave");
-      await tx
-        .delete(sessionMembers)
-        .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
-      // A member leaving is history; a join request withdrawn never made them one.
-      if (role !== "pending") {
-        await record(tx, { sessionId, actorId: userId, type: "member.left", at: now });
-      }
-      return { role, version: (await bumpVersion(tx, sessionId, now)).version };
-    });
-    if (role !== "pending") announceActivity(events, sessionId);
-    announce(
-      "member.left",
+    const { result: role } = await writeSession(db, deps, {
       sessionId,
-      version,
-      [userId],
-      role === "pending" ? { userId, joinRequest: "withdrawn" } : undefined,
-    );
+      userId,
+      action: "session.leave",
+      change: async ({ tx, role }) => {
+        await tx
+          .delete(sessionMembers)
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
+        // A member leaving is history; a join request withdrawn never made them one.
+        return {
+          result: role,
+          activity: role === "pending" ? undefined : { type: "member.left" },
+        };
+      },
+      events: (role, row) => [
+        toMembers("member.left", row, {
+          users: [userId],
+          ...(role === "pending" ? { userId, joinRequest: "withdrawn" as const } : {}),
+        }),
+      ],
+    });
     return { message: role === "pending" ? "Join request withdrawn" : "You left the session" };
   }
 
   async function end(sessionId: string, userId: string) {
-    const now = clock.now();
-    const version = await db.transaction(async (tx) => {
-      await lockForWrite(tx, sessionId, userId, "session.end");
-      const ended = await endInTransaction(tx, sessionId, now);
-      await record(tx, {
-        sessionId,
-        actorId: userId,
-        type: "session.updated",
-        details: { status: "ended" },
-        at: now,
-      });
-      return ended;
+    await writeSession(db, deps, {
+      sessionId,
+      userId,
+      action: "session.end",
+      change: async ({ tx, now }) => {
+        await endInTransaction(tx, sessionId, now);
+        return {
+          result: null,
+          activity: { type: "session.updated", details: { status: "ended" } },
+        };
+      },
+      events: (_, row) => [toMembers("session.ended", row)],
     });
-    announce("session.ended", sessionId, version);
-    announceActivity(events, sessionId);
     return { message: "Session ended", sessionId };
   }
 
@@ -442,9 +368,8 @@ export function createSessionService(deps: {
     accessByCode,
     membersOf,
     memberIds,
-    // For the membership and split services, which change who is in a session and how it splits.
+    // For the services that change who is in a session and how it splits.
     view,
-    announce,
   };
 }
 

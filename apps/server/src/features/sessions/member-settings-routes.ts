@@ -1,17 +1,17 @@
 import type { FastifyPluginAsync } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import type { SplitService } from "./split.ts";
+import type { MemberSettingsService } from "./member-settings.ts";
 
 /** Split policy, members' budgets and roles, ready marks (the split calls of the endpoint table). */
-export const splitRoutes =
-  (split: SplitService): FastifyPluginAsync =>
+export const memberSettingsRoutes =
+  (settings: MemberSettingsService): FastifyPluginAsync =>
   async (app) => {
     route(app, "PUT /api/sessions/:id/split-policy", async (request) => ({
-      session: await split.setPolicy(request.params.id, request.auth.user._id, request.body),
+      session: await settings.setPolicy(request.params.id, request.auth.user._id, request.body),
     }));
 
     route(app, "PATCH /api/sessions/:id/members/:userId", async (request) => ({
-      session: await split.updateMember(
+      session: await settings.updateMember(
         request.params.id,
         request.auth.user._id,
         request.params.userId,
@@ -20,6 +20,10 @@ export const splitRoutes =
     }));
 
     route(app, "PUT /api/sessions/:id/ready", async (request) => ({
-      session: await split.setReady(request.params.id, request.auth.user._id, request.body.ready),
+      session: await settings.setReady(
+        request.params.id,
+        request.auth.user._id,
+        request.body.ready,
+      ),
     }));
   };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import type { LinkService } from "./links.ts";
+import type { InviteLinkService } from "./invite-links.ts";
 
-/** Invite links, removing and handing over members, a new code (the creator's member calls). */
-export const linkRoutes =
-  (links: LinkService, acceptRateLimit: number): FastifyPluginAsync =>
+/** Invite links: the creator's calls, the preview and accepting one. */
+export const inviteLinkRoutes =
+  (links: InviteLinkService, acceptRateLimit: number): FastifyPluginAsync =>
   async (app) => {
     route(app, "POST /api/sessions/:id/links", async (request, reply) =>
       reply
@@ -35,20 +35,4 @@ export const linkRoutes =
       async (request) => links.accept(request.params.token, request.auth.user),
       limited,
     );
-
-    route(app, "DELETE /api/sessions/:id/members/:userId", async (request) => ({
-      session: await links.removeMember(
-        request.params.id,
-        request.auth.user._id,
-        request.params.userId,
-      ),
-    }));
-
-    route(app, "POST /api/sessions/:id/transfer", async (request) => ({
-      session: await links.transfer(request.params.id, request.auth.user._id, request.body.userId),
-    }));
-
-    route(app, "POST /api/sessions/:id/rotate-code", async (request) => ({
-      session: await links.rotateCode(request.params.id, request.auth.user._id),
-    }));
   };

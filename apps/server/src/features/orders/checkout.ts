@@ -1,0 +1,134 @@
+/**
+ * Checkout (DESIGN section 9, "Checkout"; decision 009): one session write turns the cart into an
+ * immutable order with everyone's share and ends the session. The write's lock comes first (the
+ * cart row, as every cart change takes it, then the session row, so the policy cannot change
+ * under it): a change either committed before this snapshot or waits and then finds the cart
+ * locked.
+ */
+import { ErrorCode, fromCents, orderNumber, type ShareStatus, type User } from "@cartner/contract";
+import { eq, sql } from "drizzle-orm";
+import { executeRows, type Db } from "../../db/client.ts";
+import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, conflict } from "../../lib/errors.ts";
+import { splitOf, type CartView } from "../carts/service.ts";
+import type { EventBus } from "../realtime/bus.ts";
+import { endInTransaction } from "../sessions/service.ts";
+import { toMembers, writeSession } from "../sessions/write.ts";
+import type { OrderRow, ShareRow } from "./order-view.ts";
+
+/** People an order concerns: its payee and everyone with a share. */
+export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): string[] {
+  const people = new Set(shares.map((s) => s.userId));
+  if (row.payeeId) people.add(row.payeeId);
+  return [...people];
+}
+
+/** Snapshot, split, write the order and its shares, end the session; answers the order's rows. */
+export async function placeOrder(
+  db: Db,
+  deps: { clock: Clock; events: Pick<EventBus, "publish"> },
+  sessionId: string,
+  user: User,
+): Promise<{ row: OrderRow; shares: ShareRow[] }> {
+  const { result } = await writeSession(db, deps, {
+    sessionId,
+    userId: user._id,
+    action: "session.checkout",
+    // A checked-out session says so before saying it has ended.
+    active: false,
+    change: async ({ tx, session, cartId, now }) => {
+      const [existing] = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.sessionId, sessionId));
+      if (existing) {
+        throw new AppError(409, ErrorCode.ALREADY_CHECKED_OUT, "This cart is already checked out.");
+      }
+      if (session.status !== "active") throw conflict("This session has ended.");
+      const [{ view }] = (await executeRows<{ view: CartView }>(
+        tx,
+        sql`select cart_view(${cartId}) as view`,
+      )) as [{ view: CartView }];
+      if (view.lines.length === 0) {
+        throw new AppError(
+          409,
+          ErrorCode.EMPTY_CART,
+          "The cart is empty: add something before checking out.",
+        );
+      }
+      const { summary, shares } = splitOf(view);
+      const payee = view.members.find((m) => m.role === "creator")!;
+      const lines: OrderLineSnapshot[] = view.lines.map((l) => ({
+        productId: l.productId,
+        name: l.productName,
+        unitPriceCents: l.unitPriceCents,
+        quantity: l.quantity,
+        addedBy: { _id: l.userId, name: l.userName },
+        sharedWith: l.sharedWith,
+        lineTotalCents: l.unitPriceCents * l.quantity,
+      }));
+      const [row] = await tx
+        .insert(orders)
+        .values({
+          sessionId,
+          cartId,
+          sessionName: view.session.name,
+          placedAt: now,
+          placedById: user._id,
+          placedByName: user.name,
+          payeeId: payee.userId,
+          payeeName: payee.name,
+          lines,
+          policy: view.session.splitPolicy,
+          subtotalCents: summary.subtotal,
+          feesCents: summary.fees,
+          taxCents: summary.tax,
+          totalCents: summary.total,
+        })
+        .returning();
+      // Those who carry something; the payee's own share is settled by paying the shop.
+      const shareRows = await tx
+        .insert(orderShares)
+        .values(
+          shares
+            .filter((s) => s.total > 0)
+            .map((s) => {
+              const isPayee = s.userId === payee.userId;
+              return {
+                orderId: row!.id,
+                userId: s.userId,
+                name: s.name,
+                subtotalCents: s.subtotal,
+                feesCents: s.fees,
+                taxCents: s.tax,
+                totalCents: s.total,
+                status: (isPayee ? "confirmed" : "unpaid") as ShareStatus,
+                confirmedAt: isPayee ? now : null,
+              };
+            }),
+        )
+        .returning();
+      await endInTransaction(tx, sessionId, now);
+      const details = {
+        orderId: row!.id,
+        number: orderNumber(row!.number),
+        total: fromCents(summary.total),
+      };
+      return {
+        result: { row: row!, shares: shareRows },
+        activity: { type: "order.placed", details },
+      };
+    },
+    events: (placed, session) => [
+      toMembers("session.ended", session),
+      // The session's members hear of the checkout (their cart page turns into the order).
+      {
+        event: { type: "order.placed", sessionId, orderId: placed.row.id },
+        members: sessionId,
+        users: peopleOf(placed.row, placed.shares),
+      },
+    ],
+  });
+  return result;
+}

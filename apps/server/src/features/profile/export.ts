@@ -1,0 +1,121 @@
+/**
+ * An account's export (DESIGN section 9, "Accounts"): everything the app holds about the user, as
+ * one JSON document: account, profile without the picture, devices, memberships, cart lines, order
+ * shares, invites. No password, no codes.
+ */
+import { fromCents, orderNumber, type User } from "@cartner/contract";
+import { eq, sql } from "drizzle-orm";
+import { executeRows, type Db } from "../../db/client.ts";
+import {
+  authSessions,
+  profiles,
+  sessionInvites,
+  sessionMembers,
+  sessions,
+  users,
+} from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+
+export async function exportAccount(db: Db, clock: Clock, user: User) {
+  const [account] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      createdAt: users.createdAt,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(eq(users.id, user._id));
+  const [profile] = await db
+    .select({
+      bio: profiles.bio,
+      location: profiles.location,
+      languages: profiles.languages,
+      occupation: profiles.occupation,
+      phoneNumber: profiles.phoneNumber,
+      hasAvatar: sql<boolean>`${profiles.avatarWebp} is not null`,
+      updatedAt: profiles.updatedAt,
+    })
+    .from(profiles)
+    .where(eq(profiles.userId, user._id));
+  const devices = await db
+    .select({
+      createdAt: authSessions.createdAt,
+      lastSeenAt: authSessions.lastSeenAt,
+      revokedAt: authSessions.revokedAt,
+      userAgent: authSessions.userAgent,
+    })
+    .from(authSessions)
+    .where(eq(authSessions.userId, user._id));
+  const memberships = await db
+    .select({
+      sessionId: sessions.id,
+      sessionName: sessions.name,
+      status: sessions.status,
+      role: sessionMembers.role,
+      budgetCents: sessionMembers.budgetCents,
+      joinedAt: sessionMembers.createdAt,
+    })
+    .from(sessionMembers)
+    .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
+    .where(eq(sessionMembers.userId, user._id));
+  const lines = await executeRows<{
+    sessionName: string;
+    product: string;
+    quantity: number;
+    unitPriceCents: number;
+    addedAt: string;
+  }>(
+    db,
+    sql`select s.name as "sessionName", p.name as product, l.quantity,
+        coalesce(l.unit_price_cents, p.price_cents) as "unitPriceCents", l.added_at as "addedAt"
+      from cart_lines l join carts c on c.id = l.cart_id join sessions s on s.id = c.session_id
+      join products p on p.id = l.product_id
+      where l.added_by = ${user._id} order by l.added_at`,
+  );
+  const shares = await executeRows<{
+    number: number;
+    sessionName: string;
+    placedAt: string;
+    payee: string;
+    totalCents: number;
+    status: string;
+  }>(
+    db,
+    sql`select o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
+        o.payee_name as payee, s.total_cents as "totalCents", s.status
+      from order_shares s join orders o on o.id = s.order_id
+      where s.user_id = ${user._id} order by o.placed_at`,
+  );
+  const invites = await db
+    .select({
+      sessionName: sessions.name,
+      role: sessionInvites.role,
+      status: sessionInvites.status,
+      createdAt: sessionInvites.createdAt,
+    })
+    .from(sessionInvites)
+    .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+    .where(eq(sessionInvites.email, user.email));
+  return {
+    exportedAt: clock.now().toISOString(),
+    account,
+    profile: profile ?? null,
+    devices,
+    sessions: memberships.map(({ budgetCents, ...m }) => ({
+      ...m,
+      budget: budgetCents === null ? null : fromCents(budgetCents),
+    })),
+    cartLines: lines.map(({ unitPriceCents, ...l }) => ({
+      ...l,
+      unitPrice: fromCents(Number(unitPriceCents)),
+    })),
+    orderShares: shares.map(({ number, totalCents, ...s }) => ({
+      ...s,
+      number: orderNumber(Number(number)),
+      total: fromCents(Number(totalCents)),
+    })),
+    invitesReceived: invites,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The creator's hold on the member list (DESIGN section 9, "Membership"): removing a member,
+ * handing the session over, and a fresh code. Each is one session write (write.ts).
+ */
+import type { Session } from "@cartner/contract";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { sessionMembers, sessions, users } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
+import type { EventBus } from "../realtime/bus.ts";
+import { newPasscode, newSessionCode } from "./codes.ts";
+import type { SessionService } from "./service.ts";
+import { toMembers, writeSession } from "./write.ts";
+
+async function nameOf(tx: Tx, userId: string): Promise<string> {
+  const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+  return who?.name ?? "";
+}
+
+export function createMemberService(deps: {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  sessions: SessionService;
+}) {
+  const { db } = deps;
+  const { view } = deps.sessions;
+
+  /**
+   * Removes a member (pending requests included): their access ends at once (every later call
+   * is a 404, and the live channel stops telling them anything), and they are told so. Their
+   * cart lines stay.
+   */
+  async function removeMember(sessionId: string, actorId: string, targetId: string) {
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId: actorId,
+      action: "session.manageMembers",
+      change: async ({ tx }) => {
+        if (targetId === actorId) {
+          throw conflict("You cannot remove yourself; hand the session over or end it.");
+        }
+        const gone = await tx
+          .delete(sessionMembers)
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
+          .returning({ role: sessionMembers.role });
+        if (gone.length === 0) throw notFound("Member not found");
+        const details = { member: await nameOf(tx, targetId), memberId: targetId };
+        return { result: null, activity: { type: "member.removed", details } };
+      },
+      events: (_, row) => [
+        toMembers("member.removed", row, { users: [targetId], userId: targetId }),
+      ],
+    });
+    return view(session, actorId);
+  }
+
+  /** Hands the session to a participant: they become its creator, the old one a participant. */
+  async function transfer(sessionId: string, actorId: string, targetId: string): Promise<Session> {
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId: actorId,
+      action: "session.transfer",
+      change: async ({ tx }) => {
+        if (targetId === actorId) throw conflict("You already own this session.");
+        const [target] = await tx
+          .select({ role: sessionMembers.role })
+          .from(sessionMembers)
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
+        if (!target) throw notFound("Member not found");
+        if (target.role !== "participant") {
+          throw conflict("Hand the session over to a participant (make them one first).");
+        }
+        await tx.update(sessions).set({ creatorId: targetId }).where(eq(sessions.id, sessionId));
+        await tx
+          .update(sessionMembers)
+          .set({ role: "creator" })
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
+        await tx
+          .update(sessionMembers)
+          .set({ role: "participant" })
+          .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, actorId)));
+        const details = { member: await nameOf(tx, targetId), memberId: targetId, role: "creator" };
+        return { result: null, activity: { type: "member.role", details } };
+      },
+      events: (_, row) => [toMembers("session.updated", row)],
+    });
+    return view(session, actorId);
+  }
+
+  /** A new code, and a new passcode when the session has one; members keep their access. */
+  async function rotateCode(sessionId: string, actorId: string): Promise<Session> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { session } = await writeSession(db, deps, {
+          sessionId,
+          userId: actorId,
+          action: "session.rotateCode",
+          change: async ({ tx, session }) => {
+            await tx
+              .update(sessions)
+              .set({
+                code: newSessionCode(),
+                ...(session.passcode !== null ? { passcode: newPasscode() } : {}),
+              })
+              .where(eq(sessions.id, sessionId));
+            // Never the code itself: the log is for every member, viewers included.
+            const changed = session.passcode !== null ? ["code", "passcode"] : ["code"];
+            return { result: null, activity: { type: "session.updated", details: { changed } } };
+          },
+          events: (_, row) => [toMembers("session.updated", row)],
+        });
+        return view(session, actorId);
+      } catch (error) {
+        if (attempt < 5 && isUniqueViolation(error, "sessions_code_unique")) continue;
+        throw error;
+      }
+    }
+  }
+
+  return { removeMember, transfer, rotateCode };
+}
+
+export type MemberService = ReturnType<typeof createMemberService>;

@@ -1,0 +1,221 @@
+/**
+ * The one way to change a session: its fields, its members, its invites and links, its split
+ * policy, budgets and ready marks, its orders' settlement. Cart line writes are the exception:
+ * `cart_write()` (db/functions) takes the same lock, bumps the version and logs its entry in one
+ * SQL call, and the carts service publishes after it.
+ *
+ * Every write here is the same steps, in this order:
+ *   1. a transaction opens;
+ *   2. the session's cart row, then its session row, are locked (`SELECT ... FOR UPDATE`: the
+ *      order `cart_write()` and checkout take them in, so writes never deadlock), and the
+ *      caller's role and the session's status are read as they are now: the role is checked
+ *      against the permissions table's action, and the session must be active unless the write
+ *      says otherwise. A write waiting behind a checkout, an end or the caller's removal therefore
+ *      lands before it or is refused, never after it;
+ *   3. the change runs;
+ *   4. its activity entries are written and the session's version moves once;
+ *   5. the transaction commits;
+ *   6. the live events go out, and `activity.created` when an entry was written.
+ * A refused or failed change rolls back everything and publishes nothing.
+ */
+import type { Action, ActivityType, SessionRole } from "@cartner/contract";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { carts, sessionMembers, sessions } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { conflict } from "../../lib/errors.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
+import type { EventBus, Published } from "../realtime/bus.ts";
+import { record } from "./activity.ts";
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** One activity entry of a write; the session and the time are the write's. */
+export interface TypedEntry {
+  type: ActivityType;
+  details?: Record<string, unknown>;
+  /** Whose entry it is; the caller by default (an approved requester is the one who joined). */
+  actorId?: string;
+}
+
+/** What a change answers from inside the transaction. */
+export interface Changed<R> {
+  result: R;
+  /** The entry (or entries) the change leaves in the session's log; none only where it says why. */
+  activity?: TypedEntry | TypedEntry[] | undefined;
+  /**
+   * "unchanged" leaves the version alone: the change is one members' views do not show (an
+   * invite link, an order's settlement), or there was nothing to do. Otherwise it moves once.
+   */
+  version?: "unchanged";
+}
+
+export interface WriteContext {
+  tx: Tx;
+  /** The session as locked (its version not yet moved). */
+  session: SessionRow;
+  /** The session's cart (every session has one). */
+  cartId: string;
+  /** The caller's role as it is now; null for a caller who is not a member. */
+  role: SessionRole | null;
+  now: Date;
+}
+
+export interface SessionWrite<R> {
+  sessionId: string;
+  /** Who asks: the actor of the entries unless an entry names another. */
+  userId: string;
+  /**
+   * The permissions table's action the caller's role must allow (404 outside the session, 403 or
+   * 409 as the table says). null: the caller need not be a member, and the change checks what it
+   * needs: someone joining, an order's payee or sharer (checked by the order service), an
+   * account's deletion.
+   */
+  action: Action | null;
+  /**
+   * Whether the session must be active: true by default, refused with `ended()` (409 "This
+   * session has ended." by default). false for changes that also apply to an ended session.
+   */
+  active?: boolean;
+  ended?: () => Error;
+  change: (ctx: WriteContext) => Promise<Changed<R>>;
+  /** The live events after commit, given the change's result, the session after it, its cart. */
+  events?: (result: R, session: SessionRow, cartId: string) => Published[];
+}
+
+export interface Written<R> {
+  result: R;
+  /** The session after the write (its new version, unless the change kept it). */
+  session: SessionRow;
+}
+
+/**
+ * Locks the session's cart row, then the session row, and answers them: the start of every
+ * write to a session (above), inside its transaction.
+ */
+export async function lockSession(
+  tx: Tx,
+  sessionId: string,
+): Promise<{ session: SessionRow; cartId: string } | undefined> {
+  const [cart] = await tx
+    .select({ id: carts.id })
+    .from(carts)
+    .where(eq(carts.sessionId, sessionId))
+    .for("update");
+  const [session] = await tx
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .for("update");
+  return cart && session ? { session, cartId: cart.id } : undefined;
+}
+
+/** Steps 2 to 4 of a write, inside the caller's transaction; answers what to publish after it. */
+async function apply<R>(
+  tx: Tx,
+  write: SessionWrite<R>,
+  now: Date,
+): Promise<Written<R> & { published: Published[] }> {
+  const locked = await lockSession(tx, write.sessionId);
+  const [member] = locked
+    ? await tx
+        .select({ role: sessionMembers.role })
+        .from(sessionMembers)
+        .where(
+          and(
+            eq(sessionMembers.sessionId, write.sessionId),
+            eq(sessionMembers.userId, write.userId),
+          ),
+        )
+    : [];
+  if (write.action) requireAllowed(member?.role, write.action, "Session not found");
+  const ended = write.ended ?? (() => conflict("This session has ended."));
+  if (!locked) throw ended();
+  if ((write.active ?? true) && locked.session.status !== "active") throw ended();
+
+  const changed = await write.change({
+    tx,
+    session: locked.session,
+    cartId: locked.cartId,
+    role: member?.role ?? null,
+    now,
+  });
+
+  const entries = [changed.activity ?? []].flat();
+  for (const entry of entries) {
+    await record(tx, {
+      sessionId: write.sessionId,
+      actorId: entry.actorId ?? write.userId,
+      type: entry.type,
+      ...(entry.details ? { details: entry.details } : {}),
+      at: now,
+    });
+  }
+  let session = locked.session;
+  if (changed.version !== "unchanged") {
+    const [bumped] = await tx
+      .update(sessions)
+      .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
+      .where(eq(sessions.id, write.sessionId))
+      .returning();
+    session = bumped!;
+  } else {
+    // The change may have written the session row itself (an end, a new code).
+    const [fresh] = await tx.select().from(sessions).where(eq(sessions.id, write.sessionId));
+    session = fresh!;
+  }
+  const published = write.events?.(changed.result, session, locked.cartId) ?? [];
+  if (entries.length > 0) {
+    published.push({
+      event: { type: "activity.created", sessionId: write.sessionId },
+      members: write.sessionId,
+    });
+  }
+  return { result: changed.result, session, published };
+}
+
+/**
+ * Writes to several sessions in one transaction (an account's deletion): `body` calls `write` for
+ * each, in a fixed order (sessions locked one after another by id never deadlock), and may change
+ * other tables with `tx`. Everything commits together; then every write's events go out.
+ */
+export async function writeSessionsTogether<T>(
+  db: Db,
+  deps: { clock: Clock; events: Pick<EventBus, "publish"> },
+  body: (write: <R>(w: SessionWrite<R>) => Promise<Written<R>>, tx: Tx) => Promise<T>,
+): Promise<T> {
+  const now = deps.clock.now();
+  const published: Published[] = [];
+  const answer = await db.transaction((tx) =>
+    body(async (w) => {
+      const done = await apply(tx, w, now);
+      published.push(...done.published);
+      return { result: done.result, session: done.session };
+    }, tx),
+  );
+  for (const p of published) deps.events.publish(p);
+  return answer;
+}
+
+/** One write to one session (the steps above); answers its result and the session after it. */
+export async function writeSession<R>(
+  db: Db,
+  deps: { clock: Clock; events: Pick<EventBus, "publish"> },
+  write: SessionWrite<R>,
+): Promise<Written<R>> {
+  return writeSessionsTogether(db, deps, (apply) => apply(write));
+}
+
+/** A live event about the session, to its members (and `users`), with its version. */
+export function toMembers(
+  type: Published["event"]["type"],
+  session: SessionRow,
+  extra: Omit<Published["event"], "type" | "sessionId"> & { users?: string[] } = {},
+): Published {
+  const { users, ...details } = extra;
+  return {
+    event: { type, sessionId: session.id, version: session.version, ...details },
+    members: session.id,
+    ...(users ? { users } : {}),
+  };
+}
