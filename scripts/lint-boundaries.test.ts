@@ -16,7 +16,9 @@ async function ruleIds(code: string, file: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe("feature boundaries", () => {
+// ESLint loads the whole config (and its type-aware parser) on the first call: seconds on a busy
+// 2-core machine.
+describe("feature boundaries", { timeout: 60_000 }, () => {
   it("refuse an import of another feature's internals", async () => {
     const ids = await ruleIds(
       'import { CreateSessionForm } from "../sessions/CreateSessionForm.tsx";\nexport const form = CreateSessionForm;\n',

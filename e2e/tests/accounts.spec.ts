@@ -192,12 +192,14 @@ test("a removed member is taken from the lobby and the cart to their sessions, t
   await expect(ann.page.getByText("Ben was removed.")).toBeVisible();
 
   // Without a click, both of Ben's tabs leave the session's pages for his sessions, saying why.
-  for (const page of [ben.page, benCart]) {
-    await expect(page).toHaveURL(/\/sessions$/);
-    await expect(page.getByText(`You were removed from “${sessionName}”.`)).toBeVisible();
-    await expect(page.getByText(sessionName, { exact: true })).toHaveCount(0);
-    await expect(page.getByText("You: Participant")).toHaveCount(0);
-  }
+  await Promise.all(
+    [ben.page, benCart].map(async (page) => {
+      await expect(page).toHaveURL(/\/sessions$/);
+      await expect(page.getByText(`You were removed from “${sessionName}”.`)).toBeVisible();
+      await expect(page.getByText(sessionName, { exact: true })).toHaveCount(0);
+      await expect(page.getByText("You: Participant")).toHaveCount(0);
+    }),
+  );
   const answer = await ben.page.request.get(`/api/sessions/${session._id}`, {
     headers: { Authorization: `Bearer ${ben.token}` },
   });

@@ -103,7 +103,7 @@ test("changes arrive over the socket: a cart line within a second, the end of a 
     (r) => r.request().method() === "PUT" && r.url().endsWith(`/api/sessions/${session._id}/end`),
   );
   await ann.page
-    .getByRole("dialog", { name: "End this session?" })
+    .getByRole("dialog", { name: `End “${sessionName}”?` })
     .getByRole("button", { name: "End Session" })
     .click();
   expect((await ended).ok()).toBe(true);

@@ -133,7 +133,7 @@ test("a session from creation to its end: join by code, approve, invite, accept,
   // Ann ends the session: it moves to Past with an Ended badge, and its lobby says Ended.
   await ann.page.getByRole("button", { name: "End Session" }).click();
   await ann.page
-    .getByRole("dialog", { name: "End this session?" })
+    .getByRole("dialog", { name: `End “${sessionName}”?` })
     .getByRole("button", { name: "End Session" })
     .click();
   await expect(ann.page).toHaveURL(/\/sessions$/);

@@ -73,9 +73,10 @@ async function leaveRemovedSession(client: QueryClient, sessionId: string): Prom
   const cached =
     client.getQueryData<Session>(sessionKeys.detail(sessionId)) ??
     client.getQueryData<Session[]>(sessionKeys.mine())?.find((s) => s._id === sessionId);
+  // It stays until closed: the page the member was on is gone, and this is the only why.
   toast.warn(cached ? `You were removed from “${cached.sessionName}”.` : REMOVED_MESSAGE, {
     toastId: `removed-${sessionId}`,
-    autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
+    autoClose: false,
   });
   if (showsSession(client, window.location.pathname, sessionId)) await navigateTo("/sessions");
   for (const queryKey of [
