@@ -4,10 +4,10 @@ import { call } from "../lib/call.ts";
 /** The line to change; the creator may name anyone's (lineId), others only their own. */
 export type QuantityChangeBody = RequestOf<"PATCH /api/carts/:cartId/quantity">["body"];
 
-/** The Carts calls of the endpoint table (plus the session-scoped cart and summary reads). */
-/** The Idempotency-Key of a write the client may send again (API.md "Offline and activity"). */
-const once = (key: string | undefined) => (key ? { headers: { "Idempotency-Key": key } } : {});
+/** The cart write's own Idempotency-Key, sent by lib/api.ts (a queued change keeps it). */
+const once = (key: string | undefined) => ({ idempotencyKey: key });
 
+/** The Carts calls of the endpoint table (plus the session-scoped cart and summary reads). */
 export const cartsApi = {
   list: (signal?: AbortSignal) => call("GET /api/carts", {}, { signal }),
   history: (signal?: AbortSignal) => call("GET /api/carts/history", {}, { signal }),
