@@ -16,7 +16,7 @@ import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts
 import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
-import { useReceiptDownload, useSessionOrder } from "./order-queries.ts";
+import { useReceiptDownload, useSessionOrder } from "../../api/orders.ts";
 
 export const NO_PAST_CARTS_MESSAGE = "You have no past carts.";
 export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt";

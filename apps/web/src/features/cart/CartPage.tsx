@@ -37,8 +37,8 @@ import {
 } from "./cart-queries.ts";
 import { CartSection } from "./CartSection.tsx";
 import { formatMoney } from "../../lib/format.ts";
-import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
-import { useOrderAction, useOrders } from "./order-queries.ts";
+import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "../orders/index.ts";
+import { useOrderAction, useOrders } from "../../api/orders.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
 

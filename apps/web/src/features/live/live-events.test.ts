@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient, QueryObserver, type QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
-import { orderKeys } from "../../api/orders-api.ts";
+import { orderKeys } from "../../api/orders.ts";
 import { sessionKeys } from "../../api/sessions-api.ts";
 import { setUser } from "../../lib/storage.ts";
 import { registerNavigator } from "../../lib/navigation.ts";

@@ -9,7 +9,7 @@ import {
   type Session,
 } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
-import { orderKeys } from "../../api/orders-api.ts";
+import { orderKeys } from "../../api/orders.ts";
 import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
 import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
