@@ -36,7 +36,7 @@ import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../shared/use-logout.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
-import { useMyProfile } from "./use-profile.ts";
+import { useMyProfile } from "../../api/profile.ts";
 
 export const LOAD_PROFILE_FAILED_MESSAGE = "Failed to load profile";
 const LOAD_FAILED_TOAST_ID = "profile-load-failed";
