@@ -4,8 +4,8 @@ import { call } from "../lib/call.ts";
 import { toast } from "../lib/toast.ts";
 import { errorMessage, isNotFound } from "../lib/api.ts";
 import { saveFile } from "../lib/download.ts";
-import { cartKeys } from "./carts-api.ts";
-import { sessionKeys } from "./sessions-api.ts";
+import { cartKeys } from "./carts.ts";
+import { sessionKeys } from "./sessions-calls.ts";
 
 /** Checkout, orders and balances (API.md "Checkout, orders, settling up"). */
 export const ordersApi = {

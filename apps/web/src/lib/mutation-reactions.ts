@@ -6,5 +6,5 @@ import type { UseMutationOptions } from "@tanstack/react-query";
  */
 export type Reactions<TData, TVariables = void> = Pick<
   UseMutationOptions<TData, Error, TVariables>,
-  "onSuccess" | "onError"
+  "onMutate" | "onSuccess" | "onError" | "onSettled"
 >;
