@@ -49,7 +49,7 @@ export function useAddToCart(): AddToCart {
   const { session } = useActiveSession();
   const blockedReason = addBlockedReason(session, userId);
 
-  // Sent and toasted as every cart write is (shared/cart-writes.ts), queued while offline.
+  // Sent and toasted as every cart write is (api/carts.ts), queued while offline.
   const mutate = useCartWrites();
 
   // A spinner on the button while an add is on its way (not while it waits for a connection).
