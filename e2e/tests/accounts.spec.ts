@@ -12,17 +12,9 @@ import {
   newUser,
   readCode,
   sharedSession,
-  signedInPerson,
   watchConsole,
-  type SignedIn,
+  person,
 } from "./fixtures.ts";
-
-type Person = SignedIn & { problems: string[] };
-
-const person = (browser: Browser, name: string): Promise<Person> =>
-  signedInPerson(browser, name, (page) => ({
-    problems: watchConsole(page, { serverErrors: true }),
-  }));
 
 /** Ann's session with Ben as an approved participant; both signed in, in their own browsers. */
 async function sessionWithBen(browser: Browser) {

@@ -1,36 +1,16 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   apiCall,
   expectNoA11yViolations,
   sharedSession,
-  signedInPerson,
-  watchConsole,
-  type SignedIn,
+  person,
+  type Product,
+  cartOf,
 } from "./fixtures.ts";
-
-type Person = SignedIn & { problems: string[] };
-
-/** Someone signed up and signed in, in their own browser context. */
-const person = (browser: Browser, name: string): Promise<Person> =>
-  signedInPerson(browser, name, (page) => ({
-    problems: watchConsole(page, { serverErrors: true }),
-  }));
-
-interface Product {
-  _id: string;
-  name: string;
-  price: number;
-  stock: number;
-}
 
 const money = (cents: number) =>
   new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-
-/** The cart section of a session on /cart. */
-function cartOf(page: Page, sessionName: string) {
-  return page.getByRole("region", { name: sessionName, exact: true });
-}
 
 /** Adds a product from its card on /products and waits for SPEC's toast. */
 async function addFromCard(page: Page, product: Product) {

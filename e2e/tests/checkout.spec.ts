@@ -1,29 +1,14 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import {
   apiCall,
   expectNoA11yViolations,
   sharedSession,
-  signedInPerson,
-  watchConsole,
-  type SignedIn,
+  person,
+  type Product,
 } from "./fixtures.ts";
-
-type Person = SignedIn & { problems: string[] };
-
-const person = (browser: Browser, name: string): Promise<Person> =>
-  signedInPerson(browser, name, (page) => ({
-    problems: watchConsole(page, { serverErrors: true }),
-  }));
-
-interface Product {
-  _id: string;
-  name: string;
-  price: number;
-  stock: number;
-}
 
 interface Order {
   _id: string;

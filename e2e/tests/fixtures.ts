@@ -121,6 +121,28 @@ export async function signedInPerson<W extends object>(
   return { ...watched, user, id, token, context, page };
 }
 
+/** Someone signed up and signed in, collecting the page's errors, CSP violations and 5xx answers. */
+export type Person = SignedIn & { problems: string[] };
+
+/** Someone signed up and signed in, in their own browser context. */
+export const person = (browser: Browser, name: string): Promise<Person> =>
+  signedInPerson(browser, name, (page) => ({
+    problems: watchConsole(page, { serverErrors: true }),
+  }));
+
+/** A product as GET /api/products lists it (the fields the journeys read). */
+export interface Product {
+  _id: string;
+  name: string;
+  price: number;
+  stock: number;
+}
+
+/** The cart section of a session on /cart. */
+export function cartOf(page: Page, sessionName: string) {
+  return page.getByRole("region", { name: sessionName, exact: true });
+}
+
 /** A setup call to the API with this person's token; fails the test unless it succeeds. */
 export async function apiCall<T>(
   who: { page: Page; token: string },

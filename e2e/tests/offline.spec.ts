@@ -7,6 +7,8 @@ import {
   sharedSession,
   signedInPerson,
   sum,
+  type Product,
+  cartOf,
 } from "./fixtures.ts";
 
 /**
@@ -17,12 +19,6 @@ import {
 
 const OFFLINE_MESSAGE = "Offline – reconnecting…";
 const WAITING = "Pending: waiting for connection";
-
-interface Product {
-  _id: string;
-  name: string;
-  stock: number;
-}
 
 interface CartLine {
   _id: string;
@@ -37,10 +33,6 @@ const person = (browser: Parameters<typeof signedInPerson>[0], name: string) =>
     page.on("pageerror", (error) => problems.push(error.message));
     return { problems };
   });
-
-function cartOf(page: Page, sessionName: string) {
-  return page.getByRole("region", { name: sessionName, exact: true });
-}
 
 /** The row of a product's line in a cart section. */
 function lineOf(page: Page, sessionName: string, name: string) {

@@ -1,29 +1,14 @@
 import crypto from "node:crypto";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import {
   apiCall,
   expectNoA11yViolations,
   runningTotals,
   sum,
   sharedSession,
-  signedInPerson,
-  watchConsole,
-  type SignedIn,
+  person,
+  type Product,
 } from "./fixtures.ts";
-
-type Person = SignedIn & { problems: string[] };
-
-const person = (browser: Browser, name: string): Promise<Person> =>
-  signedInPerson(browser, name, (page) => ({
-    problems: watchConsole(page, { serverErrors: true }),
-  }));
-
-interface Product {
-  _id: string;
-  name: string;
-  price: number;
-  stock: number;
-}
 
 test("a group splits its cart: equal split and fees, a shared line, a budget gone over, live for everyone", async ({
   browser,

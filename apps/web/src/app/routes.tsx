@@ -73,11 +73,13 @@ const SessionSummaryPage = lazyPage(() =>
   import("../features/cart/SessionSummaryPage.tsx").then((m) => m.SessionSummaryPage),
 );
 const OrdersPage = lazyPage(() =>
-  import("../features/cart/OrdersPage.tsx").then((m) => m.OrdersPage),
+  import("../features/orders/OrdersPage.tsx").then((m) => m.OrdersPage),
 );
-const OrderPage = lazyPage(() => import("../features/cart/OrderPage.tsx").then((m) => m.OrderPage));
+const OrderPage = lazyPage(() =>
+  import("../features/orders/OrderPage.tsx").then((m) => m.OrderPage),
+);
 const BalancesPage = lazyPage(() =>
-  import("../features/cart/BalancesPage.tsx").then((m) => m.BalancesPage),
+  import("../features/orders/BalancesPage.tsx").then((m) => m.BalancesPage),
 );
 const ProfilePage = lazyPage(() =>
   import("../features/profile/ProfilePage.tsx").then((m) => m.ProfilePage),

@@ -1,5 +1,5 @@
-import { sharesToPayLabel, unpaidShareCount } from "../features/cart/order-model.ts";
-import { useOrders } from "../features/cart/order-queries.ts";
+import { sharesToPayLabel, unpaidShareCount } from "../features/orders/index.ts";
+import { useOrders } from "../api/orders.ts";
 import { LiveSync } from "../features/live/LiveSync.tsx";
 import { useAuth } from "../lib/auth-store.ts";
 import { SessionSelector } from "../features/sessions/SessionSelector.tsx";

@@ -70,6 +70,11 @@ export interface RequestOptions {
   retryOnExpiredToken?: boolean;
   /** "blob" for files (a PDF receipt); errors are still read as JSON. */
   responseType?: "json" | "blob";
+  /**
+   * The Idempotency-Key of a write the client made once and may send again (a queued cart change
+   * keeps its own); without one, a signed-in write gets a fresh key per call.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 function parseRetryAfter(header: string | null): number | undefined {
@@ -92,6 +97,7 @@ async function send(
 ): Promise<Response> {
   const headers = new Headers(options.headers);
   headers.set("Accept", "application/json");
+  if (options.idempotencyKey) headers.set("Idempotency-Key", options.idempotencyKey);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -218,7 +224,7 @@ async function sendOnce(path: string, options: RequestOptions, token: string | n
   if (!token || !WRITES.has(options.method ?? "GET")) return send(path, options, token);
   const keyed: RequestOptions = {
     ...options,
-    headers: { "Idempotency-Key": crypto.randomUUID(), ...options.headers },
+    idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
   };
   try {
     return await send(path, keyed, token);

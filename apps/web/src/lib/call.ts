@@ -4,7 +4,7 @@ import { apiRequest, type RequestOptions } from "./api.ts";
 
 type CallOptions = Pick<
   RequestOptions,
-  "signal" | "auth" | "headers" | "retryOnExpiredToken" | "responseType"
+  "signal" | "auth" | "headers" | "retryOnExpiredToken" | "responseType" | "idempotencyKey"
 >;
 
 /** `call(key)` for routes that take nothing; `call(key, { params, query, body })` otherwise. */

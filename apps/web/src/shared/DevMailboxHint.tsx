@@ -1,20 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
-import { authApi } from "../api/auth-api.ts";
+import { useDevMailbox } from "../api/auth.ts";
 import { cn } from "../lib/cn.ts";
-
-/** Whether the server keeps mails in its development outbox; asked once per visit. */
-export function useDevMailbox(): boolean {
-  return (
-    useQuery({
-      queryKey: ["health"],
-      queryFn: ({ signal }) => authApi.health(signal),
-      select: (health) => health.devMailbox,
-      staleTime: Infinity,
-      retry: false,
-    }).data ?? false
-  );
-}
 
 /** Points to /dev/mailbox, only where the server has one (never in production). */
 export function DevMailboxHint({ className }: { className?: string }) {

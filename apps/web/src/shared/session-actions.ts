@@ -1,10 +1,8 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../lib/toast.ts";
 import { errorMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth-store.ts";
 import { readActiveSessionId, useActiveSession } from "./active-session.ts";
-import { sessionKeys, sessionsApi } from "../api/sessions-api.ts";
-import { dropFromActiveSessions } from "./sessions-queries.ts";
+import { useEndSession, useLeaveSession } from "../api/sessions.ts";
 
 export const LEAVE_FAILED_MESSAGE = "Failed to leave session";
 export const END_FAILED_MESSAGE = "Failed to end session";
@@ -16,7 +14,6 @@ export const END_FAILED_MESSAGE = "Failed to end session";
 export function useSessionActions(
   options: { onDone?: (sessionId: string) => Promise<void> | void } = {},
 ) {
-  const client = useQueryClient();
   const { user } = useAuth();
   const active = useActiveSession();
   const { onDone } = options;
@@ -24,14 +21,11 @@ export function useSessionActions(
   async function afterExit(sessionId: string) {
     const stored = user ? readActiveSessionId(user._id) : null;
     if (stored === sessionId || active.session?._id === sessionId) active.clear();
-    dropFromActiveSessions(client, sessionId);
-    // Leave the page before refetching (a lobby refetched after leaving would flash "not found").
+    // The lists are read again after this, once the page is left.
     await onDone?.(sessionId);
-    await client.invalidateQueries({ queryKey: sessionKeys.all });
   }
 
-  const leave = useMutation({
-    mutationFn: (sessionId: string) => sessionsApi.leave(sessionId),
+  const leave = useLeaveSession({
     onSuccess: async (result, sessionId) => {
       toast.success(result?.message || "You left the session.", { autoClose: 6000 });
       await afterExit(sessionId);
@@ -41,8 +35,7 @@ export function useSessionActions(
     },
   });
 
-  const end = useMutation({
-    mutationFn: (sessionId: string) => sessionsApi.end(sessionId),
+  const end = useEndSession({
     onSuccess: async (result, sessionId) => {
       toast.success(result?.message || "Session ended.", { autoClose: 6000 });
       await afterExit(sessionId);

@@ -3,7 +3,7 @@ import { useNavigate } from "../lib/router.tsx";
 import { toast } from "../lib/toast.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { getUser } from "../lib/storage.ts";
-import { authApi } from "../api/auth-api.ts";
+import { authApi } from "../api/auth-calls.ts";
 
 export function logoutMessage(name: string | undefined): string {
   return `You've logged out successfully. See you soon, ${name?.trim() || "friend"}!`;

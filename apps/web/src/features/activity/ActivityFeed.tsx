@@ -17,7 +17,7 @@ import { Button, Spinner } from "../../components/ui/index.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { describeActivity, timeAgo } from "./activity-model.ts";
-import { useActivity } from "./use-activity.ts";
+import { useActivity } from "../../api/sessions.ts";
 
 const ICONS: Record<ActivityType, LucideIcon> = {
   "item.added": Plus,

@@ -2,8 +2,7 @@ import type { Activity } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
 
-/** How much of the log a client keeps in memory; the feed shows the newest of these. */
-export const ACTIVITY_KEEP = 500;
+export { ACTIVITY_KEEP } from "../../api/sessions.ts";
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const num = (value: unknown): number => (typeof value === "number" ? value : 0);
@@ -136,10 +135,4 @@ export function timeAgo(at: string, now: number = Date.now()): string {
   return new Date(then).toLocaleDateString(undefined, { dateStyle: "medium" });
 }
 
-/** Appends a page to what the client has (entries are never edited), keeping the newest. */
-export function appendActivity(known: Activity[], page: Activity[]): Activity[] {
-  const last = known.at(-1)?.seq ?? 0;
-  const fresh = page.filter((entry) => entry.seq > last);
-  if (fresh.length === 0) return known;
-  return [...known, ...fresh].slice(-ACTIVITY_KEEP);
-}
+export { appendActivity } from "../../api/sessions.ts";

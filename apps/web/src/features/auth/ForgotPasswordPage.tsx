@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
-import { useMutation } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
-import { authApi } from "../../api/auth-api.ts";
+import { useForgotPassword } from "../../api/auth.ts";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { AuthShell } from "./AuthShell.tsx";
@@ -24,8 +23,7 @@ export function ForgotPasswordPage() {
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
 
-  const send = useMutation({
-    mutationFn: (address: string) => authApi.forgotPassword(address),
+  const send = useForgotPassword({
     onSuccess: (result, address) => {
       const state: ResetLocationState = { email: address, notice: result.message };
       navigate("/reset-password", { state });

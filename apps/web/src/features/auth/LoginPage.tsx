@@ -5,7 +5,7 @@ import type { LoginBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { authApi } from "../../api/auth-api.ts";
+import { authApi } from "../../api/auth-calls.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import { focusFirstError, type FieldErrors } from "../../lib/form-errors.ts";
 import { checkLogin } from "./login-validation.ts";

@@ -1,12 +1,11 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
-import { useMutation } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
-import { PASSWORD_MIN_LENGTH, RegisterBodySchema, type RegisterBody } from "@cartner/contract";
+import { PASSWORD_MIN_LENGTH, RegisterBodySchema } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { authApi } from "../../api/auth-api.ts";
+import { useRegister } from "../../api/auth.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import { focusFirstError, issuesToFieldErrors, type FieldErrors } from "../../lib/form-errors.ts";
 import type { OtpLocationState } from "./LoginPage.tsx";
@@ -24,8 +23,7 @@ export function RegisterPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
-  const register = useMutation({
-    mutationFn: (body: RegisterBody) => authApi.register(body),
+  const register = useRegister({
     onSuccess: (result) => {
       setPendingUserId(result.userId);
       const state: OtpLocationState = { email: result.user.email };

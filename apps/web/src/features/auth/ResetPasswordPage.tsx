@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
-import { useMutation } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { OTP_LENGTH, PASSWORD_MIN_LENGTH } from "@cartner/contract";
-import { authApi } from "../../api/auth-api.ts";
+import { useResetPassword } from "../../api/auth.ts";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { clearCredentials } from "../../lib/storage.ts";
@@ -25,8 +24,7 @@ export function ResetPasswordPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
 
-  const reset = useMutation({
-    mutationFn: () => authApi.resetPassword({ email: email.trim(), code, password }),
+  const reset = useResetPassword(() => ({ email: email.trim(), code, password }), {
     onSuccess: () => {
       // This device is signed out too.
       clearCredentials();

@@ -1,6 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate } from "../../lib/router.tsx";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { OTP_LENGTH, OTP_RESEND_INTERVAL_MS, OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
 import {
@@ -22,14 +21,13 @@ import {
   getUser,
 } from "../../lib/storage.ts";
 import { DevMailboxHint } from "../../shared/DevMailboxHint.tsx";
-import { profileKeys } from "../../api/profile-api.ts";
 import {
   credentialsUpdatedMessage,
   MISSING_USER_ID_MESSAGE,
   type CredentialsOtpState,
 } from "../../shared/credentials.ts";
 import { createPendingSession } from "../sessions/index.ts";
-import { authApi } from "../../api/auth-api.ts";
+import { useResendOtp, useVerifyOtp } from "../../api/auth.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import type { OtpLocationState } from "./LoginPage.tsx";
 
@@ -114,7 +112,6 @@ function VerifyOtpForm({
   change: CredentialsOtpState["credentialsChange"];
 }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const inputId = useId();
   const hintId = `${inputId}-hint`;
   const errorId = `${inputId}-error`;
@@ -122,8 +119,7 @@ function VerifyOtpForm({
   const [error, setError] = useState<string | null>(null);
   const { secondsLeft, restart } = useResendCountdown();
 
-  const verify = useMutation({
-    mutationFn: (otp: string) => authApi.verifyOtp({ userId, code: otp }),
+  const verify = useVerifyOtp(userId, {
     onSuccess: async (result) => {
       const previousEmail = getUser()?.email;
       signIn(result.token, result.user);
@@ -137,8 +133,7 @@ function VerifyOtpForm({
         { replace: true },
       );
       if (result.purpose === "update") {
-        // The profile shows the email: read it again. The message names what changed.
-        void queryClient.invalidateQueries({ queryKey: profileKeys.all });
+        // The message names what changed (the profile is read again, for its email).
         const emailChanged =
           change?.email ?? (previousEmail !== undefined && previousEmail !== result.user.email);
         const message = credentialsUpdatedMessage({
@@ -155,8 +150,7 @@ function VerifyOtpForm({
     },
   });
 
-  const resend = useMutation({
-    mutationFn: () => authApi.resendOtp({ userId }),
+  const resend = useResendOtp(userId, {
     onSuccess: (result) => {
       restart(OTP_RESEND_INTERVAL_MS / 1000);
       toast.success(result.message || "A new code is on its way.", { autoClose: 6000 });

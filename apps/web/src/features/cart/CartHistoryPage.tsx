@@ -13,10 +13,11 @@ import { errorMessage } from "../../lib/api.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts.tsx";
-import { useCartHistory, useRefetchCartsOnSync } from "./cart-queries.ts";
+import { useCartHistory } from "../../api/carts.ts";
+import { useRefetchCartsOnSync } from "../../api/sessions.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
-import { useReceiptDownload, useSessionOrder } from "./order-queries.ts";
+import { useReceiptDownload, useSessionOrder } from "../../api/orders.ts";
 
 export const NO_PAST_CARTS_MESSAGE = "You have no past carts.";
 export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt";

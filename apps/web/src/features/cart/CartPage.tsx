@@ -2,8 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from
 import { Link, useParams } from "../../lib/router.tsx";
 import { History, Info, PackageCheck, ShoppingBag, ShoppingCart } from "lucide-react";
 import type { Cart, CartLine, Order } from "@cartner/contract";
-import { useQueryClient } from "@tanstack/react-query";
-import { cartKeys } from "../../api/carts-api.ts";
+import { useDropEndedCart } from "../../api/carts.ts";
 import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { useSessionActions } from "../../shared/session-actions.ts";
 import {
@@ -26,19 +25,13 @@ import {
   withPendingWrites,
 } from "./cart-model.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
-import {
-  CLEAR_CONFIRM,
-  useCartActions,
-  useCartLineActions,
-  usePendingWrites,
-  useCartLookup,
-  useCarts,
-  useRefetchCartsOnSync,
-} from "./cart-queries.ts";
+import { CLEAR_CONFIRM, useCartActions, useCartLineActions } from "./cart-actions.ts";
+import { useCartLookup, useCarts, usePendingWrites } from "../../api/carts.ts";
+import { useRefetchCartsOnSync } from "../../api/sessions.ts";
 import { CartSection } from "./CartSection.tsx";
 import { formatMoney } from "../../lib/format.ts";
-import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
-import { useOrderAction, useOrders } from "./order-queries.ts";
+import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "../orders/index.ts";
+import { useOrderAction, useOrders } from "../../api/orders.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
 
@@ -301,16 +294,8 @@ function CartList({
   const [pending, setPending] = useState<Pending>(null);
   const { changeQuantity, removeLine } = useCartLineActions(announce, userId);
   const { clear } = useCartActions();
-  const client = useQueryClient();
-  const { end } = useSessionActions({
-    // The ended session's cart leaves the active list (it is in Cart History now).
-    onDone: (sessionId) => {
-      client.setQueryData<Cart[]>(cartKeys.list(), (list) =>
-        list?.filter((item) => item.sessionId?._id !== sessionId),
-      );
-      void client.invalidateQueries({ queryKey: cartKeys.all });
-    },
-  });
+  const dropEndedCart = useDropEndedCart();
+  const { end } = useSessionActions({ onDone: dropEndedCart });
 
   /** Someone else's line, or one shared with others, is removed only after a confirm. */
   const askToRemove = useCallback(

@@ -7,7 +7,7 @@ import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts"
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { roleIn } from "../../shared/roles.ts";
-import { useCheckout, useSessionOrder } from "./order-queries.ts";
+import { useCheckout, useSessionOrder } from "../../api/orders.ts";
 
 export const CHECK_OUT_LABEL = "Check out";
 

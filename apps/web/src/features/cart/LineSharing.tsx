@@ -1,8 +1,7 @@
 import { useId, useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Users } from "lucide-react";
 import { can, type Cart, type CartLine, type Role } from "@cartner/contract";
-import { cartKeys, cartsApi } from "../../api/carts-api.ts";
+import { useShareLine } from "../../api/carts.ts";
 import { Avatar, Button } from "../../components/ui/index.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 
@@ -54,17 +53,14 @@ function LineSharers({
   payers: Cart["sessionId"]["invitedUsers"];
 }) {
   const groupId = useId();
-  const client = useQueryClient();
   const [picked, setPicked] = useState<string[]>(line.sharedWith.map((u) => u._id));
-  const save = useMutation({
-    mutationFn: () => cartsApi.shareLine(cart._id, line._id, picked),
+  const save = useShareLine(cart._id, line._id, () => picked, {
     onSuccess: () => {
       successToast(
         picked.length === 0
           ? `${line.productId.name} follows the session's split again.`
           : `${line.productId.name} is now shared by ${picked.length}.`,
       );
-      return client.invalidateQueries({ queryKey: cartKeys.all });
     },
     onError: (error) => failureToast("Could not share that line", error),
   });

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Link, useParams } from "../../lib/router.tsx";
 import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
 import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
-import { useSessionDetail } from "../../shared/sessions-queries.ts";
+import { useSessionDetail } from "../../api/sessions.ts";
 import { policySentence } from "../../shared/split-text.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
@@ -20,7 +20,8 @@ import { formatMoney } from "../../lib/format.ts";
 import { isNotFound } from "../../lib/api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
-import { useRefetchCartsOnSync, useSessionSummary } from "./cart-queries.ts";
+import { useSessionSummary } from "../../api/carts.ts";
+import { useRefetchCartsOnSync } from "../../api/sessions.ts";
 import { CheckoutPanel } from "./CheckoutPanel.tsx";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 

@@ -1,14 +1,13 @@
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Check, PiggyBank } from "lucide-react";
 import { can, type Cart, type Role } from "@cartner/contract";
-import { cartKeys } from "../../api/carts-api.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useRefreshCarts } from "../../api/carts.ts";
+import { useSaveBudget, useSetReady } from "../../api/sessions.ts";
 import { Badge, Button, Input, NativeSelect } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
-import { useSessionDetail } from "../../shared/sessions-queries.ts";
+import { useSessionDetail } from "../../api/sessions.ts";
 import {
   SHARES_INCLUDE_FEES_AND_TAX,
   sharesOf,
@@ -49,20 +48,14 @@ export function SplitPanel({
 }: SplitPanelProps) {
   const titleId = useId();
   const captionId = useId();
-  const client = useQueryClient();
   const sessionId = cart.sessionId._id;
   const members = cart.sessionId.invitedUsers;
   const me = members.find((m) => m.userId === userId);
   const policy = useSessionDetail(sessionId).data?.splitPolicy;
   const shares = unsent > 0 && policy ? sharesOf(cart, policy) : cart.split;
-  const refresh = () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: cartKeys.all }),
-      client.invalidateQueries({ queryKey: sessionKeys.all }),
-    ]);
+  const refresh = useRefreshCarts();
 
-  const ready = useMutation({
-    mutationFn: (value: boolean) => sessionsApi.setReady(sessionId, value),
+  const ready = useSetReady(sessionId, {
     onSuccess: (_data, value) => {
       successToast(value ? "Marked as done." : "Marked as still shopping.");
       return refresh();
@@ -187,9 +180,7 @@ function BudgetForm({
   const budgetOf = (id: string) => members.find((m) => m.userId === id)?.budget ?? null;
   const [draft, setDraft] = useState(() => String(budgetOf(me) ?? ""));
   const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (value: number | null) =>
-      sessionsApi.updateMember(sessionId, userId, { budget: value }),
+  const save = useSaveBudget(sessionId, userId, {
     onSuccess: (_data, value) => {
       successToast(value === null ? "Budget removed." : `Budget set to ${formatMoney(value)}.`);
       return onSaved();

@@ -13,7 +13,7 @@ import {
   type Share,
   type SplitPolicy,
 } from "@cartner/contract";
-import type { CartWrite } from "../../shared/cart-writes.ts";
+import type { CartWrite } from "../../api/carts.ts";
 
 export const UNTITLED_SESSION = "Untitled Session";
 export const UNKNOWN_CREATOR = "Unknown";
@@ -79,15 +79,8 @@ export function canIncrease(line: CartLine): boolean {
   return line.quantity < QUANTITY_MAX;
 }
 
-function time(value: string): number {
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? 0 : t;
-}
-
-/** Newest updatedAt first (a copy). */
-export function newestCartsFirst(carts: readonly Cart[]): Cart[] {
-  return [...carts].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
-}
+/** Newest updatedAt first (a copy); the cart queries sort with it. */
+export { newestCartsFirst } from "../../api/carts.ts";
 
 /** The cart the route names (by session or by cart id), if it is in the list. */
 export function findRouteCart(

@@ -13,7 +13,7 @@ import {
   createdSessionId,
   sessionKeys,
   sessionsApi,
-} from "../../api/sessions-api.ts";
+} from "../../api/sessions-calls.ts";
 
 export const SIGN_IN_TO_CREATE_MESSAGE = "Please sign in to create a session";
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient, QueryObserver, type QueryKey } from "@tanstack/react-query";
 import type { LiveEvent } from "@cartner/contract";
-import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
-import { orderKeys } from "../../api/orders-api.ts";
-import { sessionKeys } from "../../api/sessions-api.ts";
+import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
+import { orderKeys } from "../../api/orders.ts";
+import { sessionKeys } from "../../api/sessions.ts";
 import { setUser } from "../../lib/storage.ts";
 import { registerNavigator } from "../../lib/navigation.ts";
 import { applyLiveEvent, createVersionFilter, invalidateAllLive } from "./live-events.ts";

@@ -8,9 +8,9 @@ import {
   type MyJoinRequest,
   type Session,
 } from "@cartner/contract";
-import { cartKeys, cartMutationKeys } from "../../api/carts-api.ts";
-import { orderKeys } from "../../api/orders-api.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
+import { orderKeys } from "../../api/orders.ts";
+import { sessionKeys, sessionsApi } from "../../api/sessions.ts";
 import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
 import { roleIn } from "../../shared/roles.ts";

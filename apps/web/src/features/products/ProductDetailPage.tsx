@@ -18,7 +18,7 @@ import { formatMoney } from "../../lib/format.ts";
 import { formatCount, formatRating, reviewsLabel } from "./format.ts";
 import { ProductImage } from "./ProductImage.tsx";
 import { readProductLinkState, type ProductLinkState } from "./product-links.ts";
-import { useAllProducts, useProduct } from "./products-api.ts";
+import { useAllProducts, useProduct } from "../../api/products.ts";
 import { isNotFound } from "../../lib/api.ts";
 import { SimilarProducts, SimilarProductsSkeleton, similarProducts } from "./SimilarProducts.tsx";
 import { StarRating } from "./StarRating.tsx";

@@ -5,12 +5,12 @@ import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { LG_MEDIA_QUERY, useMediaQuery } from "../../lib/use-media-query.ts";
 import { FiltersPanel } from "./FiltersPanel.tsx";
-import { DEFAULT_FILTERS, countActiveFilters } from "./filters.ts";
+import { DEFAULT_FILTERS, countActiveFilters, filtersToQuery } from "./filters.ts";
 import { formatCount, prepareGridFormatters } from "./format.ts";
 import { MarketplaceIllustration } from "./MarketplaceIllustration.tsx";
 import { NoProducts, ProductGrid, ProductGridSkeleton } from "./ProductGrid.tsx";
 import { useListLinkState } from "./product-links.ts";
-import { useProductList } from "./products-api.ts";
+import { useProductList } from "../../api/products.ts";
 import { SearchBar } from "./SearchBar.tsx";
 import { useAddToCart } from "./use-add-to-cart.ts";
 import { useProductFilters } from "./use-product-filters.ts";
@@ -30,7 +30,7 @@ function resultSummary(total: number, q: string): string {
 /** /products: search, filters, sort and the grid, all driven by the URL's query string. */
 export function ProductsPage() {
   const { filters, setFilters } = useProductFilters();
-  const list = useProductList(filters);
+  const list = useProductList(filtersToQuery(filters));
   const addToCart = useAddToCart();
   const linkState = useListLinkState();
   const panelId = useId();

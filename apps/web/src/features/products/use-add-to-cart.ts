@@ -1,31 +1,19 @@
 import { useCallback, useMemo } from "react";
-import { useMutationState, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { can, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
-import { cartMutationKeys } from "../../api/carts-api.ts";
 import { roleIn } from "../../shared/roles.ts";
-import {
-  cartWrite,
-  productSnapshot,
-  type CartWrite,
-  useCartWrites,
-} from "../../shared/cart-writes.ts";
+import { cartWrite, productSnapshot, useAddsInFlight, useCartWrites } from "../../api/carts.ts";
 import {
   pickActiveSession,
   readActiveSessionId,
   useActiveSession,
 } from "../../shared/active-session.ts";
-import { sessionKeys } from "../../api/sessions-api.ts";
-import type { SyncData } from "../../shared/sessions-queries.ts";
+import { useReadSyncedSessions } from "../../api/sessions.ts";
 
 /** SPEC section 8, "Add to cart". */
 export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";
-export {
-  ADDED_MESSAGE,
-  ADD_FAILED_MESSAGE,
-  OVER_BUDGET_MESSAGE,
-} from "../../shared/cart-writes.ts";
+export { ADDED_MESSAGE, ADD_FAILED_MESSAGE, OVER_BUDGET_MESSAGE } from "../../api/carts.ts";
 /** Why the add buttons are disabled (their title, so also their accessible description). */
 export const VIEWER_REASON = "Viewers can't add items to this session's cart.";
 export const ENDED_REASON = "This session has ended; its cart is read-only.";
@@ -54,49 +42,18 @@ export function addBlockedReason(
   return null;
 }
 
-function syncIsPending(client: QueryClient): boolean {
-  return (
-    client.getQueryCache().find({ queryKey: sessionKeys.sync(), exact: true })?.state.status ===
-    "pending"
-  );
-}
-
-/** Resolves once the first session sync has answered (or after 10 s), for a click during loading. */
-function syncSettled(client: QueryClient): Promise<void> {
-  const cache = client.getQueryCache();
-  const settled = () => !syncIsPending(client);
-  if (settled()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const finish = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      resolve();
-    };
-    const timer = setTimeout(finish, 10_000);
-    const unsubscribe = cache.subscribe(() => {
-      if (settled()) finish();
-    });
-  });
-}
-
 export function useAddToCart(): AddToCart {
-  const client = useQueryClient();
+  const readSyncedSessions = useReadSyncedSessions();
   const { user } = useAuth();
   const userId = user?._id ?? null;
   const { session } = useActiveSession();
   const blockedReason = addBlockedReason(session, userId);
 
-  // Sent and toasted as every cart write is (shared/cart-writes.ts), queued while offline.
+  // Sent and toasted as every cart write is (api/carts.ts), queued while offline.
   const mutate = useCartWrites();
 
   // A spinner on the button while an add is on its way (not while it waits for a connection).
-  const adding = useMutationState({
-    filters: { mutationKey: cartMutationKeys.writes, status: "pending" },
-    select: (m) => {
-      const write = m.state.variables as CartWrite | undefined;
-      return write?.op === "add" && !m.state.isPaused ? write.product._id : undefined;
-    },
-  });
+  const adding = useAddsInFlight();
 
   // The session is looked up when the button is pressed, not taken from this render: `add` then
   // stays the same function while the sessions load and refresh, which the buttons do not show,
@@ -104,10 +61,8 @@ export function useAddToCart(): AddToCart {
   const add = useCallback(
     async (product: Product) => {
       // Clicked before the sessions arrived: wait for them rather than say there are none.
-      if (userId) await syncSettled(client);
-      const data = client.getQueryData<SyncData>(sessionKeys.sync());
       const target = userId
-        ? pickActiveSession(data?.sessions ?? [], readActiveSessionId(userId))
+        ? pickActiveSession(await readSyncedSessions(), readActiveSessionId(userId))
         : null;
       const cartId = target?.cartId;
       if (!target || !cartId) {
@@ -121,7 +76,7 @@ export function useAddToCart(): AddToCart {
       }
       mutate(cartWrite({ op: "add", cartId, product: productSnapshot(product) }));
     },
-    [client, userId, mutate],
+    [readSyncedSessions, userId, mutate],
   );
 
   // A new function whenever what the buttons show changes, so the cards re-render.

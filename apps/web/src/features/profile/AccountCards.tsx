@@ -1,12 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "../../lib/router.tsx";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Download, LaptopMinimal, LogOut, ShieldAlert, Smartphone, Trash2 } from "lucide-react";
 import UAParser from "ua-parser-js";
-import type { Device, UnsettledShare } from "@cartner/contract";
-import { authApi } from "../../api/auth-api.ts";
-import { profileApi } from "../../api/profile-api.ts";
+import type { UnsettledShare } from "@cartner/contract";
+import { useDevices, useSignOutDevice } from "../../api/auth.ts";
+import { useDeleteAccount, useExportData } from "../../api/profile.ts";
 import {
   Badge,
   Button,
@@ -19,7 +18,6 @@ import {
 } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { signOutLocally } from "../../lib/auth-store.ts";
-import { saveFile } from "../../lib/download.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { unsettledSentence, unsettledSharesOf } from "./profile-model.ts";
 
@@ -37,21 +35,12 @@ export function describeDevice(userAgent: string): { name: string; mobile: boole
   };
 }
 
-const devicesKey = ["auth", "devices"] as const;
-
 /** Signed-in devices, with sign-out for each (DESIGN section 9, "Accounts"). */
 export function DevicesCard() {
   const titleId = useId();
-  const client = useQueryClient();
-  const devices = useQuery({
-    queryKey: devicesKey,
-    queryFn: ({ signal }) => authApi.devices(signal),
-    select: (body) => body.sessions,
-  });
-  const signOut = useMutation({
-    mutationFn: (device: Device) => authApi.signOutDevice(device._id),
+  const devices = useDevices();
+  const signOut = useSignOutDevice({
     onSuccess: (_, device) => {
-      void client.invalidateQueries({ queryKey: devicesKey });
       toast.success(`${describeDevice(device.userAgent).name} was signed out.`);
     },
     onError: (error) => toast.error(errorMessage(error, "We couldn't sign that device out.")),
@@ -160,13 +149,10 @@ export function YourDataCard() {
   const [error, setError] = useState<string | null>(null);
   /** Shares the server listed when refusing: deleting anyway needs a second yes. */
   const [unsettled, setUnsettled] = useState<UnsettledShare[] | null>(null);
-  const download = useMutation({
-    mutationFn: async () => saveFile(await profileApi.exportData(), "cartner-my-data.json"),
+  const download = useExportData({
     onError: (failure) => toast.error(errorMessage(failure, "We couldn't prepare your data.")),
   });
-  const remove = useMutation({
-    mutationFn: (acknowledgeUnsettled: boolean) =>
-      profileApi.deleteAccount(password, acknowledgeUnsettled),
+  const remove = useDeleteAccount(password, {
     onSuccess: () => {
       signOutLocally();
       toast.success(ACCOUNT_DELETED_MESSAGE, { autoClose: 8000 });

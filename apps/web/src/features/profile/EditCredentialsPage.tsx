@@ -1,6 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "../../lib/router.tsx";
-import { useMutation } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, KeyRound } from "lucide-react";
 import type { UpdateCredentialsBody } from "@cartner/contract";
@@ -19,7 +18,7 @@ import { setPendingUserId } from "../../lib/storage.ts";
 import { focusFirstError } from "../../lib/form-errors.ts";
 import { MISSING_USER_ID_MESSAGE, type CredentialsOtpState } from "../../shared/credentials.ts";
 import { Checkbox } from "./CheckField.tsx";
-import { profileApi } from "../../api/profile-api.ts";
+import { useUpdateCredentials } from "../../api/profile.ts";
 import {
   validateCredentials,
   type CredentialsDraft,
@@ -46,8 +45,7 @@ export function EditCredentialsPage() {
   const [errors, setErrors] = useState<CredentialsErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
 
-  const submit = useMutation({
-    mutationFn: (body: UpdateCredentialsBody) => profileApi.updateCredentials(body),
+  const submit = useUpdateCredentials({
     onSuccess: (result, body) => {
       const message = result?.message ?? "";
       if (/otp/i.test(message)) {

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "../../lib/router.tsx";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, ImageUp, UserRoundPen } from "lucide-react";
 import { AVATAR_MAX_BYTES, type Profile } from "@cartner/contract";
@@ -20,7 +19,7 @@ import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { getUser, setUser } from "../../lib/storage.ts";
 import { CheckField } from "./CheckField.tsx";
-import { profileApi, profileKeys } from "../../api/profile-api.ts";
+import { useMyProfile, useUpdateProfile } from "../../api/profile.ts";
 import {
   AVATAR_ACCEPT,
   avatarProblem,
@@ -31,7 +30,6 @@ import {
   type ProfileTextField,
 } from "./profile-model.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
-import { useMyProfile } from "./use-profile.ts";
 
 export const PROFILE_UPDATED_MESSAGE = "Profile updated successfully!";
 export const PROFILE_UPDATE_FAILED_MESSAGE = "Failed to update profile.";
@@ -138,7 +136,6 @@ type Errors = Partial<Record<ProfileField, string>>;
 
 function EditProfileForm({ profile }: { profile: Profile | undefined }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { user } = useAuth();
   const [values, setValues] = useState(() => initialValues(profile, user?.name ?? ""));
   const [enabled, setEnabled] = useState(() => initialEnabled(profile));
@@ -148,10 +145,8 @@ function EditProfileForm({ profile }: { profile: Profile | undefined }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const preview = enabled.avatar ? previewUrl : undefined;
 
-  const save = useMutation({
-    mutationFn: (form: FormData) => profileApi.update(form),
+  const save = useUpdateProfile({
     onSuccess: (updated) => {
-      queryClient.setQueryData(profileKeys.me(), updated);
       // The nav greets the user by name: keep the stored user in step with the profile.
       const stored = getUser();
       if (stored && stored._id === updated.user._id && stored.name !== updated.user.name) {

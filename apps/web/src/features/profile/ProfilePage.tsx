@@ -21,9 +21,8 @@ import {
   Users,
   UserRoundPlus,
 } from "lucide-react";
-import { useQuery } from "@tanstack/react-query";
 import { PROFILE_EMPTY_REDIRECT_MS, type Profile } from "@cartner/contract";
-import { orderKeys, ordersApi } from "../../api/orders-api.ts";
+import { useOrderCount } from "../../api/orders.ts";
 import {
   Avatar,
   Badge,
@@ -37,7 +36,7 @@ import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../shared/use-logout.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
-import { useMyProfile } from "./use-profile.ts";
+import { useMyProfile } from "../../api/profile.ts";
 
 export const LOAD_PROFILE_FAILED_MESSAGE = "Failed to load profile";
 const LOAD_FAILED_TOAST_ID = "profile-load-failed";
@@ -211,11 +210,7 @@ function ProfileSidebar({ profile }: { profile: Profile }) {
 
 /** How many orders the user has, with a link to them (My Orders). */
 function OrdersCount() {
-  const count = useQuery({
-    queryKey: orderKeys.list(),
-    queryFn: ({ signal }) => ordersApi.list(signal),
-    select: (body) => body.orders.length,
-  }).data;
+  const count = useOrderCount().data;
   if (!count) {
     return (
       <p className="flex items-center gap-2 text-sm text-slate-500">

@@ -1,20 +1,15 @@
 import { useParams } from "../../lib/router.tsx";
-import { useQuery } from "@tanstack/react-query";
 import { CalendarDays } from "lucide-react";
 import { Avatar, Button, Card, Container, FormAlert } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { NotFoundPage } from "../../components/NotFoundPage.tsx";
-import { profileApi, profileKeys } from "../../api/profile-api.ts";
+import { usePublicProfile } from "../../api/profile.ts";
 import { joinedYear } from "./profile-model.ts";
 
 /** /user/:userId: a fellow shopper's small public profile (404 → the Page Not Found page). */
 export function PublicProfilePage() {
   const { userId = "" } = useParams();
-  const query = useQuery({
-    queryKey: profileKeys.user(userId),
-    queryFn: ({ signal }) => profileApi.user(userId, signal),
-    enabled: userId !== "",
-  });
+  const query = usePublicProfile(userId);
 
   if (userId === "" || (query.error instanceof ApiError && query.error.status === 404)) {
     return <NotFoundPage />;

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate, useParams } from "../../lib/router.tsx";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, Lock, Save } from "lucide-react";
 import {
@@ -29,9 +28,9 @@ import type { SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
 import { roleIn } from "../../shared/roles.ts";
 import { parseBudget } from "./session-model.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useUpdateSession } from "../../api/sessions.ts";
 import { isNotFound } from "../../lib/api.ts";
-import { useSessionDetail } from "../../shared/sessions-queries.ts";
+import { useSessionDetail } from "../../api/sessions.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
 
 export const ONLY_CREATOR_MESSAGE = "Only the session creator can edit this session.";
@@ -135,7 +134,6 @@ type FieldErrors = Partial<Record<keyof EditValues, string>>;
 
 function EditForm({ session, lobby }: { session: Session; lobby: string }) {
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [values, setValues] = useState<EditValues>(() => initialEditValues(session));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -144,11 +142,8 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
   const dirty = "budgetError" in preview || Object.keys(preview.body).length > 0;
   const nameMissing = values.sessionName.trim() === "";
 
-  const save = useMutation({
-    mutationFn: (body: UpdateSessionBody) => sessionsApi.update(session._id, body),
-    onSuccess: (result) => {
-      client.setQueryData(sessionKeys.detail(session._id), result.session);
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
+  const save = useUpdateSession(session._id, {
+    onSuccess: () => {
       toast.success("Session updated", { autoClose: 6000 });
       navigate(lobby);
     },

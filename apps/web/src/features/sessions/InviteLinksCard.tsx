@@ -1,9 +1,8 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Copy, Link2, QrCode, Share2, Trash2 } from "lucide-react";
 import type { InviteLink } from "@cartner/contract";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useCreateInviteLink, useInviteLinks, useRevokeInviteLink } from "../../api/sessions.ts";
 import {
   Badge,
   Button,
@@ -37,20 +36,13 @@ export function linkState(link: InviteLink, now = Date.now()): string | null {
  * share, and can be revoked.
  */
 export function InviteLinksCard({ sessionId }: { sessionId: string }) {
-  const client = useQueryClient();
   const titleId = useId();
   const [role, setRole] = useState<"participant" | "viewer">("participant");
   const [hours, setHours] = useState(24);
   const [maxUses, setMaxUses] = useState(5);
-  const links = useQuery({
-    queryKey: sessionKeys.links(sessionId),
-    queryFn: ({ signal }) => sessionsApi.links(sessionId, signal),
-    select: (body) => body.links,
-  });
-  const create = useMutation({
-    mutationFn: () => sessionsApi.createLink(sessionId, { role, expiresInHours: hours, maxUses }),
+  const links = useInviteLinks(sessionId);
+  const create = useCreateInviteLink(sessionId, () => ({ role, expiresInHours: hours, maxUses }), {
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: sessionKeys.links(sessionId) });
       toast.success("Invite link ready: share it or show its QR code.");
     },
     onError: (error) => toast.error(errorMessage(error, "We couldn't make a link. Try again.")),
@@ -148,13 +140,10 @@ function Choice({
 }
 
 function LinkRow({ link, sessionId }: { link: InviteLink; sessionId: string }) {
-  const client = useQueryClient();
   const [showQr, setShowQr] = useState(false);
   const off = linkState(link);
-  const revoke = useMutation({
-    mutationFn: () => sessionsApi.revokeLink(sessionId, link._id),
+  const revoke = useRevokeInviteLink(sessionId, link._id, {
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: sessionKeys.links(sessionId) });
       toast.success("Invite link revoked: it no longer works.");
     },
     onError: (error) => toast.error(errorMessage(error, "We couldn't revoke the link.")),

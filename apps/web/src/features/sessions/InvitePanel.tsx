@@ -1,8 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Inbox, Send } from "lucide-react";
-import { EMAIL_MAX_LENGTH, type InviteRole, type JoinRequest } from "@cartner/contract";
+import { EMAIL_MAX_LENGTH, type InviteRole } from "@cartner/contract";
 import {
   Avatar,
   Button,
@@ -16,8 +15,8 @@ import {
 } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
-import { useJoinRequests } from "../../shared/sessions-queries.ts";
+import { useDecideJoinRequest, useInviteMember } from "../../api/sessions.ts";
+import { useJoinRequests } from "../../api/sessions.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITE_REQUIRED_MESSAGE = "Email or username is required";
@@ -58,19 +57,16 @@ export function InvitePanel({
 }
 
 function InviteForm({ sessionCode }: { sessionCode: string }) {
-  const client = useQueryClient();
   const codeId = useId();
   const [emailOrUsername, setEmailOrUsername] = useState("");
   const [role, setRole] = useState<InviteRole>("participant");
   const [fieldError, setFieldError] = useState<string | undefined>();
 
-  const invite = useMutation({
-    mutationFn: sessionsApi.invite,
+  const invite = useInviteMember({
     onSuccess: (result) => {
       toast.success(result?.message || "Invite sent", { autoClose: 6000 });
       setEmailOrUsername("");
       setFieldError(undefined);
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
     },
     onError: (error) => {
       const message = errorMessage(error, INVITE_FAILED_MESSAGE);
@@ -155,15 +151,10 @@ function JoinRequests({
   sessionCode: string;
   labelledBy: string;
 }) {
-  const client = useQueryClient();
   const requests = useJoinRequests(sessionCode, true);
   const [answering, setAnswering] = useState<{ userId: string; how: Answer } | null>(null);
 
-  const decide = useMutation({
-    mutationFn: ({ request, how }: { request: JoinRequest; how: Answer }) =>
-      how === "accept"
-        ? sessionsApi.approve(sessionCode, { userId: request.userId })
-        : sessionsApi.reject(sessionCode, { userId: request.userId }),
+  const decide = useDecideJoinRequest(sessionId, sessionCode, {
     onMutate: ({ request, how }) => setAnswering({ userId: request.userId, how }),
     onSuccess: (result, { how }) => {
       toast.success(
@@ -182,14 +173,7 @@ function JoinRequests({
         { autoClose: 8000 },
       );
     },
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: sessionKeys.joinRequests(sessionCode) }),
-        client.invalidateQueries({ queryKey: sessionKeys.detail(sessionId) }),
-        client.invalidateQueries({ queryKey: sessionKeys.mine() }),
-      ]);
-      setAnswering(null);
-    },
+    onSettled: () => setAnswering(null),
   });
 
   if (requests.isPending) {

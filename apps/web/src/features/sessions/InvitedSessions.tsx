@@ -1,15 +1,13 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Mail } from "lucide-react";
-import type { Invite } from "@cartner/contract";
 import { Avatar, InlineEmpty, InlineLoadError, InlineLoading } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
 import { roleLabels } from "./session-model.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
-import { useMyInvites } from "../../shared/sessions-queries.ts";
+import { useAcceptInvite, useRejectInvite } from "../../api/sessions.ts";
+import { useMyInvites } from "../../api/sessions.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITES_LOADING = "Loading invites...";
@@ -21,7 +19,6 @@ export const INVITE_REJECTED = "Invite rejected";
 /** 'Invited Sessions': invites to answer, with Accept and Reject (SPEC sections 2 and 8). */
 export function InvitedSessions({ headingId }: { headingId: string }) {
   const navigate = useNavigate();
-  const client = useQueryClient();
   const invites = useMyInvites();
   // Which invite is being answered, and how.
   const [answering, setAnswering] = useState<{ code: string; how: Answer } | null>(null);
@@ -30,12 +27,10 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
     if (invites.isError) toast.error(INVITES_LOAD_FAILED, { toastId: "invites-load-failed" });
   }, [invites.isError]);
 
-  const accept = useMutation({
-    mutationFn: (invite: Invite) => sessionsApi.acceptInvite(invite.sessionCode),
+  const accept = useAcceptInvite({
     onMutate: (invite) => setAnswering({ code: invite.sessionCode, how: "accept" }),
     onSuccess: (result) => {
       toast.success(INVITE_ACCEPTED, { autoClose: 6000 });
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
       navigate(`/session/${encodeURIComponent(result.sessionId)}`);
     },
     onError: (error) => {
@@ -46,12 +41,10 @@ export function InvitedSessions({ headingId }: { headingId: string }) {
     onSettled: () => setAnswering(null),
   });
 
-  const reject = useMutation({
-    mutationFn: (invite: Invite) => sessionsApi.rejectInvite(invite.sessionCode),
+  const reject = useRejectInvite({
     onMutate: (invite) => setAnswering({ code: invite.sessionCode, how: "reject" }),
     onSuccess: () => {
       toast.success(INVITE_REJECTED, { autoClose: 6000 });
-      void client.invalidateQueries({ queryKey: sessionKeys.invites() });
     },
     onError: (error) => {
       toast.error(`Failed to reject invite: ${errorMessage(error, error.message)}`, {

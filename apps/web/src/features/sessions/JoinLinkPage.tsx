@@ -1,9 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useNavigate, useParams } from "../../lib/router.tsx";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Link2, LogIn, UserPlus } from "lucide-react";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useAcceptInviteLink, useInvitePreview } from "../../api/sessions.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import { Badge, Button, ButtonLink, Card, CardBody, Container } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
@@ -21,18 +20,11 @@ export const LINK_NOT_FOUND_MESSAGE = "This invite link does not exist. Ask for 
 export function JoinLinkPage() {
   const { token = "" } = useParams();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const { user } = useAuth();
-  const preview = useQuery({
-    queryKey: ["invite-link", token],
-    queryFn: ({ signal }) => sessionsApi.invitePreview(token, signal),
-    retry: false,
-  });
-  const accept = useMutation({
-    mutationFn: () => sessionsApi.acceptLink(token),
-    onSuccess: async ({ sessionId }) => {
+  const preview = useInvitePreview(token);
+  const accept = useAcceptInviteLink(token, {
+    onSuccess: ({ sessionId }) => {
       clearPendingInvite();
-      await client.invalidateQueries({ queryKey: sessionKeys.all });
       toast.success(`You joined “${preview.data?.sessionName ?? "the session"}”.`);
       navigate(`/session/${encodeURIComponent(sessionId)}`, { replace: true });
     },

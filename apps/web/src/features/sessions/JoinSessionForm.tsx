@@ -1,31 +1,27 @@
 import { useState, type FormEvent } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { LogIn } from "lucide-react";
 import { PASSCODE_MAX_LENGTH } from "@cartner/contract";
 import { Button, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useJoinByCode } from "../../api/sessions.ts";
 
 export const JOIN_SENT_MESSAGE = "Join request sent";
 export const JOIN_FAILED_MESSAGE = "Failed to join session";
 
 /** Join by Session Code + Passcode (SPEC section 5: both required, both trimmed). */
 export function JoinSessionForm() {
-  const client = useQueryClient();
   const [sessionCode, setSessionCode] = useState("");
   const [passcode, setPasscode] = useState("");
   const code = sessionCode.trim();
   const pass = passcode.trim();
   const ready = code !== "" && pass !== "";
 
-  const join = useMutation({
-    mutationFn: sessionsApi.joinByCode,
+  const join = useJoinByCode({
     onSuccess: () => {
       toast.success(JOIN_SENT_MESSAGE, { autoClose: 6000 });
       setSessionCode("");
       setPasscode("");
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
     },
     onError: (error) => {
       toast.error(errorMessage(error, JOIN_FAILED_MESSAGE), { autoClose: 8000 });

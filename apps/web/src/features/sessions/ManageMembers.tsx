@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "../../lib/toast.ts";
 import { Crown, RefreshCw, UserMinus } from "lucide-react";
 import {
@@ -8,37 +7,16 @@ import {
   type Member,
   type Session,
 } from "@cartner/contract";
-import { cartsApi } from "../../api/carts-api.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { cartsApi } from "../../api/carts.ts";
+import { useMemberChange } from "../../api/sessions.ts";
 import { Button, ConfirmDialog, NativeSelect } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useNavigate } from "../../lib/router.tsx";
 
-type Change =
-  | { kind: "role"; member: Member; role: "participant" | "viewer" }
-  | { kind: "remove"; member: Member }
-  | { kind: "transfer"; member: Member }
-  | { kind: "rotate" };
-
-/** The creator's member changes; each answer is the new session, shown at once. */
-function useMemberChange(session: Session) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (change: Change) => {
-      switch (change.kind) {
-        case "role":
-          return sessionsApi.updateMember(session._id, change.member.userId, { role: change.role });
-        case "remove":
-          return sessionsApi.removeMember(session._id, change.member.userId);
-        case "transfer":
-          return sessionsApi.transfer(session._id, change.member.userId);
-        case "rotate":
-          return sessionsApi.rotateCode(session._id);
-      }
-    },
+/** The creator's member changes, each with a toast that says what happened. */
+function useMemberChangeToasts(session: Session) {
+  return useMemberChange(session, {
     onSuccess: (body, change) => {
-      client.setQueryData(sessionKeys.detail(session._id), body.session);
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
       const done = {
         role: () =>
           change.kind === "role" &&
@@ -60,7 +38,7 @@ function useMemberChange(session: Session) {
 
 /** Role, remove and hand over, for one member, on the creator's lobby. */
 export function MemberControls({ session, member }: { session: Session; member: Member }) {
-  const change = useMemberChange(session);
+  const change = useMemberChangeToasts(session);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<"remove" | "transfer" | null>(null);
   const [checking, setChecking] = useState(false);
@@ -165,7 +143,7 @@ export function MemberControls({ session, member }: { session: Session; member: 
 
 /** A new session code (and passcode): for a code that got out. Members keep their access. */
 export function RotateCodeButton({ session }: { session: Session }) {
-  const change = useMemberChange(session);
+  const change = useMemberChangeToasts(session);
   const [confirming, setConfirming] = useState(false);
   return (
     <>

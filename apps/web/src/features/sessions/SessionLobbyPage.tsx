@@ -35,7 +35,7 @@ import { roleIn } from "../../shared/roles.ts";
 import { membersOf, pendingOf, roleLabels } from "./session-model.ts";
 import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "../../lib/api.ts";
-import { useSessionDetail } from "../../shared/sessions-queries.ts";
+import { useSessionDetail } from "../../api/sessions.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
 import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";

@@ -7,7 +7,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
-import { useMyJoinRequests, useMySessions } from "../../shared/sessions-queries.ts";
+import { useMyJoinRequests, useMySessions } from "../../api/sessions.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
 import { useSessionActions } from "../../shared/session-actions.ts";
 import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";

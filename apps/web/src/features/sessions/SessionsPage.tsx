@@ -8,7 +8,10 @@ import { InvitedSessions } from "./InvitedSessions.tsx";
 import { JoinSessionForm } from "./JoinSessionForm.tsx";
 import { SessionTabs } from "./SessionTabs.tsx";
 import { WaitingRequests } from "./WaitingRequests.tsx";
-import { useCreateSession } from "./use-create-session.ts";
+import { useNavigate } from "../../lib/router.tsx";
+import { toast } from "../../lib/toast.ts";
+import { useCreateSession } from "../../api/sessions.ts";
+import { announceCreated, creationFailedMessage } from "./create-session.ts";
 
 function SectionHeading({
   id,
@@ -42,7 +45,17 @@ function SectionHeading({
  */
 export function SessionsPage() {
   const { user } = useAuth();
-  const create = useCreateSession(user?._id);
+  const navigate = useNavigate();
+  // A toast, then the new session's lobby.
+  const create = useCreateSession({
+    onSuccess: ({ id, response }) => {
+      announceCreated(user?._id, id, response.message);
+      navigate(`/session/${encodeURIComponent(id)}`);
+    },
+    onError: (error) => {
+      toast.error(creationFailedMessage(error), { autoClose: 8000 });
+    },
+  });
   const createId = useId();
   const joinId = useId();
   const invitesId = useId();

@@ -1,5 +1,4 @@
 import { useId, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Scale } from "lucide-react";
 import {
   FEE_MODES,
@@ -11,8 +10,8 @@ import {
   type Session,
   type SplitPolicy,
 } from "@cartner/contract";
-import { cartKeys, cartsApi } from "../../api/carts-api.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
+import { useSessionCart } from "../../api/carts.ts";
+import { useSaveSplitPolicy } from "../../api/sessions.ts";
 import { Button, Input } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
@@ -45,7 +44,6 @@ export function SplitPolicyCard({ session, role }: { session: Session; role: Rol
 }
 
 function PolicyEditor({ session }: { session: Session }) {
-  const client = useQueryClient();
   const [draft, setDraft] = useState<SplitPolicy>(session.splitPolicy);
   const payers = session.invitedUsers.filter((m) => can(m.role, "cart.add"));
   // What the form shows is what it sends: every paying member's weight, 100 unless typed (the
@@ -54,10 +52,7 @@ function PolicyEditor({ session }: { session: Session }) {
     ...draft,
     weights: Object.fromEntries(payers.map((m) => [m.userId, weightOf(draft, m.userId)])),
   };
-  const cart = useQuery({
-    queryKey: cartKeys.lookup("session", session._id),
-    queryFn: ({ signal }) => cartsApi.ofSession(session._id, signal),
-  });
+  const cart = useSessionCart(session._id);
   const preview = cart.data
     ? splitShares(
         cart.data.cart.products.map((line) => ({
@@ -70,14 +65,9 @@ function PolicyEditor({ session }: { session: Session }) {
         policy,
       ).shares
     : [];
-  const save = useMutation({
-    mutationFn: () => sessionsApi.setSplitPolicy(session._id, policy),
+  const save = useSaveSplitPolicy(session._id, policy, {
     onSuccess: () => {
       successToast("Split policy saved.");
-      return Promise.all([
-        client.invalidateQueries({ queryKey: sessionKeys.all }),
-        client.invalidateQueries({ queryKey: cartKeys.all }),
-      ]);
     },
     onError: (error) => failureToast("Could not save the split policy", error),
   });

@@ -1,13 +1,11 @@
 import { useId, useRef, useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Hourglass, Undo2 } from "lucide-react";
-import type { MyJoinRequest } from "@cartner/contract";
 import { Badge, Button, Card } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { toast } from "../../lib/toast.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions-api.ts";
-import { useMyJoinRequests } from "../../shared/sessions-queries.ts";
+import { useWithdrawJoinRequest } from "../../api/sessions.ts";
+import { useMyJoinRequests } from "../../api/sessions.ts";
 
 export const WAITING_TITLE = "Waiting for approval";
 export const REQUEST_WITHDRAWN = "Request withdrawn";
@@ -20,24 +18,18 @@ export const NO_REQUESTS_WAITING = "No requests waiting.";
  * this page: the card then stays, empty, so keyboard focus lands on its heading, not on nothing.
  */
 export function WaitingRequests() {
-  const client = useQueryClient();
   const requests = useMyJoinRequests();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   const [withdrew, setWithdrew] = useState(false);
 
-  const withdraw = useMutation({
-    mutationFn: (request: MyJoinRequest) => sessionsApi.leave(request.sessionId),
+  const withdraw = useWithdrawJoinRequest({
     onMutate: (request) => setWithdrawing(request.sessionId),
-    onSuccess: (_result, request) => {
+    onSuccess: () => {
       toast.success(REQUEST_WITHDRAWN, { autoClose: 6000 });
-      client.setQueryData<MyJoinRequest[]>(sessionKeys.myJoinRequests(), (list) =>
-        list?.filter((r) => r.sessionId !== request.sessionId),
-      );
       setWithdrew(true);
       heading.current?.focus();
-      void client.invalidateQueries({ queryKey: sessionKeys.myJoinRequests() });
     },
     onError: (error) => {
       toast.error(`${WITHDRAW_FAILED}: ${errorMessage(error, error.message)}`, {

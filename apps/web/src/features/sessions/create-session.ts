@@ -1,19 +1,13 @@
 /*
  * Creating a session without TanStack Query (the landing page and the code page use these, and
- * load without the query client); use-create-session.ts is the sessions page's hook over them.
+ * load without the query client); useCreateSession in api/sessions.ts is the sessions page's hook over them.
  */
 import { toast } from "../../lib/toast.ts";
 import type { User } from "@cartner/contract";
 import { errorMessage } from "../../lib/api.ts";
 import { getPendingSession, clearPendingSession } from "../../lib/storage.ts";
 import { writeActiveSessionId } from "../../shared/active-session-store.ts";
-import {
-  NO_SESSION_ID_MESSAGE,
-  createdSessionId,
-  sessionsApi,
-  type CreateSessionBody,
-  type CreateSessionResponse,
-} from "../../api/sessions-api.ts";
+import { createSession } from "../../api/sessions-calls.ts";
 
 export const SESSION_CREATED_MESSAGE = "Session created!";
 
@@ -21,17 +15,6 @@ export const SESSION_CREATED_MESSAGE = "Session created!";
 export function creationFailedMessage(error: unknown): string {
   const fallback = error instanceof Error && error.message ? error.message : "Unknown error";
   return `Session creation failed: ${errorMessage(error, fallback)}`;
-}
-
-/** POSTs the session and returns its id; a missing id is an error (SPEC section 7). */
-export async function createSession(body: CreateSessionBody): Promise<{
-  id: string;
-  response: CreateSessionResponse;
-}> {
-  const response = await sessionsApi.create(body);
-  const id = createdSessionId(response);
-  if (!id) throw new Error(NO_SESSION_ID_MESSAGE);
-  return { id, response };
 }
 
 /** A fresh session becomes the one being shopped on. */

@@ -5,7 +5,10 @@ import { call } from "../lib/call.ts";
 export type CreateSessionBody = Omit<RequestOf<"POST /api/sessions">["body"], "creator">;
 export type CreateSessionResponse = ResponseOf<"POST /api/sessions">;
 
-/** The Sessions calls of the endpoint table. */
+/**
+ * The Sessions calls of the endpoint table and the sessions' query keys, without TanStack Query:
+ * the landing page creates a session with them on the first load. The hooks are in sessions.ts.
+ */
 export const sessionsApi = {
   create: (body: CreateSessionBody) => call("POST /api/sessions", { body }),
   mine: (signal?: AbortSignal) => call("GET /api/sessions/my", {}, { signal }),
@@ -83,4 +86,15 @@ export const NO_SESSION_ID_MESSAGE = "Session creation returned no ID";
 export function createdSessionId(response: CreateSessionResponse | undefined): string | null {
   const id = response?.session?.id ?? response?.session?._id;
   return typeof id === "string" && id !== "" ? id : null;
+}
+
+/** POSTs the session and returns its id; a missing id is an error (SPEC section 7). */
+export async function createSession(body: CreateSessionBody): Promise<{
+  id: string;
+  response: CreateSessionResponse;
+}> {
+  const response = await sessionsApi.create(body);
+  const id = createdSessionId(response);
+  if (!id) throw new Error(NO_SESSION_ID_MESSAGE);
+  return { id, response };
 }

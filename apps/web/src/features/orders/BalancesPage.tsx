@@ -5,9 +5,9 @@ import { Avatar, ButtonLink, Container, EmptyState, LoadError } from "../../comp
 import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
+import { CartSkeleton, PageLinks } from "../cart/index.ts";
 import { SETTLED_UP_MESSAGE, balanceSentence } from "./order-model.ts";
-import { useBalances } from "./order-queries.ts";
+import { useBalances } from "../../api/orders.ts";
 
 /** /balances: who owes whom across every order not yet settled, and the orders behind it. */
 export function BalancesPage() {

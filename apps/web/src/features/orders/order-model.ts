@@ -51,8 +51,6 @@ export function balanceSentence(balance: Balance): string {
 }
 
 /** A receipt's file name, as the server names it. */
-export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;
-
 /**
  * My shares still to pay: orders where I owe the payee and have not said I paid. The payee's own
  * share is not one (they paid the shop).

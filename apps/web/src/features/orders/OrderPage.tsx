@@ -26,7 +26,7 @@ import { errorMessage, isNotFound } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatDateTime, formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
+import { CartSkeleton, PageLinks, StackedTable, TotalsList, stackedCell } from "../cart/index.ts";
 import {
   CASH_BUTTON,
   CONFIRM_BUTTON,
@@ -38,8 +38,7 @@ import {
   myShare,
   shareStatusLabel,
 } from "./order-model.ts";
-import { useOrder, useOrderAction, useReceiptDownload } from "./order-queries.ts";
-import { TotalsList } from "./OrderSummaryCard.tsx";
+import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
 
 /** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
 export function OrderPage() {

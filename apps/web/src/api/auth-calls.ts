@@ -3,7 +3,10 @@ import { call } from "../lib/call.ts";
 
 const publicCall = { auth: false } as const;
 
-/** The Auth calls of the endpoint table. Sign-in steps are public: no token is sent. */
+/**
+ * The Auth calls of the endpoint table, without TanStack Query: the sign-in page, the session
+ * checks and the logout are part of the first load. Sign-in steps are public: no token is sent.
+ */
 export const authApi = {
   register: (body: RequestOf<"POST /api/auth/register">["body"]) =>
     call("POST /api/auth/register", { body }, publicCall),

@@ -1,13 +1,13 @@
 import {
   keepPreviousData,
+  queryOptions,
   usePrefetchQuery,
   useQuery,
   useQueryClient,
   type QueryClient,
 } from "@tanstack/react-query";
 import type { Product, ProductListResponse, ProductQuery } from "@cartner/contract";
-import { call, queryString } from "../../lib/call.ts";
-import { filtersToQuery, type ProductFilters } from "./filters.ts";
+import { call, queryString } from "../lib/call.ts";
 
 /** Query keys: a list is keyed by its canonical query string, so equal filters share a cache entry. */
 export const productKeys = {
@@ -24,13 +24,17 @@ export const productsApi = {
     call("GET /api/products/:id", { params: { id } }, { signal }),
 };
 
+export const productQueries = {
+  list: (query: ProductQuery) =>
+    queryOptions({
+      queryKey: productKeys.list(queryString(query)),
+      queryFn: ({ signal }) => productsApi.list(query, signal),
+    }),
+};
+
 /** The filtered grid. The previous result stays on screen while the next one loads. */
-export function useProductList(filters: ProductFilters) {
-  const query = filtersToQuery(filters);
-  const options = {
-    queryKey: productKeys.list(queryString(query)),
-    queryFn: ({ signal }: { signal: AbortSignal }) => productsApi.list(query, signal),
-  };
+export function useProductList(query: ProductQuery) {
+  const options = productQueries.list(query);
   // The request starts as the page renders, not once it is on screen: when the page's chunk has
   // just loaded, React holds the first commit back (it never swaps the loading spinner for the
   // page sooner than 300 ms after showing it), and useQuery alone would only ask after that.
@@ -40,10 +44,7 @@ export function useProductList(filters: ProductFilters) {
 
 /** Every product (the unfiltered list, shared with the grid's default view). */
 export function useAllProducts() {
-  return useQuery({
-    queryKey: productKeys.list(""),
-    queryFn: ({ signal }) => productsApi.list({}, signal),
-  });
+  return useQuery(productQueries.list({}));
 }
 
 /** A product some list already loaded, so the detail page can show it before its own call returns. */

@@ -5,9 +5,9 @@ import { Badge, ButtonLink, Container, EmptyState, LoadError } from "../../compo
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
+import { CartSkeleton, PageLinks } from "../cart/index.ts";
 import { NO_ORDERS_MESSAGE, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
-import { useOrders } from "./order-queries.ts";
+import { useOrders } from "../../api/orders.ts";
 
 /** /orders ("My Orders" on the profile): orders you placed or have a share in, newest first. */
 export function OrdersPage() {

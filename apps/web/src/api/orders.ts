@@ -1,0 +1,143 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Order, SettlementKind } from "@cartner/contract";
+import { call } from "../lib/call.ts";
+import { toast } from "../lib/toast.ts";
+import { errorMessage, isNotFound } from "../lib/api.ts";
+import { saveFile } from "../lib/download.ts";
+import { cartKeys } from "./carts.ts";
+import { sessionKeys } from "./sessions-calls.ts";
+
+/** Checkout, orders and balances (API.md "Checkout, orders, settling up"). */
+export const ordersApi = {
+  checkout: (sessionId: string) =>
+    call("POST /api/sessions/:id/checkout", { params: { id: sessionId } }),
+  list: (signal?: AbortSignal) => call("GET /api/orders", {}, { signal }),
+  get: (id: string, signal?: AbortSignal) =>
+    call("GET /api/orders/:id", { params: { id } }, { signal }),
+  markPaid: (id: string) => call("POST /api/orders/:id/paid", { params: { id } }),
+  /** Settles a member's share (payee): a confirmed transfer, or cash, or written off. */
+  confirm: (id: string, userId: string, how: SettlementKind = "transfer") =>
+    call("POST /api/orders/:id/confirm/:userId", { params: { id, userId }, body: { how } }),
+  resendMail: (id: string) => call("POST /api/orders/:id/mail", { params: { id } }),
+  balances: (signal?: AbortSignal) => call("GET /api/balances", {}, { signal }),
+  /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
+  receipt: (id: string) =>
+    call(
+      "GET /api/orders/:id/receipt.pdf",
+      { params: { id } },
+      { responseType: "blob" },
+    ) as unknown as Promise<Blob>,
+};
+
+/** Everything order-related lives under ["orders"], so one invalidation covers it. */
+export const orderKeys = {
+  all: ["orders"] as const,
+  list: () => ["orders", "list"] as const,
+  detail: (id: string) => ["orders", "detail", id] as const,
+  balances: () => ["orders", "balances"] as const,
+};
+
+export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;
+
+/** What the order hooks read; also for prefetching and for reading the cache outside React. */
+export const orderQueries = {
+  list: () =>
+    queryOptions({
+      queryKey: orderKeys.list(),
+      queryFn: ({ signal }) => ordersApi.list(signal),
+    }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: orderKeys.detail(id),
+      queryFn: ({ signal }) => ordersApi.get(id, signal),
+      retry: (count, error) => count < 2 && !isNotFound(error),
+    }),
+  balances: () =>
+    queryOptions({
+      queryKey: orderKeys.balances(),
+      queryFn: ({ signal }) => ordersApi.balances(signal),
+    }),
+};
+
+export function useOrders() {
+  return useQuery({ ...orderQueries.list(), select: (body) => body.orders });
+}
+
+/** How many orders the user has (the same query as the list). */
+export function useOrderCount() {
+  return useQuery({ ...orderQueries.list(), select: (body) => body.orders.length });
+}
+
+export function useOrder(id: string) {
+  return useQuery({ ...orderQueries.detail(id), select: (body) => body.order });
+}
+
+export function useBalances() {
+  return useQuery({ ...orderQueries.balances(), select: (body) => body.balances });
+}
+
+/** The order a session's checkout became, once there is one. */
+export function useSessionOrder(sessionId: string) {
+  const orders = useOrders();
+  return orders.data?.find((order) => order.sessionId === sessionId);
+}
+
+/** Settlement changes: the answer is the new order; balances and lists follow. */
+export function useOrderAction(orderId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      action:
+        | { kind: "paid" }
+        | { kind: "confirm"; userId: string; how?: SettlementKind }
+        | { kind: "mail" },
+    ) =>
+      action.kind === "paid"
+        ? ordersApi.markPaid(orderId)
+        : action.kind === "confirm"
+          ? ordersApi.confirm(orderId, action.userId, action.how)
+          : ordersApi.resendMail(orderId),
+    onSuccess: (body, action) => {
+      client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.list() });
+      void client.invalidateQueries({ queryKey: orderKeys.balances() });
+      if (action.kind === "paid") toast.success("Marked as paid. The payee will confirm it.");
+      if (action.kind === "confirm") toast.success(SETTLED_TOAST[action.how ?? "transfer"]);
+      if (action.kind === "mail") toast.success("Sending the email again.");
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error, "That did not work. Try again."));
+    },
+  });
+}
+
+const SETTLED_TOAST: Record<SettlementKind, string> = {
+  transfer: "Payment confirmed.",
+  cash: "Recorded as paid in cash.",
+  written_off: "Share written off.",
+};
+
+export function useCheckout(sessionId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => ordersApi.checkout(sessionId),
+    onSuccess: (body) => {
+      client.setQueryData(orderKeys.detail(body.order._id), body);
+      void client.invalidateQueries({ queryKey: orderKeys.all });
+      void client.invalidateQueries({ queryKey: cartKeys.all });
+      void client.invalidateQueries({ queryKey: sessionKeys.all });
+    },
+  });
+}
+
+/** Downloads the receipt PDF; progress is the caller's pending state. */
+export function useReceiptDownload() {
+  return useMutation({
+    mutationFn: async (order: Pick<Order, "_id" | "number">) => {
+      saveFile(await ordersApi.receipt(order._id), receiptFileName(order));
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error, "We couldn't download the receipt. Try again."));
+    },
+  });
+}
