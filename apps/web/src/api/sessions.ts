@@ -262,8 +262,15 @@ export function useMemberChange(
       }
     },
     onSuccess: (...args) => {
-      client.setQueryData(sessionKeys.detail(session._id), args[0].session);
-      void client.invalidateQueries({ queryKey: sessionKeys.all });
+      const [body, change] = args;
+      client.setQueryData(sessionKeys.detail(session._id), body.session);
+      // After a hand-over the caller is no longer the creator: what only the creator may read
+      // (invite links, join requests) is not asked for again while the lobby still shows it.
+      const stale =
+        change.kind === "transfer"
+          ? [sessionKeys.sync(), sessionKeys.mine(), sessionKeys.activity(session._id)]
+          : [sessionKeys.all];
+      for (const queryKey of stale) void client.invalidateQueries({ queryKey });
       return reactions.onSuccess?.(...args);
     },
   });
