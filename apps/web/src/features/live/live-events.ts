@@ -15,7 +15,6 @@ import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
 import { roleIn } from "../../shared/roles.ts";
 import { LinkToast } from "./LinkToast.tsx";
-import { OrderPlacedToast } from "./OrderPlacedToast.tsx";
 
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
@@ -189,9 +188,10 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       // Whoever checked out is already on the order's page.
       if (event.orderId && !window.location.pathname.startsWith(`/orders/${event.orderId}`)) {
         toast.info(
-          createElement(OrderPlacedToast, {
+          createElement(LinkToast, {
             message: ORDER_PLACED_MESSAGE,
-            orderId: event.orderId,
+            to: `/orders/${event.orderId}`,
+            label: "View the order",
           }),
           {
             toastId: `order-${event.orderId}`,
