@@ -1,5 +1,5 @@
 /**
- * What the split costs per read (issue 18: the split is computed on every cart and summary read):
+ * What the split costs per read (it is computed afresh on every cart and summary read):
  * splitShares() on a 10-line, 6-member cart, by policy. Usage: npm run bench:split
  */
 import { splitShares, type SplitPolicy } from "../packages/contract/src/split.ts";

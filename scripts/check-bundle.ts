@@ -2,8 +2,8 @@
  * Bundle budgets for the web app, checked after `vite build` (part of `npm run build`).
  *
  * - Initial JavaScript for `/`: the entry chunk plus everything it imports statically (what the
- *   browser must download before the landing page is interactive), at most 100 KB gzip (issue 22;
- *   docs/decisions/013-first-load.md has what each library costs).
+ *   browser must download before the landing page is interactive), at most 100 KB gzip
+ *   (docs/decisions/013-first-load.md has what each library costs).
  * - No single JavaScript chunk over 500 kB (minified, before compression).
  * - No zod in what `/` and `/login` (the entry) and `/products` load first: it is about 22 KB
  *   compressed and builds its schemas when it starts. Forms on those pages check their input with

@@ -149,7 +149,7 @@ function prerender(): Plugin {
 const BRAND = "#4f46e5";
 
 /**
- * The installable app (DESIGN section 9, "Offline"; docs/decisions/011): a manifest and a Workbox
+ * The installable app (docs/decisions/011-offline-first.md): a manifest and a Workbox
  * service worker at /sw.js that precaches the app shell, fonts and fingerprinted assets, so a
  * reload without signal still opens the app. API answers are never cached by the worker (they are
  * personal; the last data a user saw lives in their own IndexedDB cache, see lib/offline-cache.ts),

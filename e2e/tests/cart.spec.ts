@@ -12,7 +12,7 @@ import {
 const money = (cents: number) =>
   new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 
-/** Adds a product from its card on /products and waits for SPEC's toast. */
+/** Adds a product from its card on /products and waits for the toast that confirms it. */
 async function addFromCard(page: Page, product: Product) {
   await page.goto("/products");
   const add = page.getByRole("button", { name: `Add ${product.name} to cart` });

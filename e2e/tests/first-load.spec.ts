@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./fixtures.ts";
 
 /**
- * Issue 22, goal 3: / and /login arrive as prerendered HTML, so they are drawn before (and
+ * / and /login arrive as prerendered HTML, so they are drawn before (and
  * without) any JavaScript, and React then adopts that HTML without redrawing it.
  */
 

@@ -12,7 +12,7 @@ import {
 } from "./fixtures.ts";
 
 /**
- * Issue 21: a member in a shop with no signal. Changes made offline queue (in IndexedDB, each with
+ * A member in a shop with no signal. Changes made offline queue (in IndexedDB, each with
  * its Idempotency-Key), survive a reload, and reach the others once, in order, when the
  * connection is back; one the server refuses on replay says why.
  */

@@ -94,7 +94,7 @@ export const HealthResponseSchema = z.object({
   devMailbox: z.boolean(),
 });
 
-// Accounts (API.md "Second wave", DESIGN section 9 "Accounts").
+// Accounts: forgotten password, deletion, signed-in devices.
 export const ForgotPasswordBodySchema = z.strictObject({ email });
 export const ResetPasswordBodySchema = z.strictObject({ email, code: OtpCodeSchema, password });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBodySchema>;

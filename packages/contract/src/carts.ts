@@ -77,7 +77,7 @@ export const CartSchema = z.object({
   products: z.array(CartLineSchema),
   totalPrice: z.number(),
   itemCount: z.number().int(),
-  /** Every paying member's running total, fees and tax included (DESIGN section 9). */
+  /** Every paying member's running total, fees and tax included. */
   split: z.array(ShareSchema),
   version: z.number().int(),
   createdAt: z.string(),
@@ -92,7 +92,7 @@ export const SessionSummarySchema = z.object({
     z.object({
       product: z.object({ _id: z.string(), name: z.string(), price: money, imageUrl: z.string() }),
       quantity: z.number().int(),
-      /** The adder's name, as SPEC section 3 shows it; their id beside it. */
+      /** The adder's name, as the summary shows it; their id beside it. */
       addedBy: z.string(),
       addedById: z.string(),
     }),

@@ -1,4 +1,4 @@
-/** Business constants from SPEC section 9 and DESIGN section 4. One place, used by server and web. */
+/** Business constants, in one place, used by server and web. */
 export const OTP_LENGTH = 6;
 export const OTP_TTL_MS = 10 * 60 * 1000;
 export const OTP_MAX_ATTEMPTS = 5;
@@ -14,7 +14,7 @@ export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const AUTH_SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 export const AUTH_SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The web client refreshes the token every 14 minutes, only after user activity (SPEC 9). */
+/** The web client refreshes the token every 14 minutes, only after user activity. */
 export const TOKEN_REFRESH_INTERVAL_MS = 14 * 60 * 1000;
 export const SESSION_SYNC_INTERVAL_MS = 5 * 1000;
 
@@ -35,7 +35,7 @@ export const SESSION_NAME_MAX_LENGTH = 80;
 export const PASSCODE_MAX_LENGTH = 32;
 export const SESSION_CODE_LENGTH = 8;
 export const BUDGET_MAX = 1_000_000;
-/** Avatars shown on a session card before '+N' (SPEC section 9). */
+/** Avatars shown on a session card before '+N'. */
 export const SESSION_CARD_AVATARS = 3;
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
@@ -47,7 +47,7 @@ export const RESTORE_WINDOW_SECONDS = 120;
 /** How long the web's toast after a line's removal offers Undo. */
 export const UNDO_TOAST_MS = 6000;
 
-// The catalog (SPEC: the products page's filters and price slider), kept apart from the product
+// The catalog (the products page's filters and price slider), kept apart from the product
 // schemas for the same reason: the products page imports them without zod.
 /** The marketplace's categories. */
 export const SHOP_CATEGORIES = [
@@ -61,7 +61,7 @@ export const SHOP_CATEGORIES = [
 export const EXPRESS_CATEGORIES = ["Food", "Drinks", "Groceries"] as const;
 export const PRODUCT_CATEGORIES = [...SHOP_CATEGORIES, ...EXPRESS_CATEGORIES] as const;
 export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating"] as const;
-/** SPEC's price slider: 0 to 1000 with a minimum gap of 10. */
+/** The price slider: 0 to 1000 with a minimum gap of 10. */
 export const PRICE_SLIDER_MIN = 0;
 export const PRICE_SLIDER_MAX = 1000;
 export const PRICE_SLIDER_GAP = 10;

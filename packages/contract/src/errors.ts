@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Every error the API returns has this shape (API.md, Conventions). */
+/** Every error the API returns has this shape, with its HTTP status. */
 export const ApiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),

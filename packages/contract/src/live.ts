@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** GET /api/live (API.md): the first message a client sends. */
+/** GET /api/live: the first message a client sends, with the token (never in the URL). */
 export const LiveAuthMessageSchema = z.strictObject({
   type: z.literal("auth"),
   token: z.string().min(1).max(4096),

@@ -62,7 +62,7 @@ export const OrderShareSchema = z.object({
 });
 export type OrderShare = z.infer<typeof OrderShareSchema>;
 
-/** API.md "Checkout, orders, settling up": immutable once placed, except the shares' statuses. */
+/** An order: immutable once placed, except the shares' statuses. */
 export const OrderSchema = z.object({
   _id: z.string(),
   number: z.string(),

@@ -31,7 +31,7 @@ describe("the permissions table", () => {
     }
   });
 
-  // DESIGN section 4, row by row.
+  // The roles table, row by row: who may read, add, change, clear, invite and leave.
   it.each([
     ["session.read", { creator: 1, participant: 1, viewer: 1, pending: 0, stranger: 0 }],
     ["cart.add", { creator: 1, participant: 1, viewer: 0, pending: 0, stranger: 0 }],
@@ -58,7 +58,7 @@ describe("the permissions table", () => {
     }
   });
 
-  // DESIGN section 9, "Checkout": the creator checks out; an order is seen by its payee and the
+  // Orders: the creator checks out; an order is seen by its payee and the
   // members with a share, paid by a sharer and confirmed by the payee; anyone else gets 404.
   it.each([
     ["order.read", { payee: 1, sharer: 1, stranger: 0 }],

@@ -13,7 +13,7 @@ export function percentOf(cents: number, percent: number): number {
   return Math.floor((cents * percent + 50) / 100);
 }
 
-/** SPEC 9: fees 1 % of the subtotal; tax 13 % of subtotal plus fees; each rounded half up. */
+/** Fees 1 % of the subtotal; tax 13 % of subtotal plus fees; each rounded half up. */
 export function orderSummary(subtotal: number): OrderSummary {
   const fees = percentOf(subtotal, FEE_RATE_PERCENT);
   const tax = percentOf(subtotal + fees, TAX_RATE_PERCENT);

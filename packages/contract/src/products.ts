@@ -29,7 +29,7 @@ const money = z.coerce
   .min(0, "must be 0 or more")
   .max(1_000_000, "is too large");
 
-/** GET /api/products query (API.md). `category` may repeat. */
+/** GET /api/products query. `category` may repeat. */
 export const ProductQuerySchema = z
   .strictObject({
     q: text({ max: 100, maxMessage: "is too long" }).optional(),

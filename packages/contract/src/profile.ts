@@ -17,7 +17,7 @@ export const ProfileFieldsSchema = z.strictObject({
   }).optional(),
   bio: text({ max: 500, multiline: true }).optional(),
   location: text({ max: 100 }).optional(),
-  /** A JSON list of strings, as SPEC's client sends it. */
+  /** A JSON list of strings, as the multipart profile form sends it. */
   languages: z
     .string()
     .transform((value, ctx) => {

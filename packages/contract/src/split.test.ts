@@ -170,7 +170,7 @@ describe("splitShares, by example", () => {
     ]);
   });
 
-  it("weights: a member with no weight has 100, so 50 for the child alone gives the child half (issue 29)", () => {
+  it("weights: a member with no weight has 100, so 50 for the child alone gives the child half", () => {
     const policy: SplitPolicy = { mode: "weights", weights: { kid: 50 }, fees: "proportional" };
     const { shares } = splitShares([milk], members, policy);
     expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
@@ -178,7 +178,7 @@ describe("splitShares, by example", () => {
       ["Ben", 120],
       ["Kid", 60],
     ]);
-    // The issue's cart, $37.93: the child pays half of each adult, to the cent, adding up.
+    // A $37.93 cart: the child pays half of each adult, to the cent, adding up.
     const groceries: SplitInputLine = { lineTotal: 3793, addedBy: "kid" };
     const by = Object.fromEntries(
       splitShares([groceries], members, policy).shares.map((s) => [s.name, s.subtotal]),

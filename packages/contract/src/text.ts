@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * One string type for every text a person types (issue 15): names, bio, codes, passcodes,
+ * One string type for every text a person types: names, bio, codes, passcodes,
  * emails, search terms, invite targets. PostgreSQL refuses NUL in text, and control, bidi and
  * invisible characters in names are a spoofing tool, so they are refused here with a field
  * message instead of reaching the database as a 500.

@@ -1,6 +1,6 @@
 import { ErrorCode } from "@cartner/contract";
 
-/** The one error type services throw; the error handler turns it into API.md's error shape. */
+/** The one error type services throw; the error handler sends `{ message, code, fields? }`. */
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
@@ -80,7 +80,7 @@ export function echoName(name: string, max = 40): string {
   return name.length > max ? `${name.slice(0, max)}…` : name;
 }
 
-/** A 400 naming the fields at fault, the first one in the message (API.md's error shape). */
+/** A 400 naming the fields at fault in `fields`, the first one also in the message. */
 export function invalidFields(fields: Record<string, string>): AppError {
   const cut = Object.fromEntries(
     Object.entries(fields).map(([field, message]) => [echoName(field), message]),

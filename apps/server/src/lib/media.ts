@@ -1,7 +1,7 @@
 /**
  * Absolute URLs of the media the app serves, built from PUBLIC_URL, never from the origins CORS
- * allows (API.md: any client on any origin, a mobile app or a partner's site, can show them; the
- * routes send Cross-Origin-Resource-Policy: cross-origin). The one place these URLs are written.
+ * allows: any client on any origin, a mobile app or a partner's site, can show them (the routes
+ * send Cross-Origin-Resource-Policy: cross-origin). The one place these URLs are written.
  */
 export function createMedia(publicUrl: string) {
   const origin = publicUrl.replace(/\/+$/, "");

@@ -6,7 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, invalidFields, issueField } from "../lib/errors.ts";
 import { loggableError } from "../lib/loggable-error.ts";
 
-/** Fastify's own client-error codes, mapped to API.md's error shape. */
+/** Fastify's own client-error codes, mapped to the API's `{ message, code }` error shape. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {
     code: ErrorCode.INVALID_JSON,
@@ -103,7 +103,7 @@ function sendAppError(reply: FastifyReply, error: AppError) {
 
 /**
  * Errors Fastify answers before any route (a path parameter over maxParamLength, a malformed
- * URL): API.md's shape, never echoing the path (issue 17: 414 echoed it).
+ * URL): the API's `{ message, code }` shape, never echoing the path (a 414 once echoed it).
  */
 export function frameworkErrors(
   error: FastifyError,
@@ -133,7 +133,7 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string; code: str
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers too large, a timeout,
- * garbage): answered on the raw socket in API.md's shape instead of Fastify's own.
+ * garbage): answered on the raw socket in the API's `{ message, code }` shape, not Fastify's own.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;

@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key header (API.md "Offline and activity"; DESIGN section 9, "Offline"): a
+ * The Idempotency-Key header, which lets an offline client replay its queued changes safely: a
  * signed-in user's POST, PUT, PATCH or DELETE with a key is done once; the same key with the same
  * request within 24 h replays the first answer (status and body), and with another request is 422.
  * Kept in the database, so it holds across instances and restarts.

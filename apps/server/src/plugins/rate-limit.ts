@@ -6,7 +6,7 @@ import { AppError } from "../lib/errors.ts";
 
 /**
  * Per-IP budgets: RATE_LIMIT a minute for the API, tighter ones set per route (sign-in, joining).
- * Answers 429 in API.md's shape with Retry-After.
+ * Answers 429 in the API's `{ message, code }` error shape, with Retry-After.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(rateLimit, {

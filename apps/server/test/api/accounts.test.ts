@@ -1,5 +1,5 @@
 /**
- * Issue 20, accounts: forgot and reset password, signed-in devices, export, deletion (and what
+ * Accounts: forgot and reset password, signed-in devices, export, deletion (and what
  * it does to shares not yet settled and to open carts), and a second login within a minute of a
  * sent code (PGlite and PostgreSQL).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21, the activity log: every write route of sessions and carts adds exactly one entry, in
+ * The activity log: every write route of sessions and carts adds exactly one entry, in
  * commit order, with its actor; the log pages, refuses bad queries and strangers, and nothing can
  * change or delete an entry (PGlite and PostgreSQL).
  */

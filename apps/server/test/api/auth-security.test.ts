@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 2 and 3: a refused re-registration changes nothing, an accepted one applies only
+ * A refused re-registration changes nothing, an accepted one applies only
  * with its own code; wrong codes against no live code do not count, and the hourly cap is per
  * account and client address, so nobody can lock someone else out. A password reset request,
  * which anyone can make, neither delays nor replaces a sign-in code.

@@ -207,8 +207,8 @@ describe("one-time codes", () => {
     expect(row!.attempts).toBe(5);
 
     // The code is dead after 5 tries: the right code is refused too, and no session. Only the 5
-    // guesses compared with a live code count towards the hourly cap (issue 17), so this is the
-    // dead code's 400, not a lockout.
+    // guesses compared with a live code count towards the account's hourly cap on failed
+    // verifications, so this is the dead code's 400, not a lockout.
     const right = await post("/api/auth/verify-otp", { userId, code });
     expect(right.statusCode).toBe(400);
     expect(right.json().token).toBeUndefined();

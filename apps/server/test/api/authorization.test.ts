@@ -147,7 +147,7 @@ const ROWS: Row[] = [
     request: (f) => ({ url: `/api/carts/${f.cartId}/clear` }),
   },
   { endpoint: "DELETE /api/carts/:cartId", request: (f) => ({ url: `/api/carts/${f.cartId}` }) },
-  // Split, budgets, readiness (issue 18).
+  // Split, budgets, readiness.
   {
     endpoint: "PUT /api/sessions/:id/split-policy",
     request: (f) => ({
@@ -193,7 +193,7 @@ const ROWS: Row[] = [
       body: { userIds: [] },
     }),
   },
-  // Invitations and members (issue 20).
+  // Invitations and members.
   {
     endpoint: "POST /api/sessions/:id/links",
     request: (f) => ({

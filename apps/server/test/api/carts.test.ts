@@ -618,7 +618,7 @@ describe("the session summary", () => {
       "Vic",
     ]);
     expect(s.cartItems).toHaveLength(2);
-    // SPEC section 3 shows the adder's name; the id stands beside it (issue 14 item 5).
+    // Each item names its adder, with their id beside it for clients that tell people apart by id.
     expect(
       s.cartItems.map((i: { addedBy: string; addedById: string }) => [i.addedBy, i.addedById]),
     ).toEqual(

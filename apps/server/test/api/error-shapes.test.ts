@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 8: every refusal uses API.md's `{ message, code }`, also those made before a
+ * Every refusal uses the API's `{ message, code }` error shape, also those made before a
  * route runs (headers too large, a path parameter too long), and none echoes more than a short,
  * cut name of what the client sent.
  */

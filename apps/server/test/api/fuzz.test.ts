@@ -1,5 +1,5 @@
 /**
- * Issue 15: a property-based walk of every route in the served OpenAPI document, as a member and
+ * A property-based walk of every route in the served OpenAPI document, as a member and
  * as a stranger, with generated params, queries and bodies made of nasty strings (NUL, control
  * characters, unpaired surrogates, bidi marks, 100 KB strings, emoji sequences), wrong types,
  * extra keys and huge numbers. Whatever arrives: never a 5xx, never slower than 5 s, and a refused

@@ -1,5 +1,5 @@
 /**
- * Issue 21, idempotent writes: the Idempotency-Key header on PGlite and PostgreSQL.
+ * Idempotent writes: the Idempotency-Key header on PGlite and PostgreSQL.
  */
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The live channel under misuse (issues 15 and 17): caps on open and not-yet-signed-in sockets,
+ * The live channel under misuse: caps on open and not-yet-signed-in sockets,
  * revocation that closes sockets at once, refused upgrades that do not leak server sockets, and
  * oversized frames that are a warning, not an error with a stack.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 20, invitations and members: invite links, invite mails, removing a member, handing a
+ * Invitations and members: invite links, invite mails, removing a member, handing a
  * session over and rotating its code (PGlite and PostgreSQL). Who may call each route is walked by
  * authorization.test.ts; here, what each does, its races and its bad input.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19: checkout, orders, settling up, receipts and mails, through the API (PGlite and
+ * Checkout, orders, settling up, receipts and mails, through the API (PGlite and
  * PostgreSQL). Roles per route are walked by authorization.test.ts; here, what each call does,
  * its races and its bad input.
  */

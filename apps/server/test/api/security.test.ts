@@ -245,7 +245,7 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
     const object = schema.anyOf?.[0] ?? schema.oneOf?.[0] ?? schema;
     return Object.fromEntries(
       Object.entries(object.properties ?? {})
-        // An empty schema ({}) is a key the API accepts and ignores (SPEC's `creator`).
+        // An empty schema ({}) is a key the API accepts and ignores (a new session's `creator`).
         .filter(([, child]) => Object.keys(child).length > 0)
         .map(([key, child]) => [key, sample(key, child, f)]),
     );
@@ -326,7 +326,7 @@ describe("avatar uploads, fuzzed: always a 4xx with a message, never a 5xx", () 
     return body;
   };
 
-  /** The answer is a client error with API.md's shape, and the profile did not change. */
+  /** The answer is a client error as `{ message, code }`, and the profile did not change. */
   async function expectRefused(res: Awaited<ReturnType<typeof upload>>, label = "") {
     expect(res.statusCode, `${label} ${res.body}`).toBeGreaterThanOrEqual(400);
     expect(res.statusCode, `${label} ${res.body}`).toBeLessThan(500);
@@ -517,7 +517,7 @@ describe("avatar uploads, fuzzed: always a 4xx with a message, never a 5xx", () 
   ])("refuses %s", async (label, build, contentType) => {
     const res = await upload(await build(), contentType);
     await expectRefused(res, label);
-    // API.md: 413 is "too large", whichever limit said so.
+    // A 413 is always PAYLOAD_TOO_LARGE, whichever limit said so.
     if (res.statusCode === 413) expect(res.json().code).toBe("PAYLOAD_TOO_LARGE");
   });
 

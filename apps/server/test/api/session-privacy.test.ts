@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 5, 6 and 7: an ended session is read-only for everyone, leaving included;
+ * An ended session is read-only for everyone, leaving included;
  * pending join requests are the creator's business; guessing a passcode locks out the guessers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,7 +64,7 @@ describe("guessing a session's passcode", () => {
       payload: { sessionCode, passcode },
     });
 
-  it("locks out the guessers, not a newcomer with the right passcode (issue 17.7)", async () => {
+  it("locks out the guessers, not a newcomer with the right passcode", async () => {
     const f = await sessionWithEveryRole(t);
     const attackers = [await signUp(t, "Mal"), await signUp(t, "Mel"), await signUp(t, "Mol")];
     // Three accounts from three addresses, ten wrong passcodes each: 30 failures on the session.

@@ -131,7 +131,7 @@ describe("joining by code and passcode", () => {
     const roles = Object.fromEntries(
       lobby.invitedUsers.map((m: { name: string; role: string }) => [m.name, m.role]),
     );
-    // Pat's pending request is the creator's business (issue 17.6).
+    // Pat's pending request is the creator's business: members do not see it in the member list.
     expect(roles).toEqual({ Ann: "creator", Ben: "participant", Vic: "viewer" });
     expect(lobby.passcode).toBe("tulip");
     const requests = (

@@ -1,5 +1,5 @@
 /**
- * Issue 18: split policies, per-line sharers, member budgets and ready marks, through the API.
+ * Split policies, per-line sharers, member budgets and ready marks, through the API.
  * Every answer's shares add up to the cart's totals to the cent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,7 +58,7 @@ describe("the split policy", () => {
     );
   });
 
-  it("weights: a member saved without a weight carries as 100, next to one at 50 (issue 29)", async () => {
+  it("weights: a member saved without a weight carries as 100, next to one at 50", async () => {
     const f = await world();
     // Only Ben's box was typed in; Ann's, untouched at the 100 the web shows, is not sent.
     const res = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, {
@@ -264,7 +264,7 @@ describe("budgets and ready marks", () => {
     expect(seen.invitedUsers.find((m: { name: string }) => m.name === "Ben").ready).toBe(true);
   });
 
-  it("a ready mark clears when the member's share total changes, and says so (issue 29)", async () => {
+  it("a ready mark clears when the member's share total changes, and says so", async () => {
     const f = await world();
     type Seen = { name: string; ready: boolean; shareChanged: boolean };
     const ben = (members: Seen[]) => {

@@ -1,6 +1,6 @@
 /**
- * Issue 15: text a person types never reaches the database as a 500. Each of the four requests the
- * issue found answering 500 is now a 400 that names the field; the error handler turns a database
+ * Text a person types never reaches the database as a 500. Each of the four requests once found
+ * answering 500 is now a 400 that names the field; the error handler turns a database
  * "invalid text" error that slips past every schema into a 400 as well.
  */
 import Fastify from "fastify";
@@ -33,7 +33,7 @@ function expectFieldError(res: { statusCode: number; json: () => unknown }, fiel
   expect(body.fields?.[field]).toMatch(/control characters|single line/);
 }
 
-describe("the four 500s of issue 15", () => {
+describe("the four inputs that once answered 500", () => {
   it("register with a NUL in the name", async () => {
     const res = await t.app.inject({
       method: "POST",
@@ -137,7 +137,7 @@ describe("Cache-Control", () => {
     expect(image.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const avatar = await t.app.inject({ method: "GET", url: "/api/avatars/ann.svg" });
     expect(avatar.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    // And pages on other origins may show them (issue 14 item 5).
+    // And pages on other origins may show them: media is served cross-origin.
     const userAvatar = await t.app.inject({
       method: "GET",
       url: `/api/users/${ann.userId}/avatar`,

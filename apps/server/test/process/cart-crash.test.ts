@@ -169,7 +169,7 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
       `${WRITES - acked} cut off, ${items} committed`,
   );
 
-  // Then kill -9 during checkouts (issue 19): each session ends up either not checked out (no
+  // Then kill -9 during checkouts: each session ends up either not checked out (no
   // order, session and cart active, lines intact) or fully (an order equal to its cart, shares
   // adding up, session ended, cart completed); never anything in between.
   const [ann, ben] = people as [(typeof people)[0], (typeof people)[0]];
@@ -185,7 +185,7 @@ it(`keeps every acknowledged cart write and checkout, and nothing half-written, 
     }
     groups.push(group);
   }
-  // A keyed write before the kill (issue 21): after the restart its key still replays.
+  // A keyed write before the kill: keys are kept in the database, so after the restart it replays.
   const keyedAdd = () =>
     call(second.url, "POST", `/api/carts/${groups[0]!.cartId}/product`, {
       token: ben.token,

@@ -142,7 +142,7 @@ it("answers 503 while PostgreSQL is down, does not crash, and recovers on its ow
     await Promise.all(workers);
   }
 
-  // Never a hang, a cut connection or a 500; every 503 says what is wrong, in API.md's shape.
+  // Never a hang, a cut connection or a 500; every 503 says what is wrong, as `{ message, code }`.
   const bad = outcomes.filter(
     (o) =>
       !o.answer ||

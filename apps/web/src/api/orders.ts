@@ -7,7 +7,7 @@ import { saveFile } from "../lib/download.ts";
 import { cartKeys } from "./carts.ts";
 import { sessionKeys } from "./sessions-calls.ts";
 
-/** Checkout, orders and balances (API.md "Checkout, orders, settling up"). */
+/** Checkout, orders, settling up, receipts and balances. */
 export const ordersApi = {
   checkout: (sessionId: string) =>
     call("POST /api/sessions/:id/checkout", { params: { id: sessionId } }),

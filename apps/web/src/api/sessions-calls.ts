@@ -88,7 +88,7 @@ export function createdSessionId(response: CreateSessionResponse | undefined): s
   return typeof id === "string" && id !== "" ? id : null;
 }
 
-/** POSTs the session and returns its id; a missing id is an error (SPEC section 7). */
+/** POSTs the session and returns its id; an answer without one is an error, never a success. */
 export async function createSession(body: CreateSessionBody): Promise<{
   id: string;
   response: CreateSessionResponse;

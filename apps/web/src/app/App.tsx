@@ -13,7 +13,7 @@ interface AppProps {
 }
 
 export function App({ ssrPath }: AppProps) {
-  // SPEC section 7: GET /api/conhealth is called when the app loads and its answer is logged. It
+  // GET /api/conhealth is called when the app loads and its answer is logged. It
   // goes out once the first screen is drawn (an animation frame runs just before the next paint,
   // a timeout queued from it just after): nothing on that screen depends on the answer, and until
   // then the requests that do (the page's code, fonts and data) have the connection to themselves.

@@ -5,7 +5,7 @@ import { LandingPage } from "../features/landing/LandingPage.tsx";
 import { RequireAuth } from "./RequireAuth.tsx";
 
 /*
- * The route table (SPEC section 2), in one place. The landing page and the sign-in page ship in the
+ * The route table, in one place. The landing page and the sign-in page ship in the
  * main bundle: they are where visitors arrive, prerendered at build time (src/prerender.tsx), and
  * need no server state. Every other page is its own lazily loaded chunk, given the shared query
  * client, which loads with the first of them (docs/decisions/013-first-load.md).

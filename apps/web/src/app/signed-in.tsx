@@ -11,7 +11,7 @@ import { useOfflineCache } from "./use-offline-cache.ts";
  * of / and /login does without them and without the query client they use).
  */
 
-/** The live connection (DESIGN section 6) and the offline copy of the user's data. */
+/** The live connection (changes pushed as they commit) and the offline copy of the user's data. */
 export function SignedInServices() {
   useOfflineCache(getQueryClient());
   return (

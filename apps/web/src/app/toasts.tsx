@@ -1,7 +1,7 @@
 import { ToastContainer } from "react-toastify/unstyled";
 import { TOAST_AUTO_CLOSE_MS } from "@cartner/contract";
 
-/** SPEC section 9: top-right, 5 s by default, Alt+T focuses the notifications. */
+/** Top-right, 5 s by default, Alt+T focuses the notifications. */
 export function Toasts() {
   return (
     <ToastContainer

@@ -17,8 +17,8 @@ export function useRouterNavigator(): void {
 }
 
 /**
- * SPEC section 9: while a token exists, it is validated on every route change; a 401 signs the user
- * out. (An expired token is first refreshed by the API client; this logs out only when that fails.)
+ * While a token exists, it is validated on every route change; a 401 signs the user out. (An
+ * expired token is first refreshed by the API client; this logs out only when that fails.)
  */
 export function useTokenValidation(): void {
   const { pathname } = useLocation();
@@ -53,8 +53,8 @@ export function useTokenValidation(): void {
 const ACTIVITY_EVENTS = ["mousemove", "mousedown", "keydown", "wheel", "touchstart"] as const;
 
 /**
- * SPEC section 9: every 14 minutes the token is refreshed, but only if the user moved the mouse or
- * used the keyboard since the last refresh. Idle tabs let their token lapse.
+ * Every 14 minutes the token is refreshed, but only if the user moved the mouse or used the
+ * keyboard since the last refresh. Idle tabs let their token lapse.
  */
 export function useActivityTokenRefresh(intervalMs: number = TOKEN_REFRESH_INTERVAL_MS): void {
   useEffect(() => {

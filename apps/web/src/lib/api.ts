@@ -4,7 +4,7 @@ import { navigateTo } from "./navigation.ts";
 import { asApiErrorBody, tokenOf } from "./shapes.ts";
 import { clearCredentials, getToken, setToken } from "./storage.ts";
 
-/** SPEC section 8: a 401 on refresh shows this and redirects to /login. */
+/** A 401 on refresh shows this and redirects to /login. */
 export const SESSION_EXPIRED_MESSAGE = "Session expired. Please login again.";
 const SESSION_EXPIRED_TOAST_ID = "session-expired";
 
@@ -50,7 +50,7 @@ export function isNotFound(error: unknown): boolean {
   return error.status === 400 && ["id", "cartId", "sessionId"].some((f) => error.fields?.[f]);
 }
 
-/** The server's message when there is one, else the caller's fallback (SPEC's "{message or ...}"). */
+/** The server's message when there is one, else the caller's fallback ("{message or ...}"). */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.hasServerMessage && error.message.trim() !== "") {
     return error.message;
@@ -170,7 +170,7 @@ async function handle<T>(response: Response, responseType?: "json" | "blob"): Pr
 
 let refreshInFlight: Promise<string | null> | null = null;
 
-/** Ends the local session after a failed refresh (SPEC section 8, "Token"). */
+/** Ends the local session after a failed refresh. */
 async function endSession(expired: boolean): Promise<void> {
   if (expired) {
     toast.error(SESSION_EXPIRED_MESSAGE, { toastId: SESSION_EXPIRED_TOAST_ID, autoClose: 8000 });
@@ -218,7 +218,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * A signed-in write carries an Idempotency-Key, and is sent once more with the same key when the
  * network failed on the way: if the first one did reach the server, the retry gets its answer
- * instead of doing it twice (API.md "Offline and activity").
+ * instead of doing it twice (the server replays a key's first answer for 24 h).
  */
 async function sendOnce(path: string, options: RequestOptions, token: string | null) {
   if (!token || !WRITES.has(options.method ?? "GET")) return send(path, options, token);
@@ -255,7 +255,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return handle<T>(await send(path, options, fresh), options.responseType);
 }
 
-/** SPEC section 7: GET /api/conhealth is called when the app loads and its result is logged. */
+/** GET /api/conhealth is called when the app loads and its result is logged. */
 export async function logConnectionHealth(): Promise<void> {
   try {
     const health = await apiRequest<unknown>("/api/conhealth", { auth: false });

@@ -1,4 +1,4 @@
-/** Money and dates are always formatted with Intl (DESIGN section 8). */
+/** Money and dates are always formatted with Intl. */
 export const CURRENCY = "USD";
 
 /*

@@ -2,15 +2,15 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from "@tan
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
 
 /**
- * The last data a user saw, and their cart changes not yet sent, kept in IndexedDB per user
- * (DESIGN section 9, "Offline"): a reload without signal still shows their carts, lobby and the
- * marketplace, and queued changes go out once the connection is back. Nothing of one user is
- * readable by the next: the entry is keyed by user id and deleted on sign-out.
+ * The last data a user saw, and their cart changes not yet sent, kept in IndexedDB per user: a
+ * reload without signal still shows their carts, lobby and the marketplace, and queued changes go
+ * out once the connection is back. Nothing of one user is readable by the next: the entry is keyed
+ * by user id and deleted on sign-out.
  */
 
 /** Bump when the shape of cached answers changes, so an old copy is dropped, not misread. */
 const CACHE_VERSION = 1;
-/** As long as the server keeps an Idempotency-Key (API.md): an older queued change is dropped. */
+/** As long as the server keeps an Idempotency-Key (24 h): an older queued change is dropped. */
 export const OFFLINE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Writes are batched: at most one IndexedDB write per second while the cache changes. */
 const SAVE_DELAY_MS = 1000;

@@ -2,9 +2,10 @@ import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES, type User } from "@cartner/
 import { isUser } from "./shapes.ts";
 
 /**
- * The browser's local storage, as SPEC section 3 lays it out. Every access goes through this module:
- * it never throws (storage can be disabled, full, or hold values another version wrote) and it tells
- * subscribers when a key changes, in this tab or (through the `storage` event) in another one.
+ * The browser's local storage, under the keys the web client has always used. Every access goes
+ * through this module: it never throws (storage can be disabled, full, or hold values another
+ * version wrote) and it tells subscribers when a key changes, in this tab or (through the `storage`
+ * event) in another one.
  */
 export const StorageKey = {
   token: "token",

@@ -1,11 +1,11 @@
 import type { ToastContent, ToastOptions } from "react-toastify/unstyled";
 
 /**
- * The app's toasts (SPEC section 9), with react-toastify's API for the kinds the app uses. The
- * library is loaded on first use rather than with the first page (docs/decisions/013-first-load.md):
- * a toast is never the first thing drawn, and the container that shows them (app/toasts.tsx) loads
- * right after the page starts. Toasts keep the order they were raised in (each waits on the same
- * import).
+ * The app's toasts (top-right, auto-closing), with react-toastify's API for the kinds the app uses.
+ * The library is loaded on first use rather than with the first page
+ * (docs/decisions/013-first-load.md): a toast is never the first thing drawn, and the container
+ * that shows them (app/toasts.tsx) loads right after the page starts. Toasts keep the order they
+ * were raised in (each waits on the same import).
  */
 type Show = (content: ToastContent, options?: ToastOptions) => void;
 

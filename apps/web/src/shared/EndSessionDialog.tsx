@@ -1,6 +1,6 @@
 import { ConfirmDialog } from "../components/ui/index.ts";
 
-/** SPEC's name for ending a session (the lobby's button); the cart page's button says it too. */
+/** The one name for ending a session: the lobby's button says it, and so does the cart page's. */
 export const END_SESSION_LABEL = "End Session";
 
 export function endSessionTitle(sessionName: string): string {

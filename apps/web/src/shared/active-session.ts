@@ -12,7 +12,7 @@ import {
 /**
  * The active session: the one the marketplace adds to, chosen in the session selector. Stored per
  * user (active-session-store.ts); when none is stored (or the stored one is no longer active) the
- * newest active session is used (SPEC section 4).
+ * newest active session is used.
  */
 export {
   activeSessionKey,

@@ -3,11 +3,11 @@ import { UNDO_TOAST_MS } from "@cartner/contract";
 import { toast } from "../lib/toast.ts";
 import { errorMessage } from "../lib/api.ts";
 
-/** SPEC section 9: most toasts stay 6 to 10 s. */
+/** Most toasts stay 6 to 10 s, longer than the 5 s default. */
 export const FAILURE_AUTO_CLOSE_MS = 8000;
 export const SUCCESS_AUTO_CLOSE_MS = 6000;
 
-/** A toast's text: SPEC's message, and the server's reason (e.g. out of stock) on a second line. */
+/** A toast's text: the fixed message, and the server's reason (e.g. out of stock) below it. */
 function TwoLines({ title, detail }: { title: string; detail: string }) {
   return (
     <div className="flex flex-col gap-0.5">

@@ -5,7 +5,7 @@ function time(value: string): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-/** Sessions most recently changed first (API.md orders lists by updatedAt). */
+/** Sessions most recently changed first, by updatedAt. */
 export function newestFirst<T extends Pick<Session, "updatedAt">>(sessions: readonly T[]): T[] {
   return [...sessions].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
 }

@@ -9,7 +9,7 @@ export function logoutMessage(name: string | undefined): string {
   return `You've logged out successfully. See you soon, ${name?.trim() || "friend"}!`;
 }
 
-/** SPEC section 4: logout clears token and user, shows a toast and goes to /login. */
+/** Logout clears token and user, shows a toast and goes to /login. */
 export function useLogout(): () => void {
   const navigate = useNavigate();
   return useCallback(() => {

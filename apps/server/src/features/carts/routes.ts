@@ -6,7 +6,7 @@ import type { CartService } from "./service.ts";
 
 /**
  * Members whose share is now over their own budget: the write stands (budgets never block), and
- * its answer says so, so that member sees a toast (DESIGN section 9).
+ * its answer says so, so that member sees a toast.
  */
 function warningsOf(cart: Cart) {
   const over = cart.split.filter((share) => share.overBudget);

@@ -1,7 +1,7 @@
 /**
- * Checkout (DESIGN section 9, "Checkout"; decision 009): one session write turns the cart into an
- * immutable order with everyone's share and ends the session. The write's lock comes first (the
- * cart row, as every cart change takes it, then the session row, so the policy cannot change
+ * Checkout (docs/decisions/009-checkout-one-transaction.md): one session write turns the cart
+ * into an immutable order with everyone's share and ends the session. The write's lock comes first
+ * (the cart row, as every cart change takes it, then the session row, so the policy cannot change
  * under it): a change either committed before this snapshot or waits and then finds the cart
  * locked.
  */

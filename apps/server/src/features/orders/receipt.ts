@@ -1,5 +1,5 @@
 /**
- * The order's receipt as a PDF (DESIGN section 9): drawn server-side with PDFKit in the app's own
+ * The order's receipt as a PDF: drawn server-side with PDFKit in the app's own
  * fonts (DM Sans, Sora; the Latin subsets the web app uses), with the order number, date, every
  * line and every share with its settlement status.
  */

@@ -4,7 +4,7 @@ import { route } from "../../lib/endpoint.ts";
 import { renderReceipt } from "./receipt.ts";
 import type { OrderService } from "./service.ts";
 
-/** Checkout, orders, settling up (API.md "Second wave"). */
+/** Checkout, orders and their receipts, balances, settling up. */
 export const orderRoutes =
   (orders: OrderService, clock: Clock): FastifyPluginAsync =>
   async (app) => {

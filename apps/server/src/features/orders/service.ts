@@ -1,5 +1,5 @@
 /**
- * Orders (DESIGN section 9, "Checkout"; API.md "Checkout, orders, settling up"): who may see and
+ * Orders, which never change once placed except for their shares' settlement: who may see and
  * settle one, the checkout mails, balances. Checking out is checkout.ts, settling up settle.ts,
  * the order's answer order-view.ts.
  */
@@ -191,7 +191,7 @@ export function createOrderService(deps: {
   }
 
   /**
-   * Your net with each person over every share not yet confirmed (DESIGN section 9): what others
+   * Your net with each person over every share not yet confirmed, across orders: what others
    * owe you as payee, less what you owe payees. Positive = they owe you.
    */
   async function balances(userId: string): Promise<Balance[]> {

@@ -1,8 +1,8 @@
 /**
- * Settling up (DESIGN section 9, "Checkout"): a sharer says they paid, the payee confirms or
- * settles a share another way. Each is a guarded update, a no-op the second time, and a session
- * write (write.ts) of the order's session: an entry when something changed, the version kept (an
- * ended session's members' views do not change), `order.updated` to the order's people.
+ * Settling up, recorded only (there is no card payment): a sharer says they paid, the payee
+ * confirms or settles a share another way. Each is a guarded update, a no-op the second time, and
+ * a session write (write.ts) of the order's session: an entry when something changed, the version
+ * kept (an ended session's members' views do not change), `order.updated` to the order's people.
  */
 import { fromCents, orderNumber, type SettlementKind, type ShareStatus } from "@cartner/contract";
 import { and, eq, inArray } from "drizzle-orm";

@@ -8,7 +8,7 @@ interface IconSet {
   icons: Record<string, { body: string; width?: number; height?: number }>;
 }
 
-/** A soft tint per category, so the grid reads at a glance (DESIGN section 8 palette). */
+/** A soft tint per category, so the grid reads at a glance. */
 const TINTS: Record<ProductCategory, [string, string]> = {
   Electronics: ["#e0e7ff", "#c7d2fe"],
   Clothing: ["#fce7f3", "#fbcfe8"],

@@ -1,5 +1,7 @@
 /**
- * Export and deletion of an account (DESIGN section 9, "Accounts").
+ * Export and deletion of an account: the export holds everything the app keeps about the user;
+ * deletion asks for the password and takes the person out while others' carts and orders still
+ * add up.
  */
 import crypto from "node:crypto";
 import {

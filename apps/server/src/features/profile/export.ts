@@ -1,5 +1,5 @@
 /**
- * An account's export (DESIGN section 9, "Accounts"): everything the app holds about the user, as
+ * An account's export: everything the app holds about the user, as
  * one JSON document: account, profile without the picture, devices, memberships, cart lines, order
  * shares, invites. No password, no codes.
  */

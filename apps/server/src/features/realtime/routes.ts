@@ -24,7 +24,7 @@ export const liveRoutes =
   async (app) => {
     const { hub, authenticate } = deps;
     const isAllowed = allowedOriginTest(deps.allowedOrigins);
-    /** Sockets per client address that have not signed in yet (issue 17: 1,000 in 346 ms). */
+    /** Sockets per client address not yet signed in, capped: one client opened 1,000 in 346 ms. */
     const pendingByAddress = new Map<string, number>();
     app.get(
       "/live",
@@ -108,8 +108,8 @@ export const liveRoutes =
 /**
  * An upgrade request answered over HTTP instead (429 from the rate limit, 403 Origin, 401, 404)
  * arrived on a socket that Node handed over for the upgrade and no longer manages: end it after
- * the answer, or it stays open in CLOSE-WAIT for ever (issue 17: 2,000 refused upgrades kept
- * 2,000 descriptors). @fastify/websocket does this only when its own onRequest hook ran, which a
+ * the answer, or it stays open in CLOSE-WAIT for ever (2,000 refused upgrades once kept 2,000
+ * descriptors). @fastify/websocket does this only when its own onRequest hook ran, which a
  * hook answering earlier (the general rate limit) prevents.
  */
 export function endRefusedUpgrades(app: FastifyInstance): void {

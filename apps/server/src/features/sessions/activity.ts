@@ -1,5 +1,5 @@
 /**
- * The session's activity log (DESIGN section 9, "Activity"; API.md "Offline and activity"): one
+ * The session's activity log, which no call edits or deletes and ending a session keeps: one
  * append-only entry per committed change, written in the change's own transaction. Cart changes
  * write theirs inside `cart_write_core()` (db/functions); every other change uses `entry()` below in
  * its transaction, and its service publishes `activity.created` after commit.

@@ -1,6 +1,7 @@
 /**
- * Invite links (DESIGN section 9, "Membership"): the creator makes, lists and revokes links that
- * make a member without approval; anyone with one previews it, and a signed-in user accepts it.
+ * Invite links (random tokens, stored only as their hash): the creator makes, lists and revokes
+ * links that make a member without approval; anyone with one previews it, and a signed-in user
+ * accepts it.
  */
 import crypto from "node:crypto";
 import {
@@ -27,7 +28,7 @@ const linkNotFound = () => notFound("Invite link not found");
 const TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${INVITE_TOKEN_LENGTH}}$`);
 const sha256 = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
-/** Why a link no longer works: API.md's 410 codes. */
+/** Why a link no longer works: revoked, expired or used up, each a 410 with its own code. */
 function gone(link: LinkRow, now: Date): AppError | null {
   if (link.revokedAt)
     return new AppError(410, ErrorCode.LINK_REVOKED, "This invite link was revoked.");

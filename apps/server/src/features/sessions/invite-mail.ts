@@ -2,7 +2,7 @@ import { escapeHtml } from "../../lib/html.ts";
 import type { Mail } from "../mail/mailer.ts";
 
 /**
- * The invite by email (API.md "Invitations and members"): to an account, a link to the sessions
+ * The invite by email, sent with every invite: to an account, a link to the sessions
  * page where the invite waits; to an address without one, a link to sign up with it, after which
  * the invite is waiting.
  */

@@ -1,6 +1,7 @@
 /**
- * The creator's hold on the member list (DESIGN section 9, "Membership"): removing a member,
- * handing the session over, and a fresh code. Each is one session write (write.ts).
+ * The creator's hold on the member list: removing a member (their access, live events included,
+ * ends at once), handing the session over, and a fresh code (members keep their access). Each is
+ * one session write (write.ts).
  */
 import type { Session } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
- * A member's "I'm done" mark as every answer shows it (DESIGN section 10: "A ready mark clears
- * when that member's share total changes"). The mark is stored with the share total it was given
+ * A member's "I'm done" mark as every answer shows it: a ready mark clears when that member's
+ * share total changes. The mark is stored with the share total it was given
  * at (session_members.ready_total_cents) instead of being rewritten on every cart write (those
  * are one SQL call, decision 004): it counts while the member pays and their share's total, by
  * the one split function on the cart as it is now, is still that total. A mark whose total moved

@@ -124,7 +124,7 @@ export function createSessionService(deps: {
     return bySession;
   }
 
-  /** Builds API.md's Session shape for several sessions with three queries (four when a member is marked ready). */
+  /** Builds the Session answer for several sessions in three queries (four if someone is ready). */
   async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
@@ -157,7 +157,7 @@ export function createSessionService(deps: {
         status: row.status,
         budget: row.budgetCents === null ? null : fromCents(row.budgetCents),
         sessionCode: row.code,
-        // Viewers see the session, not its passcode (DESIGN section 4).
+        // Viewers see the session, not its passcode: only creator and participants do.
         ...(row.passcode && can(myRole, "session.passcode") ? { passcode: row.passcode } : {}),
         hasPasscode: row.passcode !== null,
         creator: {

@@ -1,7 +1,7 @@
 import { LogoMark } from "../../components/illustrations/LogoMark.tsx";
 import { Container } from "../../components/ui/index.ts";
 
-// SPEC section 1: the footer lists navigation, legal and social labels only, without links.
+// The footer lists navigation, legal and social labels only, without links.
 const columns = [
   { title: "Navigation", items: ["Home", "Explore Marketplace", "Sessions", "My Cart"] },
   { title: "Legal", items: ["Privacy Policy", "Terms of Service", "Cookie Policy"] },

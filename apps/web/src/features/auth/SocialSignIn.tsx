@@ -11,7 +11,7 @@ const providers: { name: string; Icon: ComponentType<{ className?: string }> }[]
   { name: "Facebook", Icon: FacebookMark },
 ];
 
-/** SPEC section 2: social sign-in icons are shown as Coming Soon. */
+/** Social sign-in icons are shown as Coming Soon. */
 export function SocialSignIn() {
   return (
     <div className="mt-8">

@@ -33,12 +33,12 @@ import type { OtpLocationState } from "./LoginPage.tsx";
 
 export const PASSWORD_UPDATED_MESSAGE = "Password updated successfully.";
 
-/** Digits only, at most OTP_LENGTH of them (SPEC section 5). */
+/** Digits only, at most OTP_LENGTH of them. */
 export function sanitizeOtp(value: string): string {
   return value.replace(/\D/g, "").slice(0, OTP_LENGTH);
 }
 
-/** Where a verified user goes, by the code's purpose (SPEC section 4, the intended flow). */
+/** Where a verified user goes, by the purpose the server returns with the verified code. */
 export function destinationFor(purpose: OtpPurpose | string | undefined): string {
   switch (purpose) {
     case "register":

@@ -7,7 +7,7 @@ import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart
 
 export const ADDED_BY_SOMEONE = "Added by someone";
 
-/** SPEC: 'Added by {name} on {date}', or 'Added by someone'. */
+/** 'Added by {name} on {date}', or 'Added by someone'. */
 export function addedByText(line: CartLine): string {
   const name = line.addedBy?.name?.trim();
   if (!name) return ADDED_BY_SOMEONE;
@@ -61,7 +61,7 @@ const iconButton =
   "hover:bg-slate-100 hover:text-ink disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent";
 
 /**
- * The cart's lines: Product, Quantity, Total, Remove (SPEC). At 640 px and below each row is a
+ * The cart's lines: Product, Quantity, Total, Remove. At 640 px and below each row is a
  * stacked card: product and remove on top, quantity and total below.
  */
 export function CartLinesTable({ lines, lineStates, caption, controls }: CartLinesTableProps) {

@@ -28,7 +28,7 @@ export function readiness(session: Session): { ready: string[]; waiting: string[
 }
 
 /**
- * The summary's last step (DESIGN section 9, "Checkout"): the creator checks out after a confirm
+ * The summary's last step: the creator checks out after a confirm
  * that shows who is ready; once there is an order, everyone gets a link to it.
  */
 export function CheckoutPanel({

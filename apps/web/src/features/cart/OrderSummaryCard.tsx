@@ -44,7 +44,7 @@ export function TotalsList({
   );
 }
 
-/** SPEC: the order summary card with Proceed to Checkout (to the session summary). */
+/** The order summary card, with Proceed to Checkout (to the session summary). */
 export function OrderSummaryCard({
   totalPrice,
   unsent = 0,

@@ -23,7 +23,7 @@ function panel(me: Partial<Member>) {
   );
 }
 
-describe("the ready mark in the split panel (issue 29)", () => {
+describe("the ready mark in the split panel", () => {
   it("tells a member whose share changed why they are no longer done, with the button to mark again", () => {
     panel({ ready: false, shareChanged: true });
     expect(screen.getByRole("status")).toHaveTextContent(SHARE_CHANGED_MESSAGE);

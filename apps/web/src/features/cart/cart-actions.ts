@@ -75,7 +75,7 @@ export function useCartLineActions(
   return { changeQuantity, removeLine };
 }
 
-/** Clear Cart (creator only), with SPEC's toasts. */
+/** Clear Cart (creator only), with its success and failure toasts. */
 export function useCartActions() {
   const clear = useClearCart({
     onSuccess: () => successToast(CLEARED_MESSAGE),

@@ -23,7 +23,7 @@ export function sessionNameOf(cart: Cart): string {
   return name ? name : UNTITLED_SESSION;
 }
 
-/** SPEC: 'Creator: You', or the creator's name, or 'Unknown'. */
+/** 'Creator: You', or the creator's name, or 'Unknown'. */
 export function creatorLabel(cart: Cart, userId: string | null | undefined): string {
   const session = cart.sessionId;
   const creatorId =
@@ -35,7 +35,7 @@ export function creatorLabel(cart: Cart, userId: string | null | undefined): str
   return name || UNKNOWN_CREATOR;
 }
 
-/** SPEC: one for the creator plus the other members (pending join requests are not members). */
+/** One for the creator plus the other members (pending join requests are not members). */
 export function participantCount(cart: Cart): number {
   const creatorId = cart.sessionId?.creator?._id;
   const others = (cart.sessionId?.invitedUsers ?? []).filter(
@@ -49,7 +49,7 @@ export function cartHeaderLine(cart: Cart, userId: string | null | undefined): s
   return `Creator: ${creatorLabel(cart, userId)} · Participants: ${participantCount(cart)}`;
 }
 
-/** What a member may do with one line (DESIGN section 4; the server enforces the same). */
+/** Creator: any line; participant: their own; viewer: none (the server enforces the same). */
 export function canChangeLine(
   role: Role | null,
   line: CartLine,
@@ -92,7 +92,7 @@ export function findRouteCart(
   return undefined;
 }
 
-/** The order summary card (SPEC section 9), in currency units, from integer-cent arithmetic. */
+/** The order summary card (fees 1 %, tax 13 %), in currency units, from integer-cent arithmetic. */
 export function cartOrderSummary(totalPrice: number) {
   const cents = orderSummary(toCents(totalPrice));
   return {
@@ -140,7 +140,7 @@ export function itemsLabel(count: number): string {
 }
 
 /**
- * A cart's total (SPEC's "cart total") is the sum of its lines: the order summary adds fees and
+ * A cart's total is the sum of its lines: the order summary adds fees and
  * tax, and every member's share carries its part of them. These captions say which is which.
  */
 export const BEFORE_FEES_AND_TAX = "Before fees and tax";

@@ -47,7 +47,7 @@ export function LineImage({
   );
 }
 
-/** The small links above a cart page's title (SPEC: Home and Cart History on the cart page). */
+/** The small links above a cart page's title (Home and Cart History on the cart page). */
 export function PageLinks({ links }: { links: Array<{ to: string; label: string }> }) {
   return (
     <nav aria-label="Related pages">

@@ -16,7 +16,7 @@ interface Feature {
   tone: string;
 }
 
-// SPEC section 1: the five points the landing page markets.
+// The five points the landing page markets.
 const features: Feature[] = [
   {
     title: "Real-time collaborative shopping",

@@ -39,7 +39,7 @@ export function Hero() {
       );
       navigate(`/session/${encodeURIComponent(id)}`);
     } catch (error) {
-      // SPEC section 8: the landing form reports failure with a browser alert.
+      // The landing form reports failure with a browser alert, not a toast.
       window.alert(creationFailedMessage(error));
     } finally {
       setCreating(false);

@@ -1,4 +1,4 @@
-/** Static sample testimonials for the landing page (SPEC section 1: nine, with name, title, quote). */
+/** Static sample testimonials for the landing page: nine, each with name, title and quote. */
 export interface Testimonial {
   name: string;
   title: string;

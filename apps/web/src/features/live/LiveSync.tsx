@@ -8,7 +8,7 @@ import { applyLiveEvent, createVersionFilter, invalidateAllLive } from "./live-e
 import { setLiveStatus } from "../../lib/live-status.ts";
 
 /**
- * One live connection per signed-in tab (DESIGN section 6): opened on sign-in, closed on sign-out,
+ * One live connection per signed-in tab: opened on sign-in, closed on sign-out,
  * restarted when someone else signs in. Without WebSocket support the app keeps polling.
  */
 export function LiveSync(): null {

@@ -251,7 +251,7 @@ describe("live events", () => {
       version,
     });
     expect(versions.accept(at("session.updated", 7))).toBe(true);
-    // The shares and ready marks on the cart page refetch too (issue 29).
+    // The shares and ready marks on the cart page refetch too (a ready mark clears on a new share).
     expect(versions.accept(at("cart.updated", 7))).toBe(true);
     expect(versions.accept(at("cart.updated", 7))).toBe(false);
     expect(versions.accept(at("session.updated", 6))).toBe(false);

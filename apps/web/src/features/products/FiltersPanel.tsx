@@ -18,7 +18,7 @@ import {
 } from "./filters.ts";
 import type { FilterSource } from "./use-product-filters.ts";
 
-/** SPEC's "Sort by" labels for the API's sort values. */
+/** The "Sort by" labels for the API's sort values. */
 export const SORT_LABELS: Record<ProductSort, string> = {
   relevance: "Relevance",
   price_asc: "Price Low to High",
@@ -72,7 +72,7 @@ function Group({
   );
 }
 
-/** Category, Price Range, Sort by and Cartner Express (SPEC), all wired to the grid through the URL. */
+/** Category, Price Range, Sort by and Cartner Express, all wired to the grid through the URL. */
 export function FiltersPanel({
   id,
   shown = true,

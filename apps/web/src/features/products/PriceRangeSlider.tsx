@@ -27,7 +27,7 @@ const thumbClasses =
   "focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-primary-500";
 
 /**
- * SPEC's two-thumb price slider: 0 to 1000, the thumbs never closer than 10. While a thumb moves,
+ * The two-thumb price slider: 0 to 1000, the thumbs never closer than 10. While a thumb moves,
  * only this component re-renders; the filters (and so the URL and the request) change on commit.
  */
 export function PriceRangeSlider({

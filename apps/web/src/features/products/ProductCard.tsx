@@ -25,7 +25,7 @@ interface ProductCardProps {
 }
 
 /**
- * One product in the grid (SPEC: image, name, price, stars, review count, View and add to cart).
+ * One product in the grid: image, name, price, stars, review count, View and add to cart.
  * Memoised: the grid holds the whole catalog, and the page re-renders for reasons (the filters
  * panel, the status line) that do not concern the cards.
  */

@@ -214,7 +214,7 @@ function Similar({ product, from }: { product: Product; from: ProductLinkState |
   );
 }
 
-/** /product/:id (SPEC "Product detail"). */
+/** /product/:id: one product, with its placeholders and the similar products. */
 export function ProductDetailPage() {
   const { id = "" } = useParams();
   const location = useLocation();

@@ -21,7 +21,7 @@ export const GRID_BATCH = 6;
  * How many of `total` cards to draw: all of them, except while the grid is first being drawn.
  * Drawing the whole catalog in one go (React building every card, then the browser styling and
  * laying them out) held a phone's main thread for a quarter of a second and more whenever the list
- * arrived after the page was on screen (docs/benchmarks.md, issue 28). The first row
+ * arrived after the page was on screen (docs/benchmarks.md). The first row
  * (`first` cards, with the page's largest image) comes with the list; then `batch` cards at a
  * time, each a low-priority update (a transition, which React renders in short slices, so a tap or
  * a keystroke goes first), started in a task of its own once the one before is committed. Later

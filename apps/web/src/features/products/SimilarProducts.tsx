@@ -9,7 +9,7 @@ import { ProductImage } from "./ProductImage.tsx";
 import { productPath, type ProductLinkState } from "./product-links.ts";
 import { StarRating } from "./StarRating.tsx";
 
-/** SPEC: all other products; DESIGN: the same category first, then the rest, each in list order. */
+/** All other products: the same category first, then the rest, each in list order. */
 export function similarProducts(current: Product, all: readonly Product[]): Product[] {
   const others = all.filter((p) => p._id !== current._id);
   return [

@@ -8,7 +8,7 @@ export const STAR_COUNT = 5;
 /** Absorbs floating-point noise (e.g. 4.5 arriving as 4.4999999) without rounding real tenths. */
 const EPSILON = 1e-9;
 
-/** SPEC: 5 stars, a full star per whole point and a half star when the fraction is 0.5 or more. */
+/** 5 stars, a full star per whole point and a half star when the fraction is 0.5 or more. */
 export function starKinds(rating: number): StarKind[] {
   const value = Math.min(STAR_COUNT, Math.max(0, Number.isFinite(rating) ? rating : 0));
   const full = Math.floor(value + EPSILON);

@@ -69,9 +69,9 @@ function clamp(value: number, min: number, max: number): number {
 }
 
 /**
- * Keeps a range inside the slider's bounds, in order, and at least `gap` wide (SPEC: minimum gap
- * of 10). When the thumbs are too close, the one that can move keeps the gap: the maximum moves up,
- * or, at the top of the scale, the minimum moves down.
+ * Keeps a range inside the slider's bounds, in order, and at least `gap` wide (the slider's minimum
+ * gap is 10). When the thumbs are too close, the one that can move keeps the gap: the maximum moves
+ * up, or, at the top of the scale, the minimum moves down.
  */
 export function clampPriceRange(
   range: readonly [number, number],

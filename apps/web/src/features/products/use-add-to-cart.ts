@@ -11,7 +11,7 @@ import {
 } from "../../shared/active-session.ts";
 import { useReadSyncedSessions } from "../../api/sessions.ts";
 
-/** SPEC section 8, "Add to cart". */
+/** The add-to-cart toast when no session is selected. */
 export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";
 export { ADDED_MESSAGE, ADD_FAILED_MESSAGE, OVER_BUDGET_MESSAGE } from "../../api/carts.ts";
 /** Why the add buttons are disabled (their title, so also their accessible description). */

@@ -35,7 +35,7 @@ export function describeDevice(userAgent: string): { name: string; mobile: boole
   };
 }
 
-/** Signed-in devices, with sign-out for each (DESIGN section 9, "Accounts"). */
+/** Signed-in devices, with sign-out for each. */
 export function DevicesCard() {
   const titleId = useId();
   const devices = useDevices();

@@ -31,7 +31,7 @@ export const CREDENTIALS_FAILED_MESSAGE = "Something went wrong.";
 
 const FIELD_ORDER = ["email", "currentPassword", "password"];
 
-/** /editpass (SPEC section 2, "Change credentials"; section 5 validation; section 8 toasts). */
+/** /editpass: Change Email and Change Password checkboxes, each revealing its fields. */
 export function EditCredentialsPage() {
   const navigate = useNavigate();
   const { user } = useAuth();

@@ -36,7 +36,7 @@ export const PROFILE_UPDATE_FAILED_MESSAGE = "Failed to update profile.";
 export const NOTHING_TO_UPDATE_MESSAGE =
   "Nothing to save yet: tick the box of each field you want to update.";
 
-/** /editme (SPEC section 2, "Edit profile"): only ticked fields are sent. */
+/** /editme: each field has a checkbox that enables it, and only ticked fields are sent. */
 export function EditProfilePage() {
   const profile = useMyProfile();
   return (
@@ -84,7 +84,7 @@ const noneEnabled: Record<ProfileField, boolean> = {
 };
 
 /**
- * Which boxes start ticked. SPEC keeps a checkbox per field, but a newcomer (sign-up lands here
+ * Which boxes start ticked. Every field keeps its checkbox, but a newcomer (sign-up lands here
  * with an empty profile) should not meet a page of greyed-out fields: with nothing to overwrite,
  * the empty profile's fields start ticked, so they are editable at once. Name (set at sign-up)
  * and the avatar (it needs a file) stay unticked; an existing profile starts with none ticked.

@@ -34,7 +34,7 @@ export function unsettledSentence(share: UnsettledShare): string {
     : `${who} owes you ${amount} on order ${share.number}`;
 }
 
-/** SPEC section 5: languages are split on commas and trimmed; empty entries are dropped. */
+/** Languages are split on commas and trimmed; empty entries are dropped. */
 export function splitLanguages(value: string): string[] {
   return value
     .split(",")
@@ -42,7 +42,7 @@ export function splitLanguages(value: string): string[] {
     .filter((language) => language !== "");
 }
 
-/** SPEC section 2: a profile with no bio, location, occupation or languages counts as empty. */
+/** A profile with no bio, location, occupation or languages counts as empty. */
 export function isProfileEmpty(
   profile: Pick<Profile, "bio" | "location" | "occupation" | "languages">,
 ): boolean {
@@ -111,7 +111,7 @@ export function avatarProblem(file: File): string | undefined {
   return undefined;
 }
 
-// Change credentials (SPEC section 5)
+// Change credentials: what must hold before anything is sent
 
 export const CredentialMessage = {
   nothingChecked: "Tick Change Email, Change Password, or both, to choose what to change.",

@@ -18,7 +18,7 @@ const suggestedParticipants: Record<SessionType, SessionParticipants> = {
   Solo: "1",
 };
 
-/** Builds the values to send: name and passcode trimmed, an empty passcode left out (SPEC 5). */
+/** Builds the values to send: name and passcode trimmed, an empty passcode left out. */
 export function toSessionValues(input: {
   sessionName: string;
   sessionType: SessionType;

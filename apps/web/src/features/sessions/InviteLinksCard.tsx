@@ -31,7 +31,7 @@ export function linkState(link: InviteLink, now = Date.now()): string | null {
 }
 
 /**
- * Invite links for the creator (DESIGN section 9, "Membership"): whoever opens one joins with its
+ * Invite links for the creator: whoever opens one joins with its
  * role, no approval; each has an expiry and a use limit, a QR code for across the table, copy and
  * share, and can be revoked.
  */

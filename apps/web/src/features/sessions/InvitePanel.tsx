@@ -22,7 +22,7 @@ import { AnswerButtons, type Answer } from "./session-parts.tsx";
 export const INVITE_REQUIRED_MESSAGE = "Email or username is required";
 export const INVITE_FAILED_MESSAGE = "Failed to send invite";
 
-/** The creator's invite form and join-request list (SPEC "Invite and join-request panel"). */
+/** The creator's invite form and join-request list. */
 export function InvitePanel({
   sessionId,
   sessionCode,

@@ -16,7 +16,7 @@ export const INVITES_LOAD_FAILED = "Failed to load invites";
 export const INVITE_ACCEPTED = "Invite accepted! Redirecting...";
 export const INVITE_REJECTED = "Invite rejected";
 
-/** 'Invited Sessions': invites to answer, with Accept and Reject (SPEC sections 2 and 8). */
+/** 'Invited Sessions': invites to answer, with Accept and Reject. */
 export function InvitedSessions({ headingId }: { headingId: string }) {
   const navigate = useNavigate();
   const invites = useMyInvites();

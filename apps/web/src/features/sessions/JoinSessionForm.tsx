@@ -9,7 +9,7 @@ import { useJoinByCode } from "../../api/sessions.ts";
 export const JOIN_SENT_MESSAGE = "Join request sent";
 export const JOIN_FAILED_MESSAGE = "Failed to join session";
 
-/** Join by Session Code + Passcode (SPEC section 5: both required, both trimmed). */
+/** Join by Session Code + Passcode: both required, both trimmed. */
 export function JoinSessionForm() {
   const [sessionCode, setSessionCode] = useState("");
   const [passcode, setPasscode] = useState("");

@@ -3,7 +3,7 @@ import { SESSION_PARTICIPANT_OPTIONS } from "@cartner/contract";
 import { cn } from "../../lib/cn.ts";
 import type { SessionParticipants } from "../../lib/storage.ts";
 
-/** SPEC's Participants choice (1, 2, 3+) as a radio group styled as segmented buttons. */
+/** The Participants choice (1, 2, 3+) as a radio group styled as segmented buttons. */
 export function ParticipantsField({
   value,
   onChange,

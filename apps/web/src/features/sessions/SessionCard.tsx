@@ -16,7 +16,7 @@ export interface SessionCardProps {
   busy?: "leave" | "end" | null;
 }
 
-/** Which buttons a role gets on a card (the server enforces the same; DESIGN section 4). */
+/** Which buttons a role gets on a card: only the creator edits and ends, others leave. */
 export function cardActions(session: Session, userId: string | null | undefined) {
   const role = roleIn(session, userId);
   const active = session.status === "active";

@@ -7,7 +7,7 @@ import { useActiveSession } from "../../shared/active-session.ts";
 
 export const SELECTOR_TITLE = "You're currently shopping on:";
 
-/** SPEC section 2: no selector on /cart, /cart/*, /profile, /editme (and the 404 page). */
+/** No selector on /cart, /cart/*, /profile, /editme (and the 404 page). */
 export function selectorHiddenOn(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   return path === "/cart" || path.startsWith("/cart/") || path === "/profile" || path === "/editme";
@@ -19,7 +19,7 @@ export function SessionSelector({ hidden = false }: { hidden?: boolean }) {
   const { isSignedIn } = useAuth();
   const { pathname } = useLocation();
   const selectId = useId();
-  // Mounted on every page, so the 5 s sync keeps running wherever SPEC wants it.
+  // Mounted on every page, so the 5 s sync keeps running even where the selector is hidden.
   const { session, sessions, setActiveSessionId } = useActiveSession();
 
   if (!isSignedIn || hidden || selectorHiddenOn(pathname)) return null;

@@ -41,7 +41,7 @@ function SectionHeading({
 
 /**
  * /sessions: create, join, my join requests waiting for approval, answer invites, and every
- * session in tabs (SPEC section 2).
+ * session in tabs.
  */
 export function SessionsPage() {
   const { user } = useAuth();

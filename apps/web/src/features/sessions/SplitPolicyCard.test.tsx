@@ -10,7 +10,7 @@ const vic = { _id: "d0000000-0000-4000-8000-000000000004", name: "Vic Viewer" };
 
 async function openLobby(session: Session) {
   signInAs();
-  // Cleo added a $37.93 line: the issue's cart.
+  // Cleo added a $37.93 line, the cart's only one.
   const cart = makeCart([makeLine(cleo, { name: "Groceries", price: 37.93 })], {
     members: session.invitedUsers,
   });
@@ -30,7 +30,7 @@ async function openLobby(session: Session) {
   return { ...app, fetchMock };
 }
 
-describe("the split policy form (issue 29)", () => {
+describe("the split policy form", () => {
   it("sends every paying member's weight, the untouched ones as the 100 it shows", async () => {
     const session = makeSession({
       invitedUsers: [
@@ -51,8 +51,8 @@ describe("the split policy form (issue 29)", () => {
       target: { value: "50" },
     });
 
-    // The preview, with fees and tax: subtotals $15.17, $15.17 and $7.59 (Cleo half of each
-    // adult), totals adding up to the cart's $43.29. Before issue 29, Cleo carried it all.
+    // The preview, with fees and tax: subtotals $15.17, $15.17 and $7.59 (Cleo half of each adult),
+    // totals adding up to the cart's $43.29. When a missing weight meant 0, Cleo carried it all.
     const preview = within(card).getByRole("list", { name: "Preview of the shares" });
     expect(
       within(preview)

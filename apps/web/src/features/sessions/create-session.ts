@@ -11,7 +11,7 @@ import { createSession } from "../../api/sessions-calls.ts";
 
 export const SESSION_CREATED_MESSAGE = "Session created!";
 
-/** 'Session creation failed: {server message or error}' (SPEC section 8). */
+/** 'Session creation failed: {server message or error}'. */
 export function creationFailedMessage(error: unknown): string {
   const fallback = error instanceof Error && error.message ? error.message : "Unknown error";
   return `Session creation failed: ${errorMessage(error, fallback)}`;
@@ -25,7 +25,7 @@ export function announceCreated(userId: string | undefined, id: string, message?
 
 /**
  * After sign-in: the session a signed-out visitor filled in on the landing page is created now
- * (SPEC section 4) and removed from storage whatever the outcome. Returns true when there was one.
+ * and removed from storage whatever the outcome. Returns true when there was one.
  */
 export async function createPendingSession(user: User): Promise<boolean> {
   const pending = getPendingSession();

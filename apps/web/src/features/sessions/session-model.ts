@@ -19,7 +19,7 @@ export function pendingOf(session: Session): Member[] {
   return session.invitedUsers.filter((member) => member.role === "pending");
 }
 
-/** SPEC section 9: at most 3 avatars on a card, then '+N' for the rest. */
+/** At most 3 avatars on a card, then '+N' for the rest. */
 export function avatarStack(
   members: Member[],
   max: number = SESSION_CARD_AVATARS,

@@ -8,7 +8,7 @@ import { avatarStack, cartTotalOf, savingsOf } from "./session-model.ts";
 
 export const NO_BUDGET = "No budget";
 
-/** Up to 3 overlapping avatars, then '+N' (SPEC section 9). */
+/** Up to 3 overlapping avatars, then '+N'. */
 export function AvatarStack({ members, className }: { members: Member[]; className?: string }) {
   const { shown, more } = avatarStack(members);
   const names = members.map((member) => member.name).join(", ");
