@@ -37,10 +37,8 @@ END
 $$;
 --> statement-breakpoint
 
--- One cart change, all or nothing, under the roles' rules: creator and participants add and change
--- their own lines, only the creator changes anyone's or clears, viewers change nothing. The caller
--- (carts service) turns a refusal's verdict into the HTTP answer and its message; a refusal has
--- changed nothing.
+-- One cart change, all or nothing, with DESIGN section 4's rules. The caller (carts service) turns
+-- a refusal's verdict into the HTTP answer and its message; a refusal has changed nothing.
 --   p_op: 'add' (p_amount of the product to the caller's own line), 'step' (p_amount +1 or -1 on
 --   a line), 'remove' (a line), 'clear' (every line; creator only).
 --   p_line: the line to act on (the creator may name anyone's); null: the caller's own line.
@@ -134,7 +132,7 @@ BEGIN
       UPDATE cart_lines SET quantity = quantity + 1, updated_at = p_now WHERE id = v_line;
     ELSIF p_amount = -1 THEN
       IF v_line_quantity <= 1 THEN
-        -- Minus at 1 does nothing (a quantity never drops below 1): no write, no new version.
+        -- Minus at 1 does nothing (SPEC 5): no write, no new version.
         verdict := 'unchanged'; view := cart_view(p_cart); RETURN;
       END IF;
       UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;

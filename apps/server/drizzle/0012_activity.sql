@@ -12,7 +12,7 @@ ALTER TABLE "activity" ADD CONSTRAINT "activity_session_id_sessions_id_fk" FOREI
 ALTER TABLE "activity" ADD CONSTRAINT "activity_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "activity_session_idx" ON "activity" USING btree ("session_id","seq");
 --> statement-breakpoint
--- Append-only: nothing may change or remove an entry, and ending a session keeps them.
+-- Append-only: nothing may change or remove an entry (DESIGN section 9, "Activity").
 CREATE FUNCTION activity_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'the activity log is append-only';
@@ -127,7 +127,7 @@ BEGIN
         'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
     ELSIF p_amount = -1 THEN
       IF v_line_quantity <= 1 THEN
-        -- Minus at 1 does nothing (a quantity never drops below 1): no write, no new version.
+        -- Minus at 1 does nothing (SPEC 5): no write, no new version.
         verdict := 'unchanged'; view := cart_view(p_cart); RETURN;
       END IF;
       UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;
@@ -150,7 +150,7 @@ BEGIN
 
   UPDATE carts SET updated_at = p_now WHERE id = p_cart;
   UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
-  -- The activity log's entry, in this same transaction: every committed change has one.
+  -- The activity log's entry, in this same transaction (issue 21).
   SELECT name INTO v_actor_name FROM users WHERE id = p_user;
   INSERT INTO activity (session_id, at, actor_id, actor_name, type, details)
   VALUES (v_session, p_now, p_user, v_actor_name, v_type, v_details);

@@ -1,6 +1,6 @@
--- Group commit (docs/decisions/012-group-commit.md): the cart changes waiting in the embedded
--- database's queue go in as one statement, cart_write_batch(), so they share one commit instead of
--- paying one each. Each change is cart_write_core() on its own, in a subtransaction: one that fails
+-- Group commit (issue 22; docs/decisions/012): the cart changes waiting in the embedded database's
+-- queue go in as one statement, cart_write_batch(), so they share one commit instead of paying one
+-- each. Each change is cart_write_core() on its own, in a subtransaction: one that fails
 -- unexpectedly is rolled back alone and answers 'error' with its message; the others stand. The
 -- cart's JSON answer is most of a write's cost there, so a batch builds it once per cart, after its
 -- last change, and answers every change of that cart with it (as if the later ones had come just
@@ -109,7 +109,7 @@ BEGIN
         'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
     ELSIF p_amount = -1 THEN
       IF v_line_quantity <= 1 THEN
-        -- Minus at 1 does nothing (a quantity never drops below 1): no write, no new version.
+        -- Minus at 1 does nothing (SPEC 5): no write, no new version.
         verdict := 'unchanged'; RETURN;
       END IF;
       UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;
@@ -132,7 +132,7 @@ BEGIN
 
   UPDATE carts SET updated_at = p_now WHERE id = p_cart;
   UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
-  -- The activity log's entry, in this same transaction: every committed change has one.
+  -- The activity log's entry, in this same transaction (issue 21).
   SELECT name INTO v_actor_name FROM users WHERE id = p_user;
   INSERT INTO activity (session_id, at, actor_id, actor_name, type, details)
   VALUES (v_session, p_now, p_user, v_actor_name, v_type, v_details);

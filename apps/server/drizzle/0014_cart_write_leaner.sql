@@ -1,4 +1,4 @@
--- Leaner cart writes on the embedded database (docs/decisions/012-group-commit.md): PGlite
+-- Leaner cart writes on the embedded database (issue 22, goal 2; docs/decisions/012): PGlite
 -- interprets every statement of these functions in WebAssembly on the server's thread, so
 -- cart_write_core() reads the actor's name with the role and the product's name with the stock
 -- (one or two statements fewer per change), and cart_write_batch() sends each cart's view once per
@@ -108,7 +108,7 @@ BEGIN
         'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
     ELSIF p_amount = -1 THEN
       IF v_line_quantity <= 1 THEN
-        -- Minus at 1 does nothing (a quantity never drops below 1): no write, no new version.
+        -- Minus at 1 does nothing (SPEC 5): no write, no new version.
         verdict := 'unchanged'; RETURN;
       END IF;
       UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;
@@ -131,7 +131,7 @@ BEGIN
 
   UPDATE carts SET updated_at = p_now WHERE id = p_cart;
   UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
-  -- The activity log's entry, in this same transaction: every committed change has one.
+  -- The activity log's entry, in this same transaction (issue 21).
   INSERT INTO activity (session_id, at, actor_id, actor_name, type, details)
   VALUES (v_session, p_now, p_user, v_actor_name, v_type, v_details);
   verdict := 'ok';

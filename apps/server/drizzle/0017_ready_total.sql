@@ -1,8 +1,7 @@
 ALTER TABLE "session_members" ADD COLUMN "ready_total_cents" integer;--> statement-breakpoint
--- A ready mark holds at the share total it was set at, and clears when that total changes
--- (server/src/features/sessions/ready.ts): the cart's view carries that total with each member's
--- mark, so every answer built from it shows the mark only while the member's share total is
--- unchanged. The latest body
+-- A ready mark holds at the share total it was set at (issue 29; server/src/features/sessions/
+-- ready.ts): the cart's view carries that total with each member's mark, so every answer built
+-- from it shows the mark only while the member's share total is unchanged. The latest body
 -- (0008) restated with one more member field; same signature, so cart_write() keeps calling it.
 CREATE OR REPLACE FUNCTION cart_view(p_cart uuid) RETURNS json
 LANGUAGE plpgsql STABLE AS $$
