@@ -137,12 +137,22 @@ export function useSessionCart(sessionId: string) {
   return useQuery(cartQueries.ofSession(sessionId));
 }
 
-/** Reads a session's cart from the server now (not from the cache), for a check before a change. */
+/**
+ * Reads a session's cart from the server now (not from the cache), for a check before a change.
+ * Asked once, even while the browser says it is offline: a failure answers at once, so the caller
+ * can go on without the check.
+ */
 export function useReadSessionCart(
   sessionId: string,
 ): () => Promise<Answer<typeof cartsApi.ofSession>> {
   const client = useQueryClient();
-  return () => client.fetchQuery({ ...cartQueries.ofSession(sessionId), staleTime: 0 });
+  return () =>
+    client.fetchQuery({
+      ...cartQueries.ofSession(sessionId),
+      staleTime: 0,
+      retry: false,
+      networkMode: "always",
+    });
 }
 
 export function useSessionSummary(sessionId: string) {
