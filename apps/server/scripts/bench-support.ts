@@ -194,3 +194,17 @@ export async function capCpu(
   }
   return remove;
 }
+
+/** Runs `run` against a fresh PostgreSQL database (freshPostgresDatabase), dropped afterwards. */
+export async function withPostgresDatabase<T>(
+  adminUrl: string,
+  prefix: string,
+  run: (url: string) => Promise<T>,
+): Promise<T> {
+  const fresh = await freshPostgresDatabase(adminUrl, prefix);
+  try {
+    return await run(fresh.url);
+  } finally {
+    await fresh.drop();
+  }
+}

@@ -9,215 +9,30 @@
  * instance at that many cores (a cgroup quota; root), as if each ran on a host of its own.
  */
 import fs from "node:fs/promises";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { loadConfig } from "../src/config.ts";
 import {
-  freshPostgresDatabase,
-  percentile,
+  CONNECTIONS,
+  INSTANCE_CPU,
+  SECONDS,
+  STEADY_RATES,
+  loadBenchEnv,
+  report,
+  run,
+  runAcross,
+  steadyWrites,
+  type Requests,
+} from "./bench-load.ts";
+import {
   signUp,
   benchNodeArgs,
   capCpu,
   start,
   waitFor,
+  withPostgresDatabase,
 } from "./bench-support.ts";
 import { startServer, stopProcess, type ServerProcess } from "./server-process.ts";
-
-const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
-/** Cores each server instance may use (BENCH_INSTANCE_CPU); none: no cap. */
-const INSTANCE_CPU = instanceCpu();
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Write rates (requests per second) measured as a steady, evenly spaced stream. */
-const STEADY_RATES = [100, 400];
-
-function loadBenchEnv() {
-  // Only bench knobs here; the server itself is configured by its config module.
-  return {
-    BENCH_SECONDS: process.env.BENCH_SECONDS,
-    BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL,
-    /** Measures only the routes whose name contains this text, e.g. "add to cart". */
-    BENCH_ONLY: process.env.BENCH_ONLY,
-    /**
-     * Measures the server (or load balancer) already running at this origin instead of starting
-     * one; it must have the development outbox, for the sign-up.
-     */
-    BENCH_ORIGIN: process.env.BENCH_ORIGIN,
-    /** Instances on the PostgreSQL database (default 1): does a second one add write throughput? */
-    BENCH_INSTANCES: process.env.BENCH_INSTANCES,
-    /**
-     * Cores each server instance may use (a cgroup CPU quota), e.g. 0.4: on a machine whose cores
-     * one instance and the database already fill, shows what a second instance adds when each
-     * has a host of its own.
-     */
-    BENCH_INSTANCE_CPU: process.env.BENCH_INSTANCE_CPU,
-  };
-}
-
-function instanceCpu(): number | undefined {
-  const { BENCH_INSTANCE_CPU: value, BENCH_ORIGIN } = loadBenchEnv();
-  if (value === undefined || value === "") return undefined;
-  const cores = Number(value);
-  if (!Number.isFinite(cores) || cores <= 0 || cores > os.cpus().length) {
-    throw new Error(
-      `bench: BENCH_INSTANCE_CPU must be a number of cores up to ${os.cpus().length}`,
-    );
-  }
-  if (BENCH_ORIGIN) throw new Error("bench: BENCH_INSTANCE_CPU caps only instances it starts");
-  return cores;
-}
-
-type Requests = autocannon.Options["requests"];
-
-let reported = 0;
-/** Shows the first few failed answers, so a failing figure explains itself. */
-function report(status: number, body: string) {
-  if (status < 300 || reported >= 5) return;
-  reported++;
-  console.error(`bench: ${status} ${body.slice(0, 300)}`);
-}
-
-async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
-  return runAcross([url], headers, requests);
-}
-
-/**
- * The same load spread over several instances at once (CONNECTIONS in all, shared evenly): the
- * answers per second add up; p50 and p99 are the slowest instance's (autocannon reports
- * percentiles per run, which cannot be merged exactly).
- */
-async function runAcross(urls: string[], headers: Record<string, string>, requests?: Requests) {
-  const once = (duration: number) =>
-    Promise.all(
-      urls.map((url, i) => {
-        const connections =
-          Math.floor(CONNECTIONS / urls.length) + (i < CONNECTIONS % urls.length ? 1 : 0);
-        return autocannon({
-          url,
-          connections,
-          headers,
-          duration,
-          ...(requests ? { requests } : {}),
-        });
-      }),
-    );
-  // A short warm-up lets the JIT and the caches settle before measuring.
-  await once(2);
-  const results = await once(SECONDS);
-  const sum = (pick: (r: autocannon.Result) => number) =>
-    results.reduce((total, r) => total + pick(r), 0);
-  return {
-    rps: sum((r) => r.requests.average),
-    p50: Math.max(...results.map((r) => r.latency.p50)),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
-    failed: sum((r) => r.errors + r.non2xx),
-    timeouts: sum((r) => r.timeouts),
-  };
-}
-
-/**
- * Writes offered at an even `rate` (one every 1000/rate ms) over at most CONNECTIONS keep-alive
- * connections, each an add or, for a pair already added, its delete. autocannon's own rate limit
- * sends each connection's share at the start of every second, which measures a burst instead.
- * Latency counts from when a request was due, so a backlog shows (no coordinated omission).
- */
-async function steadyWrites(
-  base: string,
-  headers: Record<string, string>,
-  pairs: Array<{ cartId: string; productId: string }>,
-  rate: number,
-) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  type Pair = { cartId: string; productId: string; added: boolean };
-  const idle: Pair[] = pairs.map((pair) => ({ ...pair, added: false }));
-  // When the server falls behind, more writes wait than there are pairs: they queue for one.
-  const waiting: Array<(pair: Pair) => void> = [];
-  const release = (pair: Pair) => {
-    const next = waiting.shift();
-    if (next) next(pair);
-    else idle.push(pair);
-  };
-  const latencies: number[] = [];
-  let failed = 0;
-  let timeouts = 0;
-  const send = async (due: number) => {
-    const pair = idle.shift() ?? (await new Promise<Pair>((resolve) => waiting.push(resolve)));
-    const path = pair.added
-      ? `/api/carts/${pair.cartId}/product/${pair.productId}`
-      : `/api/carts/${pair.cartId}/product`;
-    const body = pair.added ? undefined : JSON.stringify({ productId: pair.productId });
-    return new Promise<void>((resolve) => {
-      const request = http.request(
-        `${base}${path}`,
-        {
-          agent,
-          method: pair.added ? "DELETE" : "POST",
-          headers: body ? headers : { authorization: headers.authorization! },
-        },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          // Only a refusal's body is read (to report it); a success's is drained unread.
-          const chunks: Buffer[] = [];
-          if (status < 300) response.resume();
-          else response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () => {
-            latencies.push(performance.now() - due);
-            if (status >= 300) {
-              failed++;
-              report(status, Buffer.concat(chunks).toString());
-            } else {
-              pair.added = !pair.added;
-            }
-            release(pair);
-            resolve();
-          });
-        },
-      );
-      // As autocannon's runs: an answer later than 10 s counts as a timeout, not a latency.
-      let timedOut = false;
-      request.setTimeout(10_000, () => {
-        timedOut = true;
-        timeouts++;
-        request.destroy();
-      });
-      request.on("error", () => {
-        if (!timedOut) failed++;
-        release(pair);
-        resolve();
-      });
-      request.end(body);
-    });
-  };
-  /** Offers `seconds` of writes and answers how long until the last was answered. */
-  const offer = async (seconds: number) => {
-    const start = performance.now();
-    const inFlight: Array<Promise<void>> = [];
-    for (let i = 0; i < seconds * rate; i++) {
-      const due = start + (i * 1000) / rate;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      inFlight.push(send(due));
-    }
-    await Promise.all(inFlight);
-    return (performance.now() - start) / 1000;
-  };
-  await offer(2); // warm-up, as for autocannon's runs
-  latencies.length = 0;
-  failed = 0;
-  timeouts = 0;
-  // Answers per second of the whole run, so a server that falls behind shows below the rate.
-  const elapsed = await offer(SECONDS);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: latencies.length / elapsed,
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    failed,
-    timeouts,
-  };
-}
 
 interface Row {
   database: string;
@@ -434,19 +249,12 @@ if (origin) {
     rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
     const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
     if (pgUrl) {
-      const fresh = await freshPostgresDatabase(pgUrl);
-      try {
-        const instances = Number(loadBenchEnv().BENCH_INSTANCES ?? 1);
-        rows.push(
-          ...(await benchServer(
-            "PostgreSQL",
-            { DATA_DIR: dataDir, DATABASE_URL: fresh.url },
-            instances,
-          )),
-        );
-      } finally {
-        await fresh.drop();
-      }
+      const instances = Number(loadBenchEnv().BENCH_INSTANCES ?? 1);
+      rows.push(
+        ...(await withPostgresDatabase(pgUrl, "cartner_bench", (url) =>
+          benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: url }, instances),
+        )),
+      );
     }
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -17,17 +17,25 @@
  *                       from the rest of the memory
  *   SOAK_SERVER_LOG     a file that receives everything the server prints
  */
-import crypto from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freshPostgresDatabase, mailboxCode, percentile, rssMb } from "./bench-support.ts";
+import { percentile, rssMb, withPostgresDatabase } from "./bench-support.ts";
 import { startServer, type ServerProcess } from "./server-process.ts";
+import {
+  MAX_PER_LINE,
+  THINK_MS,
+  Stats,
+  client,
+  formSessions,
+  signUp,
+  visit,
+  type VirtualUser,
+} from "./soak-users.ts";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const USERS = Number(process.env.SOAK_USERS ?? 8);
-const THINK_MS = Number(process.env.SOAK_THINK_MS ?? 50);
 const DATABASE_URL = process.env.SOAK_DATABASE_URL;
 const MAX_SLOPE = Number(process.env.SOAK_MAX_RSS_SLOPE ?? 2);
 const SAMPLE_MS = 10_000;
@@ -37,12 +45,6 @@ const WARM_UP_FRACTION = 0.2;
 const MAX_NEW_HIGH_MB = 32;
 /** Shorter runs have too few samples after the warm-up to tell a leak from one refill. */
 const MIN_MINUTES_TO_JUDGE_MEMORY = 2;
-/** A user keeps at most this many of a product in its own line (stock allows all users that). */
-const MAX_PER_LINE = 5;
-const PASSWORD = "soak-marker-2026";
-const REQUEST_TIMEOUT_MS = 30_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The server under soak: a clean environment (nothing of the shell's), its output kept. */
 async function startSoakServer(env: Record<string, string>): Promise<ServerProcess> {
@@ -58,27 +60,6 @@ async function startSoakServer(env: Record<string, string>): Promise<ServerProce
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-
-class Stats {
-  readonly latencies: number[] = [];
-  readonly byOp = new Map<string, number[]>();
-  errors = 0;
-  readonly errorSamples: string[] = [];
-
-  record(op: string, ms: number) {
-    this.latencies.push(ms);
-    let list = this.byOp.get(op);
-    if (!list) this.byOp.set(op, (list = []));
-    list.push(ms);
-  }
-
-  error(op: string, detail: string) {
-    this.errors += 1;
-    if (this.errorSamples.length < 10) this.errorSamples.push(`${op}: ${detail}`);
-  }
-}
-
 /** Least-squares slope of y over x. */
 function slope(points: Array<[number, number]>): number {
   const n = points.length;
@@ -88,176 +69,6 @@ function slope(points: Array<[number, number]>): number {
   const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
   const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
   return sxx === 0 ? 0 : sxy / sxx;
-}
-
-interface Api {
-  (
-    op: string,
-    method: string,
-    url: string,
-    options?: { token?: string; body?: unknown },
-  ): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-/** Every call is timed and counted; any answer but 2xx (or a failed connection) is an error. */
-function client(base: string, stats: Stats | undefined): Api {
-  return async (op, method, url, options = {}) => {
-    const started = performance.now();
-    try {
-      const res = await fetch(`${base}${url}`, {
-        method,
-        headers: {
-          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        },
-        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const text = await res.text();
-      stats?.record(op, performance.now() - started);
-      if (res.status < 200 || res.status >= 300) {
-        stats?.error(op, `${res.status} ${text.slice(0, 200)}`);
-        if (!stats) throw new Error(`${op}: ${res.status} ${text}`);
-      }
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    } catch (error) {
-      if (!stats) throw error;
-      stats.record(op, performance.now() - started);
-      stats.error(op, String(error));
-      return { status: 0, body: null };
-    }
-  };
-}
-
-interface VirtualUser {
-  name: string;
-  email: string;
-  userId: string;
-  token: string;
-  cartId: string;
-  sessionId: string;
-  /** The user's own lines: product id -> quantity, as the server must have them. */
-  lines: Map<string, number>;
-}
-
-async function signUp(api: Api, base: string, name: string): Promise<VirtualUser> {
-  const email = `soak.${name.toLowerCase()}.${crypto.randomBytes(4).toString("hex")}@example.com`;
-  const { body } = await api("register", "POST", "/api/auth/register", {
-    body: { name, email, password: PASSWORD },
-  });
-  const code = await mailboxCode(base, email);
-  const verified = await api("verify", "POST", "/api/auth/verify-otp", {
-    body: { userId: body.userId, code },
-  });
-  return {
-    name,
-    email,
-    userId: body.userId,
-    token: verified.body.token,
-    cartId: "",
-    sessionId: "",
-    lines: new Map(),
-  };
-}
-
-/** Sessions of four: the first user creates, the others join by code and are approved. */
-async function formSessions(api: Api, users: VirtualUser[]) {
-  for (let i = 0; i < users.length; i += 4) {
-    const [creator, ...others] = users.slice(i, i + 4);
-    const { body } = await api("create session", "POST", "/api/sessions", {
-      token: creator!.token,
-      body: {
-        sessionName: `Soak ${i / 4 + 1}`,
-        sessionType: "Friends",
-        participants: "3+",
-        passcode: "soak",
-      },
-    });
-    const { _id, cartId, sessionCode } = body.session;
-    for (const u of [creator!, ...others]) Object.assign(u, { sessionId: _id, cartId });
-    for (const u of others) {
-      await api("join", "POST", "/api/sessions/join/code", {
-        token: u.token,
-        body: { sessionCode, passcode: "soak" },
-      });
-      await api("approve", "POST", `/api/sessions/approve/${sessionCode}`, {
-        token: creator!.token,
-        body: { userId: u.userId },
-      });
-    }
-  }
-}
-
-const QUERIES = [
-  "",
-  "?sort=price_asc",
-  "?sort=rating",
-  "?category=Electronics",
-  "?category=Groceries&category=Drinks",
-  "?q=tea",
-  "?minPrice=5&maxPrice=50&sort=price_desc",
-  "?limit=12&offset=12",
-];
-const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
-
-/** One user's endless visit: mostly browsing and reading, a third cart writes. */
-async function visit(api: Api, user: VirtualUser, productIds: string[], until: number) {
-  let refreshAt = Date.now() + 10 * 60_000; // tokens live 15 minutes
-  while (Date.now() < until) {
-    const auth = { token: user.token };
-    const roll = Math.random();
-    const own = [...user.lines.keys()];
-    if (Date.now() > refreshAt) {
-      const { body } = await api("refresh token", "POST", "/api/auth/refresh-token", auth);
-      if (body?.token) user.token = body.token;
-      refreshAt = Date.now() + 10 * 60_000;
-    } else if (roll < 0.2) {
-      await api("browse products", "GET", `/api/products${pick(QUERIES)}`, auth);
-    } else if (roll < 0.3) {
-      await api("product detail", "GET", `/api/products/${pick(productIds)}`, auth);
-    } else if (roll < 0.45) {
-      const productId = pick(productIds);
-      const has = user.lines.get(productId) ?? 0;
-      if (has < MAX_PER_LINE) {
-        const { status } = await api("add to cart", "POST", `/api/carts/${user.cartId}/product`, {
-          ...auth,
-          body: { productId, quantity: 1 },
-        });
-        if (status === 200) user.lines.set(productId, has + 1);
-      }
-    } else if (roll < 0.57 && own.length > 0) {
-      const productId = pick(own);
-      const has = user.lines.get(productId)!;
-      const change = has >= MAX_PER_LINE ? -1 : Math.random() < 0.5 ? 1 : -1;
-      const { status } = await api(
-        "change quantity",
-        "PATCH",
-        `/api/carts/${user.cartId}/quantity`,
-        {
-          ...auth,
-          body: { productId, change },
-        },
-      );
-      // Minus at 1 does nothing (SPEC).
-      if (status === 200) user.lines.set(productId, Math.max(1, has + change));
-    } else if (roll < 0.62 && own.length > 0) {
-      const productId = pick(own);
-      const { status } = await api(
-        "remove line",
-        "DELETE",
-        `/api/carts/${user.cartId}/product/${productId}`,
-        auth,
-      );
-      if (status === 200) user.lines.delete(productId);
-    } else if (roll < 0.82) {
-      await api("read cart", "GET", `/api/carts/${user.cartId}`, auth);
-    } else if (roll < 0.94) {
-      await api("summary", "GET", `/api/sessions/${user.sessionId}/summary`, auth);
-    } else {
-      await api("my carts", "GET", "/api/carts", auth);
-    }
-    await sleep(Math.random() * 2 * THINK_MS);
-  }
 }
 
 interface Result {
@@ -396,15 +207,6 @@ async function soak(database: string, env: Record<string, string>): Promise<Resu
   }
 }
 
-async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>) {
-  const fresh = await freshPostgresDatabase(adminUrl, "soak");
-  try {
-    return await run(fresh.url);
-  } finally {
-    await fresh.drop();
-  }
-}
-
 function report(r: Result) {
   const f = (x: number) => x.toFixed(0);
   console.info(`\n## ${r.database}: ${r.minutes.toFixed(1)} min, ${r.users} virtual users`);
@@ -431,7 +233,7 @@ try {
   report(r);
   results.push(r);
   if (DATABASE_URL) {
-    const r2 = await withPostgresDatabase(DATABASE_URL, (url) =>
+    const r2 = await withPostgresDatabase(DATABASE_URL, "soak", (url) =>
       soak("PostgreSQL", { DATA_DIR: path.join(dataDir, "pg"), DATABASE_URL: url }),
     );
     report(r2);

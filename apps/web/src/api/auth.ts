@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Device, RegisterBody, RequestOf } from "@cartner/contract";
-import type { Reactions } from "../lib/mutation-reactions.ts";
+import { useInvalidatingMutation, type Reactions } from "../lib/mutation-reactions.ts";
 import { authApi } from "./auth-calls.ts";
 import { profileKeys } from "./profile.ts";
 
@@ -39,15 +39,11 @@ export function useDevices() {
 
 /** Signs one device out; the list is read again. */
 export function useSignOutDevice(reactions: Reactions<unknown, Device> = {}) {
-  const client = useQueryClient();
-  return useMutation({
-    ...reactions,
-    mutationFn: (device: Device) => authApi.signOutDevice(device._id),
-    onSuccess: (...args) => {
-      void client.invalidateQueries({ queryKey: authKeys.devices() });
-      return reactions.onSuccess?.(...args);
-    },
-  });
+  return useInvalidatingMutation(
+    (device: Device) => authApi.signOutDevice(device._id),
+    [authKeys.devices()],
+    reactions,
+  );
 }
 
 export function useRegister(

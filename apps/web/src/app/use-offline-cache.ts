@@ -8,7 +8,7 @@ import { getToken, getUser } from "../lib/storage.ts";
  * only once someone is signed in: the signed-out first load of / and /login does without them.
  */
 const loadOffline = () =>
-  Promise.all([import("../lib/offline-cache.ts"), import("../api/carts.ts")]).then(
+  Promise.all([import("../lib/offline-cache.ts"), import("../api/cart-writes.ts")]).then(
     ([cache, writes]) => ({ ...cache, registerCartWrites: writes.registerCartWrites }),
   );
 

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useSyncExternalStore } from "react";
 import type { Session } from "@cartner/contract";
 import { useAuth } from "../lib/auth-store.ts";
 import { newestFirst } from "./session-order.ts";
-import { useSessionSync } from "../api/sessions.ts";
+import { useSessionSync } from "../api/session-sync.ts";
 import {
   readActiveSessionId,
   subscribeActiveSession,

@@ -14,7 +14,7 @@ import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts.tsx";
 import { useCartHistory } from "../../api/carts.ts";
-import { useRefetchCartsOnSync } from "../../api/sessions.ts";
+import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
 import { useReceiptDownload, useSessionOrder } from "../../api/orders.ts";

@@ -26,8 +26,9 @@ import {
 } from "./cart-model.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import { CLEAR_CONFIRM, useCartActions, useCartLineActions } from "./cart-actions.ts";
-import { useCartLookup, useCarts, usePendingWrites } from "../../api/carts.ts";
-import { useRefetchCartsOnSync } from "../../api/sessions.ts";
+import { useCartLookup, useCarts } from "../../api/carts.ts";
+import { usePendingWrites } from "../../api/cart-writes.ts";
+import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CartSection } from "./CartSection.tsx";
 import { formatMoney } from "../../lib/format.ts";
 import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "../orders/index.ts";

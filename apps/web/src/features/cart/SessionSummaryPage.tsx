@@ -21,7 +21,7 @@ import { isNotFound } from "../../lib/api.ts";
 import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
 import { useSessionSummary } from "../../api/carts.ts";
-import { useRefetchCartsOnSync } from "../../api/sessions.ts";
+import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CheckoutPanel } from "./CheckoutPanel.tsx";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 

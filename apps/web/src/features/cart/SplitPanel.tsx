@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Check, PiggyBank } from "lucide-react";
 import { can, type Cart, type Role } from "@cartner/contract";
 import { useRefreshCarts } from "../../api/carts.ts";
-import { useSaveBudget, useSetReady } from "../../api/sessions.ts";
+import { useSaveBudget, useSetReady } from "../../api/members.ts";
 import { Badge, Button, Input, NativeSelect } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";

@@ -1,12 +1,12 @@
 import type { Cart, CartLine } from "@cartner/contract";
+import { useClearCart } from "../../api/carts.ts";
 import {
   useCancelUnsent,
   lineWrite,
   restoreWrite,
   type CartWrite,
   useCartWrites,
-  useClearCart,
-} from "../../api/carts.ts";
+} from "../../api/cart-writes.ts";
 import { failureToast, successToast, undoToast } from "../../shared/cart-toasts.tsx";
 import { toast } from "../../lib/toast.ts";
 import { removedText, sessionNameOf } from "./cart-model.ts";
@@ -21,7 +21,7 @@ export const CLEARED_MESSAGE = "Cart cleared successfully.";
 export const CLEAR_FAILED_MESSAGE = "Failed to clear cart.";
 
 /**
- * +1, -1 and remove on a line. Each is a cart write (api/carts.ts): the cart page draws
+ * +1, -1 and remove on a line. Each is a cart write (api/cart-writes.ts): the cart page draws
  * it at once on top of the server's cart (`withPendingWrites`), it waits in the queue while
  * offline, and when the server refuses it (e.g. "Only 3 in stock") it disappears with a toast
  * that says why. Always names the line (lineId): the creator may change anyone's; the server

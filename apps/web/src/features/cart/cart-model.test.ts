@@ -16,7 +16,7 @@ import {
   withoutLine,
 } from "./cart-model.ts";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
-import { cartWrite, lineWrite } from "../../api/carts.ts";
+import { cartWrite, lineWrite } from "../../api/cart-writes.ts";
 
 describe("cart header", () => {
   it("says 'Creator: You' to the creator and counts the creator plus the members", () => {

@@ -13,7 +13,7 @@ import {
   type Share,
   type SplitPolicy,
 } from "@cartner/contract";
-import type { CartWrite } from "../../api/carts.ts";
+import type { CartWrite } from "../../api/cart-writes.ts";
 
 export const UNTITLED_SESSION = "Untitled Session";
 export const UNKNOWN_CREATOR = "Unknown";

@@ -9,7 +9,7 @@ export const LIMITED_MESSAGE = "Too many open tabs – this one syncs every 5 s"
 /**
  * A pill hanging under the navigation bar while the live socket has been down for a while (or was
  * refused because this account has too many open, so this tab polls instead), or while the browser
- * says it is offline (cart changes then queue; see api/carts.ts). It is
+ * says it is offline (cart changes then queue; see api/cart-writes.ts). It is
  * positioned out of flow, so showing it never moves the page (nor wraps the bar at 360 px).
  */
 export function OfflineIndicator() {

@@ -3,17 +3,22 @@ import { toast } from "../../lib/toast.ts";
 import { can, type Product, type Session } from "@cartner/contract";
 import { useAuth } from "../../lib/auth-store.ts";
 import { roleIn } from "../../shared/roles.ts";
-import { cartWrite, productSnapshot, useAddsInFlight, useCartWrites } from "../../api/carts.ts";
+import {
+  cartWrite,
+  productSnapshot,
+  useAddsInFlight,
+  useCartWrites,
+} from "../../api/cart-writes.ts";
 import {
   pickActiveSession,
   readActiveSessionId,
   useActiveSession,
 } from "../../shared/active-session.ts";
-import { useReadSyncedSessions } from "../../api/sessions.ts";
+import { useReadSyncedSessions } from "../../api/session-sync.ts";
 
 /** The add-to-cart toast when no session is selected. */
 export const NO_ACTIVE_SESSION_MESSAGE = "Please select a session with a cart.";
-export { ADDED_MESSAGE, ADD_FAILED_MESSAGE, OVER_BUDGET_MESSAGE } from "../../api/carts.ts";
+export { ADDED_MESSAGE, ADD_FAILED_MESSAGE, OVER_BUDGET_MESSAGE } from "../../api/cart-writes.ts";
 /** Why the add buttons are disabled (their title, so also their accessible description). */
 export const VIEWER_REASON = "Viewers can't add items to this session's cart.";
 export const ENDED_REASON = "This session has ended; its cart is read-only.";
@@ -49,7 +54,7 @@ export function useAddToCart(): AddToCart {
   const { session } = useActiveSession();
   const blockedReason = addBlockedReason(session, userId);
 
-  // Sent and toasted as every cart write is (api/carts.ts), queued while offline.
+  // Sent and toasted as every cart write is (api/cart-writes.ts), queued while offline.
   const mutate = useCartWrites();
 
   // A spinner on the button while an add is on its way (not while it waits for a connection).

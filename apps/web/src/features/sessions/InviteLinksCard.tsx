@@ -2,7 +2,11 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from "reac
 import { toast } from "../../lib/toast.ts";
 import { Copy, Link2, QrCode, Share2, Trash2 } from "lucide-react";
 import type { InviteLink } from "@cartner/contract";
-import { useCreateInviteLink, useInviteLinks, useRevokeInviteLink } from "../../api/sessions.ts";
+import {
+  useCreateInviteLink,
+  useInviteLinks,
+  useRevokeInviteLink,
+} from "../../api/invite-links.ts";
 import {
   Badge,
   Button,

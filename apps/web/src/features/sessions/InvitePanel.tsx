@@ -15,8 +15,8 @@ import {
 } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
-import { useDecideJoinRequest, useInviteMember } from "../../api/sessions.ts";
-import { useJoinRequests } from "../../api/sessions.ts";
+import { useInviteMember } from "../../api/invites.ts";
+import { useDecideJoinRequest, useJoinRequests } from "../../api/join-requests.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITE_REQUIRED_MESSAGE = "Email or username is required";

@@ -6,8 +6,7 @@ import { Avatar, InlineEmpty, InlineLoadError, InlineLoading } from "../../compo
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format.ts";
 import { roleLabels } from "./session-model.ts";
-import { useAcceptInvite, useRejectInvite } from "../../api/sessions.ts";
-import { useMyInvites } from "../../api/sessions.ts";
+import { useAcceptInvite, useMyInvites, useRejectInvite } from "../../api/invites.ts";
 import { AnswerButtons, type Answer } from "./session-parts.tsx";
 
 export const INVITES_LOADING = "Loading invites...";

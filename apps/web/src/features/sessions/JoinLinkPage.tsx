@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.ts";
 import { Link2, LogIn, UserPlus } from "lucide-react";
-import { useAcceptInviteLink, useInvitePreview } from "../../api/sessions.ts";
+import { useAcceptInviteLink, useInvitePreview } from "../../api/invite-links.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import { Badge, Button, ButtonLink, Card, CardBody, Container } from "../../components/ui/index.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";

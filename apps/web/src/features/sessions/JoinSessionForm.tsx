@@ -4,7 +4,7 @@ import { LogIn } from "lucide-react";
 import { PASSCODE_MAX_LENGTH } from "@cartner/contract";
 import { Button, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
-import { useJoinByCode } from "../../api/sessions.ts";
+import { useJoinByCode } from "../../api/join-requests.ts";
 
 export const JOIN_SENT_MESSAGE = "Join request sent";
 export const JOIN_FAILED_MESSAGE = "Failed to join session";

@@ -7,8 +7,8 @@ import {
   type Member,
   type Session,
 } from "@cartner/contract";
-import { cartsApi } from "../../api/carts.ts";
-import { useMemberChange } from "../../api/sessions.ts";
+import { useReadSessionCart } from "../../api/carts.ts";
+import { useMemberChange } from "../../api/members.ts";
 import { Button, ConfirmDialog, NativeSelect } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useNavigate } from "../../lib/router.tsx";
@@ -39,6 +39,7 @@ function useMemberChangeToasts(session: Session) {
 /** Role, remove and hand over, for one member, on the creator's lobby. */
 export function MemberControls({ session, member }: { session: Session; member: Member }) {
   const change = useMemberChangeToasts(session);
+  const readCart = useReadSessionCart(session._id);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<"remove" | "transfer" | null>(null);
   const [checking, setChecking] = useState(false);
@@ -48,7 +49,7 @@ export function MemberControls({ session, member }: { session: Session; member: 
   async function makeViewer() {
     setChecking(true);
     try {
-      const { cart } = await cartsApi.ofSession(session._id);
+      const { cart } = await readCart();
       const lines = cart.products.map((l) => ({
         addedBy: l.addedBy._id,
         sharedWith: l.sharedWith.map((u) => u._id),

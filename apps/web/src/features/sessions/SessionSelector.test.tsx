@@ -3,7 +3,7 @@ import { screen, waitFor } from "@testing-library/react";
 import type { Session } from "@cartner/contract";
 import { json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { syncPollsOn } from "../../api/sessions.ts";
+import { syncPollsOn } from "../../api/session-sync.ts";
 import { selectorHiddenOn } from "./SessionSelector.tsx";
 import { makeSession } from "../../test/test-sessions.ts";
 

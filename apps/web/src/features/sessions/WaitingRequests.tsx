@@ -4,8 +4,7 @@ import { Badge, Button, Card } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { toast } from "../../lib/toast.ts";
-import { useWithdrawJoinRequest } from "../../api/sessions.ts";
-import { useMyJoinRequests } from "../../api/sessions.ts";
+import { useMyJoinRequests, useWithdrawJoinRequest } from "../../api/join-requests.ts";
 
 export const WAITING_TITLE = "Waiting for approval";
 export const REQUEST_WITHDRAWN = "Request withdrawn";

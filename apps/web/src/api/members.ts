@@ -1,0 +1,71 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Member, Session } from "@cartner/contract";
+import type { Answer, Reactions } from "../lib/mutation-reactions.ts";
+import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+
+// A session's members: the creator's changes to them; each member's ready mark and budget.
+
+export type MemberChange =
+  | { kind: "role"; member: Member; role: "participant" | "viewer" }
+  | { kind: "remove"; member: Member }
+  | { kind: "transfer"; member: Member }
+  | { kind: "rotate" };
+
+/** The creator's member changes; each answer is the new session, shown at once. */
+export function useMemberChange(
+  session: Session,
+  reactions: Reactions<Answer<typeof sessionsApi.rotateCode>, MemberChange>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: (change: MemberChange) => {
+      switch (change.kind) {
+        case "role":
+          return sessionsApi.updateMember(session._id, change.member.userId, { role: change.role });
+        case "remove":
+          return sessionsApi.removeMember(session._id, change.member.userId);
+        case "transfer":
+          return sessionsApi.transfer(session._id, change.member.userId);
+        case "rotate":
+          return sessionsApi.rotateCode(session._id);
+      }
+    },
+    onSuccess: (...args) => {
+      const [body, change] = args;
+      client.setQueryData(sessionKeys.detail(session._id), body.session);
+      // After a hand-over the caller is no longer the creator: what only the creator may read
+      // (invite links, join requests) is not asked for again while the lobby still shows it.
+      const stale =
+        change.kind === "transfer"
+          ? [sessionKeys.sync(), sessionKeys.mine(), sessionKeys.activity(session._id)]
+          : [sessionKeys.all];
+      for (const queryKey of stale) void client.invalidateQueries({ queryKey });
+      return reactions.onSuccess?.(...args);
+    },
+  });
+}
+
+/** My "done shopping" mark. */
+export function useSetReady(
+  sessionId: string,
+  reactions: Reactions<Answer<typeof sessionsApi.setReady>, boolean>,
+) {
+  return useMutation({
+    ...reactions,
+    mutationFn: (value: boolean) => sessionsApi.setReady(sessionId, value),
+  });
+}
+
+/** My budget in a session (null: none). */
+export function useSaveBudget(
+  sessionId: string,
+  userId: string,
+  reactions: Reactions<Answer<typeof sessionsApi.updateMember>, number | null>,
+) {
+  return useMutation({
+    ...reactions,
+    mutationFn: (value: number | null) =>
+      sessionsApi.updateMember(sessionId, userId, { budget: value }),
+  });
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import {
+  BalancesResponseSchema,
+  ConfirmShareBodySchema,
+  OrderResponseSchema,
+  OrdersResponseSchema,
+} from "../orders.ts";
+import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
+
+const pdf = z.string().describe("application/pdf");
+const OrderIdParams = z.strictObject({ id: z.uuid("Order not found") });
+
+/** Checkout, orders, settling up. */
+export const orderEndpoints = {
+  "POST /api/sessions/:id/checkout": {
+    summary:
+      "Turn the cart into an order at today's prices, split by the session's policy, and end the session (creator)",
+    access: "session.checkout",
+    params: SessionIdParams,
+    responses: { 201: OrderResponseSchema },
+    errors: sessionErrors,
+  },
+  "GET /api/orders": {
+    summary: "Orders you placed or have a share in, newest first",
+    access: "user",
+    responses: { 200: OrdersResponseSchema },
+    errors: [],
+  },
+  "GET /api/orders/:id": {
+    summary: "One order (its payee and members with a share)",
+    access: "order.read",
+    params: OrderIdParams,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 404],
+  },
+  "GET /api/orders/:id/receipt.pdf": {
+    summary: "The order's receipt as a PDF: every line, every share and its status",
+    access: "order.read",
+    params: OrderIdParams,
+    responses: { 200: pdf },
+    errors: [400, 404],
+  },
+  "POST /api/orders/:id/paid": {
+    summary: "Say you paid your share to the payee (a member with a share); twice changes nothing",
+    access: "order.pay",
+    params: OrderIdParams,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 404, 409],
+  },
+  "POST /api/orders/:id/confirm/:userId": {
+    summary:
+      "Settle that member's share (payee): confirm their transfer arrived (the default; the share must be paid), or record it as paid in cash or written off (also when unpaid)",
+    access: "order.confirm",
+    params: z.strictObject({ id: z.uuid("Order not found"), userId: z.uuid("Share not found") }),
+    body: ConfirmShareBodySchema,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404, 409],
+  },
+  "POST /api/orders/:id/mail": {
+    summary: "Send the checkout mail again to members whose mail failed (payee)",
+    access: "order.confirm",
+    params: OrderIdParams,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404],
+  },
+  "GET /api/balances": {
+    summary: "Who owes whom: your net with each person across unconfirmed shares",
+    access: "user",
+    responses: { 200: BalancesResponseSchema },
+    errors: [],
+  },
+} as const satisfies EndpointGroup;

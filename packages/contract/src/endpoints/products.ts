@@ -1,0 +1,36 @@
+import { z } from "zod";
+import {
+  ProductListResponseSchema,
+  ProductQuerySchema,
+  ProductResponseSchema,
+} from "../products.ts";
+import { svg, type EndpointGroup } from "./base.ts";
+
+/** Any string: a malformed product id is the same 404 as a missing one. */
+const ProductIdParams = z.strictObject({ id: z.string().max(64) });
+const ImageFileParams = z.strictObject({ file: z.string().max(200) });
+
+/** Products and their images. */
+export const productEndpoints = {
+  "GET /api/products": {
+    summary: "List products: search, filter by category and price, sort, page",
+    access: "user",
+    query: ProductQuerySchema,
+    responses: { 200: ProductListResponseSchema },
+    errors: [400],
+  },
+  "GET /api/products/:id": {
+    summary: "One product",
+    access: "user",
+    params: ProductIdParams,
+    responses: { 200: ProductResponseSchema },
+    errors: [404],
+  },
+  "GET /api/catalog/images/:file": {
+    summary: "A product image (public; the file name changes when the image does)",
+    access: "public",
+    params: ImageFileParams,
+    responses: { 200: svg },
+    errors: [404],
+  },
+} as const satisfies EndpointGroup;
