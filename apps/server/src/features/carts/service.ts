@@ -18,12 +18,17 @@ import {
   type SessionSummary,
   type User,
 } from "@cartner/contract";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
-import { refusalError, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
+import {
+  isMemberRole,
+  refusalError,
+  requireAllowed,
+  visibleMembers,
+} from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import { announceActivity } from "../sessions/activity.ts";
@@ -256,7 +261,7 @@ export function createCartService(deps: {
   ): Promise<CartView> {
     const [row] = await rows<{ role: Role | null; view: CartView }>(sql`
       select ${sessionMembers.role} as role,
-        case when ${sessionMembers.role} <> 'pending' then cart_view(${carts.id}) end as view
+        case when ${isMemberRole(sessionMembers.role)} then cart_view(${carts.id}) end as view
       from ${carts}
       left join ${sessionMembers}
         on ${sessionMembers.sessionId} = ${carts.sessionId} and ${sessionMembers.userId} = ${userId}
@@ -273,7 +278,7 @@ export function createCartService(deps: {
       join ${carts} on ${carts.sessionId} = ${sessionsTable.id}
       where ${and(
         eq(sessionMembers.userId, userId),
-        ne(sessionMembers.role, "pending"),
+        isMemberRole(sessionMembers.role),
         eq(sessionsTable.status, status),
       )}
       order by ${carts.updatedAt} desc`);

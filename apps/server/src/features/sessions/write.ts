@@ -18,7 +18,7 @@
  *   6. the live events go out, and `activity.created` when an entry was written.
  * A refused or failed change rolls back everything and publishes nothing.
  */
-import type { Action, ActivityType, SessionRole } from "@cartner/contract";
+import type { Action, ActivityType, Role } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions } from "../../db/schema.ts";
@@ -57,7 +57,7 @@ export interface WriteContext {
   /** The session's cart (every session has one). */
   cartId: string;
   /** The caller's role as it is now; null for a caller who is not a member. */
-  role: SessionRole | null;
+  role: Role | null;
   now: Date;
 }
 
