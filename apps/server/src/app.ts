@@ -250,6 +250,7 @@ export async function buildApp(
   });
   const cartService = createCartService({
     media,
+    db: database.db,
     rows: database.rows,
     clock,
     sessions: sessionService,

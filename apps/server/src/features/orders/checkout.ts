@@ -11,7 +11,7 @@ import { executeRows, type Db } from "../../db/client.ts";
 import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
+import { splitOf, type CartView } from "../carts/view.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import { endInTransaction } from "../sessions/service.ts";
 import { toMembers, writeSession } from "../sessions/write.ts";

@@ -18,7 +18,7 @@ import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/bus.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
+import { splitOf, type CartView } from "../carts/view.ts";
 import { listActivity } from "./activity.ts";
 import { newSessionCode } from "./codes.ts";
 import { readyMark } from "./ready.ts";

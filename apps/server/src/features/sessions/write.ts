@@ -1,8 +1,8 @@
 /**
  * The one way to change a session: its fields, its members, its invites and links, its split
- * policy, budgets and ready marks, its orders' settlement. Cart line writes are the exception:
- * `cart_write()` (db/functions) takes the same lock, bumps the version and logs its entry in one
- * SQL call, and the carts service publishes after it.
+ * policy, budgets and ready marks, who shares a cart line, its orders' settlement. The cart's line
+ * writes are the exception: `cart_write()` (db/functions) takes the same lock, bumps the version
+ * and logs its entry in one SQL call, and the carts service publishes after it.
  *
  * Every write here is the same steps, in this order:
  *   1. a transaction opens;
@@ -72,6 +72,8 @@ export interface SessionWrite<R> {
    * account's deletion.
    */
   action: Action | null;
+  /** The 404's message for a caller outside the session ("Session not found" by default). */
+  notFound?: string;
   /**
    * Whether the session must be active: true by default, refused with `ended()` (409 "This
    * session has ended." by default). false for changes that also apply to an ended session.
@@ -128,7 +130,9 @@ async function apply<R>(
           ),
         )
     : [];
-  if (write.action) requireAllowed(member?.role, write.action, "Session not found");
+  if (write.action) {
+    requireAllowed(member?.role, write.action, write.notFound ?? "Session not found");
+  }
   const ended = write.ended ?? (() => conflict("This session has ended."));
   if (!locked) throw ended();
   if ((write.active ?? true) && locked.session.status !== "active") throw ended();
