@@ -15,8 +15,8 @@ import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import type { Media } from "../../lib/media.ts";
 import { refusalError } from "../../lib/permissions.ts";
-import type { EventBus, Published } from "../realtime/bus.ts";
-import { announceActivity } from "../sessions/activity.ts";
+import type { EventBus, Published } from "../realtime/index.ts";
+import { announceActivity } from "../sessions/index.ts";
 import { cartOf, type CartView } from "./view.ts";
 
 /** cart_write()'s answer: a verdict, and the cart's view when it is ok or unchanged. */

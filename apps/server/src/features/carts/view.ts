@@ -14,7 +14,7 @@ import {
 } from "@cartner/contract";
 import type { Media } from "../../lib/media.ts";
 import { visibleMembers } from "../../lib/permissions.ts";
-import { readyMark } from "../sessions/ready.ts";
+import { readyMark } from "../sessions/index.ts";
 
 /** What cart_view() (src/db/functions/cart_view.sql) answers: everything a cart answer shows. */
 export interface CartView {

@@ -19,8 +19,8 @@ import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
-import { splitOf, type CartView } from "../carts/view.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import { splitOf, type CartView } from "../carts/index.ts";
+import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession, type SessionRow } from "./write.ts";
 

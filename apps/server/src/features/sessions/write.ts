@@ -25,7 +25,7 @@ import { carts, sessionMembers, sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus, Published } from "../realtime/bus.ts";
+import type { EventBus, Published } from "../realtime/index.ts";
 import { record } from "./activity.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
