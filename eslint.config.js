@@ -36,6 +36,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   webBoundaries(),
+  serverBoundaries(),
   {
     // Only the config module reads the environment (DESIGN section 3).
     files: ["apps/server/src/**/*.ts"],
@@ -57,10 +58,6 @@ export default tseslint.config(
  */
 function webBoundaries() {
   const root = "./apps/web/src";
-  const features = fs
-    .readdirSync(new URL("./apps/web/src/features", import.meta.url), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
   const message =
     "A feature uses another only through its index.ts; move what both need to lib/, components/, api/ or shared/.";
   return {
@@ -77,17 +74,7 @@ function webBoundaries() {
         "error",
         {
           zones: [
-            ...features.map((feature) => ({
-              target: `${root}/features/${feature}`,
-              from: `${root}/features`,
-              except: [
-                `./${feature}`,
-                ...features
-                  .filter((other) => other !== feature)
-                  .map((other) => `./${other}/index.ts`),
-              ],
-              message,
-            })),
+            ...featureZones(`${root}/features`, message),
             ...["lib", "components", "api", "shared"].map((folder) => ({
               target: `${root}/${folder}`,
               from: `${root}/features`,
@@ -98,4 +85,51 @@ function webBoundaries() {
       ],
     },
   };
+}
+
+/**
+ * The server's feature boundaries: a feature (apps/server/src/features/<x>/) may import another
+ * feature only through that feature's index.ts, which exports what the others use; lib/, db/ and
+ * plugins/ are open to all. scripts/lint-boundaries.test.ts proves the rule fires.
+ */
+function serverBoundaries() {
+  return {
+    files: ["apps/server/src/features/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+    },
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: featureZones(
+            "./apps/server/src/features",
+            "A server feature uses another only through its index.ts; export what it needs there.",
+          ),
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * One zone per feature folder under `root`: the feature may import its own files and the other
+ * features' index.ts files, nothing else of theirs.
+ */
+function featureZones(root, message) {
+  const features = fs
+    .readdirSync(new URL(root, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  return features.map((feature) => ({
+    target: `${root}/${feature}`,
+    from: root,
+    except: [
+      `./${feature}`,
+      ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`),
+    ],
+    message,
+  }));
 }

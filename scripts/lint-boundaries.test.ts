@@ -1,6 +1,7 @@
 /**
- * The web app's feature boundaries are enforced by lint (eslint.config.js, webBoundaries): these
- * feed ESLint code that breaks them and expect the errors, so removing a rule fails here.
+ * The web app's and the server's feature boundaries are enforced by lint (eslint.config.js,
+ * webBoundaries and serverBoundaries): these feed ESLint code that breaks them and expect the
+ * errors, so removing a rule fails here.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -41,6 +42,26 @@ describe("feature boundaries", { timeout: 60_000 }, () => {
       path.join(repo, "apps/web/src/lib/violation.ts"),
     );
     expect(ids).toContain("import-x/no-restricted-paths");
+  });
+});
+
+describe("server feature boundaries", { timeout: 60_000 }, () => {
+  const carts = path.join(repo, "apps/server/src/features/carts");
+
+  it("refuse an import of another feature's internals", async () => {
+    const ids = await ruleIds(
+      'import { writeSession } from "../sessions/write.ts";\nexport const write = writeSession;\n',
+      path.join(carts, "violation.ts"),
+    );
+    expect(ids).toContain("import-x/no-restricted-paths");
+  });
+
+  it("allow the same through the feature's index.ts", async () => {
+    const ids = await ruleIds(
+      'import { writeSession } from "../sessions/index.ts";\nexport const write = writeSession;\n',
+      path.join(carts, "allowed.ts"),
+    );
+    expect(ids).not.toContain("import-x/no-restricted-paths");
   });
 });
 

@@ -8,7 +8,7 @@
 
 /** A member's role in a session; "pending" is a join request waiting for the creator. */
 export const SESSION_ROLES = ["creator", "participant", "viewer", "pending"] as const;
-export type SessionRole = (typeof SESSION_ROLES)[number];
+export type Role = (typeof SESSION_ROLES)[number];
 /**
  * A caller's part in an order (DESIGN section 9, "Checkout"): the payee (the creator, who paid the
  * shop) or a member with a share. Everyone else, session members without a share included, is a
@@ -18,8 +18,8 @@ export const ORDER_ROLES = ["payee", "sharer"] as const;
 export type OrderRole = (typeof ORDER_ROLES)[number];
 
 /** Who is asking, as the table sees it: a role, or nobody in the session (or order) at all. */
-export type Caller = SessionRole | OrderRole | "stranger";
-export type SessionCaller = SessionRole | "stranger";
+export type Caller = Role | OrderRole | "stranger";
+export type SessionCaller = Role | "stranger";
 export type OrderCaller = OrderRole | "stranger";
 /** The callers of a session's actions. */
 export const CALLERS: readonly SessionCaller[] = [...SESSION_ROLES, "stranger"];
@@ -27,18 +27,20 @@ export const CALLERS: readonly SessionCaller[] = [...SESSION_ROLES, "stranger"];
 export const ORDER_CALLERS: readonly OrderCaller[] = [...ORDER_ROLES, "stranger"];
 
 /** Roles that see a session (DESIGN 4: pending and strangers get 404, so ids reveal nothing). */
-export const MEMBER_ROLES = ["creator", "participant", "viewer"] as const satisfies SessionRole[];
+export const MEMBER_ROLES = ["creator", "participant", "viewer"] as const satisfies Role[];
+/** The roles an invite (by email or link) gives. */
+export const INVITE_ROLES = ["participant", "viewer"] as const satisfies Role[];
 
 const CREATOR_ONLY = "Only the session's creator can do that.";
 const VIEWERS_READ_ONLY = "Viewers can see the cart but not change it.";
 
 interface Rule {
   /** The roles allowed to do it. */
-  readonly allow: readonly (SessionRole | OrderRole)[];
+  readonly allow: readonly (Role | OrderRole)[];
   /** What a member (creator, participant, viewer) outside `allow` is told: 403 with this message. */
   readonly forbidden?: string;
   /** Per-role answers that are not 403, such as a creator who may not leave (409). */
-  readonly instead?: Partial<Record<SessionRole | OrderRole, { status: 409; message: string }>>;
+  readonly instead?: Partial<Record<Role | OrderRole, { status: 409; message: string }>>;
   /** The viewer's 403 message when it differs from `forbidden`. */
   readonly viewer?: string;
 }

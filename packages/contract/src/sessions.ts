@@ -6,7 +6,7 @@ import {
   SESSION_PARTICIPANT_OPTIONS,
   SESSION_TYPES,
 } from "./constants.ts";
-import { SESSION_ROLES } from "./permissions.ts";
+import { INVITE_ROLES, SESSION_ROLES } from "./permissions.ts";
 import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 import { text } from "./text.ts";
 
@@ -16,8 +16,7 @@ export const ParticipantsSchema = z.enum(SESSION_PARTICIPANT_OPTIONS);
 export const SessionStatusSchema = z.enum(["active", "ended"]);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 export const RoleSchema = z.enum(SESSION_ROLES);
-export type Role = z.infer<typeof RoleSchema>;
-export const InviteRoleSchema = z.enum(["participant", "viewer"]);
+export const InviteRoleSchema = z.enum(INVITE_ROLES);
 export type InviteRole = z.infer<typeof InviteRoleSchema>;
 
 const sessionName = text({

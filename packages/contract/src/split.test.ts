@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SessionRole } from "./permissions.ts";
+import type { Role } from "./permissions.ts";
 import {
   linesCarriedAlone,
   memberHasLinesMessage,
@@ -18,7 +18,7 @@ const RUNS = { numRuns: 1_000 };
 
 /** A session: members with roles (one creator), lines added by creators and participants. */
 const cart = fc
-  .array(fc.constantFrom<SessionRole>("participant", "viewer", "pending"), { maxLength: 5 })
+  .array(fc.constantFrom<Role>("participant", "viewer", "pending"), { maxLength: 5 })
   .chain((others) => {
     const members: SplitInputMember[] = [
       { userId: "u0", name: "Creator", role: "creator" },

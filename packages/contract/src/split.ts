@@ -6,7 +6,7 @@
  * Zod-free on purpose: the web computes previews with it.
  */
 import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
-import type { SessionRole } from "./permissions.ts";
+import type { Role } from "./permissions.ts";
 
 export const SPLIT_MODES = ["by_adder", "equal", "weights"] as const;
 export const FEE_MODES = ["proportional", "equal", "creator"] as const;
@@ -51,7 +51,7 @@ export interface SplitInputLine {
 export interface SplitInputMember {
   userId: string;
   name: string;
-  role: SessionRole;
+  role: Role;
 }
 
 export interface ShareCents extends OrderSummary {
@@ -60,7 +60,7 @@ export interface ShareCents extends OrderSummary {
 }
 
 /** Creators and participants carry shares; viewers and pending requesters never do. */
-const pays = (role: SessionRole) => role === "creator" || role === "participant";
+const pays = (role: Role) => role === "creator" || role === "participant";
 
 /**
  * The lines a member carries with nobody else: lines they added that no other paying member

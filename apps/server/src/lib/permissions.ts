@@ -1,11 +1,13 @@
 import {
   can,
   ErrorCode,
+  MEMBER_ROLES,
   refusal,
   type Action,
   type Caller,
-  type SessionRole,
+  type Role,
 } from "@cartner/contract";
+import { inArray, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
 import { AppError } from "./errors.ts";
 
 /**
@@ -42,11 +44,19 @@ export function requireAllowed(
  * A session's members as one member may see them: pending join requests only for whoever may see
  * them (the creator), and each requester their own entry.
  */
-export function visibleMembers<M extends { userId: string; role: SessionRole }>(
+export function visibleMembers<M extends { userId: string; role: Role }>(
   members: M[],
   viewerId: string,
 ): M[] {
   const myRole = members.find((m) => m.userId === viewerId)?.role;
   if (can(myRole, "session.seeJoinRequests")) return members;
   return members.filter((m) => m.role !== "pending" || m.userId === viewerId);
+}
+
+/**
+ * The condition "this role sees the session" (creator, participant or viewer: the contract's
+ * MEMBER_ROLES), for a query: a pending requester's row is no membership.
+ */
+export function isMemberRole(role: Column | SQLWrapper): SQL {
+  return inArray(role, MEMBER_ROLES);
 }

@@ -1,6 +1,6 @@
 import { OTP_TTL_MS, type OtpPurpose } from "@cartner/contract";
 import { escapeHtml } from "../../lib/html.ts";
-import type { Mail } from "../mail/mailer.ts";
+import type { Mail } from "../mail/index.ts";
 
 const SUBJECTS: Record<OtpPurpose, string> = {
   register: "Welcome to Cartner: your verification code",

@@ -11,10 +11,9 @@ import { executeRows, type Db } from "../../db/client.ts";
 import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
-import type { EventBus } from "../realtime/bus.ts";
-import { endInTransaction } from "../sessions/service.ts";
-import { toMembers, writeSession } from "../sessions/write.ts";
+import { splitOf, type CartView } from "../carts/index.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { endInTransaction, toMembers, writeSession } from "../sessions/index.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
 /** People an order concerns: its payee and everyone with a share. */

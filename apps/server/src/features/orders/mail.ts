@@ -1,5 +1,5 @@
 import { escapeHtml } from "../../lib/html.ts";
-import type { Mail, Mailer } from "../mail/mailer.ts";
+import type { Mail, Mailer } from "../mail/index.ts";
 import type { FastifyBaseLogger } from "fastify";
 import { formatMoney } from "./format.ts";
 import type { OrderMail } from "./service.ts";

@@ -19,7 +19,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder } from "./checkout.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";

@@ -9,8 +9,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { orderShares } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { EventBus } from "../realtime/bus.ts";
-import { writeSession } from "../sessions/write.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 

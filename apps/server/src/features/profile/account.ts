@@ -30,16 +30,16 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/index.ts";
-import { unsettledShares } from "../orders/order-view.ts";
+import { unsettledShares } from "../orders/index.ts";
 import { exportAccount } from "./export.ts";
-import type { EventBus } from "../realtime/bus.ts";
-import { endInTransaction } from "../sessions/service.ts";
+import type { EventBus } from "../realtime/index.ts";
 import {
+  endInTransaction,
   toMembers,
   writeSessionsTogether,
   type SessionWrite,
   type Written,
-} from "../sessions/write.ts";
+} from "../sessions/index.ts";
 
 /** What a deleted account is called wherever others still see it (their carts' lines). */
 export const DELETED_USER_NAME = "Deleted user";

@@ -1,11 +1,12 @@
 import type { Profile } from "@cartner/contract";
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { cartLines, carts, profiles, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
+import { isMemberRole } from "../../lib/permissions.ts";
 
 export interface ProfileChanges {
   name?: string | undefined;
@@ -49,7 +50,7 @@ export function createProfileService(deps: {
       .from(sessionMembers)
       .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
       .innerJoin(carts, eq(carts.sessionId, sessions.id))
-      .where(and(eq(sessionMembers.userId, userId), ne(sessionMembers.role, "pending")))
+      .where(and(eq(sessionMembers.userId, userId), isMemberRole(sessionMembers.role)))
       .orderBy(desc(sessions.updatedAt));
     const { profile, user } = row;
     return {
@@ -119,8 +120,8 @@ export function createProfileService(deps: {
         .where(
           and(
             eq(mine.userId, viewerId),
-            ne(mine.role, "pending"),
-            ne(sessionMembers.role, "pending"),
+            isMemberRole(mine.role),
+            isMemberRole(sessionMembers.role),
           ),
         )
         .limit(1);

@@ -1,5 +1,6 @@
 import type { ReadCache } from "../../lib/read-cache.ts";
-import type { BusMessage } from "./bus.ts";
+import type { FastifyInstance } from "fastify";
+import type { BusMessage, EventBus } from "./bus.ts";
 
 /**
  * Keeps this instance's caches true to what every instance did (decision 007): any live event or
@@ -22,5 +23,24 @@ export function linkCachesToBus(
     } else if ("invalidate" in message && message.invalidate.auth) {
       caches.dropAuthSessions(message.invalidate.auth);
     }
+  });
+}
+
+/**
+ * Every successful write (not GET or HEAD, status below 400) makes the member reads stale: this
+ * instance's at once, the others' by an `invalidate` message when they share the bus.
+ */
+export function invalidateReadsOnWrite(
+  app: FastifyInstance,
+  reads: ReadCache,
+  bus: Pick<EventBus, "publish" | "shared">,
+  processCaches: boolean,
+): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.method !== "GET" && request.method !== "HEAD" && reply.statusCode < 400) {
+      reads.bump();
+      if (processCaches && bus.shared) bus.publish({ invalidate: { reads: true } });
+    }
+    return payload;
   });
 }

@@ -8,7 +8,7 @@ import type { Activity, ActivityType } from "@cartner/contract";
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { activity, users } from "../../db/schema.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import type { EventBus } from "../realtime/index.ts";
 
 export interface ActivityEntry {
   sessionId: string;

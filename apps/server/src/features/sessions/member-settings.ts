@@ -10,21 +10,21 @@ import {
   linesCarriedAlone,
   memberHasLinesMessage,
   toCents,
-  type SessionRole,
+  type Role,
   type SplitPolicy,
 } from "@cartner/contract";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
+import { splitOf, type CartView } from "../carts/index.ts";
+import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession, type SessionRow } from "./write.ts";
 
-const payer = (role: SessionRole) => can(role, "cart.add");
+const payer = (role: Role) => can(role, "cart.add");
 
 export function createMemberSettingsService(deps: {
   db: Db;
@@ -43,7 +43,7 @@ export function createMemberSettingsService(deps: {
     return tx
       .select({ userId: sessionMembers.userId, role: sessionMembers.role })
       .from(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, sessionId), ne(sessionMembers.role, "pending")));
+      .where(and(eq(sessionMembers.sessionId, sessionId), isMemberRole(sessionMembers.role)));
   }
 
   async function setPolicy(sessionId: string, userId: string, policy: SplitPolicy) {

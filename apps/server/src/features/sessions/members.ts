@@ -9,7 +9,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import type { EventBus } from "../realtime/index.ts";
 import { newPasscode, newSessionCode } from "./codes.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession } from "./write.ts";

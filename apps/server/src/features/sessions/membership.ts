@@ -18,12 +18,13 @@ import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
-import type { Mailer } from "../mail/mailer.ts";
-import type { EventBus } from "../realtime/bus.ts";
+import type { Mailer } from "../mail/index.ts";
+import type { EventBus } from "../realtime/index.ts";
 import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession, type TypedEntry } from "./write.ts";
+import { isMemberRole } from "../../lib/permissions.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
@@ -319,7 +320,7 @@ export function createMembershipService(deps: {
           eq(sessions.status, "active"),
           // Someone who joined another way meanwhile has nothing left to answer.
           sql`not exists (select 1 from ${sessionMembers} m where m.session_id = ${sessions.id}
-            and m.user_id = ${user._id} and m.role <> 'pending')`,
+            and m.user_id = ${user._id} and ${isMemberRole(sql`m.role`)})`,
         ),
       )
       .orderBy(desc(sessionInvites.createdAt));

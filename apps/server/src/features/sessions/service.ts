@@ -10,15 +10,15 @@ import {
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { cartLines, carts, products, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
-import { requireAllowed, visibleMembers } from "../../lib/permissions.ts";
+import { isMemberRole, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../realtime/bus.ts";
-import { splitOf, type CartView } from "../carts/service.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { splitOf, type CartView } from "../carts/index.ts";
 import { listActivity } from "./activity.ts";
 import { newSessionCode } from "./codes.ts";
 import { readyMark } from "./ready.ts";
@@ -73,7 +73,7 @@ export function createSessionService(deps: {
     const rows = await db
       .select({ userId: sessionMembers.userId })
       .from(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, sessionId), ne(sessionMembers.role, "pending")));
+      .where(and(eq(sessionMembers.sessionId, sessionId), isMemberRole(sessionMembers.role)));
     return rows.map((r) => r.userId);
   }
 
@@ -255,7 +255,7 @@ export function createSessionService(deps: {
       .where(
         and(
           eq(sessionMembers.userId, userId),
-          ne(sessionMembers.role, "pending"),
+          isMemberRole(sessionMembers.role),
           status ? eq(sessions.status, status) : undefined,
         ),
       )

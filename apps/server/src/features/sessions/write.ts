@@ -1,8 +1,8 @@
 /**
  * The one way to change a session: its fields, its members, its invites and links, its split
- * policy, budgets and ready marks, its orders' settlement. Cart line writes are the exception:
- * `cart_write()` (db/functions) takes the same lock, bumps the version and logs its entry in one
- * SQL call, and the carts service publishes after it.
+ * policy, budgets and ready marks, who shares a cart line, its orders' settlement. The cart's line
+ * writes are the exception: `cart_write()` (db/functions) takes the same lock, bumps the version
+ * and logs its entry in one SQL call, and the carts service publishes after it.
  *
  * Every write here is the same steps, in this order:
  *   1. a transaction opens;
@@ -18,14 +18,14 @@
  *   6. the live events go out, and `activity.created` when an entry was written.
  * A refused or failed change rolls back everything and publishes nothing.
  */
-import type { Action, ActivityType, SessionRole } from "@cartner/contract";
+import type { Action, ActivityType, Role } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus, Published } from "../realtime/bus.ts";
+import type { EventBus, Published } from "../realtime/index.ts";
 import { record } from "./activity.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -57,7 +57,7 @@ export interface WriteContext {
   /** The session's cart (every session has one). */
   cartId: string;
   /** The caller's role as it is now; null for a caller who is not a member. */
-  role: SessionRole | null;
+  role: Role | null;
   now: Date;
 }
 
@@ -72,6 +72,8 @@ export interface SessionWrite<R> {
    * account's deletion.
    */
   action: Action | null;
+  /** The 404's message for a caller outside the session ("Session not found" by default). */
+  notFound?: string;
   /**
    * Whether the session must be active: true by default, refused with `ended()` (409 "This
    * session has ended." by default). false for changes that also apply to an ended session.
@@ -128,7 +130,9 @@ async function apply<R>(
           ),
         )
     : [];
-  if (write.action) requireAllowed(member?.role, write.action, "Session not found");
+  if (write.action) {
+    requireAllowed(member?.role, write.action, write.notFound ?? "Session not found");
+  }
   const ended = write.ended ?? (() => conflict("This session has ended."));
   if (!locked) throw ended();
   if ((write.active ?? true) && locked.session.status !== "active") throw ended();

@@ -1,0 +1,94 @@
+/** Checked-out carts and each member's share of them. */
+import {
+  MAIL_STATUSES,
+  SETTLEMENT_KINDS,
+  SHARE_STATUSES,
+  type SplitPolicy,
+} from "@cartner/contract";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./accounts.ts";
+import { carts } from "./carts.ts";
+import { sessions } from "./sessions.ts";
+
+/** A line of an order as it was at checkout (DESIGN section 9): never changes afterwards. */
+export interface OrderLineSnapshot {
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  addedBy: { _id: string; name: string };
+  sharedWith: { _id: string; name: string }[];
+  lineTotalCents: number;
+}
+
+/**
+ * A checked-out cart (DESIGN section 9, "Checkout"): one per session, immutable once placed; only
+ * its shares' settlement changes. Names are kept as they were at checkout.
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Sequential across the app; shown as CRT-000042. Gaps only where a checkout rolled back. */
+    number: integer("number").generatedAlwaysAsIdentity().notNull().unique(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .unique()
+      .references(() => sessions.id),
+    cartId: uuid("cart_id")
+      .notNull()
+      .references(() => carts.id),
+    sessionName: text("session_name").notNull(),
+    placedAt: timestamp("placed_at", { withTimezone: true }).notNull(),
+    placedById: uuid("placed_by_id").references(() => users.id),
+    placedByName: text("placed_by_name").notNull(),
+    /** Who paid the shop (the creator); every other share is owed to them. */
+    payeeId: uuid("payee_id").references(() => users.id),
+    payeeName: text("payee_name").notNull(),
+    lines: jsonb("lines").$type<OrderLineSnapshot[]>().notNull(),
+    policy: jsonb("policy").$type<SplitPolicy>().notNull(),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    feesCents: integer("fees_cents").notNull(),
+    taxCents: integer("tax_cents").notNull(),
+    totalCents: integer("total_cents").notNull(),
+  },
+  (t) => [index("orders_payee_idx").on(t.payeeId)],
+);
+
+/** One member's part of an order and its settlement: unpaid -> paid (by them) -> confirmed (payee). */
+export const orderShares = pgTable(
+  "order_shares",
+  {
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    feesCents: integer("fees_cents").notNull(),
+    taxCents: integer("tax_cents").notNull(),
+    totalCents: integer("total_cents").notNull(),
+    status: text("status", { enum: SHARE_STATUSES }).notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** How the payee settled it (set with "confirmed"; null for the payee's own share). */
+    settledAs: text("settled_as", { enum: SETTLEMENT_KINDS }),
+    /** The checkout mail to this member: it never undoes the order; the payee may resend. */
+    mail: text("mail", { enum: MAIL_STATUSES }).notNull().default("pending"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.userId] }),
+    index("order_shares_user_idx").on(t.userId),
+  ],
+);

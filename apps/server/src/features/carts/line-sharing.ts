@@ -1,0 +1,117 @@
+import { ErrorCode, type Cart, type User } from "@cartner/contract";
+import { sql } from "drizzle-orm";
+import { executeRows, type Database, type Db } from "../../db/client.ts";
+import { carts, sessionMembers } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import type { Media } from "../../lib/media.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { writeSession } from "../sessions/index.ts";
+import { cartChanged, endedError, orderOfCart } from "./line-writes.ts";
+import type { CartReads } from "./reads.ts";
+import { cartOf } from "./view.ts";
+
+/** Each id once; 400 otherwise, in the validation answer's shape. */
+function uniqueIds(userIds: string[]): string[] {
+  const unique = [...new Set(userIds)];
+  if (unique.length !== userIds.length) {
+    throw new AppError(400, ErrorCode.VALIDATION, "Invalid userIds: each member once", {
+      fields: { userIds: "Each member once" },
+    });
+  }
+  return unique;
+}
+
+/**
+ * Who shares a line in equal parts: its adder or the creator picks creators and participants of
+ * the session; [] gives the line back to the session's policy. A session write
+ * (sessions/write.ts): the cart row, then the session row, are locked first, as by every cart
+ * change and by checkout, so a change racing a checkout either lands before its snapshot or finds
+ * the cart completed and changes nothing; one `item.shared` entry, one version step.
+ */
+export function createLineSharing(deps: {
+  db: Db;
+  rows: Database["rows"];
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  reads: Pick<CartReads, "access">;
+  media: Media;
+}) {
+  const { db, rows, reads, media } = deps;
+
+  async function setSharedWith(
+    cartId: string,
+    user: User,
+    lineId: string,
+    userIds: string[],
+  ): Promise<Cart> {
+    const [cart] = await rows<{ sessionId: string }>(
+      sql`select ${carts.sessionId} as "sessionId" from ${carts} where ${carts.id} = ${cartId}`,
+    );
+    if (!cart) throw notFound("Cart not found");
+    await writeSession(db, deps, {
+      sessionId: cart.sessionId,
+      userId: user._id,
+      action: "cart.changeOwnLine",
+      notFound: "Cart not found",
+      // Checked below, after the line's own checks: a line that is not there is 404 even in an
+      // ended session.
+      active: false,
+      change: async ({ tx, session, role, now }) => {
+        const [line] = await executeRows<{ addedBy: string }>(
+          tx,
+          sql`select added_by as "addedBy" from cart_lines where id = ${lineId} and cart_id = ${cartId}`,
+        );
+        if (!line) throw notFound("That item is not in the cart.");
+        if (line.addedBy !== user._id) requireAllowed(role, "cart.changeAnyLine", "Cart not found");
+        const ended = async () =>
+          endedError((await executeRows<{ number: number }>(tx, orderOfCart(cartId)))[0]);
+        if (session.status !== "active") throw await ended();
+        const unique = uniqueIds(userIds);
+        const payers = await executeRows<{ userId: string }>(
+          tx,
+          sql`select user_id as "userId" from ${sessionMembers}
+            where session_id = ${session.id} and role in ('creator', 'participant')`,
+        );
+        const paying = new Set(payers.map((p) => p.userId));
+        if (unique.some((id) => !paying.has(id))) {
+          throw new AppError(
+            400,
+            ErrorCode.VALIDATION,
+            "Invalid userIds: a line is shared by the session's creator and participants",
+            { fields: { userIds: "Only the creator and participants can share a line" } },
+          );
+        }
+        const sharers = `{${unique.join(",")}}`;
+        const [shared] = await executeRows<{
+          productId: string;
+          product: string;
+          with: string[];
+          marked: boolean;
+        }>(
+          tx,
+          sql`with line as (
+              update cart_lines set shared_with = ${sharers}::uuid[], updated_at = ${now}
+              where id = ${lineId}
+                and cart_id = (select id from ${carts} where id = ${cartId} and status = 'active')
+              returning product_id)
+            select p.id as "productId", p.name as product,
+              (select coalesce(jsonb_agg(su.name order by su.name), '[]'::jsonb)
+               from users su where su.id = any(${sharers}::uuid[])) as with,
+              exists (select 1 from ${sessionMembers}
+                where ${sessionMembers.sessionId} = ${session.id} and ${sessionMembers.ready}) as marked
+            from line join products p on p.id = line.product_id`,
+        );
+        if (!shared) throw await ended();
+        const { marked, ...details } = shared;
+        return { result: marked, activity: { type: "item.shared", details } };
+      },
+      events: (marked, session, lockedCartId) =>
+        cartChanged(session.id, lockedCartId, session.version, marked),
+    });
+    return cartOf(await reads.access({ cartId }, user._id), user._id, media);
+  }
+
+  return { setSharedWith };
+}

@@ -1,0 +1,257 @@
+import {
+  ErrorCode,
+  orderNumber,
+  QUANTITY_MAX,
+  RESTORE_WINDOW_SECONDS,
+  type Action,
+  type Cart,
+  type Role,
+  type User,
+} from "@cartner/contract";
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { AppError, conflict, notFound } from "../../lib/errors.ts";
+import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
+import type { Media } from "../../lib/media.ts";
+import { refusalError } from "../../lib/permissions.ts";
+import type { EventBus, Published } from "../realtime/index.ts";
+import { announceActivity } from "../sessions/index.ts";
+import { cartOf, type CartView } from "./view.ts";
+
+/** cart_write()'s answer: a verdict, and the cart's view when it is ok or unchanged. */
+interface WriteResult {
+  verdict:
+    | "ok"
+    | "unchanged"
+    | "no_cart"
+    | "viewer"
+    | "not_creator"
+    | "ended"
+    | "no_product"
+    | "no_line"
+    | "not_own"
+    | "stock"
+    | "line_full"
+    /** restore: no removal of that line by the caller within the window (or it is back already). */
+    | "no_removal"
+    /** restore: the line's adder has that product on a line again. */
+    | "line_exists"
+    /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
+    | "error";
+  product_stock: number | null;
+  already_in_cart: number | null;
+  view: CartView | null;
+  error?: string | null;
+}
+
+type WriteOp = "add" | "step" | "remove" | "restore" | "clear";
+
+/** One cart_write() call's arguments, as cart_write_batch() reads them (db/functions). */
+interface WriteCall {
+  op: WriteOp;
+  cart: string;
+  user: string;
+  product: string | null;
+  line: string | null;
+  amount: number | null;
+  now: string;
+}
+
+/** cart_write()'s refusal, worded by the permissions table; a table that allows it is a bug. */
+function refusedBy(role: Role, action: Action, verdict: string): Error {
+  return (
+    refusalError(role, action, "Cart not found") ??
+    new Error(`cart_write() refused (${verdict}) what the permissions table allows (${action})`)
+  );
+}
+
+/** The permissions table's action behind each cart_write() operation. */
+const ACTION_OF: Record<WriteOp, Action> = {
+  add: "cart.add",
+  step: "cart.changeOwnLine",
+  remove: "cart.changeOwnLine",
+  restore: "cart.changeOwnLine",
+  clear: "cart.clear",
+};
+
+/** The number of the order a cart was checked out as (no row: it was not). */
+export function orderOfCart(cartId: string): SQL {
+  return sql`select number from orders where cart_id = ${cartId}`;
+}
+
+/** A checked-out cart is an order now (409 CART_LOCKED); any other ended one is history. */
+export function endedError(order: { number: number } | undefined): AppError {
+  return order
+    ? new AppError(
+        409,
+        ErrorCode.CART_LOCKED,
+        `This cart was checked out as order ${orderNumber(order.number)}; it changes no more.`,
+      )
+    : conflict("This session has ended; its cart is read-only.");
+}
+
+/**
+ * The live events of a committed cart change: cart.updated, and session.updated too while a
+ * member's ready mark is set (`marked`), since the change may have moved their share's total and
+ * so cleared their mark.
+ */
+export function cartChanged(
+  sessionId: string,
+  cartId: string,
+  version: number,
+  marked: boolean,
+): Published[] {
+  const types = marked
+    ? (["cart.updated", "session.updated"] as const)
+    : (["cart.updated"] as const);
+  return types.map((type) => ({ event: { type, sessionId, cartId, version }, members: sessionId }));
+}
+
+/**
+ * The cart's line writes (add, step, remove, restore, clear): each one call of cart_write(),
+ * which locks the cart row, applies the permissions table's rules, writes, logs its entry, bumps
+ * the session's version and answers the new view, all in one statement (decision 004).
+ */
+export function createLineWrites(deps: {
+  rows: Database["rows"];
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  media: Media;
+  batching: "all" | "per-cart";
+}) {
+  const { rows, clock, events, media } = deps;
+
+  const writeOne = async (call: WriteCall): Promise<WriteResult> => {
+    const [result] = await rows<WriteResult>(sql`
+      select * from cart_write(${call.op}::text, ${call.cart}::uuid, ${call.user}::uuid,
+        ${call.product}::uuid, ${call.line}::uuid, ${call.amount}::integer,
+        ${QUANTITY_MAX}::integer, ${call.now}::timestamptz)`);
+    return result!;
+  };
+  const runBatch = async (calls: WriteCall[]) => {
+    if (calls.length === 1) return [await writeOne(calls[0]!)];
+    const results = await rows<WriteResult>(
+      sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
+    );
+    // A cart's view comes once, on the row of its last change in the batch (cart_write_batch.sql); its
+    // earlier changes answer with it too.
+    const lastView = new Map<string, CartView>();
+    for (let i = results.length - 1; i >= 0; i--) {
+      const result = results[i]!;
+      if (result.verdict !== "ok" && result.verdict !== "unchanged") continue;
+      if (result.view) lastView.set(calls[i]!.cart, result.view);
+      else result.view = lastView.get(calls[i]!.cart) ?? null;
+    }
+    return results;
+  };
+  const callCartWrite =
+    deps.batching === "all"
+      ? groupCommit(runBatch)
+      : groupCommitBy((call: WriteCall) => call.cart, runBatch);
+
+  /**
+   * One cart change as one call of cart_write(): the embedded database runs one statement at a
+   * time for the whole process, so a change used to wait behind every other request eight times
+   * (docs/decisions/004).
+   */
+  async function write(
+    op: WriteOp,
+    cartId: string,
+    user: User,
+    target: { productId?: string; lineId?: string | undefined; amount?: number } = {},
+  ): Promise<Cart> {
+    const result = await callCartWrite({
+      op,
+      cart: cartId,
+      user: user._id,
+      product: target.productId ?? null,
+      line: target.lineId ?? null,
+      amount: target.amount ?? null,
+      now: clock.now().toISOString(),
+    });
+    const { verdict, view } = result;
+    switch (verdict) {
+      case "ok":
+      case "unchanged":
+        break;
+      case "no_cart":
+        throw notFound("Cart not found");
+      // cart_write() applies the permissions table's rules itself (one statement per change);
+      // the messages come from the table, and authorization.test.ts proves the two agree.
+      case "viewer":
+        throw refusedBy("viewer", ACTION_OF[op], verdict);
+      case "not_creator":
+        throw refusedBy("participant", ACTION_OF[op], verdict);
+      case "ended": {
+        const [order] = await rows<{ number: number }>(orderOfCart(cartId));
+        throw endedError(order);
+      }
+      case "no_product":
+        throw notFound("Product not found.");
+      case "no_line":
+        throw notFound("That item is not in the cart.");
+      case "not_own":
+        throw refusedBy("participant", "cart.changeAnyLine", verdict);
+      case "line_full":
+        throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
+      case "no_removal":
+        throw conflict("That removal can no longer be undone.");
+      case "line_exists":
+        throw conflict("That item is in the cart again on its own line; change that line instead.");
+      case "stock": {
+        const stock = result.product_stock!;
+        const already = result.already_in_cart!;
+        throw conflict(
+          stock === 0
+            ? "This product is out of stock."
+            : `Only ${stock} in stock${already ? `, and ${already} already in this cart` : ""}.`,
+        );
+      }
+      case "error":
+        throw new Error(`cart_write() failed in a batch: ${result.error}`);
+      default:
+        throw new Error(`cart_write answered an unknown verdict: ${verdict satisfies never}`);
+    }
+    if (verdict === "ok") {
+      const { session, members } = view!;
+      const marked = members.some((m) => m.ready);
+      for (const p of cartChanged(session.id, cartId, session.version, marked)) events.publish(p);
+      announceActivity(events, session.id);
+    }
+    return cartOf(view!, user._id, media);
+  }
+
+  function add(cartId: string, user: User, productId: string, quantity: number) {
+    return write("add", cartId, user, { productId, amount: quantity });
+  }
+
+  function changeQuantity(
+    cartId: string,
+    user: User,
+    productId: string,
+    delta: 1 | -1,
+    lineId?: string,
+  ) {
+    return write("step", cartId, user, { productId, lineId, amount: delta });
+  }
+
+  function removeLine(cartId: string, user: User, productId: string, lineId?: string) {
+    return write("remove", cartId, user, { productId, lineId });
+  }
+
+  /**
+   * Undo of a removal: the line comes back as it was (its id, adder, quantity, sharers), so who
+   * pays for it is unchanged; only for the member who removed it, within RESTORE_WINDOW_SECONDS.
+   */
+  function restoreLine(cartId: string, user: User, lineId: string) {
+    return write("restore", cartId, user, { lineId, amount: RESTORE_WINDOW_SECONDS });
+  }
+
+  /** Empties the cart: the creator's (cart.clear), one cart_write() call like the others. */
+  function clear(cartId: string, user: User) {
+    return write("clear", cartId, user);
+  }
+
+  return { add, changeQuantity, removeLine, restoreLine, clear };
+}

@@ -1,0 +1,14 @@
+/**
+ * What other features use of sessions: the session write path, ending a session inside a
+ * transaction, the activity log's announcement, ready marks and the service's type.
+ */
+export { announceActivity } from "./activity.ts";
+export { readyMark } from "./ready.ts";
+export { endInTransaction, type SessionService } from "./service.ts";
+export {
+  toMembers,
+  writeSession,
+  writeSessionsTogether,
+  type SessionWrite,
+  type Written,
+} from "./write.ts";

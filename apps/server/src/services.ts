@@ -1,0 +1,173 @@
+/**
+ * The services wiring: every feature's service, built once with what it needs (the database, the
+ * clock, the bus, the mailer, the secrets), and the caches tied to the bus. buildApp() (app.ts)
+ * registers the routes of what this answers.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import { createAuthService, createTokenService } from "./features/auth/index.ts";
+import { createCartService } from "./features/carts/service.ts";
+import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
+import { createOrderMailer } from "./features/orders/mail.ts";
+import { createOrderService } from "./features/orders/service.ts";
+import { createCatalog } from "./features/products/catalog.ts";
+import { seedCatalogIfEmpty } from "./features/products/seed.ts";
+import { createAccountService } from "./features/profile/account.ts";
+import { createProfileService } from "./features/profile/service.ts";
+import type { EventBus } from "./features/realtime/bus.ts";
+import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
+import { createLiveHub } from "./features/realtime/hub.ts";
+import { createInviteLinkService } from "./features/sessions/invite-links.ts";
+import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
+import { createMemberService } from "./features/sessions/members.ts";
+import { createMembershipService } from "./features/sessions/membership.ts";
+import { createSessionService } from "./features/sessions/service.ts";
+import type { Clock } from "./lib/clock.ts";
+import { createMedia } from "./lib/media.ts";
+import { createReadCache } from "./lib/read-cache.ts";
+import type { Secrets } from "./lib/secrets.ts";
+import type { TrackJob } from "./plugins/mail-jobs.ts";
+
+const AUTH_SESSION_CACHE_MS = 30_000;
+/** Live sockets: pinged, and their auth sessions checked, this often (revocation within 60 s). */
+const LIVE_CHECK_MS = 30_000;
+
+/**
+ * The given mailer (tests), else SMTP when SMTP_URL is set, else the dev outbox in the database;
+ * it closes with the app.
+ */
+export function openMailer(
+  app: FastifyInstance,
+  config: Config,
+  database: Database,
+  given?: Mailer,
+): Mailer {
+  const mailer =
+    given ??
+    (config.smtpUrl
+      ? createSmtpMailer(config.smtpUrl, config.mailFrom)
+      : createDevOutbox(database.db, app.log));
+  app.addHook("onClose", async () => mailer.close());
+  return mailer;
+}
+
+export async function createServices(input: {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  clock: Clock;
+  secrets: Secrets;
+  mailer: Mailer;
+  events: EventBus;
+  /** Mails sent after their answers (checkout, password reset, invites). */
+  track: TrackJob;
+  /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
+  liveCheckMs?: number | undefined;
+}) {
+  const { app, config, database, clock, secrets, mailer, events, track } = input;
+  const db = database.db;
+  // One switch for the per-process caches (decision 007). On PostgreSQL every instance hears the
+  // others' writes and revocations over NOTIFY, and the caches step aside while it cannot.
+  const processCaches = config.processCaches ?? true;
+  const cachesUsable = () => processCaches && events.connected();
+  const auth = createAuthService({
+    trackJob: track,
+    events,
+    db,
+    clock,
+    tokens: createTokenService(secrets.jwtKey, clock),
+    otpKey: secrets.otpKey,
+    mailer,
+    // A checked auth session is remembered briefly; a revocation anywhere drops it everywhere.
+    sessionCacheMs: processCaches ? AUTH_SESSION_CACHE_MS : 0,
+    cacheUsable: cachesUsable,
+  });
+  await seedCatalogIfEmpty(db);
+  const media = createMedia(config.publicUrl);
+  const catalog = createCatalog(db, media);
+  const sessions = createSessionService({ db, clock, events, media });
+  const memberSettings = createMemberSettingsService({ db, clock, events, sessions });
+  const members = createMemberService({ db, clock, events, sessions });
+  const membership = createMembershipService({
+    db,
+    clock,
+    events,
+    media,
+    sessions,
+    mailer,
+    track,
+  });
+  const links = createInviteLinkService({
+    db,
+    clock,
+    events,
+    media,
+    sessions,
+    linkKey: secrets.linkKey,
+  });
+  // Member-only reads are remembered until the next write on any instance.
+  const readCache = createReadCache(cachesUsable);
+  // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
+  linkCachesToBus(events, { reads: readCache, dropAuthSessions: auth.dropCachedSessions });
+  invalidateReadsOnWrite(app, readCache, events, processCaches);
+  const profile = createProfileService({
+    db,
+    clock,
+    media,
+    onNameChanged: (userId) => auth.forgetSessions(userId),
+  });
+  const account = createAccountService({
+    db,
+    clock,
+    events,
+    signOutEverywhere: (userId) => {
+      auth.forgetSessions(userId);
+      auth.disconnect(userId);
+    },
+  });
+  const carts = createCartService({
+    media,
+    db,
+    rows: database.rows,
+    clock,
+    sessions,
+    events,
+    // Changes waiting share a commit: on the embedded database, which runs one statement at a
+    // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
+    batching: database.kind === "pglite" ? "all" : "per-cart",
+  });
+  const orders = createOrderService({
+    db,
+    clock,
+    events,
+    media,
+    mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
+    track,
+  });
+  const hub = createLiveHub({
+    bus: events,
+    memberIds: sessions.memberIds,
+    authenticate: auth.authenticate,
+    log: app.log,
+    checkEveryMs: input.liveCheckMs ?? LIVE_CHECK_MS,
+  });
+  app.addHook("onClose", async () => hub.close());
+  return {
+    auth,
+    catalog,
+    sessions,
+    memberSettings,
+    members,
+    membership,
+    links,
+    readCache,
+    profile,
+    account,
+    carts,
+    orders,
+    hub,
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
