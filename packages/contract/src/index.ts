@@ -13,3 +13,4 @@ export * from "./profile.ts";
 export * from "./live.ts";
 export * from "./permissions.ts";
 export * from "./endpoints.ts";
+export * from "./cart-view.ts";

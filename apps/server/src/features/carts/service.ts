@@ -11,9 +11,11 @@ import {
   type Action,
   type Cart,
   type CartLine,
+  type CartView,
+  type CartWriteBatchResult,
+  type CartWriteResult,
   type Member,
   type Role,
-  type SplitPolicy,
   type SessionStatus,
   type SessionSummary,
   type User,
@@ -33,68 +35,11 @@ import type { Media } from "../../lib/media.ts";
 
 const cartNotFound = () => notFound("Cart not found");
 
-/** What cart_view() (src/db/functions/cart_view.sql) answers: everything a cart answer shows. */
-export interface CartView {
-  cart: { id: string; status: Cart["status"]; createdAt: string; updatedAt: string };
-  session: {
-    id: string;
-    name: string;
-    status: SessionStatus;
-    creatorId: string;
-    version: number;
-    splitPolicy: SplitPolicy;
-  };
-  members: Array<{
-    userId: string;
-    name: string;
-    role: Role;
-    budgetCents: number | null;
-    ready: boolean;
-    /** The share total the mark was set at (drizzle/0017); see sessions/ready.ts. */
-    readyTotalCents: number | null;
-  }>;
-  lines: Array<{
-    id: string;
-    quantity: number;
-    addedAt: string;
-    /** Frozen once the session ended, else the product's current price. */
-    unitPriceCents: number;
-    productId: string;
-    productName: string;
-    slug: string;
-    imageHash: string;
-    color: string | null;
-    userId: string;
-    userName: string;
-    sharedWith: Array<{ _id: string; name: string }>;
-  }>;
-}
+/** What cart_view() answers (the contract's CartViewSchema): everything a cart answer shows. */
+export type { CartView };
 
-/** cart_write()'s answer: a verdict, and the cart's view when it is ok or unchanged. */
-interface WriteResult {
-  verdict:
-    | "ok"
-    | "unchanged"
-    | "no_cart"
-    | "viewer"
-    | "not_creator"
-    | "ended"
-    | "no_product"
-    | "no_line"
-    | "not_own"
-    | "stock"
-    | "line_full"
-    /** restore: no removal of that line by the caller within the window (or it is back already). */
-    | "no_removal"
-    /** restore: the line's adder has that product on a line again. */
-    | "line_exists"
-    /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
-    | "error";
-  product_stock: number | null;
-  already_in_cart: number | null;
-  view: CartView | null;
-  error?: string | null;
-}
+/** cart_write()'s answer (a batch's row also carries its error): the contract's schemas. */
+type WriteResult = CartWriteResult & Partial<Pick<CartWriteBatchResult, "error">>;
 
 type WriteOp = "add" | "step" | "remove" | "restore" | "clear";
 
