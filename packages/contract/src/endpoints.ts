@@ -45,9 +45,8 @@ import {
   ProductResponseSchema,
 } from "./products.ts";
 import { ProfileSchema, PublicUserSchema, UpdateCredentialsBodySchema } from "./profile.ts";
+import { ActivityQuerySchema, ActivityResponseSchema } from "./activity.ts";
 import {
-  ActivityQuerySchema,
-  ActivityResponseSchema,
   CreateInviteLinkBodySchema,
   CreateSessionBodySchema,
   InviteLinkSchema,

@@ -22,7 +22,7 @@ import { requireAllowed } from "../../lib/permissions.ts";
 import { splitOf, type CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import type { SessionService } from "./service.ts";
-import { toMembers, writeSession, type SessionRow } from "./write.ts";
+import { toMembers, writeSession, type SessionRow, type TypedEntry } from "./write.ts";
 
 const payer = (role: SessionRole) => can(role, "cart.add");
 
@@ -142,14 +142,20 @@ export function createMemberSettingsService(deps: {
           .set(set)
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
         // One entry per change: a role change (with the budget, when both came together) or a budget.
-        const type = change.role !== undefined ? "member.role" : "session.updated";
-        const details = {
-          member: name,
-          memberId: targetId,
-          ...(change.role !== undefined ? { role: change.role } : {}),
-          ...(change.budget !== undefined ? { budget: change.budget } : {}),
-        };
-        return { result: null, activity: { type, details } };
+        const about = { member: name, memberId: targetId };
+        const activity: TypedEntry =
+          change.role !== undefined
+            ? {
+                type: "member.role",
+                details: {
+                  ...about,
+                  role: change.role,
+                  ...(change.budget !== undefined ? { budget: change.budget } : {}),
+                },
+              }
+            : // No role: the budget came (an empty change was refused above).
+              { type: "session.updated", details: { ...about, budget: change.budget ?? null } };
+        return { result: null, activity };
       },
       events: sharesMoved,
     });
