@@ -6,6 +6,7 @@ import {
   RESTORE_WINDOW_SECONDS,
   DEFAULT_SPLIT_POLICY,
   shareWithBudget,
+  SHARE_CARRYING_ROLES,
   splitShares,
   type ShareCents,
   type Action,
@@ -20,7 +21,7 @@ import {
   type SessionSummary,
   type User,
 } from "@cartner/contract";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { carts, sessionMembers, sessions as sessionsTable } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -432,7 +433,7 @@ export function createCartService(deps: {
     }
     const payers = await rows<{ userId: string }>(sql`
       select user_id as "userId" from ${sessionMembers}
-      where session_id = ${found!.sessionId} and role in ('creator', 'participant')`);
+      where session_id = ${found!.sessionId} and ${inArray(sessionMembers.role, [...SHARE_CARRYING_ROLES])}`);
     const paying = new Set(payers.map((p) => p.userId));
     if (unique.some((id) => !paying.has(id))) {
       throw new AppError(

@@ -5,12 +5,11 @@
  * The split arithmetic itself is the contract's `splitShares()`.
  */
 import {
-  can,
+  carriesShare,
   ErrorCode,
   linesCarriedAlone,
   memberHasLinesMessage,
   toCents,
-  type SessionRole,
   type SplitPolicy,
 } from "@cartner/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
@@ -23,8 +22,6 @@ import { splitOf, type CartView } from "../carts/service.ts";
 import type { EventBus } from "../realtime/bus.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession, type SessionRow, type TypedEntry } from "./write.ts";
-
-const payer = (role: SessionRole) => can(role, "cart.add");
 
 export function createMemberSettingsService(deps: {
   db: Db;
@@ -53,7 +50,7 @@ export function createMemberSettingsService(deps: {
       action: "session.splitPolicy",
       change: async ({ tx }) => {
         const payers = new Set(
-          (await members(tx, sessionId)).filter((m) => payer(m.role)).map((m) => m.userId),
+          (await members(tx, sessionId)).filter((m) => carriesShare(m.role)).map((m) => m.userId),
         );
         const strangers = Object.keys(policy.weights).filter((id) => !payers.has(id));
         if (strangers.length > 0) {
