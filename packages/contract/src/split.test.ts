@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Role } from "./permissions.ts";
+import { can, SESSION_ROLES, type Role } from "./permissions.ts";
 import {
+  carriesShare,
   linesCarriedAlone,
   memberHasLinesMessage,
   DEFAULT_SPLIT_POLICY,
@@ -253,5 +254,13 @@ describe("linesCarriedAlone", () => {
     expect(memberHasLinesMessage("Ben", 2)).toBe(
       "Ben still has 2 lines in the cart: remove them or share them with others first.",
     );
+  });
+});
+
+describe("who carries a share", () => {
+  it("is the creator and participants: the roles the permissions table lets add to the cart", () => {
+    expect(SESSION_ROLES.filter(carriesShare)).toEqual(["creator", "participant"]);
+    for (const role of SESSION_ROLES) expect(carriesShare(role)).toBe(can(role, "cart.add"));
+    expect(carriesShare(null)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  * Zod-free on purpose: the web computes previews with it.
  */
 import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
-import type { Role } from "./permissions.ts";
+import { PERMISSIONS, type Role } from "./permissions.ts";
 
 export const SPLIT_MODES = ["by_adder", "equal", "weights"] as const;
 export const FEE_MODES = ["proportional", "equal", "creator"] as const;
@@ -59,8 +59,17 @@ export interface ShareCents extends OrderSummary {
   name: string;
 }
 
-/** Creators and participants carry shares; viewers and pending requesters never do. */
-const pays = (role: Role) => role === "creator" || role === "participant";
+/**
+ * Who carries a share of the cart: the roles that may add to it (the permissions table's
+ * `cart.add`: the creator and participants). Viewers and pending requesters never pay. The split,
+ * the server's checks and its SQL, and the web's lists of payers all ask this.
+ */
+export const SHARE_CARRYING_ROLES = PERMISSIONS["cart.add"].allow;
+
+/** Whether a member with this role carries a share (see SHARE_CARRYING_ROLES). */
+export function carriesShare(role: Role | null | undefined): boolean {
+  return role != null && (SHARE_CARRYING_ROLES as readonly Role[]).includes(role);
+}
 
 /**
  * The lines a member carries with nobody else: lines they added that no other paying member
@@ -74,7 +83,7 @@ export function linesCarriedAlone(
   userId: string,
 ): number {
   const others = new Set(
-    members.filter((m) => pays(m.role) && m.userId !== userId).map((m) => m.userId),
+    members.filter((m) => carriesShare(m.role) && m.userId !== userId).map((m) => m.userId),
   );
   return lines.filter(
     (l) => l.addedBy === userId && !(l.sharedWith ?? []).some((id) => others.has(id)),
@@ -98,7 +107,7 @@ export function splitShares(
   members: readonly SplitInputMember[],
   policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
 ): { summary: OrderSummary; shares: ShareCents[] } {
-  const payers = members.filter((m) => pays(m.role)).map((m) => m.userId);
+  const payers = members.filter((m) => carriesShare(m.role)).map((m) => m.userId);
   const payerSet = new Set(payers);
   const names = new Map(lines.map((l) => [l.addedBy, l.addedByName ?? ""]));
   for (const m of members) names.set(m.userId, m.name);

@@ -3,7 +3,12 @@
  * commit order, with its actor; the log pages, refuses bad queries and strangers, and nothing can
  * change or delete an entry (PGlite and PostgreSQL).
  */
-import { endpoints, splitEndpointKey, type EndpointKey } from "@cartner/contract";
+import {
+  ActivityEntrySchema,
+  endpoints,
+  splitEndpointKey,
+  type EndpointKey,
+} from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -264,6 +269,10 @@ describe("the activity log", () => {
 
     // Ended and checked out, the log stays; the removed member's entry keeps her name.
     const all = await log();
+    // Each entry has one of the contract's shapes (activity-shapes.test.ts walks their variants).
+    for (const e of all) {
+      expect(ActivityEntrySchema.safeParse(e).error, JSON.stringify(e)).toBeUndefined();
+    }
     expect(all.find((e) => e.type === "member.joined" && e.actor.name === "Lou")).toBeTruthy();
     expect(all.find((e) => e.type === "member.removed")).toMatchObject({ member: "Lou" });
   });

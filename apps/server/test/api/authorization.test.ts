@@ -4,12 +4,15 @@
  * permissions table says (its refusal, or the route's success status). The first tests fail when
  * a served route is missing from the endpoint table, or a role-checked route has no way to call it
  * here. The line rows also prove that cart_write(), the SQL function behind every cart change,
- * agrees with the table for every role and cart action.
+ * agrees with the table for every role and cart action, and sharing a line (its SQL picks the
+ * members who may share it) agrees with the contract's rule of who carries a share.
  */
 import {
   CALLERS,
   ORDER_CALLERS,
+  carriesShare,
   endpoints,
+  SESSION_ROLES,
   refusal,
   splitEndpointKey,
   type Action,
@@ -349,6 +352,26 @@ describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, 
     });
   },
 );
+
+it("lets a line be shared by exactly the members who carry a share, as the contract says", async () => {
+  const f = await sessionWithEveryRole(t);
+  const products = (await f.as.creator("GET", "/api/products?limit=1")).json().products;
+  const added = await f.as.creator("POST", `/api/carts/${f.cartId}/product`, {
+    productId: products[0]._id,
+  });
+  const lineId = added.json().cart.products[0]._id as string;
+  const got: Partial<Record<string, boolean>> = {};
+  const expected: Partial<Record<string, boolean>> = {};
+  for (const role of SESSION_ROLES) {
+    const res = await f.as.creator("PUT", `/api/carts/${f.cartId}/lines/${lineId}/shared-with`, {
+      userIds: [f.people[role].userId],
+    });
+    expect([200, 400], res.body).toContain(res.statusCode);
+    got[role] = res.statusCode === 200;
+    expected[role] = carriesShare(role);
+  }
+  expect(got).toEqual(expected);
+});
 
 /**
  * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)

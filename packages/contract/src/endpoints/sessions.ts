@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { MessageResponseSchema } from "../auth.ts";
 import { SessionSummarySchema } from "../carts.ts";
+import { ActivityQuerySchema, ActivityResponseSchema } from "../activity.ts";
 import {
-  ActivityQuerySchema,
-  ActivityResponseSchema,
   CreateInviteLinkBodySchema,
   CreateSessionBodySchema,
   InviteLinkSchema,

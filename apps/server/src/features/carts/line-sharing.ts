@@ -1,5 +1,5 @@
-import { ErrorCode, type Cart, type User } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { ErrorCode, SHARE_CARRYING_ROLES, type Cart, type User } from "@cartner/contract";
+import { inArray, sql } from "drizzle-orm";
 import { executeRows, type Database, type Db } from "../../db/client.ts";
 import { carts, sessionMembers } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -72,7 +72,7 @@ export function createLineSharing(deps: {
         const payers = await executeRows<{ userId: string }>(
           tx,
           sql`select user_id as "userId" from ${sessionMembers}
-            where session_id = ${session.id} and role in ('creator', 'participant')`,
+            where session_id = ${session.id} and ${inArray(sessionMembers.role, [...SHARE_CARRYING_ROLES])}`,
         );
         const paying = new Set(payers.map((p) => p.userId));
         if (unique.some((id) => !paying.has(id))) {

@@ -5,6 +5,8 @@ import {
   RESTORE_WINDOW_SECONDS,
   type Action,
   type Cart,
+  type CartWriteBatchResult,
+  type CartWriteResult,
   type Role,
   type User,
 } from "@cartner/contract";
@@ -19,31 +21,8 @@ import type { EventBus, Published } from "../realtime/index.ts";
 import { announceActivity } from "../sessions/index.ts";
 import { cartOf, type CartView } from "./view.ts";
 
-/** cart_write()'s answer: a verdict, and the cart's view when it is ok or unchanged. */
-interface WriteResult {
-  verdict:
-    | "ok"
-    | "unchanged"
-    | "no_cart"
-    | "viewer"
-    | "not_creator"
-    | "ended"
-    | "no_product"
-    | "no_line"
-    | "not_own"
-    | "stock"
-    | "line_full"
-    /** restore: no removal of that line by the caller within the window (or it is back already). */
-    | "no_removal"
-    /** restore: the line's adder has that product on a line again. */
-    | "line_exists"
-    /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
-    | "error";
-  product_stock: number | null;
-  already_in_cart: number | null;
-  view: CartView | null;
-  error?: string | null;
-}
+/** cart_write()'s answer (a batch's row also carries its error): the contract's schemas. */
+type WriteResult = CartWriteResult & Partial<Pick<CartWriteBatchResult, "error">>;
 
 type WriteOp = "add" | "step" | "remove" | "restore" | "clear";
 

@@ -5,53 +5,17 @@ import {
   splitShares,
   type Cart,
   type CartLine,
+  type CartView,
   type Member,
-  type Role,
-  type SessionStatus,
   type SessionSummary,
   type ShareCents,
-  type SplitPolicy,
 } from "@cartner/contract";
 import type { Media } from "../../lib/media.ts";
 import { visibleMembers } from "../../lib/permissions.ts";
 import { readyMark } from "../sessions/index.ts";
 
-/** What cart_view() (src/db/functions/cart_view.sql) answers: everything a cart answer shows. */
-export interface CartView {
-  cart: { id: string; status: Cart["status"]; createdAt: string; updatedAt: string };
-  session: {
-    id: string;
-    name: string;
-    status: SessionStatus;
-    creatorId: string;
-    version: number;
-    splitPolicy: SplitPolicy;
-  };
-  members: Array<{
-    userId: string;
-    name: string;
-    role: Role;
-    budgetCents: number | null;
-    ready: boolean;
-    /** The share total the mark was set at (drizzle/0017); see sessions/ready.ts. */
-    readyTotalCents: number | null;
-  }>;
-  lines: Array<{
-    id: string;
-    quantity: number;
-    addedAt: string;
-    /** Frozen once the session ended, else the product's current price. */
-    unitPriceCents: number;
-    productId: string;
-    productName: string;
-    slug: string;
-    imageHash: string;
-    color: string | null;
-    userId: string;
-    userName: string;
-    sharedWith: Array<{ _id: string; name: string }>;
-  }>;
-}
+/** What cart_view() answers (the contract's CartViewSchema): everything a cart answer shows. */
+export type { CartView };
 
 /**
  * The cart's split by the one split function (the summary and, later, the order use it too),

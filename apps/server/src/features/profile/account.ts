@@ -97,8 +97,8 @@ async function writeOffOwedToThem(tx: Tx, write: SessionWriter, userId: string) 
             member: s.member,
             memberId: s.memberId,
             amount: fromCents(Number(s.totalCents)),
-            how: "written_off",
-            reason: "account_deleted",
+            how: "written_off" as const,
+            reason: "account_deleted" as const,
           },
         }));
         return { result: shares, activity, version: "unchanged" as const };
@@ -170,7 +170,7 @@ async function leaveOtherSessions(
         const cartChanged = removed.length > 0 || shared;
         const activity = removed.map((line) => ({
           type: "item.removed" as const,
-          details: { ...line, lineOf: user.name, reason: "account_deleted" },
+          details: { ...line, lineOf: user.name, reason: "account_deleted" as const },
         }));
         const result = { cartChanged, member: left.length > 0 };
         return cartChanged || result.member

@@ -4,29 +4,24 @@
  * write theirs inside `cart_write_core()` (db/functions); every other change uses `entry()` below in
  * its transaction, and its service publishes `activity.created` after commit.
  */
-import type { Activity, ActivityType } from "@cartner/contract";
+import type { Activity, ActivityWrite } from "@cartner/contract";
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { activity, users } from "../../db/schema.ts";
 import type { EventBus } from "../realtime/index.ts";
 
-export interface ActivityEntry {
-  sessionId: string;
-  actorId: string;
-  type: ActivityType;
-  details?: Record<string, unknown>;
-  at: Date;
-}
+/** One entry to write: its type and details (the contract's shapes), whose, where and when. */
+export type NewEntry = ActivityWrite & { sessionId: string; actorId: string; at: Date };
 
 /** The insert of one entry, with the actor's name as it is now (kept when it changes later). */
-export function entry(e: ActivityEntry): SQL {
+export function entry(e: NewEntry): SQL {
   return sql`insert into ${activity} (session_id, at, actor_id, actor_name, type, details)
     select ${e.sessionId}, ${e.at}, ${users.id}, ${users.name}, ${e.type}, ${JSON.stringify(e.details ?? {})}::jsonb
     from ${users} where ${users.id} = ${e.actorId}`;
 }
 
 /** Writes one entry inside the caller's transaction. */
-export async function record(tx: Db | Tx, e: ActivityEntry): Promise<void> {
+export async function record(tx: Db | Tx, e: NewEntry): Promise<void> {
   await tx.execute(entry(e));
 }
 
@@ -48,6 +43,9 @@ export async function listActivity(
     .where(and(eq(activity.sessionId, sessionId), gt(activity.seq, after)))
     .orderBy(asc(activity.seq))
     .limit(limit);
+  // Each row's details are its type's, as the contract shapes them: every entry is written
+  // through those types (record() here, cart_write_core() in SQL), and the activity tests parse
+  // what the server writes with the contract's ActivityEntrySchema.
   const events = rows.map(
     (r) =>
       ({
@@ -55,8 +53,8 @@ export async function listActivity(
         seq: Number(r.seq),
         at: r.at.toISOString(),
         actor: { _id: r.actorId ?? "", name: r.actorName },
-        type: r.type as ActivityType,
-      }) satisfies Activity,
+        type: r.type,
+      }) as Activity,
   );
   return { events, nextSeq: events.at(-1)?.seq ?? after };
 }

@@ -5,12 +5,11 @@
  * The split arithmetic itself is the contract's `splitShares()`.
  */
 import {
-  can,
+  carriesShare,
   ErrorCode,
   linesCarriedAlone,
   memberHasLinesMessage,
   toCents,
-  type Role,
   type SplitPolicy,
 } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
@@ -22,9 +21,7 @@ import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "./service.ts";
-import { toMembers, writeSession, type SessionRow } from "./write.ts";
-
-const payer = (role: Role) => can(role, "cart.add");
+import { toMembers, writeSession, type SessionRow, type TypedEntry } from "./write.ts";
 
 export function createMemberSettingsService(deps: {
   db: Db;
@@ -53,7 +50,7 @@ export function createMemberSettingsService(deps: {
       action: "session.splitPolicy",
       change: async ({ tx }) => {
         const payers = new Set(
-          (await members(tx, sessionId)).filter((m) => payer(m.role)).map((m) => m.userId),
+          (await members(tx, sessionId)).filter((m) => carriesShare(m.role)).map((m) => m.userId),
         );
         const strangers = Object.keys(policy.weights).filter((id) => !payers.has(id));
         if (strangers.length > 0) {
@@ -142,14 +139,20 @@ export function createMemberSettingsService(deps: {
           .set(set)
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
         // One entry per change: a role change (with the budget, when both came together) or a budget.
-        const type = change.role !== undefined ? "member.role" : "session.updated";
-        const details = {
-          member: name,
-          memberId: targetId,
-          ...(change.role !== undefined ? { role: change.role } : {}),
-          ...(change.budget !== undefined ? { budget: change.budget } : {}),
-        };
-        return { result: null, activity: { type, details } };
+        const about = { member: name, memberId: targetId };
+        const activity: TypedEntry =
+          change.role !== undefined
+            ? {
+                type: "member.role",
+                details: {
+                  ...about,
+                  role: change.role,
+                  ...(change.budget !== undefined ? { budget: change.budget } : {}),
+                },
+              }
+            : // No role: the budget came (an empty change was refused above).
+              { type: "session.updated", details: { ...about, budget: change.budget ?? null } };
+        return { result: null, activity };
       },
       events: sharesMoved,
     });

@@ -3,7 +3,7 @@
  * ends at once), handing the session over, and a fresh code (members keep their access). Each is
  * one session write (write.ts).
  */
-import type { Session } from "@cartner/contract";
+import type { Session, SessionField } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
@@ -82,7 +82,11 @@ export function createMemberService(deps: {
           .update(sessionMembers)
           .set({ role: "participant" })
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, actorId)));
-        const details = { member: await nameOf(tx, targetId), memberId: targetId, role: "creator" };
+        const details = {
+          member: await nameOf(tx, targetId),
+          memberId: targetId,
+          role: "creator" as const,
+        };
         return { result: null, activity: { type: "member.role", details } };
       },
       events: (_, row) => [toMembers("session.updated", row)],
@@ -107,7 +111,8 @@ export function createMemberService(deps: {
               })
               .where(eq(sessions.id, sessionId));
             // Never the code itself: the log is for every member, viewers included.
-            const changed = session.passcode !== null ? ["code", "passcode"] : ["code"];
+            const changed: SessionField[] =
+              session.passcode !== null ? ["code", "passcode"] : ["code"];
             return { result: null, activity: { type: "session.updated", details: { changed } } };
           },
           events: (_, row) => [toMembers("session.updated", row)],

@@ -213,12 +213,12 @@ export function createMembershipService(deps: {
               .returning()
           : await tx.delete(sessionMembers).where(pendingRow).returning();
         if (changed.length === 0) throw notFound("No pending join request from that person");
-        const joined = {
+        const joined: TypedEntry = {
           type: "member.joined",
           actorId: targetId!,
           details: { approvedBy: userId },
         };
-        return { result: null, activity: approve ? (joined as TypedEntry) : undefined };
+        return { result: null, activity: approve ? joined : undefined };
       },
       // An approved member is a member now, so hears it with the members; a refused one is told
       // too. Both events name the requester and the outcome, so their pages can say which.
@@ -382,7 +382,7 @@ export function createMembershipService(deps: {
           })
           .returning({ role: sessionMembers.role });
         if (added.length === 0) throw conflict("You are already in this session.");
-        const details = { role: invite.role, via: "invite" };
+        const details = { role: invite.role, via: "invite" as const };
         return { result: null, activity: { type: "member.joined", details } };
       },
       // The invitee's other tabs drop the invite either way; the members see who joined.

@@ -292,8 +292,8 @@ export function createSessionService(deps: {
           await tx.update(sessions).set(changes).where(eq(sessions.id, sessionId));
         }
         // What changed, never the passcode itself.
-        const changed = Object.keys(body).filter(
-          (k) => (body as Record<string, unknown>)[k] !== undefined,
+        const changed = (Object.keys(body) as (keyof UpdateSessionBody)[]).filter(
+          (k) => body[k] !== undefined,
         );
         const details = {
           changed,

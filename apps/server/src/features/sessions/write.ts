@@ -18,7 +18,7 @@
  *   6. the live events go out, and `activity.created` when an entry was written.
  * A refused or failed change rolls back everything and publishes nothing.
  */
-import type { Action, ActivityType, Role } from "@cartner/contract";
+import type { Action, ActivityWrite, Role } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions } from "../../db/schema.ts";
@@ -31,12 +31,10 @@ import { record } from "./activity.ts";
 export type SessionRow = typeof sessions.$inferSelect;
 
 /** One activity entry of a write; the session and the time are the write's. */
-export interface TypedEntry {
-  type: ActivityType;
-  details?: Record<string, unknown>;
+export type TypedEntry = ActivityWrite & {
   /** Whose entry it is; the caller by default (an approved requester is the one who joined). */
   actorId?: string;
-}
+};
 
 /** What a change answers from inside the transaction. */
 export interface Changed<R> {
@@ -148,10 +146,9 @@ async function apply<R>(
   const entries = [changed.activity ?? []].flat();
   for (const entry of entries) {
     await record(tx, {
+      ...entry,
       sessionId: write.sessionId,
       actorId: entry.actorId ?? write.userId,
-      type: entry.type,
-      ...(entry.details ? { details: entry.details } : {}),
       at: now,
     });
   }

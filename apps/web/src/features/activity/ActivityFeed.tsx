@@ -38,7 +38,7 @@ const ICONS: Record<ActivityType, LucideIcon> = {
 };
 
 function iconOf(entry: Activity): LucideIcon {
-  if (entry.type === "item.quantity" && typeof entry.change === "number" && entry.change < 0) {
+  if (entry.type === "item.quantity" && entry.change < 0) {
     return Minus;
   }
   return ICONS[entry.type];

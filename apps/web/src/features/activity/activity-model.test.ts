@@ -44,7 +44,7 @@ describe("describeActivity", () => {
     const gone = { ...entry(2, "item.removed"), actor: { _id: "u-cat", name: "Cat" } } as Activity;
     expect(
       describeActivity(
-        { ...gone, product: "Oat milk", lineOf: "Cat", reason: "account_deleted" },
+        { ...gone, product: "Oat milk", lineOf: "Cat", reason: "account_deleted" } as Activity,
         "u-ann",
       ),
     ).toBe("Cat's line Oat milk was removed (account deleted)");

@@ -4,17 +4,16 @@ import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
 
 export { ACTIVITY_KEEP } from "../../api/sessions.ts";
 
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
-const num = (value: unknown): number => (typeof value === "number" ? value : 0);
+/** The entries of one type, their details typed by the contract. */
+type Of<T extends Activity["type"]> = Extract<Activity, { type: T }>;
 
-function quantityOf(entry: Activity): string {
-  const quantity = num(entry.quantity);
-  return quantity > 1 ? `${quantity} × ` : "";
+function quantityOf(entry: Of<"item.added">): string {
+  return entry.quantity > 1 ? `${entry.quantity} × ` : "";
 }
 
 /** "(Ann's line)" when the actor changed someone else's line (a creator may). */
-function lineOf(entry: Activity): string {
-  const owner = str(entry.lineOf);
+function lineOf(entry: Of<"item.quantity" | "item.removed" | "item.restored">): string {
+  const owner = entry.lineOf;
   return owner && owner !== entry.actor.name ? ` (${owner}'s line)` : "";
 }
 
@@ -32,21 +31,24 @@ function listText(items: string[]): string {
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-function sessionUpdated(entry: Activity, you: boolean): string {
-  if (entry.status === "ended") return "ended the session";
-  if (typeof entry.ready === "boolean") {
+function sessionUpdated(entry: Of<"session.updated">, you: boolean): string {
+  if ("status" in entry) return "ended the session";
+  if ("ready" in entry) {
     const is = you ? "are" : "is";
     return entry.ready ? `${is} done adding items` : `${is} adding items again`;
   }
-  const changed = Array.isArray(entry.changed) ? entry.changed.map(String) : [];
+  // A member's budget names no session field: "changed the session".
+  const changed: string[] = "changed" in entry ? entry.changed : [];
   if (changed.includes("code")) return "made a new session code";
-  if (changed.length === 1 && changed[0] === "sessionName" && str(entry.sessionName)) {
-    return `renamed the session to “${str(entry.sessionName)}”`;
-  }
-  if (changed.length === 1 && changed[0] === "budget") {
-    return typeof entry.budget === "number"
-      ? `set the budget to ${formatMoney(entry.budget)}`
-      : "removed the budget";
+  if ("changed" in entry && changed.length === 1) {
+    if (changed[0] === "sessionName" && entry.sessionName) {
+      return `renamed the session to “${entry.sessionName}”`;
+    }
+    if (changed[0] === "budget") {
+      return typeof entry.budget === "number"
+        ? `set the budget to ${formatMoney(entry.budget)}`
+        : "removed the budget";
+    }
   }
   const fields = changed.map((field) => FIELD_TEXT[field] ?? field);
   return fields.length > 0 ? `changed ${listText(fields)}` : "changed the session";
@@ -59,52 +61,45 @@ function sessionUpdated(entry: Activity, you: boolean): string {
 export function activityAction(entry: Activity, you = false): string {
   switch (entry.type) {
     case "item.added":
-      return `added ${quantityOf(entry)}${str(entry.product)}`;
+      return `added ${quantityOf(entry)}${entry.product}`;
     case "item.quantity":
-      return `${num(entry.change) > 0 ? "raised" : "lowered"} ${str(entry.product)} to ${num(entry.quantity)}${lineOf(entry)}`;
+      return `${entry.change > 0 ? "raised" : "lowered"} ${entry.product} to ${entry.quantity}${lineOf(entry)}`;
     case "item.removed":
-      return `removed ${str(entry.product)}${lineOf(entry)}`;
+      return `removed ${entry.product}${lineOf(entry)}`;
     case "item.restored":
-      return `put back ${str(entry.product)}${lineOf(entry)}`;
-    case "item.shared": {
-      const names = Array.isArray(entry.with) ? entry.with.map(String) : [];
-      return names.length > 0
-        ? `shared ${str(entry.product)} with ${listText(names)}`
-        : `stopped sharing ${str(entry.product)}`;
-    }
+      return `put back ${entry.product}${lineOf(entry)}`;
+    case "item.shared":
+      return entry.with.length > 0
+        ? `shared ${entry.product} with ${listText(entry.with)}`
+        : `stopped sharing ${entry.product}`;
     case "cart.cleared":
       return "cleared the cart";
     case "member.joined":
-      return entry.via === "link"
-        ? "joined with an invite link"
-        : entry.via === "invite"
-          ? "accepted an invite and joined"
-          : "joined";
+      if (!("via" in entry)) return "joined";
+      return entry.via === "link" ? "joined with an invite link" : "accepted an invite and joined";
     case "member.left":
       return "left the session";
     case "member.removed":
-      return `removed ${str(entry.member)} from the session`;
+      return `removed ${entry.member} from the session`;
     case "member.role":
       return entry.role === "creator"
-        ? `handed the session to ${str(entry.member)}`
-        : `made ${str(entry.member)} a ${str(entry.role)}`;
+        ? `handed the session to ${entry.member}`
+        : `made ${entry.member} a ${entry.role}`;
     case "session.updated":
       return sessionUpdated(entry, you);
-    case "split.policy": {
-      const mode = SPLIT_MODE_TEXT[entry.mode as keyof typeof SPLIT_MODE_TEXT];
-      return mode ? `set the split to “${mode.label}”` : "changed the split";
-    }
+    case "split.policy":
+      return `set the split to “${SPLIT_MODE_TEXT[entry.mode].label}”`;
     case "order.placed":
-      return `checked out order ${str(entry.number)} (${formatMoney(num(entry.total))})`;
+      return `checked out order ${entry.number} (${formatMoney(entry.total)})`;
     case "order.paid":
-      return `paid ${formatMoney(num(entry.amount))} for order ${str(entry.number)}`;
+      return `paid ${formatMoney(entry.amount)} for order ${entry.number}`;
     case "order.confirmed":
       // How the payee settled it: a confirmed transfer (entries before `how` existed too).
       return entry.how === "cash"
-        ? `marked ${str(entry.member)}'s share as paid in cash (order ${str(entry.number)})`
+        ? `marked ${entry.member}'s share as paid in cash (order ${entry.number})`
         : entry.how === "written_off"
-          ? `wrote off ${str(entry.member)}'s share of order ${str(entry.number)}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
-          : `confirmed ${str(entry.member)}'s payment for order ${str(entry.number)}`;
+          ? `wrote off ${entry.member}'s share of order ${entry.number}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
+          : `confirmed ${entry.member}'s payment for order ${entry.number}`;
   }
 }
 
@@ -112,8 +107,8 @@ export function activityAction(entry: Activity, you = false): string {
 export function describeActivity(entry: Activity, userId: string | null | undefined): string {
   // Nobody removed it: the line went with its adder's account.
   if (entry.type === "item.removed" && entry.reason === "account_deleted") {
-    const owner = str(entry.lineOf) || entry.actor.name;
-    return `${owner}'s line ${str(entry.product)} was removed (account deleted)`;
+    const owner = entry.lineOf || entry.actor.name;
+    return `${owner}'s line ${entry.product} was removed (account deleted)`;
   }
   const you = Boolean(userId) && entry.actor._id === userId;
   return `${you ? "You" : entry.actor.name} ${activityAction(entry, you)}`;

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.ts";
 import { CreditCard, PackageCheck } from "lucide-react";
-import type { Session } from "@cartner/contract";
+import { carriesShare, type Session } from "@cartner/contract";
 import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
@@ -16,9 +16,7 @@ export const CHECK_OUT_LABEL = "Check out";
  * server's: a mark whose share total changed since no longer counts, and says so.
  */
 export function readiness(session: Session): { ready: string[]; waiting: string[] } {
-  const payers = session.invitedUsers.filter(
-    (m) => m.role === "creator" || m.role === "participant",
-  );
+  const payers = session.invitedUsers.filter((m) => carriesShare(m.role));
   return {
     ready: payers.filter((m) => m.ready).map((m) => m.name),
     waiting: payers

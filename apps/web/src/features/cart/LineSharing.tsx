@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Users } from "lucide-react";
-import { can, type Cart, type CartLine, type Role } from "@cartner/contract";
+import { can, carriesShare, type Cart, type CartLine, type Role } from "@cartner/contract";
 import { useShareLine } from "../../api/carts.ts";
 import { Avatar, Button } from "../../components/ui/index.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
@@ -17,7 +17,7 @@ interface LineSharingProps {
  */
 export function LineSharing({ cart, userId, role }: LineSharingProps) {
   const headingId = useId();
-  const payers = cart.sessionId.invitedUsers.filter((m) => can(m.role, "cart.add"));
+  const payers = cart.sessionId.invitedUsers.filter((m) => carriesShare(m.role));
   const lines = cart.products.filter(
     (line) =>
       can(role, "cart.changeAnyLine") ||

@@ -4,6 +4,7 @@ import {
   FEE_MODES,
   SPLIT_MODES,
   can,
+  carriesShare,
   splitShares,
   weightOf,
   type Role,
@@ -45,7 +46,7 @@ export function SplitPolicyCard({ session, role }: { session: Session; role: Rol
 
 function PolicyEditor({ session }: { session: Session }) {
   const [draft, setDraft] = useState<SplitPolicy>(session.splitPolicy);
-  const payers = session.invitedUsers.filter((m) => can(m.role, "cart.add"));
+  const payers = session.invitedUsers.filter((m) => carriesShare(m.role));
   // What the form shows is what it sends: every paying member's weight, 100 unless typed (the
   // contract's default too), and none for anyone who no longer pays (the server refuses those).
   const policy: SplitPolicy = {

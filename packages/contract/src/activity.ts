@@ -1,0 +1,164 @@
+/**
+ * The session's activity log: one entry per committed change, who did what and when. Each entry
+ * is one of the shapes below, told apart by its `type`; the type's details sit beside the common
+ * fields (`seq`, `at`, `actor`, `type`). The server writes its entries through these types, a
+ * server test parses every entry its flows write with `ActivityEntrySchema`, and the web words
+ * an entry by narrowing on `type`.
+ */
+import { z } from "zod";
+import { SettlementKindSchema } from "./orders.ts";
+import { InviteRoleSchema } from "./sessions.ts";
+import { FEE_MODES, SPLIT_MODES } from "./split.ts";
+
+export const ACTIVITY_TYPES = [
+  "item.added",
+  "item.quantity",
+  "item.removed",
+  "item.restored",
+  "item.shared",
+  "cart.cleared",
+  "member.joined",
+  "member.left",
+  "member.removed",
+  "member.role",
+  "session.updated",
+  "split.policy",
+  "order.placed",
+  "order.paid",
+  "order.confirmed",
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+const common = {
+  seq: z.number().int(),
+  at: z.string(),
+  /** The actor's name as it was when the entry was written. */
+  actor: z.strictObject({ _id: z.string(), name: z.string() }),
+};
+
+/** One shape of entry: the common fields, the type, and its details, nothing else. */
+const entry = <T extends ActivityType, D extends z.ZodRawShape>(type: T, details: D) =>
+  z.strictObject({ ...common, type: z.literal(type), ...details });
+
+/** A line's product, by id and by its name when the entry was written. */
+const product = { productId: z.string(), product: z.string() };
+const count = z.number().int();
+const money = z.number();
+/** The member a change was about: their name then, and their id. */
+const member = { member: z.string(), memberId: z.string() };
+/** A line's quantity after the change, and whose line it is (its adder's name). */
+const line = { ...product, quantity: count, lineOf: z.string() };
+/** Why a change was made for someone: their account was deleted. */
+const accountDeleted = z.literal("account_deleted");
+const order = { orderId: z.string(), number: z.string() };
+
+/** The session fields an edit names: what changed, never a new code or passcode itself. */
+export const SESSION_FIELDS = [
+  "sessionName",
+  "sessionType",
+  "participants",
+  "passcode",
+  "budget",
+  "code",
+] as const;
+export type SessionField = (typeof SESSION_FIELDS)[number];
+
+export const ActivityEntrySchema = z.union([
+  entry("item.added", { ...product, quantity: count }),
+  entry("item.quantity", { ...line, change: z.union([z.literal(1), z.literal(-1)]) }),
+  /** `reason`: the line went with its adder's account (nobody removed it). */
+  entry("item.removed", { ...line, reason: accountDeleted.optional() }),
+  entry("item.restored", line),
+  /** `with`: the sharers' names; empty when the line went back to the session's policy. */
+  entry("item.shared", { ...product, with: z.array(z.string()) }),
+  entry("cart.cleared", { lines: count, items: count }),
+  /** A join request approved: the entry is the new member's, `approvedBy` the creator's id. */
+  entry("member.joined", { approvedBy: z.string() }),
+  /** An invite by email or an invite link accepted. */
+  entry("member.joined", { role: InviteRoleSchema, via: z.enum(["invite", "link"]) }),
+  entry("member.left", {}),
+  entry("member.removed", member),
+  /** A role change ("creator": the session handed over), with the budget when both changed. */
+  entry("member.role", {
+    ...member,
+    role: z.enum(["creator", "participant", "viewer"]),
+    budget: money.nullable().optional(),
+  }),
+  /** The session edited, or a new code drawn (`changed` names the fields). */
+  entry("session.updated", {
+    changed: z.array(z.enum(SESSION_FIELDS)),
+    sessionName: z.string().optional(),
+    budget: money.nullable().optional(),
+  }),
+  entry("session.updated", { status: z.literal("ended") }),
+  /** The actor's "I'm done" mark set or cleared. */
+  entry("session.updated", { ready: z.boolean() }),
+  /** A member's budget (null: none). */
+  entry("session.updated", { ...member, budget: money.nullable() }),
+  entry("split.policy", { mode: z.enum(SPLIT_MODES), fees: z.enum(FEE_MODES) }),
+  entry("order.placed", { ...order, total: money }),
+  entry("order.paid", { ...order, amount: money }),
+  /**
+   * The payee settled a member's share; `how` is missing on entries written before settlements
+   * said how (a confirmed transfer). `reason`: written off because the payee's account was deleted.
+   */
+  entry("order.confirmed", {
+    ...order,
+    ...member,
+    amount: money,
+    how: SettlementKindSchema.optional(),
+    reason: accountDeleted.optional(),
+  }),
+]);
+/** One activity entry; narrow on `type` to read its details. */
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+/** The same entry: the name the rest of the code reads. */
+export type Activity = ActivityEntry;
+
+type Common = "seq" | "at" | "actor" | "type";
+/** The details of an entry of type T (each shape of it, when it has several). */
+export type ActivityDetails<T extends ActivityType> =
+  Extract<ActivityEntry, { type: T }> extends infer E
+    ? E extends unknown
+      ? Omit<E, Common>
+      : never
+    : never;
+
+/** An entry as a change writes it: its type and its details (none for a type that has none). */
+export type ActivityWrite = {
+  [T in ActivityType]: { type: T } & (Record<string, never> extends ActivityDetails<T>
+    ? { details?: ActivityDetails<T> }
+    : { details: ActivityDetails<T> });
+}[ActivityType];
+
+/**
+ * An entry as GET /api/sessions/:id/activity sends it: each stored entry as it was written, its
+ * details passed through whatever they are (an entry written by an older server included). Its
+ * type is `ActivityEntry`: the server writes only those shapes, which its tests check.
+ */
+export const ActivitySchema = z
+  .object({
+    ...common,
+    actor: z.object({ _id: z.string(), name: z.string() }),
+    type: z.enum(ACTIVITY_TYPES),
+  })
+  .catchall(z.unknown()) as unknown as z.ZodType<ActivityEntry, ActivityEntry>;
+
+export const ActivityQuerySchema = z.strictObject({
+  after: z.coerce
+    .number("after is a number")
+    .int("after is a whole number")
+    .min(0, "after is 0 or more")
+    .default(0),
+  limit: z.coerce
+    .number("limit is a number")
+    .int("limit is a whole number")
+    .min(1, "limit is 1 to 200")
+    .max(200, "limit is 1 to 200")
+    .default(50),
+});
+export const ActivityResponseSchema = z.object({
+  events: z.array(ActivitySchema),
+  /** Pass as `after` for the next page (the last entry's seq, or `after` when none came). */
+  nextSeq: z.number().int(),
+});

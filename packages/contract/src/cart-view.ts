@@ -1,0 +1,114 @@
+/**
+ * What the database's cart functions answer (apps/server/src/db/functions): `cart_view()` (the
+ * cart, its session, members and lines as one JSON value, which every cart answer is built from)
+ * and the rows of `cart_write()` and `cart_write_batch()` (a verdict, the stock figures of a stock
+ * refusal, and the cart's view). The server's types are these schemas' types, and a server test
+ * parses real answers with them, so a renamed, missing or extra field fails there.
+ *
+ * Internal to the server and its tests: no API answer has this shape (the carts service builds
+ * the API's `Cart` from it).
+ */
+import { z } from "zod";
+import { SESSION_ROLES } from "./permissions.ts";
+import { SessionStatusSchema, SplitPolicySchema } from "./sessions.ts";
+
+/** A timestamp as PostgreSQL writes it into JSON ("2026-11-25T10:00:00.123+00:00"). */
+const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "a timestamp");
+const cents = z.number().int();
+
+export const CartViewSchema = z.strictObject({
+  cart: z.strictObject({
+    id: z.uuid(),
+    status: z.enum(["active", "completed"]),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  session: z.strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    status: SessionStatusSchema,
+    creatorId: z.uuid(),
+    version: z.number().int(),
+    splitPolicy: SplitPolicySchema,
+  }),
+  /** Everyone with a membership row, pending requesters included, oldest first. */
+  members: z.array(
+    z.strictObject({
+      userId: z.uuid(),
+      name: z.string(),
+      role: z.enum(SESSION_ROLES),
+      budgetCents: cents.nullable(),
+      ready: z.boolean(),
+      /** The share total the mark was set at; see the server's sessions/ready.ts. */
+      readyTotalCents: cents.nullable(),
+    }),
+  ),
+  /** Oldest first. */
+  lines: z.array(
+    z.strictObject({
+      id: z.uuid(),
+      quantity: z.number().int(),
+      addedAt: timestamp,
+      /** Frozen once the session ended, else the product's current price. */
+      unitPriceCents: cents,
+      productId: z.uuid(),
+      productName: z.string(),
+      slug: z.string(),
+      imageHash: z.string(),
+      color: z.string().nullable(),
+      /** Who added the line (its adder). */
+      userId: z.uuid(),
+      userName: z.string(),
+      /** Members who share the line in equal parts, by name; empty: the session's policy applies. */
+      sharedWith: z.array(z.strictObject({ _id: z.uuid(), name: z.string() })),
+    }),
+  ),
+});
+export type CartView = z.infer<typeof CartViewSchema>;
+
+/** How `cart_write()` answers a change: done, nothing to do, or why it was refused. */
+export const CART_WRITE_VERDICTS = [
+  "ok",
+  /** A minus at quantity 1: nothing written, no new version. */
+  "unchanged",
+  /** Not a member, or only a pending one. */
+  "no_cart",
+  "viewer",
+  /** Clearing the cart, by a participant. */
+  "not_creator",
+  /** The cart is completed (its session ended or was checked out). */
+  "ended",
+  "no_product",
+  "no_line",
+  /** Another member's line, by a participant. */
+  "not_own",
+  /** Short of stock across the cart's lines: `product_stock` and `already_in_cart` say how. */
+  "stock",
+  /** The line would hold more than the most a line holds. */
+  "line_full",
+  /** Restore: no removal of that line by the caller within the window (or it is back already). */
+  "no_removal",
+  /** Restore: the line's adder has that product on a line again. */
+  "line_exists",
+  /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
+  "error",
+] as const;
+export type CartWriteVerdict = (typeof CART_WRITE_VERDICTS)[number];
+
+/** One `cart_write()` row: the cart's view comes with "ok" and "unchanged". */
+export const CartWriteResultSchema = z.strictObject({
+  verdict: z.enum(CART_WRITE_VERDICTS),
+  product_stock: z.number().int().nullable(),
+  already_in_cart: z.number().int().nullable(),
+  view: CartViewSchema.nullable(),
+});
+export type CartWriteResult = z.infer<typeof CartWriteResultSchema>;
+
+/**
+ * One `cart_write_batch()` row: the same, plus the error of a change that failed unexpectedly.
+ * A cart's view comes once, on the row of its last change in the batch.
+ */
+export const CartWriteBatchResultSchema = CartWriteResultSchema.extend({
+  error: z.string().nullable(),
+});
+export type CartWriteBatchResult = z.infer<typeof CartWriteBatchResultSchema>;
