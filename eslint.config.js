@@ -38,7 +38,7 @@ export default tseslint.config(
   webBoundaries(),
   serverBoundaries(),
   {
-    // Only the config module reads the environment (DESIGN section 3).
+    // Only the config module reads the environment: one place validates every setting.
     files: ["apps/server/src/**/*.ts"],
     ignores: ["apps/server/src/config.ts"],
     rules: {
@@ -51,7 +51,7 @@ export default tseslint.config(
 );
 
 /**
- * The web app's feature boundaries (decision 005's neighbour, issue 14): a feature may import
+ * The web app's feature boundaries: a feature may import
  * lib/, components/, api/, shared/, the contract, its own files, and another feature only through
  * that feature's index.ts; the shared folders never import a feature; and nothing imports in a
  * cycle. scripts/lint-boundaries.test.ts proves both rules fire.

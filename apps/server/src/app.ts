@@ -79,7 +79,7 @@ function createFastify(config: Config) {
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
-    // Refusals before any route still answer in API.md's error shape.
+    // Refusals before any route still answer in the API's one error shape.
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,5 @@
 /**
- * The permissions table: DESIGN section 4's roles table (and section 9's additions as they come),
+ * The permissions table: which session role (or order part) may do each action,
  * as data. The server's gates, the SQL functions' tests, the authorization test and the web's
  * buttons all read it, so a change to a rule is one edit here plus its test.
  *
@@ -10,7 +10,7 @@
 export const SESSION_ROLES = ["creator", "participant", "viewer", "pending"] as const;
 export type Role = (typeof SESSION_ROLES)[number];
 /**
- * A caller's part in an order (DESIGN section 9, "Checkout"): the payee (the creator, who paid the
+ * A caller's part in an order: the payee (the creator, who paid the
  * shop) or a member with a share. Everyone else, session members without a share included, is a
  * stranger to the order and gets 404.
  */
@@ -26,7 +26,7 @@ export const CALLERS: readonly SessionCaller[] = [...SESSION_ROLES, "stranger"];
 /** The callers of an order's actions. */
 export const ORDER_CALLERS: readonly OrderCaller[] = [...ORDER_ROLES, "stranger"];
 
-/** Roles that see a session (DESIGN 4: pending and strangers get 404, so ids reveal nothing). */
+/** Roles that see a session (pending requesters and strangers get 404, so ids reveal nothing). */
 export const MEMBER_ROLES = ["creator", "participant", "viewer"] as const satisfies Role[];
 /** The roles an invite (by email or link) gives. */
 export const INVITE_ROLES = ["participant", "viewer"] as const satisfies Role[];
@@ -64,7 +64,7 @@ export const PERMISSIONS = {
       creator: { status: 409, message: "The creator cannot leave; end the session instead." },
     },
   },
-  /** Choose how the cart's cost is split (DESIGN section 9). */
+  /** Choose how the cart's cost is split. */
   "session.splitPolicy": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** Change another member's role or budget, or remove them. */
   "session.manageMembers": { allow: ["creator"], forbidden: CREATOR_ONLY },
@@ -93,7 +93,7 @@ export const PERMISSIONS = {
   "cart.clear": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
   /** Deleting a cart ends its session (the cart stays as history). */
   "cart.delete": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
-  /** Turn the cart into an order and end the session (DESIGN section 9, "Checkout"). */
+  /** Turn the cart into an order and end the session. */
   "session.checkout": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** See an order and its receipt. */
   "order.read": { allow: ["payee", "sharer"] },

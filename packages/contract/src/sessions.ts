@@ -46,7 +46,7 @@ export const CreateSessionBodySchema = z.strictObject({
   participants: ParticipantsSchema,
   passcode: passcode.optional(),
   budget: budget.nullable().optional(),
-  /** SPEC's client sends it; the token decides who the creator is, so it is ignored. */
+  /** Older clients send it; the token decides who the creator is, so it is ignored. */
   creator: z.unknown().optional(),
 });
 export type CreateSessionBody = z.input<typeof CreateSessionBodySchema>;
@@ -67,7 +67,7 @@ export const JoinByCodeBodySchema = z.strictObject({
 });
 export const SessionCodeBodySchema = z.strictObject({ sessionCode: SessionCodeSchema });
 
-/** Approve or reject a join request: by userId or email; SPEC's panel sends `{ userId: { email } }`. */
+/** Approve or reject a join request: by userId or email; older clients send `{ userId: { email } }`. */
 export const JoinDecisionBodySchema = z.union([
   z.strictObject({ userId: z.uuid() }),
   z.strictObject({ email: z.email() }),
@@ -90,7 +90,7 @@ export const MemberSchema = z.object({
   budget: z.number().nullable(),
   /**
    * Their "I'm done" mark: set, and their share's total is still the one they marked at (a mark
-   * clears when that total changes, DESIGN section 10).
+   * clears when that total changes).
    */
   ready: z.boolean(),
   /** They marked done, but their share's total has changed since: not ready until they mark again. */
@@ -98,7 +98,7 @@ export const MemberSchema = z.object({
 });
 
 /**
- * How a session splits its cart (DESIGN sections 9 and 10); see the contract's split.ts. A member
+ * How a session splits its cart; see the contract's split.ts. A member
  * missing from `weights` has weight 100.
  */
 export const SplitPolicySchema = z.strictObject({
@@ -115,7 +115,7 @@ export type Member = z.infer<typeof MemberSchema>;
 
 export const SessionSchema = z.object({
   _id: z.string(),
-  /** Same as _id: SPEC's client reads `session.id` after creating one. */
+  /** Same as _id: clients read `session.id` after creating one. */
   id: z.string(),
   sessionName: z.string(),
   sessionType: SessionTypeSchema,
@@ -166,7 +166,7 @@ export const MyJoinRequestSchema = z.object({
 });
 export type MyJoinRequest = z.infer<typeof MyJoinRequestSchema>;
 
-// Invitations and members (API.md "Second wave"; DESIGN section 9 "Membership").
+// Invitations and members.
 /** Invite-link tokens: 128 random bits, base64url (22 characters). */
 export const INVITE_TOKEN_LENGTH = 22;
 export const INVITE_LINK_MAX_HOURS = 720;

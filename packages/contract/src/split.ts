@@ -1,5 +1,5 @@
 /**
- * The one split function (DESIGN section 9, "Split"): for the cart, the summary and the order
+ * The one split function: for the cart, the summary and the order
  * alike. Integer cents throughout; every division uses the largest-remainder method, so the shares
  * add up to each line, and all shares to the cart's subtotal, fees, tax and total, exactly.
  *
@@ -24,7 +24,7 @@ export interface SplitPolicy {
   fees: FeeMode;
 }
 
-/** The weight of a member the policy names no weight for (DESIGN section 10, "Weights"). */
+/** The weight of a member the policy names no weight for (100: a missing weight counts as a full share). */
 export const DEFAULT_WEIGHT = 100;
 
 /** A member's weight under `policy`: theirs when set, else DEFAULT_WEIGHT. */

@@ -19,7 +19,7 @@ import { users } from "./accounts.ts";
 import { carts } from "./carts.ts";
 import { sessions } from "./sessions.ts";
 
-/** A line of an order as it was at checkout (DESIGN section 9): never changes afterwards. */
+/** A line of an order as it was at checkout: never changes afterwards. */
 export interface OrderLineSnapshot {
   productId: string;
   name: string;
@@ -31,7 +31,7 @@ export interface OrderLineSnapshot {
 }
 
 /**
- * A checked-out cart (DESIGN section 9, "Checkout"): one per session, immutable once placed; only
+ * A checked-out cart: one per session, immutable once placed; only
  * its shares' settlement changes. Names are kept as they were at checkout.
  */
 export const orders = pgTable(

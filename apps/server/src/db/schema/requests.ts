@@ -19,7 +19,7 @@ export const devMails = pgTable(
 );
 
 /**
- * Answers to writes sent with an Idempotency-Key (API.md "Offline and activity"), kept 24 h: the
+ * Answers to writes sent with an Idempotency-Key (clients retry writes made offline with the same key), kept 24 h: the
  * same key from the same user replays the first answer. `status` is null while the first request
  * is still running. A success answer that carries a secret keeps its status only (no body).
  */

@@ -45,7 +45,7 @@ export const sessions = pgTable(
       .references(() => users.id),
     /** Grows with every change to the session or its cart; clients use it to spot stale data. */
     version: integer("version").notNull().default(1),
-    /** How the cart's cost is split (DESIGN section 9); the contract's DEFAULT_SPLIT_POLICY. */
+    /** How the cart's cost is split; the contract's DEFAULT_SPLIT_POLICY until the creator changes it. */
     splitPolicy: jsonb("split_policy")
       .$type<SplitPolicy>()
       .notNull()
@@ -115,7 +115,7 @@ export const sessionInvites = pgTable(
 );
 
 /**
- * A link that makes whoever opens it a member with its role, without approval (DESIGN section 9).
+ * A link that makes whoever opens it a member with its role, without approval.
  * The token is random (128 bits); only its SHA-256 is looked up, and the creator's copy to show
  * again is kept encrypted under the server's secret.
  */
@@ -166,7 +166,7 @@ export const joinFailures = pgTable(
 );
 
 /**
- * The session's activity log (DESIGN section 9, "Activity"): one row per committed change, written
+ * The session's activity log: one row per committed change, written
  * in the change's own transaction; append-only (a trigger refuses updates and deletes). The actor's
  * name is kept as it was, so a removed or deleted member's entries still say who.
  */

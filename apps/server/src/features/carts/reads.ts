@@ -12,7 +12,7 @@ export function createCartReads(deps: { rows: Database["rows"]; media: Media }) 
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
-   * member (pending included) gets 404; a member without the needed role gets 403 (DESIGN 4).
+   * member (pending included) gets 404; a member without the needed role gets 403.
    */
   async function access(
     where: { cartId: string } | { sessionId: string },

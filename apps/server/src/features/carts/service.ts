@@ -35,7 +35,7 @@ export function createCartService(deps: {
   const lineWrites = createLineWrites(deps);
   const { setSharedWith } = createLineSharing({ ...deps, reads });
 
-  /** Deleting a cart ends its session: the cart is kept as history (DESIGN: nothing is deleted). */
+  /** Deleting a cart ends its session: the cart is kept as history (a session's history is never deleted). */
   async function remove(cartId: string, user: User) {
     const { session } = await reads.access({ cartId }, user._id, "cart.delete");
     await deps.sessions.end(session.id, user._id);

@@ -1,5 +1,5 @@
 /**
- * The settings that decide who pays what (DESIGN section 9, "Split" and "Budgets and readiness"):
+ * The settings that decide who pays what (the split policy, roles, budgets and readiness):
  * the creator's split policy, members' roles and budgets, and "I'm done" marks. Each is one
  * session write (write.ts), pushed live as session.updated and cart.updated (the shares move).
  * The split arithmetic itself is the contract's `splitShares()`.

@@ -3,13 +3,7 @@
  * limits), the creator's decisions on them, and invites by email or name. The session service
  * owns sessions themselves; this one only changes their members.
  */
-import {
-  type Invite,
-  type InviteRole,
-  type JoinRequest,
-  type MyJoinRequest,
-  type User,
-} from "@cartner/contract";
+import type { Invite, InviteRole, JoinRequest, MyJoinRequest, User } from "@cartner/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";

@@ -55,7 +55,7 @@ function useNow(): number {
 }
 
 /**
- * Who did what in the session, newest first (DESIGN section 9, "Activity"). The lobby shows the
+ * Who did what in the session, newest first. The lobby shows the
  * full feed; the cart a compact one with the last few entries.
  */
 export function ActivityFeed({

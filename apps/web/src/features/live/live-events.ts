@@ -25,7 +25,7 @@ export const joinAcceptedMessage = (creatorName: string, sessionName: string) =>
 export const joinDeclinedMessage = (sessionName: string) =>
   `Your request to join ${sessionName} was declined.`;
 export const JOIN_ACCEPTED_LINK = "Open the session";
-/** SPEC section 9: most toasts stay 6 to 10 s. */
+/** Most toasts stay 6 to 10 s: long enough to read, gone before they pile up. */
 const LIVE_TOAST_AUTO_CLOSE_MS = 6000;
 
 function invalidate(client: QueryClient, keys: QueryKey[]): void {
@@ -138,7 +138,7 @@ function toastJoinAnswer(client: QueryClient, sessionId: string, approved: boole
     .catch(() => {}); // gone again meanwhile: nothing to say
 }
 
-/** Refetches what the event names (DESIGN section 6) and toasts what concerns the user. */
+/** Refetches what the event names (live events carry no data; clients refetch) and toasts what concerns the user. */
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
   const { sessionId } = event;
   switch (event.type) {
