@@ -34,7 +34,8 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-export const OtpPurposeSchema = z.enum(["register", "login", "update", "reset"]);
+export const OTP_PURPOSES = ["register", "login", "update", "reset"] as const;
+export const OtpPurposeSchema = z.enum(OTP_PURPOSES);
 export type OtpPurpose = z.infer<typeof OtpPurposeSchema>;
 
 export const RegisterBodySchema = z.strictObject({

@@ -9,6 +9,7 @@
  * the API's `Cart` from it).
  */
 import { z } from "zod";
+import { CART_STATUSES } from "./carts.ts";
 import { SESSION_ROLES } from "./permissions.ts";
 import { SessionStatusSchema, SplitPolicySchema } from "./sessions.ts";
 
@@ -19,7 +20,7 @@ const cents = z.number().int();
 export const CartViewSchema = z.strictObject({
   cart: z.strictObject({
     id: z.uuid(),
-    status: z.enum(["active", "completed"]),
+    status: z.enum(CART_STATUSES),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),

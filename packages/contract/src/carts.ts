@@ -64,9 +64,12 @@ export function shareWithBudget(share: ShareCents, budgetCents: number | null): 
   };
 }
 
+/** A cart is active until its session ends (checked out or ended), then completed. */
+export const CART_STATUSES = ["active", "completed"] as const;
+
 export const CartSchema = z.object({
   _id: z.string(),
-  status: z.enum(["active", "completed"]),
+  status: z.enum(CART_STATUSES),
   sessionId: z.object({
     _id: z.string(),
     sessionName: z.string(),

@@ -13,10 +13,13 @@ import { text } from "./text.ts";
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 export const ParticipantsSchema = z.enum(SESSION_PARTICIPANT_OPTIONS);
-export const SessionStatusSchema = z.enum(["active", "ended"]);
+export const SESSION_STATUSES = ["active", "ended"] as const;
+export const SessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 export const RoleSchema = z.enum(SESSION_ROLES);
 export const InviteRoleSchema = z.enum(INVITE_ROLES);
+/** An invite by email or name: waiting, or answered by its invitee. */
+export const INVITE_STATUSES = ["pending", "accepted", "rejected"] as const;
 export type InviteRole = z.infer<typeof InviteRoleSchema>;
 
 const sessionName = text({

@@ -1,4 +1,5 @@
 /** Accounts: users, their signed-in devices, one-time codes and profiles. */
+import { OTP_PURPOSES } from "@cartner/contract";
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { bytea, createdAt } from "./columns.ts";
 
@@ -46,7 +47,7 @@ export const otpCodes = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["register", "login", "update", "reset"] }).notNull(),
+    purpose: text("purpose", { enum: OTP_PURPOSES }).notNull(),
     /** HMAC-SHA256 of the code under the server secret; the code itself is never stored. */
     codeHash: text("code_hash").notNull(),
     attempts: integer("attempts").notNull().default(0),

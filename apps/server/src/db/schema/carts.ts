@@ -1,4 +1,5 @@
 /** A session's cart, its lines, and removed lines kept for undo. */
+import { CART_STATUSES } from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import {
   check,
@@ -22,9 +23,7 @@ export const carts = pgTable("carts", {
     .notNull()
     .unique()
     .references(() => sessions.id, { onDelete: "cascade" }),
-  status: text("status", { enum: ["active", "completed"] })
-    .notNull()
-    .default("active"),
+  status: text("status", { enum: CART_STATUSES }).notNull().default("active"),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,7 +1,9 @@
 /** Sessions: the session, its members, invites and links, failed joins, the activity log. */
 import {
   INVITE_ROLES,
+  INVITE_STATUSES,
   SESSION_PARTICIPANT_OPTIONS,
+  SESSION_STATUSES,
   SESSION_ROLES,
   SESSION_TYPES,
   type SplitPolicy,
@@ -32,9 +34,7 @@ export const sessions = pgTable(
     name: text("name").notNull(),
     type: text("type", { enum: SESSION_TYPES }).notNull(),
     participants: text("participants", { enum: SESSION_PARTICIPANT_OPTIONS }).notNull(),
-    status: text("status", { enum: ["active", "ended"] })
-      .notNull()
-      .default("active"),
+    status: text("status", { enum: SESSION_STATUSES }).notNull().default("active"),
     budgetCents: integer("budget_cents"),
     /** 8 characters from an unambiguous alphabet; what people type to join. */
     code: text("code").notNull().unique(),
@@ -100,9 +100,7 @@ export const sessionInvites = pgTable(
     invitedBy: uuid("invited_by")
       .notNull()
       .references(() => users.id),
-    status: text("status", { enum: ["pending", "accepted", "rejected"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: INVITE_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     respondedAt: timestamp("responded_at", { withTimezone: true }),
   },
