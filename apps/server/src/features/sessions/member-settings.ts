@@ -13,22 +13,15 @@ import {
   type SplitPolicy,
 } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows, type Tx } from "../../db/client.ts";
 import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
-import type { EventBus } from "../realtime/index.ts";
-import type { SessionService } from "./service.ts";
+import type { SessionPartDeps } from "./service.ts";
 import { toMembers, writeSession, type SessionRow, type TypedEntry } from "./write.ts";
 
-export function createMemberSettingsService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  sessions: SessionService;
-}) {
+export function createMemberSettingsService(deps: SessionPartDeps) {
   const { db } = deps;
   const { view } = deps.sessions;
 

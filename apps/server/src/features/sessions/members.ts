@@ -5,13 +5,11 @@
  */
 import type { Session, SessionField } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
-import type { EventBus } from "../realtime/index.ts";
 import { newPasscode, newSessionCode } from "./codes.ts";
-import type { SessionService } from "./service.ts";
+import type { SessionPartDeps } from "./service.ts";
 import { toMembers, writeSession } from "./write.ts";
 
 async function nameOf(tx: Tx, userId: string): Promise<string> {
@@ -19,12 +17,7 @@ async function nameOf(tx: Tx, userId: string): Promise<string> {
   return who?.name ?? "";
 }
 
-export function createMemberService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  sessions: SessionService;
-}) {
+export function createMemberService(deps: SessionPartDeps) {
   const { db } = deps;
   const { view } = deps.sessions;
 

@@ -373,4 +373,12 @@ export function createSessionService(deps: {
   };
 }
 
+/** What the services that change a session's members and settings are built with. */
+export interface SessionPartDeps {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  sessions: SessionService;
+}
+
 export type SessionService = ReturnType<typeof createSessionService>;
