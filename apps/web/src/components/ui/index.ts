@@ -7,5 +7,6 @@ export { Container } from "./Container.tsx";
 export { FieldError, FormAlert, SelectField, TextField } from "./Field.tsx";
 export { Input, NativeSelect } from "./Input.tsx";
 export { Label } from "./Label.tsx";
+export { Panel } from "./Panel.tsx";
 export { PageSpinner, Spinner } from "./Spinner.tsx";
 export { EmptyState, InlineEmpty, InlineLoadError, InlineLoading, LoadError } from "./States.tsx";

@@ -1,4 +1,3 @@
-import { useId } from "react";
 import { Link, useParams } from "../../lib/router.tsx";
 import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
 import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
@@ -12,6 +11,7 @@ import {
   CardBody,
   Container,
   LoadError,
+  Panel,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
@@ -100,9 +100,6 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
   // The same cache entry as the lobby's (the Session itself).
   const session = useSessionDetail(sessionId).data;
   const policy = session?.splitPolicy;
-  const itemsId = useId();
-  const splitId = useId();
-  const totalId = useId();
   const name = summary.sessionName.trim() || UNTITLED_SESSION;
   const shares = sharesOf(summary);
   const itemCount = summary.cartItems.reduce((sum, item) => sum + item.quantity, 0);
@@ -126,14 +123,7 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex min-w-0 flex-col gap-6">
-          <section
-            aria-labelledby={itemsId}
-            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
-          >
-            <h2 id={itemsId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
-              <ShoppingBag aria-hidden="true" className="size-5 text-primary-600" />
-              Items
-            </h2>
+          <Panel title="Items" icon={ShoppingBag}>
             {summary.cartItems.length === 0 ? (
               <p className="rounded-2xl bg-slate-50 px-4 py-6 text-center text-slate-600">
                 No items in this cart yet.
@@ -141,21 +131,13 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
             ) : (
               <ItemsTable summary={summary} />
             )}
-          </section>
+          </Panel>
 
-          <section
-            aria-labelledby={splitId}
-            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
+          <Panel
+            title="Cost split"
+            icon={Users}
+            description={policy ? policySentence(policy) : DEFAULT_POLICY_TEXT}
           >
-            <div className="flex flex-col gap-1">
-              <h2 id={splitId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
-                <Users aria-hidden="true" className="size-5 text-primary-600" />
-                Cost split
-              </h2>
-              <p className="text-sm text-slate-600">
-                {policy ? policySentence(policy) : DEFAULT_POLICY_TEXT}
-              </p>
-            </div>
             <ul aria-label="Cost per participant" className="grid gap-3 sm:grid-cols-2">
               {shares.map((share) => (
                 <li
@@ -187,23 +169,17 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
                 </li>
               ))}
             </ul>
-          </section>
+          </Panel>
         </div>
 
-        <section
-          aria-labelledby={totalId}
-          className="flex flex-col gap-4 self-start rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
-        >
-          <h2 id={totalId} className="text-lg font-bold sm:text-xl">
-            Total
-          </h2>
+        <Panel title="Total" className="self-start">
           <TotalsList totals={summary} />
           <CheckoutPanel
             session={session}
             sessionId={sessionId}
             empty={summary.cartItems.length === 0}
           />
-        </section>
+        </Panel>
       </div>
     </Container>
   );

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useParams } from "../../lib/router.tsx";
 import {
   Banknote,
@@ -21,6 +21,7 @@ import {
   ConfirmDialog,
   Container,
   LoadError,
+  Panel,
 } from "../../components/ui/index.ts";
 import { errorMessage, isNotFound } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
@@ -73,9 +74,6 @@ export function OrderPage() {
 
 function OrderView({ order }: { order: Order }) {
   const { user } = useAuth();
-  const itemsId = useId();
-  const sharesId = useId();
-  const totalId = useId();
   const download = useReceiptDownload();
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
@@ -109,14 +107,7 @@ function OrderView({ order }: { order: Order }) {
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex min-w-0 flex-col gap-6">
-          <section
-            aria-labelledby={sharesId}
-            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
-          >
-            <h2 id={sharesId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
-              <Users aria-hidden="true" className="size-5 text-primary-600" />
-              Shares
-            </h2>
+          <Panel title="Shares" icon={Users}>
             <ul aria-label="Shares" className="grid gap-3 sm:grid-cols-2">
               {order.split.map((share) => (
                 <ShareCard
@@ -128,27 +119,14 @@ function OrderView({ order }: { order: Order }) {
                 />
               ))}
             </ul>
-          </section>
+          </Panel>
 
-          <section
-            aria-labelledby={itemsId}
-            className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
-          >
-            <h2 id={itemsId} className="flex items-center gap-2 text-lg font-bold sm:text-xl">
-              <ShoppingBag aria-hidden="true" className="size-5 text-primary-600" />
-              Items
-            </h2>
+          <Panel title="Items" icon={ShoppingBag}>
             <OrderLines order={order} />
-          </section>
+          </Panel>
         </div>
 
-        <section
-          aria-labelledby={totalId}
-          className="flex flex-col gap-4 self-start rounded-card bg-surface p-4 shadow-soft ring-1 ring-slate-900/5 sm:p-6"
-        >
-          <h2 id={totalId} className="text-lg font-bold sm:text-xl">
-            Total
-          </h2>
+        <Panel title="Total" className="self-start">
           <TotalsList totals={order} />
           <Button
             variant="secondary"
@@ -159,7 +137,7 @@ function OrderView({ order }: { order: Order }) {
             {!download.isPending && <Download aria-hidden="true" className="size-4" />}
             {download.isPending ? "Preparing the receipt…" : "Download Receipt"}
           </Button>
-        </section>
+        </Panel>
       </div>
     </>
   );
