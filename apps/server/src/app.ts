@@ -1,10 +1,11 @@
 /**
  * buildApp(): the server as a list of registrations. Each piece is a module of its own: the
  * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), mail jobs
- * (plugins/mail-jobs.ts), the services wiring and its caches (services.ts), authentication
+ * (plugins/mail-jobs.ts), the durable job queue (features/jobs), the services wiring and its caches (services.ts), authentication
  * (plugins/authenticate.ts), and the routes of every feature.
  */
 import Fastify, { type FastifyInstance } from "fastify";
+import type { Clock as QueueClock } from "pg-boss";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -16,6 +17,7 @@ import { authRoutes } from "./features/auth/index.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
+import { createJobs } from "./features/jobs/index.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import type { Mailer } from "./features/mail/mailer.ts";
 import { orderRoutes } from "./features/orders/routes.ts";
@@ -51,6 +53,8 @@ export interface AppOverrides {
   /** An already open database (tests start from a migrated template). */
   database?: Database;
   clock?: Clock;
+  /** The job queue's clock (pg-boss's TestClock moves the database's time too); the app's clock follows it. */
+  queueClock?: QueueClock;
   mailer?: Mailer;
   /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
   liveCheckMs?: number;
@@ -95,7 +99,9 @@ export async function buildApp(
   installErrorHandling(app);
   installApiCacheControl(app);
 
-  const clock = overrides.clock ?? systemClock;
+  const { queueClock } = overrides;
+  const clock: Clock =
+    overrides.clock ?? (queueClock ? { now: () => new Date(queueClock.now()) } : systemClock);
   const database =
     overrides.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
@@ -105,6 +111,10 @@ export async function buildApp(
   const mailer = openMailer(app, config, database, overrides.mailer);
   const events = await openEventBus(database, app);
   const track = installMailJobs(app);
+  // Stops before the database closes (onClose hooks run last registered first).
+  const jobs = createJobs({ database, log: app.log, ...(queueClock ? { clock: queueClock } : {}) });
+  await jobs.start();
+  app.addHook("onClose", async () => jobs.stop());
   const services = await createServices({
     app,
     config,
@@ -114,6 +124,7 @@ export async function buildApp(
     mailer,
     events,
     track,
+    jobs,
     liveCheckMs: overrides.liveCheckMs,
   });
   const { auth, readCache } = services;

@@ -11,6 +11,7 @@ import { createCartService } from "./features/carts/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { createOrderMailer } from "./features/orders/mail.ts";
 import { createOrderService } from "./features/orders/service.ts";
+import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
@@ -62,6 +63,8 @@ export async function createServices(input: {
   events: EventBus;
   /** Mails sent after their answers (checkout, password reset, invites). */
   track: TrackJob;
+  /** The durable job queue: work that must happen later or again, once, across restarts. */
+  jobs: Jobs;
   /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
   liveCheckMs?: number | undefined;
 }) {
@@ -167,6 +170,7 @@ export async function createServices(input: {
     carts,
     orders,
     hub,
+    jobs: input.jobs,
   };
 }
 

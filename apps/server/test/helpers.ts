@@ -88,7 +88,12 @@ export async function createTestApp(
   const database = await freshDatabase();
   const clock = new TestClock();
   const { env, ...overrides } = options;
-  const app = await buildApp(testConfig(env), { ...overrides, database, clock });
+  // With a queue clock (pg-boss's TestClock), the app reads the time from it, as jobs do.
+  const app = await buildApp(testConfig(env), {
+    ...overrides,
+    database,
+    ...(overrides.queueClock ? {} : { clock }),
+  });
   await app.ready();
   return { app, database, clock, close: () => app.close() };
 }

@@ -20,6 +20,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** PostgreSQL's connection string (the live channel LISTENs on a connection of its own). */
   url?: string;
+  /** The embedded database's client (the job queue runs its statements on it). */
+  pglite?: PGlite;
   /**
    * The rows of one raw SQL statement, for the hot paths that are one statement each (the cart's
    * reads and writes, decision 004). On PGlite this calls the client directly: Drizzle's PGlite
@@ -145,6 +147,7 @@ async function openPglite(
   return {
     db: db as unknown as Db,
     kind: "pglite",
+    pglite: client,
     rows: async <T>(query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
       return (await client.query<T>(text, params)).rows;
