@@ -9,6 +9,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { newPasscode, newSessionCode } from "./codes.ts";
 import type { SessionService } from "./service.ts";
@@ -24,6 +25,8 @@ export function createMemberService(deps: {
   clock: Clock;
   events: Pick<EventBus, "publish">;
   sessions: SessionService;
+  /** Tells a removed member, once: nothing about the session reaches them afterwards. */
+  notices?: Pick<NotificationService, "later"> | undefined;
 }) {
   const { db } = deps;
   const { view } = deps.sessions;
@@ -53,6 +56,16 @@ export function createMemberService(deps: {
       events: (_, row) => [
         toMembers("member.removed", row, { users: [targetId], userId: targetId }),
       ],
+    });
+    const [actor] = await db.select({ name: users.name }).from(users).where(eq(users.id, actorId));
+    // No session named: they are no longer in it, and this one notice is all they hear.
+    deps.notices?.later({
+      kind: "membership",
+      userIds: [targetId],
+      actorId,
+      title: `Removed from ${session.name}`,
+      body: `${actor?.name ?? "The creator"} removed you from ${session.name}`,
+      url: "/sessions",
     });
     return view(session, actorId);
   }
