@@ -2,6 +2,7 @@
 import type { NotificationKind, NotificationPreferences } from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   index,
   integer,
   jsonb,
@@ -25,6 +26,8 @@ export const notifications = pgTable(
   "notifications",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Order of arrival (a regrouped row takes a new one): ties of created_at go newest first. */
+    seq: bigint("seq", { mode: "number" }).generatedByDefaultAsIdentity().notNull(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -145,6 +145,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
             url: sql`excluded.url`,
             count: sql`"notifications"."count" + 1`,
             createdAt: sql`excluded.created_at`,
+            seq: sql`nextval('notifications_seq_seq')`,
           },
         })
         .returning();
@@ -236,13 +237,13 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     query: { after?: string | undefined; limit: number },
   ): Promise<{ notifications: Notification[]; unread: number }> {
     const older = query.after
-      ? sql`(${notifications.createdAt}, ${notifications.id}) < (select created_at, id from ${notifications} where id = ${query.after} and user_id = ${userId})`
+      ? sql`(${notifications.createdAt}, ${notifications.seq}) < (select created_at, seq from ${notifications} where id = ${query.after} and user_id = ${userId})`
       : undefined;
     const rows = await db
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, userId), older))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .orderBy(desc(notifications.createdAt), desc(notifications.seq))
       .limit(query.limit);
     return { notifications: rows.map(toNotification), unread: await unreadOf(userId) };
   }
