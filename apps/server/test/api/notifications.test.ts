@@ -4,9 +4,12 @@
  * the push and email channels called by those choices.
  */
 import type { Notification } from "@cartner/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notificationPreferences, notifications } from "../../src/db/schema.ts";
 import type { OutgoingNotice } from "../../src/features/notifications/index.ts";
 import {
+  PASSWORD,
   client,
   createTestApp,
   sessionWithEveryRole,
@@ -443,5 +446,42 @@ describe("live", () => {
       expect(peer.messages.filter((m) => m.type === "notification.created")).toEqual([]);
     }
     for (const peer of Object.values(peers)) peer.socket.close();
+  });
+});
+
+describe("the account", () => {
+  it("exports the notifications and choices, and deleting it deletes them", async () => {
+    const f = await world();
+    await f.as.creator("PUT", "/api/users/me/notification-preferences", {
+      kinds: {
+        changes: { inApp: true, push: true, email: false },
+        reminder: { inApp: true, push: true, email: true },
+        checkout: { inApp: true, push: true, email: true },
+        payment: { inApp: true, push: true, email: true },
+        membership: { inApp: true, push: true, email: false },
+      },
+      quietHours: null,
+    });
+    await add(f.as.participant, f.cartId, products[8]!._id);
+    await t.app.idle();
+    const exported = (await f.as.creator("GET", "/api/users/me/export")).json();
+    expect(exported.notifications.at(-1)).toMatchObject({ kind: "changes", readAt: null });
+    expect(exported.notificationPreferences.kinds.changes.push).toBe(true);
+    // Ann owes nothing and is owed nothing: the session she runs ends with her account.
+    const gone = await f.as.creator("DELETE", "/api/users/me", { password: PASSWORD });
+    expect(gone.statusCode, gone.body).toBe(204);
+    const db = t.database.db;
+    expect(
+      await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.userId, f.people.creator.userId)),
+    ).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(notificationPreferences)
+        .where(eq(notificationPreferences.userId, f.people.creator.userId)),
+    ).toEqual([]);
   });
 });
