@@ -58,6 +58,18 @@ async function world() {
 const add = (as: Client, cartId: string, productId: string, quantity = 1) =>
   as("POST", `/api/carts/${cartId}/product`, { productId, quantity });
 
+/** What a person who never chose has (every kind in the app; push but for changes; email for money and reminders). */
+const defaults = {
+  kinds: {
+    changes: { inApp: true, push: false, email: false },
+    reminder: { inApp: true, push: true, email: true },
+    checkout: { inApp: true, push: true, email: true },
+    payment: { inApp: true, push: true, email: true },
+    membership: { inApp: true, push: true, email: false },
+  },
+  quietHours: null,
+};
+
 describe("changes by others", () => {
   it("tells every other member (viewers too, not the pending requester or the actor), linking the cart", async () => {
     const f = await world();
@@ -326,17 +338,6 @@ describe("reading", () => {
 });
 
 describe("preferences", () => {
-  const defaults = {
-    kinds: {
-      changes: { inApp: true, push: false, email: false },
-      reminder: { inApp: true, push: true, email: true },
-      checkout: { inApp: true, push: true, email: true },
-      payment: { inApp: true, push: true, email: true },
-      membership: { inApp: true, push: true, email: false },
-    },
-    quietHours: null,
-  };
-
   it("answers the defaults, then what was saved", async () => {
     const as = client(t, (await signUp(t, "Gil")).token);
     const got = await as("GET", "/api/users/me/notification-preferences");
@@ -453,14 +454,8 @@ describe("the account", () => {
   it("exports the notifications and choices, and deleting it deletes them", async () => {
     const f = await world();
     await f.as.creator("PUT", "/api/users/me/notification-preferences", {
-      kinds: {
-        changes: { inApp: true, push: true, email: false },
-        reminder: { inApp: true, push: true, email: true },
-        checkout: { inApp: true, push: true, email: true },
-        payment: { inApp: true, push: true, email: true },
-        membership: { inApp: true, push: true, email: false },
-      },
-      quietHours: null,
+      ...defaults,
+      kinds: { ...defaults.kinds, changes: { inApp: true, push: true, email: false } },
     });
     await add(f.as.participant, f.cartId, products[8]!._id);
     await t.app.idle();

@@ -170,26 +170,8 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
         </label>
         {quiet && (
           <div className="grid gap-3 sm:grid-cols-[8rem_8rem_1fr]">
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={`${ids}-from`}>From</Label>
-              <Input
-                id={`${ids}-from`}
-                type="time"
-                value={from}
-                required
-                onChange={(event) => setFrom(event.target.value)}
-              />
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={`${ids}-to`}>To</Label>
-              <Input
-                id={`${ids}-to`}
-                type="time"
-                value={to}
-                required
-                onChange={(event) => setTo(event.target.value)}
-              />
-            </div>
+            <TimeField label="From" value={from} onChange={setFrom} />
+            <TimeField label="To" value={to} onChange={setTo} />
             <div className="flex min-w-0 flex-col gap-1.5">
               <Label htmlFor={`${ids}-zone`}>Time zone</Label>
               <NativeSelect
@@ -214,5 +196,30 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A labelled HH:MM input. */
+function TimeField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type="time"
+        value={value}
+        required
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
   );
 }
