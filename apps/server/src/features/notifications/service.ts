@@ -207,10 +207,15 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     return people.length;
   }
 
-  /** Work after the caller's answer: tracked, and a failure is only logged. */
+  /**
+   * Work after the caller's answer: tracked (shutdown and tests wait for it), and a failure (the
+   * database gone meanwhile) is only logged: the change it follows is committed either way.
+   */
   function afterAnswer(job: Promise<unknown>): void {
-    if (deps.track) deps.track(job);
-    else void job.catch((error) => log.error({ err: error }, "notifications: notify failed"));
+    const settled = job.catch((error: unknown) =>
+      log.warn({ err: error }, "notifications: a notice could not be sent"),
+    );
+    deps.track?.(settled);
   }
 
   /** notify() after the caller's answer. */
