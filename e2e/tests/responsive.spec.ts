@@ -88,3 +88,26 @@ test("at 360 px the menu has My Orders, with the shares still to pay, and Balanc
   expect(overflow).toBeLessThanOrEqual(0);
   await context.close();
 });
+
+test("at 360 px the bell opens the notifications, and /notifications fits with its settings", async ({
+  page,
+}) => {
+  const user = newUser("Noa");
+  await registerViaUi(page, user);
+  await enterCode(page, await readCode(page.request, user.email));
+  await expect(page).not.toHaveURL(/\/verify-otp$/);
+  const bell = page.getByRole("button", { name: "Notifications, none unread" });
+  await expect(bell).toBeVisible();
+  await bell.click();
+  const panel = page.getByRole("dialog", { name: "Notifications" });
+  await expect(panel.getByText(/Nothing yet/)).toBeVisible();
+  await panel.getByRole("link", { name: "See all notifications" }).click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Changes by others: In app" })).toBeVisible();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoA11yViolations(page);
+});

@@ -20,6 +20,7 @@ import { healthRoutes } from "./features/health/routes.ts";
 import { createJobs } from "./features/jobs/index.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import type { Mailer } from "./features/mail/mailer.ts";
+import { notificationRoutes, type Channel } from "./features/notifications/index.ts";
 import { orderRoutes } from "./features/orders/routes.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
@@ -58,6 +59,8 @@ export interface AppOverrides {
   mailer?: Mailer;
   /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
   liveCheckMs?: number;
+  /** Notification channels (push, email); tests pass recording ones. */
+  channels?: { push?: Channel; email?: Channel };
 }
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
@@ -126,6 +129,7 @@ export async function buildApp(
     track,
     jobs,
     liveCheckMs: overrides.liveCheckMs,
+    channels: overrides.channels,
   });
   const { auth, readCache } = services;
   installAuthenticate(app, auth);
@@ -158,6 +162,7 @@ export async function buildApp(
       await api.register(memberRoutes(services.members));
       await api.register(cartRoutes(services.carts, readCache));
       await api.register(orderRoutes(services.orders, clock));
+      await api.register(notificationRoutes(services.notifications));
     },
     { prefix: "/api" },
   );

@@ -19,6 +19,7 @@ import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/realtime/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
+import { createNotificationService, type Channel } from "./features/notifications/index.ts";
 import { createInviteLinkService } from "./features/sessions/invite-links.ts";
 import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
 import { createMemberService } from "./features/sessions/members.ts";
@@ -67,6 +68,8 @@ export async function createServices(input: {
   jobs: Jobs;
   /** How often live sockets are pinged and their auth sessions checked (default 30 s). */
   liveCheckMs?: number | undefined;
+  /** Push and email for notifications (each absent: that channel is off). */
+  channels?: { push?: Channel; email?: Channel } | undefined;
 }) {
   const { app, config, database, clock, secrets, mailer, events, track } = input;
   const db = database.db;
@@ -89,9 +92,17 @@ export async function createServices(input: {
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
+  const notifications = createNotificationService({
+    db,
+    clock,
+    events,
+    log: app.log,
+    track,
+    ...(input.channels ? { channels: input.channels } : {}),
+  });
   const sessions = createSessionService({ db, clock, events, media });
   const memberSettings = createMemberSettingsService({ db, clock, events, sessions });
-  const members = createMemberService({ db, clock, events, sessions });
+  const members = createMemberService({ db, clock, events, sessions, notices: notifications });
   const membership = createMembershipService({
     db,
     clock,
@@ -100,6 +111,7 @@ export async function createServices(input: {
     sessions,
     mailer,
     track,
+    notices: notifications,
   });
   const links = createInviteLinkService({
     db,
@@ -139,6 +151,7 @@ export async function createServices(input: {
     // Changes waiting share a commit: on the embedded database, which runs one statement at a
     // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
     batching: database.kind === "pglite" ? "all" : "per-cart",
+    notices: notifications,
   });
   const orders = createOrderService({
     db,
@@ -147,6 +160,7 @@ export async function createServices(input: {
     media,
     mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
     track,
+    notices: notifications,
   });
   const hub = createLiveHub({
     bus: events,
@@ -169,6 +183,7 @@ export async function createServices(input: {
     account,
     carts,
     orders,
+    notifications,
     hub,
     jobs: input.jobs,
   };

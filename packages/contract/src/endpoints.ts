@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { authEndpoints } from "./endpoints/auth.ts";
 import type { Endpoint, HttpMethod } from "./endpoints/base.ts";
 import { cartEndpoints } from "./endpoints/carts.ts";
+import { notificationEndpoints } from "./endpoints/notifications.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
@@ -49,6 +50,7 @@ export const endpoints = {
   ...cartEndpoints,
   ...orderEndpoints,
   ...profileEndpoints,
+  ...notificationEndpoints,
 } as const satisfies Record<`${HttpMethod} /api/${string}`, Endpoint>;
 
 export type Endpoints = typeof endpoints;

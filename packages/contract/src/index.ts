@@ -12,6 +12,7 @@ export * from "./carts.ts";
 export * from "./orders.ts";
 export * from "./profile.ts";
 export * from "./live.ts";
+export * from "./notifications.ts";
 export * from "./permissions.ts";
 export * from "./endpoints.ts";
 export * from "./cart-view.ts";

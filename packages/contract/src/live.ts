@@ -19,6 +19,7 @@ export const LIVE_EVENT_TYPES = [
   "order.placed",
   "order.updated",
   "activity.created",
+  "notification.created",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
@@ -38,6 +39,8 @@ export const LiveEventSchema = z.object({
   userId: z.string().optional(),
   /** member.joined, member.left: how a join request ended, so the requester's pages can say. */
   joinRequest: z.enum(JOIN_REQUEST_OUTCOMES).optional(),
+  /** notification.created: the reader's new (or regrouped) notification. */
+  notificationId: z.string().optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */

@@ -81,6 +81,9 @@ const OrderPage = lazyPage(() =>
 const BalancesPage = lazyPage(() =>
   import("../features/orders/BalancesPage.tsx").then((m) => m.BalancesPage),
 );
+const NotificationsPage = lazyPage(() =>
+  import("../features/notifications/NotificationsPage.tsx").then((m) => m.NotificationsPage),
+);
 const ProfilePage = lazyPage(() =>
   import("../features/profile/ProfilePage.tsx").then((m) => m.ProfilePage),
 );
@@ -127,6 +130,7 @@ const protectedRoutes: AppRoute[] = [
   { path: "/orders", component: OrdersPage },
   { path: "/orders/:id", component: OrderPage },
   { path: "/balances", component: BalancesPage },
+  { path: "/notifications", component: NotificationsPage },
   { path: "/profile", component: ProfilePage },
   { path: "/editme", component: EditProfilePage },
   { path: "/editpass", component: EditCredentialsPage },

@@ -1,6 +1,7 @@
 import { sharesToPayLabel, unpaidShareCount } from "../features/orders/index.ts";
 import { useOrders } from "../api/orders.ts";
 import { LiveSync } from "../features/live/LiveSync.tsx";
+import { NotificationBell } from "../features/notifications/index.ts";
 import { useAuth } from "../lib/auth-store.ts";
 import { SessionSelector } from "../features/sessions/SessionSelector.tsx";
 import { QueryProvider, getQueryClient } from "./query-client.tsx";
@@ -26,6 +27,15 @@ export function SessionBar({ hidden }: { hidden: boolean }) {
   return (
     <QueryProvider>
       <SessionSelector hidden={hidden} />
+    </QueryProvider>
+  );
+}
+
+/** The bell with the unread count and the panel of notifications, in the header. */
+export function NotificationsBell() {
+  return (
+    <QueryProvider>
+      <NotificationBell />
     </QueryProvider>
   );
 }

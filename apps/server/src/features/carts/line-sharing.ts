@@ -6,6 +6,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { cartChanged, endedError, orderOfCart } from "./line-writes.ts";
@@ -37,6 +38,7 @@ export function createLineSharing(deps: {
   events: Pick<EventBus, "publish">;
   reads: Pick<CartReads, "access">;
   media: Media;
+  notices?: Pick<NotificationService, "cartChanged"> | undefined;
 }) {
   const { db, rows, reads, media } = deps;
 
@@ -110,6 +112,7 @@ export function createLineSharing(deps: {
       events: (marked, session, lockedCartId) =>
         cartChanged(session.id, lockedCartId, session.version, marked),
     });
+    deps.notices?.cartChanged(cart.sessionId, user._id);
     return cartOf(await reads.access({ cartId }, user._id), user._id, media);
   }
 

@@ -17,6 +17,7 @@ import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import type { Media } from "../../lib/media.ts";
 import { refusalError } from "../../lib/permissions.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus, Published } from "../realtime/index.ts";
 import { announceActivity } from "../sessions/index.ts";
 import { cartOf, type CartView } from "./view.ts";
@@ -98,6 +99,7 @@ export function createLineWrites(deps: {
   events: Pick<EventBus, "publish">;
   media: Media;
   batching: "all" | "per-cart";
+  notices?: Pick<NotificationService, "cartChanged"> | undefined;
 }) {
   const { rows, clock, events, media } = deps;
 
@@ -197,6 +199,7 @@ export function createLineWrites(deps: {
       const marked = members.some((m) => m.ready);
       for (const p of cartChanged(session.id, cartId, session.version, marked)) events.publish(p);
       announceActivity(events, session.id);
+      deps.notices?.cartChanged(session.id, user._id);
     }
     return cartOf(view!, user._id, media);
   }

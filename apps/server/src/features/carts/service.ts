@@ -2,6 +2,7 @@ import type { User } from "@cartner/contract";
 import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "../sessions/index.ts";
 import { createLineSharing } from "./line-sharing.ts";
@@ -30,6 +31,8 @@ export function createCartService(deps: {
    * change waiting for its cart holds no pool connection).
    */
   batching: "all" | "per-cart";
+  /** Told of every committed change, so the session's other members hear of it. */
+  notices?: Pick<NotificationService, "cartChanged">;
 }) {
   const reads = createCartReads(deps);
   const lineWrites = createLineWrites(deps);

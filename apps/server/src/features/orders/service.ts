@@ -19,8 +19,10 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder } from "./checkout.ts";
+import { formatMoney } from "./format.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";
 
@@ -41,6 +43,8 @@ export function createOrderService(deps: {
   mailOrder: (mail: OrderMail) => Promise<Map<string, boolean>>;
   /** Told of mail jobs still running, so shutdown and tests can wait for them. */
   track?: (job: Promise<unknown>) => void;
+  /** Tells the order's people of checkouts and payments. */
+  notices?: Pick<NotificationService, "later"> | undefined;
 }) {
   const { db, events, media } = deps;
 
@@ -85,7 +89,36 @@ export function createOrderService(deps: {
     const placed = await placeOrder(db, deps, sessionId, user);
     const order = build(placed.row, placed.shares);
     sendMails(order, placed.row);
+    noticeCheckout(order, user._id);
     return order;
+  }
+
+  /**
+   * Each sharer hears their own share; the payee, what the others owe them. Viewers carry no
+   * share and hear nothing (notify() drops them).
+   */
+  function noticeCheckout(order: Order, actorId: string) {
+    const payeeId = order.payee._id;
+    const owed = order.split
+      .filter((s) => s.userId !== payeeId)
+      .reduce((sum, s) => sum + Math.round(s.total * 100), 0);
+    const opening = `${order.placedBy.name} checked out ${order.sessionName}`;
+    deps.notices?.later({
+      kind: "checkout",
+      userIds: [...order.split.map((s) => s.userId), payeeId],
+      actorId,
+      sessionId: order.sessionId,
+      orderId: order._id,
+      title: `${order.sessionName} was checked out`,
+      body: (userId) => {
+        if (userId === payeeId) {
+          return `${opening}: you paid, the others owe you ${formatMoney(fromCents(owed))}`;
+        }
+        const share = order.split.find((s) => s.userId === userId);
+        return `${opening}: you owe ${formatMoney(share?.total ?? 0)}`;
+      },
+      url: `/orders/${order._id}`,
+    });
   }
 
   /**
@@ -149,9 +182,23 @@ export function createOrderService(deps: {
 
   /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes (settle.ts). */
   async function markPaid(orderId: string, userId: string): Promise<Order> {
-    await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
+    const paid = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
     const { row, shares } = (await load(orderId))!;
-    return build(row, shares);
+    const order = build(row, shares);
+    const share = order.split.find((s) => s.userId === userId);
+    if (paid && share) {
+      deps.notices?.later({
+        kind: "payment",
+        userIds: [order.payee._id],
+        actorId: userId,
+        sessionId: order.sessionId,
+        orderId,
+        title: `${share.name} paid their share`,
+        body: `${share.name} marked ${formatMoney(share.total)} for ${order.sessionName} (${order.number}) as paid`,
+        url: `/orders/${orderId}`,
+      });
+    }
+    return order;
   }
 
   /** The payee settles a member's share (settle.ts): confirmed, paid in cash or written off. */
@@ -169,9 +216,30 @@ export function createOrderService(deps: {
         `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
       );
     }
-    await settleShare(db, deps, order, payeeId, share, how);
+    const settled = await settleShare(db, deps, order, payeeId, share, how);
     const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares);
+    const built = build(fresh.row, fresh.shares);
+    if (settled) {
+      const amount = formatMoney(fromCents(share.totalCents));
+      const payee = built.payee.name;
+      const where = `${built.sessionName} (${built.number})`;
+      deps.notices?.later({
+        kind: "payment",
+        userIds: [memberId],
+        actorId: payeeId,
+        sessionId: built.sessionId,
+        orderId,
+        title: how === "written_off" ? "Your share was written off" : "Your share is settled",
+        body:
+          how === "transfer"
+            ? `${payee} confirmed your payment of ${amount} for ${where}`
+            : how === "cash"
+              ? `${payee} recorded your ${amount} for ${where} as paid in cash`
+              : `${payee} wrote off your ${amount} for ${where}`,
+        url: `/orders/${orderId}`,
+      });
+    }
+    return built;
   }
 
   /** Sends the checkout mail again to every share whose mail failed (payee). */

@@ -33,9 +33,9 @@ export async function markPaid(
   deps: Deps,
   order: { row: OrderRow; shares: ShareRow[] },
   userId: string,
-): Promise<void> {
+): Promise<boolean> {
   const { row } = order;
-  await writeSession(db, deps, {
+  const { result } = await writeSession(db, deps, {
     sessionId: row.sessionId,
     userId,
     // The order service checked the caller's part in the order.
@@ -63,6 +63,7 @@ export async function markPaid(
     },
     events: orderUpdated(row, order.shares),
   });
+  return result;
 }
 
 /**
@@ -76,10 +77,10 @@ export async function settleShare(
   payeeId: string,
   share: ShareRow,
   how: SettlementKind,
-): Promise<void> {
+): Promise<boolean> {
   const { row } = order;
   const settleable: ShareStatus[] = how === "transfer" ? ["paid"] : ["unpaid", "paid"];
-  await writeSession(db, deps, {
+  const { result } = await writeSession(db, deps, {
     sessionId: row.sessionId,
     userId: payeeId,
     // The order service checked the caller is the payee.
@@ -110,4 +111,5 @@ export async function settleShare(
     },
     events: orderUpdated(row, order.shares),
   });
+  return result;
 }

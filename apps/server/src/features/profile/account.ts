@@ -19,6 +19,8 @@ import {
   carts,
   idempotencyKeys,
   joinFailures,
+  notificationPreferences,
+  notifications,
   otpCodes,
   otpFailures,
   profiles,
@@ -283,6 +285,8 @@ export function createAccountService(deps: {
       await tx.delete(otpCodes).where(eq(otpCodes.userId, user._id));
       await tx.delete(otpFailures).where(eq(otpFailures.userId, user._id));
       await tx.delete(joinFailures).where(eq(joinFailures.userId, user._id));
+      await tx.delete(notifications).where(eq(notifications.userId, user._id));
+      await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, user._id));
       // Stored answers to their keyed writes (profile, invites sent) are personal data too.
       await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user._id));
       await tx

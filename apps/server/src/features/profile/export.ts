@@ -1,13 +1,15 @@
 /**
  * An account's export: everything the app holds about the user, as
  * one JSON document: account, profile without the picture, devices, memberships, cart lines, order
- * shares, invites. No password, no codes.
+ * shares, invites, notifications and notification choices. No password, no codes.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
 import { executeRows, type Db } from "../../db/client.ts";
 import {
   authSessions,
+  notificationPreferences,
+  notifications,
   profiles,
   sessionInvites,
   sessionMembers,
@@ -98,6 +100,22 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     .from(sessionInvites)
     .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
     .where(eq(sessionInvites.email, user.email));
+  const notices = await db
+    .select({
+      kind: notifications.kind,
+      title: notifications.title,
+      body: notifications.body,
+      url: notifications.url,
+      createdAt: notifications.createdAt,
+      readAt: notifications.readAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, user._id))
+    .orderBy(notifications.createdAt);
+  const [choices] = await db
+    .select({ prefs: notificationPreferences.prefs })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, user._id));
   return {
     exportedAt: clock.now().toISOString(),
     account,
@@ -117,5 +135,7 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
       total: fromCents(Number(totalCents)),
     })),
     invitesReceived: invites,
+    notifications: notices,
+    notificationPreferences: choices?.prefs ?? null,
   };
 }

@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import { newPasscode, newSessionCode } from "./codes.ts";
 import type { SessionPartDeps } from "./service.ts";
 import { toMembers, writeSession } from "./write.ts";
@@ -17,7 +18,12 @@ async function nameOf(tx: Tx, userId: string): Promise<string> {
   return who?.name ?? "";
 }
 
-export function createMemberService(deps: SessionPartDeps) {
+export function createMemberService(
+  deps: SessionPartDeps & {
+    /** Tells a removed member, once: nothing about the session reaches them afterwards. */
+    notices?: Pick<NotificationService, "later"> | undefined;
+  },
+) {
   const { db } = deps;
   const { view } = deps.sessions;
 
@@ -46,6 +52,16 @@ export function createMemberService(deps: SessionPartDeps) {
       events: (_, row) => [
         toMembers("member.removed", row, { users: [targetId], userId: targetId }),
       ],
+    });
+    const [actor] = await db.select({ name: users.name }).from(users).where(eq(users.id, actorId));
+    // No session named: they are no longer in it, and this one notice is all they hear.
+    deps.notices?.later({
+      kind: "membership",
+      userIds: [targetId],
+      actorId,
+      title: `Removed from ${session.name}`,
+      body: `${actor?.name ?? "The creator"} removed you from ${session.name}`,
+      url: "/sessions",
     });
     return view(session, actorId);
   }

@@ -13,6 +13,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Mailer } from "../mail/index.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { inviteMail } from "./invite-mail.ts";
 import { sameSecret } from "./codes.ts";
@@ -37,8 +38,15 @@ export function createMembershipService(deps: {
   /** Invite mails go out after the answer; a failure is logged, the invite stays. */
   mailer?: Mailer;
   track?: (job: Promise<unknown>) => void;
+  /** Tells creators of join requests, requesters of the answer, invitees of their invite. */
+  notices?: Pick<NotificationService, "later"> | undefined;
 }) {
   const { db, clock, events, media } = deps;
+
+  async function nameOf(userId: string): Promise<string> {
+    const [who] = await db.select({ name: users.name }).from(users).where(eq(users.id, userId));
+    return who?.name ?? "Someone";
+  }
   const { accessByCode } = deps.sessions;
 
   /** Failed joins, counted over the last 15 minutes. */
@@ -114,6 +122,16 @@ export function createMembershipService(deps: {
           users: [session.creatorId],
         },
       ],
+    });
+    const requester = await nameOf(userId);
+    deps.notices?.later({
+      kind: "membership",
+      userIds: [session.creatorId],
+      actorId: userId,
+      sessionId: session.id,
+      title: "New join request",
+      body: `${requester} asked to join ${session.name}`,
+      url: `/session/${session.id}`,
     });
     return { message: "Join request sent", sessionId: session.id };
   }
@@ -226,6 +244,28 @@ export function createMembershipService(deps: {
             }),
       ],
     });
+    // Approved: a member now, told as one. Declined: no longer in the session, told once.
+    const creator = await nameOf(userId);
+    deps.notices?.later(
+      approve
+        ? {
+            kind: "membership",
+            userIds: [targetId!],
+            actorId: userId,
+            sessionId: session.id,
+            title: "You're in",
+            body: `${creator} let you into ${session.name}`,
+            url: `/session/${session.id}`,
+          }
+        : {
+            kind: "membership",
+            userIds: [targetId!],
+            actorId: userId,
+            title: "Join request declined",
+            body: `${creator} declined your request to join ${session.name}`,
+            url: "/sessions",
+          },
+    );
     return { message: approve ? "Join request approved" : "Join request rejected" };
   }
 
@@ -276,6 +316,15 @@ export function createMembershipService(deps: {
       events.publish({
         event: { type: "invite.received", sessionId: session.id },
         users: [invitee.id],
+      });
+      // Not a member yet: the invite is theirs to answer on the sessions page.
+      deps.notices?.later({
+        kind: "membership",
+        userIds: [invitee.id],
+        actorId: user._id,
+        title: "You're invited",
+        body: `${user.name} invited you to ${session.name} as a ${role}`,
+        url: "/sessions",
       });
     }
     if (deps.mailer) {

@@ -24,6 +24,10 @@ const UnpaidSharesCount = lazy(() =>
   import("../signed-in.tsx").then((m) => ({ default: m.UnpaidSharesCount })),
 );
 
+const NotificationsBell = lazy(() =>
+  import("../signed-in.tsx").then((m) => ({ default: m.NotificationsBell })),
+);
+
 const signedOutItems: NavItem[] = [
   { to: "/products", label: "Explore" },
   { to: "/login", label: "Login" },
@@ -78,21 +82,28 @@ export function NavBar() {
           <span>Cartner</span>
         </Link>
 
-        <button
-          ref={toggleRef}
-          type="button"
-          className={buttonClasses({ variant: "ghost", size: "icon", className: "lg:hidden" })}
-          aria-expanded={open}
-          aria-controls={menuId}
-          aria-label="Menu"
-          onClick={() => setOpenOn(open ? null : pathname)}
-        >
-          {open ? (
-            <X aria-hidden="true" className="size-6" />
-          ) : (
-            <Menu aria-hidden="true" className="size-6" />
+        <div className="flex items-center gap-1 lg:order-last lg:ml-1">
+          {isSignedIn && (
+            <Suspense fallback={null}>
+              <NotificationsBell />
+            </Suspense>
           )}
-        </button>
+          <button
+            ref={toggleRef}
+            type="button"
+            className={buttonClasses({ variant: "ghost", size: "icon", className: "lg:hidden" })}
+            aria-expanded={open}
+            aria-controls={menuId}
+            aria-label="Menu"
+            onClick={() => setOpenOn(open ? null : pathname)}
+          >
+            {open ? (
+              <X aria-hidden="true" className="size-6" />
+            ) : (
+              <Menu aria-hidden="true" className="size-6" />
+            )}
+          </button>
+        </div>
 
         <nav
           id={menuId}

@@ -9,6 +9,7 @@ import {
   type Session,
 } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
+import { notificationKeys } from "../../api/notifications.ts";
 import { orderKeys } from "../../api/orders.ts";
 import { sessionKeys, sessionsApi } from "../../api/sessions.ts";
 import { navigateTo } from "../../lib/navigation.ts";
@@ -34,7 +35,7 @@ function invalidate(client: QueryClient, keys: QueryKey[]): void {
 
 /** After (re)connecting: anything may have changed while no events arrived. */
 export function invalidateAllLive(client: QueryClient): void {
-  invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all]);
+  invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all, notificationKeys.all]);
 }
 
 /** The lists that show a session. */
@@ -212,6 +213,10 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
         toastId: "live-invite",
         autoClose: LIVE_TOAST_AUTO_CLOSE_MS,
       });
+      return;
+    case "notification.created":
+      // The bell's count and the lists (the panel, the page) are one query.
+      invalidate(client, [notificationKeys.list()]);
       return;
     case "joinrequest.created":
       // The lobby lists pending members from the session itself.

@@ -16,6 +16,7 @@ import { ButtonLink, Card, Container, Spinner, buttonClasses } from "../../compo
 import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../shared/use-logout.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
+import { NotificationSettingsCard } from "./NotificationSettingsCard.tsx";
 import { AboutCard, ComingSoonProducts, MyCarts } from "./ProfileCards.tsx";
 import { ProfileSidebar } from "./ProfileSidebar.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
@@ -124,6 +125,7 @@ function ProfileView({ profile }: { profile: Profile }) {
         <AboutCard profile={profile} />
         <MyCarts carts={profile.carts} />
         <ComingSoonProducts />
+        <NotificationSettingsCard />
         <DevicesCard />
         <YourDataCard />
       </div>

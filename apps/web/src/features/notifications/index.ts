@@ -1,0 +1,2 @@
+/** What other parts of the app use of notifications: the bell in the header. */
+export { NotificationBell, bellLabel } from "./NotificationBell.tsx";
