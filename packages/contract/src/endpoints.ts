@@ -16,6 +16,7 @@ import { cartEndpoints } from "./endpoints/carts.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
+import { pushEndpoints } from "./endpoints/push.ts";
 import { inviteLinkEndpoints, sessionEndpoints } from "./endpoints/sessions.ts";
 
 export type { Access, Endpoint, ErrorStatus, HttpMethod, SuccessStatus } from "./endpoints/base.ts";
@@ -49,6 +50,7 @@ export const endpoints = {
   ...cartEndpoints,
   ...orderEndpoints,
   ...profileEndpoints,
+  ...pushEndpoints,
 } as const satisfies Record<`${HttpMethod} /api/${string}`, Endpoint>;
 
 export type Endpoints = typeof endpoints;

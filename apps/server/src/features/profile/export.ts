@@ -1,7 +1,7 @@
 /**
  * An account's export: everything the app holds about the user, as
- * one JSON document: account, profile without the picture, devices, memberships, cart lines, order
- * shares, invites. No password, no codes.
+ * one JSON document: account, profile without the picture, devices (signed in, and subscribed to
+ * Web Push), memberships, cart lines, order shares, invites. No password, no codes.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
@@ -9,6 +9,7 @@ import { executeRows, type Db } from "../../db/client.ts";
 import {
   authSessions,
   profiles,
+  pushSubscriptions,
   sessionInvites,
   sessionMembers,
   sessions,
@@ -98,11 +99,20 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     .from(sessionInvites)
     .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
     .where(eq(sessionInvites.email, user.email));
+  const pushDevices = await db
+    .select({
+      endpoint: pushSubscriptions.endpoint,
+      createdAt: pushSubscriptions.createdAt,
+      lastSuccessAt: pushSubscriptions.lastSuccessAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, user._id));
   return {
     exportedAt: clock.now().toISOString(),
     account,
     profile: profile ?? null,
     devices,
+    pushDevices,
     sessions: memberships.map(({ budgetCents, ...m }) => ({
       ...m,
       budget: budgetCents === null ? null : fromCents(budgetCents),
