@@ -99,8 +99,11 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     async send(name, data, sendOptions = {}) {
       const { at, tx } = sendOptions;
+      // A test's clock is the time only of pg-boss's own sessions: a send on one of ours (a
+      // transaction's, on PostgreSQL) would read the real time, so it is told the clock's.
+      const startAfter = at ?? (clock ? new Date(clock.now()) : undefined);
       await boss.send(name, data, {
-        ...(at ? { startAfter: at } : {}),
+        ...(startAfter ? { startAfter } : {}),
         // Both drivers answer a transaction's execute() with { rows }, as pg-boss expects.
         ...(tx ? { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {}),
       });
@@ -116,9 +119,11 @@ export function createJobs(options: JobsOptions): Jobs {
       );
       for (;;) {
         if (!started) return;
+        // The queue's time (a test's clock), which our own sessions do not read as job_now().
+        const now = clock ? new Date(clock.now()) : new Date();
         const [row] = await database.rows<{ n: number }>(
           sql`select count(*)::int as n from jobs.job where name in (${list})
-            and (state = 'active' or (state in ('created', 'retry') and start_after <= jobs.job_now()))`,
+            and (state = 'active' or (state in ('created', 'retry') and start_after <= ${now}))`,
         );
         if (!row || row.n === 0) return;
         for (const name of names) wake(name);

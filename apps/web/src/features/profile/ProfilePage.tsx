@@ -18,6 +18,7 @@ import { useLogout } from "../../shared/use-logout.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { AboutCard, ComingSoonProducts, MyCarts } from "./ProfileCards.tsx";
 import { ProfileSidebar } from "./ProfileSidebar.tsx";
+import { PushDeviceCard } from "./PushDevice.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
 import { useMyProfile } from "../../api/profile.ts";
 
@@ -125,6 +126,7 @@ function ProfileView({ profile }: { profile: Profile }) {
         <MyCarts carts={profile.carts} />
         <ComingSoonProducts />
         <DevicesCard />
+        <PushDeviceCard />
         <YourDataCard />
       </div>
     </div>
