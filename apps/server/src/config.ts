@@ -37,6 +37,23 @@ function bareOrigin(value: string): string | undefined {
 // Other schemes have the origin "null", which sandboxed and data: pages send too.
 const ORIGIN_RULE = "an http:// or https:// origin without a path, e.g. https://cartner.example";
 
+/** A comma-separated list of origins (empty entries skipped); each bad one is reported. */
+const originList = () =>
+  z
+    .string()
+    .transform((list, ctx) => {
+      const origins: string[] = [];
+      for (const entry of list.split(",").map((item) => item.trim())) {
+        if (entry === "") continue;
+        const origin = bareOrigin(entry);
+        if (origin) origins.push(origin);
+        else
+          ctx.addIssue({ code: "custom", message: `has "${entry}": each must be ${ORIGIN_RULE}` });
+      }
+      return origins;
+    })
+    .optional();
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -71,23 +88,7 @@ const EnvSchema = z
       .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
       .optional(),
     /** Comma-separated origins that CORS and the live socket allow besides PUBLIC_URL's. */
-    ALLOWED_ORIGINS: z
-      .string()
-      .transform((list, ctx) => {
-        const origins: string[] = [];
-        for (const entry of list.split(",").map((item) => item.trim())) {
-          if (entry === "") continue;
-          const origin = bareOrigin(entry);
-          if (origin) origins.push(origin);
-          else
-            ctx.addIssue({
-              code: "custom",
-              message: `has "${entry}": each must be ${ORIGIN_RULE}`,
-            });
-        }
-        return origins;
-      })
-      .optional(),
+    ALLOWED_ORIGINS: originList(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),
@@ -120,23 +121,7 @@ const EnvSchema = z
      * address (a self-hosted push service, or a test's stand-in); any other endpoint must be https
      * on a public host name.
      */
-    PUSH_SERVICE_ORIGINS: z
-      .string()
-      .transform((list, ctx) => {
-        const origins: string[] = [];
-        for (const entry of list.split(",").map((item) => item.trim())) {
-          if (entry === "") continue;
-          const origin = bareOrigin(entry);
-          if (origin) origins.push(origin);
-          else
-            ctx.addIssue({
-              code: "custom",
-              message: `has "${entry}": each must be ${ORIGIN_RULE}`,
-            });
-        }
-        return origins;
-      })
-      .optional(),
+    PUSH_SERVICE_ORIGINS: originList(),
     /**
      * The per-process caches (auth sessions, member reads): on by default; on PostgreSQL every
      * instance keeps its own true over NOTIFY (decision 007).

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderShares } from "../../src/db/schema.ts";
 import { createDevOutbox, createSmtpMailer } from "../../src/features/mail/mailer.ts";
 import type { Notification } from "../../src/features/push/index.ts";
-import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+import { createTestApp, filledSession as filledSessionOf, type TestApp } from "../helpers.ts";
 import { MailSink, subjectOf, textOf } from "../mail-sink.ts";
 
 const PUBLIC_URL = "https://cartner.example";
@@ -20,7 +20,6 @@ const MINUTE = 60_000;
 const sink = new MailSink();
 let t: TestApp;
 let clock: TestClock;
-let products: { _id: string; price: number; stock: number }[];
 
 beforeAll(async () => {
   await sink.start();
@@ -58,22 +57,7 @@ async function passTime(ms: number) {
 }
 
 /** Ann's session with Ben (participant) and a line each in its cart. */
-async function filledSession() {
-  const f = await sessionWithEveryRole(t);
-  products ??= (await f.as.creator("GET", "/api/products?limit=50")).json().products;
-  const [a, b] = products.filter((p) => p.stock > 10);
-  for (const [role, product, quantity] of [
-    ["creator", a!, 2],
-    ["participant", b!, 3],
-  ] as const) {
-    const res = await f.as[role]("POST", `/api/carts/${f.cartId}/product`, {
-      productId: product._id,
-      quantity,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  return f;
-}
+const filledSession = () => filledSessionOf(t);
 
 type Fixture = Awaited<ReturnType<typeof filledSession>>;
 const toBen = (f: Fixture) => ({

@@ -7,7 +7,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMails } from "../../src/db/schema.ts";
 import { createDevOutbox, type Mail } from "../../src/features/mail/mailer.ts";
-import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+import {
+  createTestApp,
+  filledSession as filledSessionOf,
+  sessionWithEveryRole,
+  type TestApp,
+} from "../helpers.ts";
 import { listenForLive, signedIn } from "../live-peers.ts";
 import { pdfText } from "../pdf-text.ts";
 
@@ -37,21 +42,7 @@ const money = (n: number) => usd.format(n);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** Ann (creator), Ben (participant) with a line each; Vic views, Pat waits, Sam is a stranger. */
-async function filledSession() {
-  const f = await sessionWithEveryRole(t);
-  const [a, b] = products.filter((p) => p.stock > 10);
-  for (const [role, product, quantity] of [
-    ["creator", a!, 2],
-    ["participant", b!, 3],
-  ] as const) {
-    const res = await f.as[role]("POST", `/api/carts/${f.cartId}/product`, {
-      productId: product._id,
-      quantity,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  return f;
-}
+const filledSession = () => filledSessionOf(t);
 
 describe("checkout", () => {
   it("turns the cart into an order equal to the summary, ends the session and locks the cart", async () => {

@@ -75,8 +75,9 @@ async function deviceState(): Promise<PushDeviceState> {
   const subscription = await worker?.pushManager.getSubscription();
   if (!subscription || Notification.permission !== "granted") return "off";
   // The browser's subscription is told to the server again: whoever is signed in here now gets
-  // its notifications (the server moves an endpoint to whoever posts it).
-  await pushApi.subscribe(bodyOf(subscription));
+  // its notifications (the server moves an endpoint to whoever posts it). Offline, the server
+  // keeps what it had, and the device is still on.
+  await pushApi.subscribe(bodyOf(subscription)).catch(() => undefined);
   return "on";
 }
 
