@@ -35,6 +35,11 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Scripts the service worker imports (vite.config.ts workbox.importScripts).
+    files: ["apps/web/public/**/*.js"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
   webBoundaries(),
   serverBoundaries(),
   {

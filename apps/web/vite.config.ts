@@ -194,6 +194,8 @@ const pwa = VitePWA({
     navigateFallback: "/app.html",
     navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/dev(\/|$)/],
     cleanupOutdatedCaches: true,
+    // Web Push: shows a push as a notification and opens its page on a click (public/push-sw.js).
+    importScripts: ["/push-sw.js"],
     runtimeCaching: [
       {
         urlPattern: ({ url, sameOrigin }) =>

@@ -1,7 +1,8 @@
 /**
  * buildApp(): the server as a list of registrations. Each piece is a module of its own: the
- * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), mail jobs
- * (plugins/mail-jobs.ts), the durable job queue (features/jobs), the services wiring and its caches (services.ts), authentication
+ * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), the durable job
+ * queue (features/jobs), mails sent after their answers (plugins/mail-jobs.ts), the services
+ * wiring and its caches (services.ts), authentication
  * (plugins/authenticate.ts), and the routes of every feature.
  */
 import Fastify, { type FastifyInstance } from "fastify";
@@ -24,6 +25,7 @@ import { notificationRoutes, type Channel } from "./features/notifications/index
 import { orderRoutes } from "./features/orders/routes.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
+import { pushRoutes } from "./features/push/index.ts";
 import { openEventBus } from "./features/realtime/open-bus.ts";
 import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
 import { inviteLinkRoutes } from "./features/sessions/invite-link-routes.ts";
@@ -49,6 +51,13 @@ import { installShutdown } from "./plugins/shutdown.ts";
 import { serveWebApp } from "./plugins/web-static.ts";
 import { registerWebSocket } from "./plugins/websocket.ts";
 import { createServices, openMailer } from "./services.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The channels that reach people away from the app (Web Push, mail): each has deliver(). */
+    channels: { push: Channel; email: Channel };
+  }
+}
 
 export interface AppOverrides {
   /** An already open database (tests start from a migrated template). */
@@ -113,11 +122,11 @@ export async function buildApp(
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer = openMailer(app, config, database, overrides.mailer);
   const events = await openEventBus(database, app);
-  const track = installMailJobs(app);
   // Stops before the database closes (onClose hooks run last registered first).
   const jobs = createJobs({ database, log: app.log, ...(queueClock ? { clock: queueClock } : {}) });
   await jobs.start();
   app.addHook("onClose", async () => jobs.stop());
+  const track = installMailJobs(app, jobs);
   const services = await createServices({
     app,
     config,
@@ -132,6 +141,7 @@ export async function buildApp(
     channels: overrides.channels,
   });
   const { auth, readCache } = services;
+  app.decorate("channels", services.channels);
   installAuthenticate(app, auth);
 
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
@@ -163,6 +173,7 @@ export async function buildApp(
       await api.register(cartRoutes(services.carts, readCache));
       await api.register(orderRoutes(services.orders, clock));
       await api.register(notificationRoutes(services.notifications));
+      await api.register(pushRoutes(services.pushSubscriptions, services.vapidPublicKey));
     },
     { prefix: "/api" },
   );

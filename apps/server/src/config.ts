@@ -22,6 +22,12 @@ function originOf(value: unknown): string | undefined {
   return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
 }
 
+/** How many bytes an unpadded base64url string holds, or -1 when it is not one. */
+function base64urlBytes(value: string): number {
+  if (!/^[A-Za-z0-9_-]+$/.test(value) || value.length % 4 === 1) return -1;
+  return Buffer.from(value, "base64url").length;
+}
+
 /** `value` as an origin when it is one: an http(s) URL with nothing after the host but "/". */
 function bareOrigin(value: string): string | undefined {
   const origin = originOf(value);
@@ -30,6 +36,23 @@ function bareOrigin(value: string): string | undefined {
 
 // Other schemes have the origin "null", which sandboxed and data: pages send too.
 const ORIGIN_RULE = "an http:// or https:// origin without a path, e.g. https://cartner.example";
+
+/** A comma-separated list of origins (empty entries skipped); each bad one is reported. */
+const originList = () =>
+  z
+    .string()
+    .transform((list, ctx) => {
+      const origins: string[] = [];
+      for (const entry of list.split(",").map((item) => item.trim())) {
+        if (entry === "") continue;
+        const origin = bareOrigin(entry);
+        if (origin) origins.push(origin);
+        else
+          ctx.addIssue({ code: "custom", message: `has "${entry}": each must be ${ORIGIN_RULE}` });
+      }
+      return origins;
+    })
+    .optional();
 
 const EnvSchema = z
   .object({
@@ -65,23 +88,7 @@ const EnvSchema = z
       .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
       .optional(),
     /** Comma-separated origins that CORS and the live socket allow besides PUBLIC_URL's. */
-    ALLOWED_ORIGINS: z
-      .string()
-      .transform((list, ctx) => {
-        const origins: string[] = [];
-        for (const entry of list.split(",").map((item) => item.trim())) {
-          if (entry === "") continue;
-          const origin = bareOrigin(entry);
-          if (origin) origins.push(origin);
-          else
-            ctx.addIssue({
-              code: "custom",
-              message: `has "${entry}": each must be ${ORIGIN_RULE}`,
-            });
-        }
-        return origins;
-      })
-      .optional(),
+    ALLOWED_ORIGINS: originList(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),
@@ -91,6 +98,30 @@ const EnvSchema = z
     AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
     /** Requests per minute per IP on everything else. */
     RATE_LIMIT: z.coerce.number().int().positive().default(600),
+    /**
+     * Web Push's VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it), both or
+     * neither. Unset: derived from the server secret (JWT_SECRET or DATA_DIR's), so every
+     * instance sharing the secret signs with the same key and subscriptions survive restarts.
+     */
+    VAPID_PUBLIC_KEY: z
+      .string()
+      .refine((key) => base64urlBytes(key) === 65, "must be 65 bytes in base64url (a P-256 key)")
+      .optional(),
+    VAPID_PRIVATE_KEY: z
+      .string()
+      .refine((key) => base64urlBytes(key) === 32, "must be 32 bytes in base64url")
+      .optional(),
+    /** Whom push services may contact: a mailto: or https: URL. Unset: PUBLIC_URL when https, else MAIL_FROM's address. */
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: or https:// URL")
+      .optional(),
+    /**
+     * Comma-separated origins of push services whose endpoints may be plain http or on a local
+     * address (a self-hosted push service, or a test's stand-in); any other endpoint must be https
+     * on a public host name.
+     */
+    PUSH_SERVICE_ORIGINS: originList(),
     /**
      * The per-process caches (auth sessions, member reads): on by default; on PostgreSQL every
      * instance keeps its own true over NOTIFY (decision 007).
@@ -113,6 +144,13 @@ const EnvSchema = z
           code: "custom",
           path: ["SMTP_URL"],
           message: "is required in production (the dev outbox is off there)",
+        });
+      }
+      if (!env.VAPID_PUBLIC_KEY !== !env.VAPID_PRIVATE_KEY) {
+        ctx.addIssue({
+          code: "custom",
+          path: [env.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"],
+          message: "is needed too: set both VAPID keys or neither",
         });
       }
       const publicUrl = env.PUBLIC_URL && bareOrigin(env.PUBLIC_URL);
@@ -154,6 +192,12 @@ export interface Config {
   rateLimit: number;
   /** Unset: on for the embedded database, off on PostgreSQL (decision 007). */
   processCaches: boolean | undefined;
+  /** Web Push's VAPID keys when set; otherwise derived from the server secret (lib/secrets.ts). */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  /** The VAPID subject push services may contact (mailto: or https:). */
+  vapidSubject: string;
+  /** Push services whose endpoints may be http or on a local address (PUSH_SERVICE_ORIGINS). */
+  pushServiceOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -195,5 +239,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authRateLimit: e.AUTH_RATE_LIMIT,
     rateLimit: e.RATE_LIMIT,
     processCaches: e.PROCESS_CACHES,
+    vapid:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+        ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+        : undefined,
+    vapidSubject: e.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, e.MAIL_FROM),
+    pushServiceOrigins: e.PUSH_SERVICE_ORIGINS ?? [],
   };
+}
+
+/** PUBLIC_URL when it is https (push services refuse others), else the address MAIL_FROM names. */
+function defaultVapidSubject(publicUrl: string, mailFrom: string): string {
+  if (publicUrl.startsWith("https://")) return publicUrl;
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return `mailto:${address}`;
 }

@@ -9,12 +9,14 @@ import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
 import { createCartService } from "./features/carts/service.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
-import { createOrderMailer } from "./features/orders/mail.ts";
+import { createEmailChannel } from "./features/mail/email-channel.ts";
+import { createMailQueue } from "./features/mail/queue.ts";
 import { createOrderService } from "./features/orders/service.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
+import { createPushChannel, createPushSubscriptions } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/realtime/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
@@ -62,7 +64,7 @@ export async function createServices(input: {
   secrets: Secrets;
   mailer: Mailer;
   events: EventBus;
-  /** Mails sent after their answers (checkout, password reset, invites). */
+  /** Mails sent after their answers (password reset, invites). */
   track: TrackJob;
   /** The durable job queue: work that must happen later or again, once, across restarts. */
   jobs: Jobs;
@@ -92,13 +94,40 @@ export async function createServices(input: {
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
+  // Mails the server sends on its own go on the durable job queue (features/mail/queue.ts).
+  const mails = createMailQueue(input.jobs, app.log);
+  // The channels that reach people away from the app; the notification service calls deliver().
+  const vapid = config.vapid ?? secrets.vapid;
+  const pushSubscriptions = createPushSubscriptions({
+    db,
+    clock,
+    serviceOrigins: config.pushServiceOrigins,
+  });
+  const pushChannel = createPushChannel({
+    db,
+    jobs: input.jobs,
+    clock,
+    log: app.log,
+    vapid,
+    subject: config.vapidSubject,
+  });
+  const emailChannel = createEmailChannel({
+    db,
+    mails,
+    mailer,
+    clock,
+    log: app.log,
+    publicUrl: config.publicUrl,
+  });
+  const channels = { push: pushChannel, email: emailChannel };
   const notifications = createNotificationService({
     db,
     clock,
     events,
     log: app.log,
     track,
-    ...(input.channels ? { channels: input.channels } : {}),
+    // Tests may pass recording channels instead.
+    channels: input.channels ?? channels,
   });
   const sessions = createSessionService({ db, clock, events, media });
   const memberSettings = createMemberSettingsService({ db, clock, events, sessions });
@@ -158,10 +187,13 @@ export async function createServices(input: {
     clock,
     events,
     media,
-    mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
-    track,
+    mails,
+    mailer,
     notices: notifications,
   });
+  // Every handler is registered: this instance starts taking its jobs.
+  await mails.start();
+  await pushChannel.start();
   const hub = createLiveHub({
     bus: events,
     memberIds: sessions.memberIds,
@@ -186,6 +218,10 @@ export async function createServices(input: {
     notifications,
     hub,
     jobs: input.jobs,
+    mails,
+    pushSubscriptions,
+    vapidPublicKey: vapid.publicKey,
+    channels,
   };
 }
 

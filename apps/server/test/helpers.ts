@@ -192,6 +192,30 @@ export async function sessionWithEveryRole(t: TestApp) {
 }
 
 /**
+ * sessionWithEveryRole() with a line each for Ann (creator, 2 of one product) and Ben
+ * (participant, 3 of another), from products with stock to spare.
+ */
+export async function filledSession(t: TestApp) {
+  const f = await sessionWithEveryRole(t);
+  const products = (await f.as.creator("GET", "/api/products?limit=50")).json().products as {
+    _id: string;
+    stock: number;
+  }[];
+  const [a, b] = products.filter((p) => p.stock > 10);
+  for (const [role, product, quantity] of [
+    ["creator", a!, 2],
+    ["participant", b!, 3],
+  ] as const) {
+    const res = await f.as[role]("POST", `/api/carts/${f.cartId}/product`, {
+      productId: product._id,
+      quantity,
+    });
+    if (res.statusCode !== 200) throw new Error(res.body);
+  }
+  return f;
+}
+
+/**
  * Runs `fn` with the log written to a string. pino writes to process.stdout when its `write` was
  * replaced before the logger was made (else straight to file descriptor 1), so build the app inside.
  */

@@ -17,6 +17,7 @@ import { notificationEndpoints } from "./endpoints/notifications.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
+import { pushEndpoints } from "./endpoints/push.ts";
 import { inviteLinkEndpoints, sessionEndpoints } from "./endpoints/sessions.ts";
 
 export type { Access, Endpoint, ErrorStatus, HttpMethod, SuccessStatus } from "./endpoints/base.ts";
@@ -51,6 +52,7 @@ export const endpoints = {
   ...orderEndpoints,
   ...profileEndpoints,
   ...notificationEndpoints,
+  ...pushEndpoints,
 } as const satisfies Record<`${HttpMethod} /api/${string}`, Endpoint>;
 
 export type Endpoints = typeof endpoints;

@@ -11,6 +11,7 @@ export * from "./split.ts";
 export * from "./carts.ts";
 export * from "./orders.ts";
 export * from "./profile.ts";
+export * from "./push.ts";
 export * from "./live.ts";
 export * from "./notifications.ts";
 export * from "./permissions.ts";

@@ -9,3 +9,4 @@ export * from "./schema/carts.ts";
 export * from "./schema/orders.ts";
 export * from "./schema/requests.ts";
 export * from "./schema/notifications.ts";
+export * from "./schema/channels.ts";

@@ -11,13 +11,19 @@ export interface Secrets {
   linkKey: Buffer;
   /** Keys the HMAC of requests kept with an Idempotency-Key (their bodies may hold passwords). */
   idempotencyKey: Buffer;
+  /**
+   * Web Push's VAPID key pair (base64url), derived like the others: stable across restarts and
+   * the same on every instance that shares the secret (VAPID_* in the environment overrides it).
+   */
+  vapid: { publicKey: string; privateKey: string };
 }
 
 const SECRET_FILE = "jwt-secret";
 
 /**
  * JWT_SECRET when set; otherwise a secret generated once into DATA_DIR and reused on every start,
- * so signed-in users stay signed in across restarts. In-memory data gets a throwaway secret.
+ * so signed-in users stay signed in (and devices stay subscribed to Web Push) across restarts.
+ * In-memory data gets a throwaway secret.
  */
 export async function loadSecrets(
   configured: string | undefined,
@@ -32,7 +38,31 @@ export async function loadSecrets(
     otpKey: derive("cartner otp"),
     linkKey: derive("cartner invite links"),
     idempotencyKey: derive("cartner idempotency"),
+    vapid: vapidKeysFrom(master),
   };
+}
+
+/** P-256's group order: a private key is a number from 1 to N - 1. */
+const P256_ORDER = BigInt("0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
+
+/**
+ * A P-256 key pair from the master secret (HKDF, the next counter while the 32 bytes are not a
+ * valid private key, which happens with a chance of about 2^-32).
+ */
+function vapidKeysFrom(master: Buffer): { publicKey: string; privateKey: string } {
+  for (let counter = 0; ; counter++) {
+    const candidate = Buffer.from(
+      crypto.hkdfSync("sha256", master, Buffer.alloc(0), `cartner vapid ${counter}`, 32),
+    );
+    const value = BigInt(`0x${candidate.toString("hex")}`);
+    if (value === 0n || value >= P256_ORDER) continue;
+    const ecdh = crypto.createECDH("prime256v1");
+    ecdh.setPrivateKey(candidate);
+    return {
+      publicKey: ecdh.getPublicKey().toString("base64url"),
+      privateKey: candidate.toString("base64url"),
+    };
+  }
 }
 
 async function readOrCreateSecret(dataDir: string): Promise<string> {

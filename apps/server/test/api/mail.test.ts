@@ -1,9 +1,9 @@
 import net from "node:net";
 import { count, eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { otpCodes, users } from "../../src/db/schema.ts";
 import { createTestApp, PASSWORD, uniqueEmail, type TestApp } from "../helpers.ts";
+import { MailSink } from "../mail-sink.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,53 +55,6 @@ it("has no dev mailbox in production", async () => {
   expect((await prod.app.inject({ method: "GET", url: "/dev/mailbox" })).statusCode).toBe(404);
   await prod.close();
 });
-
-/** A real SMTP server on a fixed port that a test stops and starts; it keeps what it receives. */
-class MailSink {
-  readonly received: Array<{ to: string[]; raw: string }> = [];
-  private server: SMTPServer | undefined;
-  port = 0;
-
-  async start(): Promise<void> {
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
-      logger: false,
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          this.received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      const listening = server.listen(this.port, "127.0.0.1", () => resolve());
-      listening.once("listening", () => {
-        this.port = (listening.address() as net.AddressInfo).port;
-      });
-    });
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((r) => server.close(() => r()));
-  }
-
-  /** The code in the newest mail to this address (the text part is quoted-printable). */
-  codeFor(email: string): string | undefined {
-    const mail = this.received.findLast((m) => m.to.includes(email));
-    const text = mail?.raw.replace(/=\r?\n/g, "");
-    return text?.match(/Your code: (\d{6})/)?.[1];
-  }
-}
 
 describe("a mail server that goes down and comes back", () => {
   let app: TestApp;

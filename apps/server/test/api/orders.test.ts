@@ -7,7 +7,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMails } from "../../src/db/schema.ts";
 import { createDevOutbox, type Mail } from "../../src/features/mail/mailer.ts";
-import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+import {
+  createTestApp,
+  filledSession as filledSessionOf,
+  sessionWithEveryRole,
+  type TestApp,
+} from "../helpers.ts";
 import { listenForLive, signedIn } from "../live-peers.ts";
 import { pdfText } from "../pdf-text.ts";
 
@@ -37,29 +42,7 @@ const money = (n: number) => usd.format(n);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** Ann (creator), Ben (participant) with a line each; Vic views, Pat waits, Sam is a stranger. */
-async function filledSession() {
-  const f = await sessionWithEveryRole(t);
-  const [a, b] = products.filter((p) => p.stock > 10);
-  for (const [role, product, quantity] of [
-    ["creator", a!, 2],
-    ["participant", b!, 3],
-  ] as const) {
-    const res = await f.as[role]("POST", `/api/carts/${f.cartId}/product`, {
-      productId: product._id,
-      quantity,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  return f;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (ok(value) || i > 100) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const filledSession = () => filledSessionOf(t);
 
 describe("checkout", () => {
   it("turns the cart into an order equal to the summary, ends the session and locks the cart", async () => {
@@ -254,6 +237,8 @@ describe("settling up", () => {
       (await f.as.creator("POST", `${url}/confirm/${f.people.viewer.userId}`)).statusCode,
     ).toBe(404);
 
+    // The checkout mails (jobs of the queue) are done, so only paying changes the share below.
+    await t.app.idle();
     const paid = await f.as.participant("POST", `${url}/paid`);
     expect(paid.statusCode).toBe(200);
     const paidShare = paid.json().order.split.find((s: { name: string }) => s.name === "Ben");
@@ -443,10 +428,9 @@ describe("receipt and mails", () => {
     expect(res.statusCode).toBe(201);
     const { order } = res.json();
     const url = `/api/orders/${order._id}`;
-    const settled = await eventually(
-      async () => (await f.as.creator("GET", url)).json().order,
-      (o) => o.split.every((s: { mail: string }) => s.mail !== "pending"),
-    );
+    // The mails are jobs of the queue: app.idle() waits until none is due or running.
+    await t.app.idle();
+    const settled = (await f.as.creator("GET", url)).json().order;
     const mail = Object.fromEntries(
       settled.split.map((s: { name: string; mail: string }) => [s.name, s.mail]),
     );
@@ -469,10 +453,10 @@ describe("receipt and mails", () => {
     expect((await f.as.participant("POST", `${url}/mail`)).statusCode).toBe(403);
     failingTo.delete(f.people.participant.email);
     expect((await f.as.creator("POST", `${url}/mail`)).statusCode).toBe(200);
-    await eventually(
-      async () => (await f.as.creator("GET", url)).json().order,
-      (o) => o.split.every((s: { mail: string }) => s.mail === "sent"),
-    );
+    await t.app.idle();
+    expect(
+      (await f.as.creator("GET", url)).json().order.split.map((s: { mail: string }) => s.mail),
+    ).toEqual(["sent", "sent"]);
     const benMails = await t.database.db
       .select()
       .from(devMails)

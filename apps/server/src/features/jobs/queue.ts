@@ -24,6 +24,8 @@ import type { Database, Tx } from "../../db/client.ts";
 export const QUEUES = {
   /** A mail the server sends on its own (checkout, reminders, digests): retried for about a day. */
   "mail.send": { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 6 * 3600 },
+  /** One Web Push message to one device: retried for about an hour (its TTL is a day). */
+  "push.send": { retryLimit: 5, retryDelay: 15, retryBackoff: true, retryDelayMax: 1800 },
 } satisfies Record<string, QueueOptions>;
 
 export type QueueName = keyof typeof QUEUES;
@@ -39,6 +41,16 @@ export interface Jobs {
   send(name: QueueName, data: object, options?: SendOptions): Promise<void>;
   /** Runs `handler` for each job of the queue, one at a time per instance; a throw retries it. */
   work(name: QueueName, handler: (data: never) => Promise<void>): Promise<void>;
+  /**
+   * Tells this instance's workers of `name` to look for jobs now rather than at their next poll:
+   * after the commit of a transaction that sent one (a send without `tx` does it itself).
+   */
+  wake(name: QueueName): void;
+  /**
+   * Resolves once no job of a queue this instance works is due or running: what was sent has
+   * run, and a failed one waits for its retry (app.idle(), tests).
+   */
+  idle(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -65,6 +77,11 @@ export function createJobs(options: JobsOptions): Jobs {
   });
   boss.on("error", (error) => log.error({ err: error }, "job queue"));
   let started = false;
+  /** This instance's workers, by queue. */
+  const workers = new Map<QueueName, string[]>();
+  const wake = (name: QueueName) => {
+    for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
+  };
 
   return {
     async start() {
@@ -82,23 +99,56 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     async send(name, data, sendOptions = {}) {
       const { at, tx } = sendOptions;
+      // A test's clock is the time only of pg-boss's own sessions: a send on one of ours (a
+      // transaction's, on PostgreSQL) would read the real time, so it is told the clock's.
+      const startAfter = at ?? (clock ? new Date(clock.now()) : undefined);
       await boss.send(name, data, {
-        ...(at ? { startAfter: at } : {}),
+        ...(startAfter ? { startAfter } : {}),
         // Both drivers answer a transaction's execute() with { rows }, as pg-boss expects.
         ...(tx ? { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {}),
       });
+      if (!tx && !at) wake(name);
+    },
+    wake,
+    async idle() {
+      const names = [...workers.keys()];
+      if (names.length === 0) return;
+      const list = sql.join(
+        names.map((name) => sql`${name}`),
+        sql`, `,
+      );
+      for (;;) {
+        if (!started) return;
+        // The queue's time (a test's clock), which our own sessions do not read as job_now().
+        const now = clock ? new Date(clock.now()) : new Date();
+        const [row] = await database.rows<{ n: number }>(
+          sql`select count(*)::int as n from jobs.job where name in (${list})
+            and (state = 'active' or (state in ('created', 'retry') and start_after <= ${now}))`,
+        );
+        if (!row || row.n === 0) return;
+        for (const name of names) wake(name);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     },
     async work(name, handler) {
-      await boss.work(name, { pollingIntervalSeconds: pollSeconds }, async (jobs) => {
-        for (const job of jobs) {
-          try {
-            await handler(job.data as never);
-          } catch (error) {
-            log.warn({ err: error, queue: name, job: job.id }, "job failed; it will be retried");
-            throw error;
+      const worker: { id?: string } = {};
+      worker.id = await boss.work(name, { pollingIntervalSeconds: pollSeconds }, async (jobs) => {
+        try {
+          for (const job of jobs) {
+            try {
+              await handler(job.data as never);
+            } catch (error) {
+              log.warn({ err: error, queue: name, job: job.id }, "job failed; it will be retried");
+              throw error;
+            }
           }
+        } finally {
+          // A job was there, so more may be: look again at once instead of after the poll
+          // interval (a burst of checkouts' mails drains in a row, not one a second).
+          if (worker.id) boss.notifyWorker(worker.id);
         }
       });
+      workers.set(name, [...(workers.get(name) ?? []), worker.id]);
     },
   };
 }

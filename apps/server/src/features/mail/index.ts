@@ -1,2 +1,3 @@
-/** What other features use of mail: the mailer and the shape of a mail. */
+/** What other features use of mail: the mailer, the shape of a mail, and the mail queue. */
 export type { Mail, Mailer } from "./mailer.ts";
+export type { MailJobs, MailQueue, MailedNotification } from "./queue.ts";

@@ -7,7 +7,7 @@
  */
 import { ErrorCode, fromCents, orderNumber, type ShareStatus, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
@@ -23,10 +23,18 @@ export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): str
   return [...people];
 }
 
-/** Snapshot, split, write the order and its shares, end the session; answers the order's rows. */
+/**
+ * Snapshot, split, write the order and its shares, end the session, and send each sharer's mail
+ * job in the same transaction; answers the order's rows.
+ */
 export async function placeOrder(
   db: Db,
-  deps: { clock: Clock; events: Pick<EventBus, "publish"> },
+  deps: {
+    clock: Clock;
+    events: Pick<EventBus, "publish">;
+    /** Enqueues the checkout mails of these members, inside the checkout's transaction. */
+    mailShares: (tx: Tx, orderId: string, userIds: string[]) => Promise<void>;
+  },
   sessionId: string,
   user: User,
 ): Promise<{ row: OrderRow; shares: ShareRow[] }> {
@@ -109,6 +117,11 @@ export async function placeOrder(
         )
         .returning();
       await endInTransaction(tx, sessionId, now);
+      await deps.mailShares(
+        tx,
+        row!.id,
+        shareRows.map((s) => s.userId),
+      );
       const details = {
         orderId: row!.id,
         number: orderNumber(row!.number),

@@ -1,16 +1,14 @@
 import { escapeHtml } from "../../lib/html.ts";
-import type { Mail, Mailer } from "../mail/index.ts";
-import type { FastifyBaseLogger } from "fastify";
+import type { Order } from "@cartner/contract";
+import type { Mail } from "../mail/index.ts";
 import { formatMoney } from "./format.ts";
-import type { OrderMail } from "./service.ts";
 
 /** The checkout mail to one member: their share, the total, who to pay, and the order's link. */
 export function orderMail(
-  mail: OrderMail["order"],
+  order: Order,
   to: { name: string; email: string; userId: string },
   orderUrl: string,
 ): Mail {
-  const order = mail;
   const share = order.split.find((s) => s.userId === to.userId);
   const isPayee = order.payee._id === to.userId;
   // The one who placed the order reads "You checked out", not their own name.
@@ -45,26 +43,5 @@ export function orderMail(
     subject: `Your share of ${order.number}: ${order.sessionName}`,
     text,
     html,
-  };
-}
-
-/** Sends each recipient their mail; answers who got it. A failure is logged, never thrown. */
-export function createOrderMailer(
-  mailer: Mailer,
-  log: FastifyBaseLogger,
-  orderPage: (id: string) => string,
-) {
-  return async ({ order, recipients }: OrderMail): Promise<Map<string, boolean>> => {
-    const sent = new Map<string, boolean>();
-    for (const to of recipients) {
-      try {
-        await mailer.send(orderMail(order, to, orderPage(order._id)));
-        sent.set(to.userId, true);
-      } catch (error) {
-        log.warn({ err: error, order: order.number }, "order mail failed; the payee may resend it");
-        sent.set(to.userId, false);
-      }
-    }
-    return sent;
   };
 }

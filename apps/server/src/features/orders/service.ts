@@ -12,37 +12,32 @@ import {
   type SettlementKind,
   type User,
 } from "@cartner/contract";
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
 import { orderShares, orders, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
+import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
+import { orderMail } from "./mail.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";
 
 export { unsettledShares, type UnsettledRow } from "./order-view.ts";
-
-/** What the order mails need: each sharer's address, read after the order committed. */
-export interface OrderMail {
-  order: Order;
-  recipients: { userId: string; name: string; email: string }[];
-}
 
 export function createOrderService(deps: {
   db: Db;
   clock: Clock;
   events: Pick<EventBus, "publish">;
   media: Media;
-  /** Sends the checkout mails after commit; a failure is recorded on the share, never undoes. */
-  mailOrder: (mail: OrderMail) => Promise<Map<string, boolean>>;
-  /** Told of mail jobs still running, so shutdown and tests can wait for them. */
-  track?: (job: Promise<unknown>) => void;
+  /** The checkout mails go on the mail queue with the order; a failure never undoes it. */
+  mails: MailQueue;
+  mailer: Mailer;
   /** Tells the order's people of checkouts and payments. */
   notices?: Pick<NotificationService, "later"> | undefined;
 }) {
@@ -84,11 +79,15 @@ export function createOrderService(deps: {
     });
   }
 
-  /** The creator checks out (checkout.ts); the mails go after commit. */
+  /**
+   * The creator checks out (checkout.ts). Each sharer's checkout mail is a job sent in the
+   * checkout's transaction, so it exists exactly when the order does; it goes once the answer is
+   * sent (the answer does not wait for a mail server).
+   */
   async function checkout(sessionId: string, user: User): Promise<Order> {
-    const placed = await placeOrder(db, deps, sessionId, user);
+    const placed = await placeOrder(db, { ...deps, mailShares }, sessionId, user);
+    deps.mails.wake();
     const order = build(placed.row, placed.shares);
-    sendMails(order, placed.row);
     noticeCheckout(order, user._id);
     return order;
   }
@@ -121,35 +120,56 @@ export function createOrderService(deps: {
     });
   }
 
+  /** Inside the checkout's transaction: one mail job per share. */
+  async function mailShares(tx: Tx, orderId: string, userIds: string[]) {
+    for (const userId of userIds) await deps.mails.send("order", { orderId, userId }, { tx });
+  }
+
   /**
-   * Mails each sharer after commit (the answer does not wait for a mail server); each share
-   * records whether its mail went, and the payee sees a failure and may send it again.
+   * The checkout mail to one member (a "mail.send" job). Its share records whether it went: a
+   * failure marks it "failed", so the payee sees it and may send it again, and throws, so the
+   * queue tries again later; a success marks it "sent", and a job finding it sent does nothing.
    */
-  function sendMails(order: Order, row: OrderRow, only?: string[]) {
-    const job = (async () => {
-      const targets = order.split.filter((s) => !only || only.includes(s.userId));
-      if (targets.length === 0) return;
-      const recipients = await db
-        .select({ userId: users.id, name: users.name, email: users.email })
-        .from(users)
+  async function sendOrderMail({ orderId, userId }: { orderId: string; userId: string }) {
+    const found = await load(orderId);
+    const share = found?.shares.find((s) => s.userId === userId);
+    if (!found || !share || share.mail === "sent") return;
+    const [to] = await db
+      .select({
+        userId: users.id,
+        name: users.name,
+        email: users.email,
+        deletedAt: users.deletedAt,
+      })
+      .from(users)
+      .where(eq(users.id, userId));
+    // Nobody is left to read it.
+    if (!to || to.deletedAt) return;
+    const mark = async (mail: "sent" | "failed") => {
+      await db
+        .update(orderShares)
+        .set({ mail })
         .where(
-          inArray(
-            users.id,
-            targets.map((s) => s.userId),
+          and(
+            eq(orderShares.orderId, orderId),
+            eq(orderShares.userId, userId),
+            ne(orderShares.mail, "sent"),
           ),
         );
-      const sent = await deps.mailOrder({ order, recipients });
-      for (const [userId, ok] of sent) {
-        await db
-          .update(orderShares)
-          .set({ mail: ok ? "sent" : "failed" })
-          .where(and(eq(orderShares.orderId, order._id), eq(orderShares.userId, userId)));
-      }
-      const fresh = await load(order._id);
-      if (fresh) announce(row, fresh.shares);
-    })();
-    deps.track?.(job);
+      const fresh = await load(orderId);
+      if (fresh) announce(fresh.row, fresh.shares);
+    };
+    try {
+      await deps.mailer.send(
+        orderMail(build(found.row, found.shares), to, media.orderPage(orderId)),
+      );
+    } catch (error) {
+      await mark("failed");
+      throw error;
+    }
+    await mark("sent");
   }
+  deps.mails.handle("order", sendOrderMail);
 
   async function list(userId: string): Promise<Order[]> {
     const rows = await db
@@ -242,20 +262,31 @@ export function createOrderService(deps: {
     return built;
   }
 
-  /** Sends the checkout mail again to every share whose mail failed (payee). */
+  /**
+   * Sends the checkout mail again to every share whose mail failed (payee): a new job each, at
+   * once (the failed job's own retries may still come; whichever sends first marks it sent).
+   */
   async function resendMail(orderId: string, payeeId: string): Promise<Order> {
-    const { row, shares } = await access(orderId, payeeId, "order.confirm");
+    const { shares } = await access(orderId, payeeId, "order.confirm");
     const failed = shares.filter((s) => s.mail === "failed").map((s) => s.userId);
     if (failed.length > 0) {
-      await db
-        .update(orderShares)
-        .set({ mail: "pending" })
-        .where(and(eq(orderShares.orderId, orderId), inArray(orderShares.userId, failed)));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(orderShares)
+          .set({ mail: "pending" })
+          .where(
+            and(
+              eq(orderShares.orderId, orderId),
+              inArray(orderShares.userId, failed),
+              eq(orderShares.mail, "failed"),
+            ),
+          );
+        await mailShares(tx, orderId, failed);
+      });
+      deps.mails.wake();
     }
     const fresh = (await load(orderId))!;
-    const order = build(fresh.row, fresh.shares);
-    if (failed.length > 0) sendMails(order, row, failed);
-    return order;
+    return build(fresh.row, fresh.shares);
   }
 
   /**

@@ -21,9 +21,12 @@ import {
   joinFailures,
   notificationPreferences,
   notifications,
+  mailDigestItems,
+  mailDigests,
   otpCodes,
   otpFailures,
   profiles,
+  pushSubscriptions,
   sessionInvites,
   sessionMembers,
   sessions,
@@ -220,7 +223,7 @@ export function createAccountService(deps: {
    * Deletes the account: sessions they created and still run end (their carts stay as history
    * for the others; hand one over first to keep it going), their lines leave every other cart not
    * yet checked out, every membership and every invite to their address goes, the profile, codes,
-   * devices and stored answers go, and the user row keeps only an anonymous name so others' carts
+   * devices (signed in, and subscribed to Web Push), digests and stored answers go, and the user row keeps only an anonymous name so others' carts
    * and orders still add up. Orders keep the names they were placed with; what they owe stays for
    * the payee to settle, what others owe them is written off (nobody is left to confirm it). With
    * unsettled shares (owed or owing) it is refused with the list unless `acknowledgeUnsettled`.
@@ -289,6 +292,10 @@ export function createAccountService(deps: {
       await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, user._id));
       // Stored answers to their keyed writes (profile, invites sent) are personal data too.
       await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user._id));
+      // No device of theirs is notified again, and no digest waits for them.
+      await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, user._id));
+      await tx.delete(mailDigestItems).where(eq(mailDigestItems.userId, user._id));
+      await tx.delete(mailDigests).where(eq(mailDigests.userId, user._id));
       await tx
         .update(authSessions)
         .set({ revokedAt: now, userAgent: "" })

@@ -1,7 +1,8 @@
 /**
  * An account's export: everything the app holds about the user, as
- * one JSON document: account, profile without the picture, devices, memberships, cart lines, order
- * shares, invites, notifications and notification choices. No password, no codes.
+ * one JSON document: account, profile without the picture, devices (signed in, and subscribed to
+ * Web Push), memberships, cart lines, order shares, invites, notifications and notification
+ * choices. No password, no codes.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
@@ -11,6 +12,7 @@ import {
   notificationPreferences,
   notifications,
   profiles,
+  pushSubscriptions,
   sessionInvites,
   sessionMembers,
   sessions,
@@ -116,11 +118,20 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     .select({ prefs: notificationPreferences.prefs })
     .from(notificationPreferences)
     .where(eq(notificationPreferences.userId, user._id));
+  const pushDevices = await db
+    .select({
+      endpoint: pushSubscriptions.endpoint,
+      createdAt: pushSubscriptions.createdAt,
+      lastSuccessAt: pushSubscriptions.lastSuccessAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, user._id));
   return {
     exportedAt: clock.now().toISOString(),
     account,
     profile: profile ?? null,
     devices,
+    pushDevices,
     sessions: memberships.map(({ budgetCents, ...m }) => ({
       ...m,
       budget: budgetCents === null ? null : fromCents(budgetCents),

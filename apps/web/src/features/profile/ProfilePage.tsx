@@ -19,6 +19,7 @@ import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { NotificationSettingsCard } from "./NotificationSettingsCard.tsx";
 import { AboutCard, ComingSoonProducts, MyCarts } from "./ProfileCards.tsx";
 import { ProfileSidebar } from "./ProfileSidebar.tsx";
+import { PushDeviceCard } from "./PushDevice.tsx";
 import { isProfileEmpty, joinedYear } from "./profile-model.ts";
 import { useMyProfile } from "../../api/profile.ts";
 
@@ -127,6 +128,7 @@ function ProfileView({ profile }: { profile: Profile }) {
         <ComingSoonProducts />
         <NotificationSettingsCard />
         <DevicesCard />
+        <PushDeviceCard />
         <YourDataCard />
       </div>
     </div>

@@ -1,0 +1,98 @@
+/**
+ * The devices that asked for Web Push: one row per push service endpoint, owned by whoever posted
+ * it last (a browser another person signs in on becomes theirs), at most MAX_DEVICES per account.
+ */
+import net from "node:net";
+import type { PushSubscriptionBody } from "@cartner/contract";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { pushSubscriptions } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { invalidFields } from "../../lib/errors.ts";
+
+/** Devices one account may have subscribed; a new one past this removes the oldest. */
+export const MAX_DEVICES = 20;
+
+/** Host names that never belong to a public push service. */
+const LOCAL_HOST = /(^|\.)(localhost|local|localdomain|internal|home|lan|intranet)$/i;
+
+/**
+ * Why the server will not post to this endpoint, or undefined. The server sends to whatever URL
+ * a user gives it, so it must be a push service's: https on a public host name, unless its
+ * origin is one of PUSH_SERVICE_ORIGINS (a self-hosted service, a test's stand-in).
+ */
+export function endpointProblem(endpoint: string, serviceOrigins: string[]): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return "endpoint must be the push service's https:// URL";
+  }
+  if (serviceOrigins.includes(url.origin)) return undefined;
+  if (url.protocol !== "https:") return "endpoint must be the push service's https:// URL";
+  if (url.username || url.password) return "endpoint must not carry a user name or password";
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (net.isIP(host) !== 0 || !host.includes(".") || LOCAL_HOST.test(host)) {
+    return "endpoint must be on a push service's public host name";
+  }
+  return undefined;
+}
+
+export function createPushSubscriptions(deps: {
+  db: Db;
+  clock: Clock;
+  /** PUSH_SERVICE_ORIGINS: push services whose endpoints may be http or local. */
+  serviceOrigins: string[];
+}) {
+  const { db, clock } = deps;
+
+  /** Keeps the device for the user (the same endpoint again: its owner and keys change). */
+  async function subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
+    const problem = endpointProblem(body.endpoint, deps.serviceOrigins);
+    if (problem) throw invalidFields({ endpoint: problem });
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(pushSubscriptions)
+        .values({
+          userId,
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+          createdAt: now,
+        })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: { userId, p256dh: body.keys.p256dh, auth: body.keys.auth },
+        });
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: count() })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId));
+      if (n <= MAX_DEVICES) return;
+      const oldest = await tx
+        .select({ id: pushSubscriptions.id })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))
+        .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id))
+        .limit(n - MAX_DEVICES);
+      await tx.delete(pushSubscriptions).where(
+        inArray(
+          pushSubscriptions.id,
+          oldest.map((o) => o.id),
+        ),
+      );
+    });
+  }
+
+  /** Forgets the caller's own device; another's endpoint, or an unknown one, changes nothing. */
+  async function unsubscribe(userId: string, endpoint: string): Promise<void> {
+    await db
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)));
+  }
+
+  return { subscribe, unsubscribe };
+}
+
+export type PushSubscriptions = ReturnType<typeof createPushSubscriptions>;
