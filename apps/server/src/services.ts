@@ -19,6 +19,7 @@ import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/realtime/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
+import { createSeriesService } from "./features/series/service.ts";
 import { createInviteLinkService } from "./features/sessions/invite-links.ts";
 import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
 import { createMemberService } from "./features/sessions/members.ts";
@@ -140,10 +141,14 @@ export async function createServices(input: {
     // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
     batching: database.kind === "pglite" ? "all" : "per-cart",
   });
+  const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
+  // Each instance works the queue; a series' next session starts once whichever claims it.
+  await input.jobs.work("series.start", series.start);
   const orders = createOrderService({
     db,
     clock,
     events,
+    jobs: input.jobs,
     media,
     mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
     track,
@@ -169,6 +174,7 @@ export async function createServices(input: {
     account,
     carts,
     orders,
+    series,
     hub,
     jobs: input.jobs,
   };

@@ -19,6 +19,8 @@ export const LIVE_EVENT_TYPES = [
   "order.placed",
   "order.updated",
   "activity.created",
+  /** A series' next session started: to its members, naming it and the one it follows. */
+  "session.started",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
@@ -40,6 +42,8 @@ export const LiveEventSchema = z.object({
   joinRequest: z.enum(JOIN_REQUEST_OUTCOMES).optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
+  /** session.started: the session the new one follows. */
+  fromSessionId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */
   version: z.number().int().optional(),
 });

@@ -24,6 +24,8 @@ import type { Database, Tx } from "../../db/client.ts";
 export const QUEUES = {
   /** A mail the server sends on its own (checkout, reminders, digests): retried for about a day. */
   "mail.send": { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 6 * 3600 },
+  /** A series' next session: its handler starts it once, when still due (features/series). */
+  "series.start": { retryLimit: 10, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 },
 } satisfies Record<string, QueueOptions>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -12,7 +12,9 @@ import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts"
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
+import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
+import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession } from "../sessions/index.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
@@ -26,7 +28,7 @@ export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): str
 /** Snapshot, split, write the order and its shares, end the session; answers the order's rows. */
 export async function placeOrder(
   db: Db,
-  deps: { clock: Clock; events: Pick<EventBus, "publish"> },
+  deps: { clock: Clock; events: Pick<EventBus, "publish">; jobs: Pick<Jobs, "send"> },
   sessionId: string,
   user: User,
 ): Promise<{ row: OrderRow; shares: ShareRow[] }> {
@@ -109,6 +111,8 @@ export async function placeOrder(
         )
         .returning();
       await endInTransaction(tx, sessionId, now);
+      // A series' next session starts now, by a job that exists exactly when this commits.
+      await afterCheckout(deps.jobs, tx, session);
       const details = {
         orderId: row!.id,
         number: orderNumber(row!.number),

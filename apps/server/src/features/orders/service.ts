@@ -19,6 +19,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
+import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder } from "./checkout.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
@@ -36,6 +37,8 @@ export function createOrderService(deps: {
   db: Db;
   clock: Clock;
   events: Pick<EventBus, "publish">;
+  /** The durable job queue: a series' next session is started by a job the checkout sends. */
+  jobs: Pick<Jobs, "send">;
   media: Media;
   /** Sends the checkout mails after commit; a failure is recorded on the share, never undoes. */
   mailOrder: (mail: OrderMail) => Promise<Map<string, boolean>>;
