@@ -112,8 +112,17 @@ export function createSeriesService(deps: {
           return { result: null, activity: { type: "series.updated", details: { ended: true } } };
         }
         const rule = canonicalRule(body.rule).text;
-        const anchor = anchorOf(now, body.timeZone);
-        const nextAt = nextOccurrence(rule, body.timeZone, anchor, now);
+        let anchor: Date;
+        let nextAt: Date | null;
+        try {
+          anchor = anchorOf(now, body.timeZone);
+          nextAt = nextOccurrence(rule, body.timeZone, anchor, now);
+        } catch {
+          // A zone this runtime's Intl knows but the recurrence library does not read.
+          throw new AppError(400, ErrorCode.VALIDATION, "Invalid timeZone: not a known time zone", {
+            fields: { timeZone: "Not a known time zone" },
+          });
+        }
         if (!nextAt) {
           throw new AppError(400, ErrorCode.VALIDATION, "Invalid rule: it has no occurrence left", {
             fields: { rule: "It has no occurrence left" },
@@ -266,7 +275,7 @@ export function createSeriesService(deps: {
       .from(sessions)
       .where(eq(sessions.id, job.sessionId));
     if (!current?.rule) return;
-    await writeSessionsTogether(db, deps, async (write, tx) => {
+    await writeSessionsTogether(db, deps, async (write) => {
       const { result: started } = await write({
         sessionId: job.sessionId,
         userId: current.creatorId,

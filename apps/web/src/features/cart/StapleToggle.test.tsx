@@ -71,7 +71,7 @@ describe("staple lines on the cart page", () => {
 
   it("a participant pins only their own line", async () => {
     open(cartAs("participant"));
-    const mug = await screen.findAllByText(products.mug.name);
+    await screen.findAllByText(products.mug.name);
     expect(toggles()).toEqual([[`${STAPLE_HINT}: ${products.mug.name}`, "false"]]);
     // Ben's staple still shows as one.
     expect(screen.getAllByText("Staple")).toHaveLength(1);
