@@ -227,6 +227,8 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       passcode: () => "tulip",
       lineId: () => crypto.randomUUID(),
       userIds: () => [],
+      rule: () => "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+      timeZone: () => "UTC",
     };
     if (byName[name]) return byName[name]();
     const branch = schema.anyOf?.[0] ?? schema.oneOf?.[0];
