@@ -121,6 +121,13 @@ describe("the activity log", () => {
       "series.updated",
       "Ann",
     );
+    // Ended again, so the checkout below starts no next session (whose entry would come here too).
+    await step(
+      "PUT /api/sessions/:id/series",
+      () => f.as.creator("PUT", `/api/sessions/${sid}/series`, null),
+      "series.updated",
+      "Ann",
+    );
     await step(
       "PUT /api/sessions/:id/split-policy",
       () =>
