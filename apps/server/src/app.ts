@@ -28,6 +28,7 @@ import { profileRoutes } from "./features/profile/routes.ts";
 import { pushRoutes } from "./features/push/index.ts";
 import { openEventBus } from "./features/realtime/open-bus.ts";
 import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
+import { seriesRoutes } from "./features/series/routes.ts";
 import { inviteLinkRoutes } from "./features/sessions/invite-link-routes.ts";
 import { memberSettingsRoutes } from "./features/sessions/member-settings-routes.ts";
 import { memberRoutes } from "./features/sessions/members-routes.ts";
@@ -170,6 +171,7 @@ export async function buildApp(
       await api.register(memberSettingsRoutes(services.memberSettings));
       await api.register(inviteLinkRoutes(services.links, config.authRateLimit));
       await api.register(memberRoutes(services.members));
+      await api.register(seriesRoutes(services.series));
       await api.register(cartRoutes(services.carts, readCache));
       await api.register(orderRoutes(services.orders, clock));
       await api.register(notificationRoutes(services.notifications));

@@ -22,6 +22,7 @@ import type { EventBus } from "./features/realtime/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
 import { createNotificationService, type Channel } from "./features/notifications/index.ts";
+import { createSeriesService } from "./features/series/service.ts";
 import { createInviteLinkService } from "./features/sessions/invite-links.ts";
 import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
 import { createMemberService } from "./features/sessions/members.ts";
@@ -182,10 +183,14 @@ export async function createServices(input: {
     batching: database.kind === "pglite" ? "all" : "per-cart",
     notices: notifications,
   });
+  const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
+  // Each instance works the queue; a series' next session starts once whichever claims it.
+  await input.jobs.work("series.start", series.start);
   const orders = createOrderService({
     db,
     clock,
     events,
+    jobs: input.jobs,
     media,
     mails,
     mailer,
@@ -216,6 +221,7 @@ export async function createServices(input: {
     carts,
     orders,
     notifications,
+    series,
     hub,
     jobs: input.jobs,
     mails,

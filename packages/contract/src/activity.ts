@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { SettlementKindSchema } from "./orders.ts";
+import { DROPPED_REASONS } from "./series.ts";
 import { InviteRoleSchema } from "./sessions.ts";
 import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 
@@ -26,6 +27,10 @@ export const ACTIVITY_TYPES = [
   "order.placed",
   "order.paid",
   "order.confirmed",
+  "item.staple",
+  "series.updated",
+  "series.started",
+  "series.continued",
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -109,6 +114,22 @@ export const ActivityEntrySchema = z.union([
     how: SettlementKindSchema.optional(),
     reason: accountDeleted.optional(),
   }),
+  /** A line marked (or no longer) to be carried into the series' next session. */
+  entry("item.staple", { ...product, staple: z.boolean(), lineOf: z.string() }),
+  /** The session made to repeat on a rule (or the rule changed), with its next start. */
+  entry("series.updated", { rule: z.string(), timeZone: z.string(), nextAt: z.string() }),
+  /** The series ended: no next session starts. */
+  entry("series.updated", { ended: z.literal(true) }),
+  /**
+   * This session started as the series' next one, after `fromSessionId`; `dropped`: the staple
+   * lines not carried, by product name and why.
+   */
+  entry("series.started", {
+    fromSessionId: z.string(),
+    dropped: z.array(z.strictObject({ name: z.string(), reason: z.enum(DROPPED_REASONS) })),
+  }),
+  /** The series moved on to its next session, `sessionId`. */
+  entry("series.continued", { sessionId: z.string() }),
 ]);
 /** One activity entry; narrow on `type` to read its details. */
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;

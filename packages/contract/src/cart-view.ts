@@ -62,6 +62,8 @@ export const CartViewSchema = z.strictObject({
       userName: z.string(),
       /** Members who share the line in equal parts, by name; empty: the session's policy applies. */
       sharedWith: z.array(z.strictObject({ _id: z.uuid(), name: z.string() })),
+      /** Carried into the series' next session. */
+      staple: z.boolean(),
     }),
   ),
 });

@@ -31,6 +31,8 @@ export const CartLineSchema = z.object({
   lineTotal: z.number(),
   /** Members who share the line in equal parts; empty: the session's policy applies. */
   sharedWith: z.array(z.object({ _id: z.string(), name: z.string() })),
+  /** Carried into the series' next session at that day's price. */
+  staple: z.boolean(),
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 

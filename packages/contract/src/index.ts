@@ -5,6 +5,8 @@ export * from "./auth.ts";
 export * from "./products.ts";
 export * from "./money.ts";
 export * from "./sessions.ts";
+export * from "./series.ts";
+export * from "./time-zones.ts";
 export * from "./activity.ts";
 export * from "./pricing.ts";
 export * from "./split.ts";

@@ -20,6 +20,8 @@ export const LIVE_EVENT_TYPES = [
   "order.updated",
   "activity.created",
   "notification.created",
+  /** A series' next session started: to its members, naming it and the one it follows. */
+  "session.started",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
@@ -43,6 +45,8 @@ export const LiveEventSchema = z.object({
   notificationId: z.string().optional(),
   /** order.placed, order.updated: the order to refetch. */
   orderId: z.string().optional(),
+  /** session.started: the session the new one follows. */
+  fromSessionId: z.string().optional(),
   /** The session's version after the change (clients skip events older than what they hold). */
   version: z.number().int().optional(),
 });

@@ -4,6 +4,7 @@
  * choices of kind and channel, with quiet hours that hold push and email.
  */
 import { z } from "zod";
+import { isTimeZone } from "./time-zones.ts";
 
 export const NOTIFICATION_KINDS = [
   "changes",
@@ -34,17 +35,6 @@ export type Notification = z.infer<typeof NotificationSchema>;
 
 /** "HH:MM", 00:00 to 23:59. */
 export const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** Whether the runtime knows an IANA time zone name ("Europe/Paris", "UTC"). */
-export function isTimeZone(name: string): boolean {
-  if (name.length === 0 || name.length > 100) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const clockTime = (field: string) =>
   z.string().regex(CLOCK_TIME, `${field} is a time HH:MM, 00:00 to 23:59`);

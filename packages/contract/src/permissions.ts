@@ -74,6 +74,8 @@ export const PERMISSIONS = {
   "session.transfer": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** A new session code (and passcode); members keep their access. */
   "session.rotateCode": { allow: ["creator"], forbidden: CREATOR_ONLY },
+  /** Make the session repeat, change its rule, or end its series. */
+  "session.series": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** Set one's own budget (a cap on one's own share). */
   "member.ownBudget": { allow: ["creator", "participant", "viewer"] },
   /** Mark oneself done ("I'm done"). */

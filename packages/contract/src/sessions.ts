@@ -7,6 +7,7 @@ import {
   SESSION_TYPES,
 } from "./constants.ts";
 import { INVITE_ROLES, SESSION_ROLES } from "./permissions.ts";
+import { SeriesSchema } from "./series.ts";
 import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 import { text } from "./text.ts";
 
@@ -135,6 +136,11 @@ export const SessionSchema = z.object({
   cartId: z.string(),
   cart: z.object({ _id: z.string(), totalPrice: z.number(), itemCount: z.number().int() }),
   splitPolicy: SplitPolicySchema,
+  /** The session repeats on this rule (null: it does not, or its series moved on or ended). */
+  series: SeriesSchema.nullable(),
+  /** The series' session this one followed, and the one that followed it (null: none). */
+  previousSessionId: z.string().nullable(),
+  nextSessionId: z.string().nullable(),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -106,6 +106,29 @@ describe("the activity log", () => {
       "Ben",
     );
     await step(
+      "PUT /api/carts/:cartId/lines/:lineId/staple",
+      () => f.as.participant("PUT", `${cart}/lines/${benLine}/staple`, { staple: true }),
+      "item.staple",
+      "Ben",
+    );
+    await step(
+      "PUT /api/sessions/:id/series",
+      () =>
+        f.as.creator("PUT", `/api/sessions/${sid}/series`, {
+          rule: "FREQ=WEEKLY;BYDAY=SA;BYHOUR=10;BYMINUTE=0",
+          timeZone: "Europe/Paris",
+        }),
+      "series.updated",
+      "Ann",
+    );
+    // Ended again, so the checkout below starts no next session (whose entry would come here too).
+    await step(
+      "PUT /api/sessions/:id/series",
+      () => f.as.creator("PUT", `/api/sessions/${sid}/series`, null),
+      "series.updated",
+      "Ann",
+    );
+    await step(
       "PUT /api/sessions/:id/split-policy",
       () =>
         f.as.creator("PUT", `/api/sessions/${sid}/split-policy`, {

@@ -158,6 +158,13 @@ const ROWS: Row[] = [
       body: { mode: "equal", weights: {}, fees: "equal" },
     }),
   },
+  {
+    endpoint: "PUT /api/sessions/:id/series",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/series`,
+      body: { rule: "FREQ=WEEKLY;BYDAY=FR;BYHOUR=18;BYMINUTE=0", timeZone: "Europe/Paris" },
+    }),
+  },
   // One's own budget...
   {
     endpoint: "PATCH /api/sessions/:id/members/:userId",
@@ -194,6 +201,21 @@ const ROWS: Row[] = [
     request: (f, role) => ({
       url: `/api/carts/${f.cartId}/lines/${othersLine(f, role)}/shared-with`,
       body: { userIds: [] },
+    }),
+  },
+  {
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/staple",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}/staple`,
+      body: { staple: true },
+    }),
+  },
+  {
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/staple",
+    action: "cart.changeAnyLine",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${othersLine(f, role)}/staple`,
+      body: { staple: true },
     }),
   },
   // Invitations and members.

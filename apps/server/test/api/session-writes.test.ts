@@ -42,6 +42,13 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
         fees: "creator",
       }),
   },
+  "PUT /api/sessions/:id/series": {
+    call: (f) =>
+      f.as.creator("PUT", `/api/sessions/${f.sessionId}/series`, {
+        rule: "FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0",
+        timeZone: "UTC",
+      }),
+  },
   "PATCH /api/sessions/:id/members/:userId": {
     call: (f) =>
       f.as.creator("PATCH", `/api/sessions/${f.sessionId}/members/${f.people.viewer.userId}`, {
@@ -143,6 +150,12 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
     call: (f) =>
       f.as.creator("PUT", `/api/carts/${f.cartId}/lines/${f.lineOf.creator}/shared-with`, {
         userIds: [f.people.creator.userId, f.people.participant.userId],
+      }),
+  },
+  "PUT /api/carts/:cartId/lines/:lineId/staple": {
+    call: (f) =>
+      f.as.participant("PUT", `/api/carts/${f.cartId}/lines/${f.lineOf.participant}/staple`, {
+        staple: true,
       }),
   },
   "POST /api/carts/:cartId/lines/:lineId/restore": {

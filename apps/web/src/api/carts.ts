@@ -47,6 +47,11 @@ export const cartsApi = {
       params: { cartId, lineId },
       body: { userIds },
     }),
+  stapleLine: (cartId: string, lineId: string, staple: boolean) =>
+    call("PUT /api/carts/:cartId/lines/:lineId/staple", {
+      params: { cartId, lineId },
+      body: { staple },
+    }),
   clear: (cartId: string) => call("DELETE /api/carts/:cartId/clear", { params: { cartId } }),
   remove: (cartId: string) => call("DELETE /api/carts/:cartId", { params: { cartId } }),
 };
@@ -194,6 +199,23 @@ export function useShareLine(
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       await client.invalidateQueries({ queryKey: cartKeys.all });
+    },
+  });
+}
+
+/** Marks a line a staple (carried into the series' next session), or no longer; carts refetch. */
+export function useStapleLine(
+  cartId: string,
+  reactions: Reactions<Answer<typeof cartsApi.stapleLine>, { lineId: string; staple: boolean }>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: ({ lineId, staple }: { lineId: string; staple: boolean }) =>
+      cartsApi.stapleLine(cartId, lineId, staple),
+    onSuccess: async (...args) => {
+      await reactions.onSuccess?.(...args);
+      settle(client, args[0].cart);
     },
   });
 }

@@ -21,6 +21,8 @@ export const sessionsApi = {
   leave: (id: string) => call("DELETE /api/sessions/:id/leave", { params: { id } }),
   setSplitPolicy: (id: string, body: RequestOf<"PUT /api/sessions/:id/split-policy">["body"]) =>
     call("PUT /api/sessions/:id/split-policy", { params: { id }, body }),
+  setSeries: (id: string, body: RequestOf<"PUT /api/sessions/:id/series">["body"]) =>
+    call("PUT /api/sessions/:id/series", { params: { id }, body }),
   updateMember: (
     id: string,
     userId: string,

@@ -88,6 +88,25 @@ export function useSaveSplitPolicy(
   });
 }
 
+type SeriesBody = Parameters<typeof sessionsApi.setSeries>[1];
+
+/** Makes the session repeat, changes its rule, or ends its series (null); sessions refetch. */
+export function useSaveSeries(
+  sessionId: string,
+  reactions: Reactions<Answer<typeof sessionsApi.setSeries>, SeriesBody>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: (body: SeriesBody) => sessionsApi.setSeries(sessionId, body),
+    onSuccess: async (...args) => {
+      client.setQueryData(sessionKeys.detail(sessionId), args[0].session);
+      await reactions.onSuccess?.(...args);
+      await client.invalidateQueries({ queryKey: sessionKeys.all });
+    },
+  });
+}
+
 type UpdateSessionBody = Parameters<typeof sessionsApi.update>[1];
 
 export function useUpdateSession(

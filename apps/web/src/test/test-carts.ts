@@ -36,6 +36,7 @@ export function makeLine(
     addedAt: "2025-05-02T10:00:00.000Z",
     lineTotal: Math.round(product.price * 100 * quantity) / 100,
     sharedWith: [],
+    staple: false,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MessageResponseSchema } from "../auth.ts";
 import { AddToCartBodySchema, LineQuerySchema, QuantityChangeBodySchema } from "../carts.ts";
 import { RESTORE_WINDOW_SECONDS } from "../constants.ts";
+import { StapleBodySchema } from "../series.ts";
 import { sessionErrors, type EndpointGroup } from "./base.ts";
 import {
   CartResponseSchema,
@@ -76,6 +77,15 @@ export const cartEndpoints = {
     params: z.strictObject({ cartId: z.uuid("Cart not found"), lineId: z.uuid("Line not found") }),
     body: SharedWithBodySchema,
     responses: { 200: CartWithWarningsSchema },
+    errors: sessionErrors,
+  },
+  "PUT /api/carts/:cartId/lines/:lineId/staple": {
+    summary:
+      "Mark a line as a staple, carried into the series' next session at that day's price: its adder or the creator",
+    access: "cart.changeOwnLine",
+    params: z.strictObject({ cartId: z.uuid("Cart not found"), lineId: z.uuid("Line not found") }),
+    body: StapleBodySchema,
+    responses: { 200: CartResponseSchema },
     errors: sessionErrors,
   },
   "POST /api/carts/:cartId/lines/:lineId/restore": {

@@ -16,6 +16,7 @@ import {
   SplitPolicySchema,
   UpdateSessionBodySchema,
 } from "../sessions.ts";
+import { SeriesBodySchema } from "../series.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 import {
   CartResponseSchema,
@@ -96,6 +97,15 @@ export const sessionEndpoints = {
     access: "session.splitPolicy",
     params: SessionIdParams,
     body: SplitPolicySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
+  "PUT /api/sessions/:id/series": {
+    summary:
+      "Make the session repeat (an RRULE, daily or weekly, and an IANA time zone), or null to end its series (creator)",
+    access: "session.series",
+    params: SessionIdParams,
+    body: SeriesBodySchema,
     responses: { 200: SessionResponseSchema },
     errors: sessionErrors,
   },

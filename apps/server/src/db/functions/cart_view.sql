@@ -1,6 +1,6 @@
 -- cart_view(cart): the cart, its session, its members (role, budget, ready mark and the share
 -- total it was set at) and its lines (frozen or current price, who added it, shared with whom) as
--- one JSON value. Every cart answer is built from it.
+-- one JSON value (a staple line is carried into a series' next session). Every cart answer is built from it.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_view(p_cart uuid) RETURNS json
@@ -24,7 +24,7 @@ BEGIN
         'id', l.id, 'quantity', l.quantity, 'addedAt', l.added_at,
         'unitPriceCents', coalesce(l.unit_price_cents, p.price_cents),
         'productId', p.id, 'productName', p.name, 'slug', p.slug, 'imageHash', p.image_hash,
-        'color', p.color, 'userId', u.id, 'userName', u.name,
+        'color', p.color, 'userId', u.id, 'userName', u.name, 'staple', l.staple,
         'sharedWith', (
           SELECT coalesce(json_agg(json_build_object('_id', su.id, 'name', su.name)
             ORDER BY su.name, su.id), '[]')

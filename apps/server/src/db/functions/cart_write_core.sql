@@ -6,8 +6,8 @@
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 -- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
--- quantity, sharers, added time) for the member who removed it, within the window the server
--- passes in p_amount (seconds): re-adding the product instead would make the undoer its adder,
+-- quantity, sharers, staple mark, added time) for the member who removed it, within the window
+-- the server passes in p_amount (seconds): re-adding the product instead would make the undoer its adder,
 -- and so its payer under the "by adder" split.
 CREATE OR REPLACE FUNCTION cart_write_core(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_amount integer,
@@ -97,11 +97,13 @@ BEGIN
       DELETE FROM removed_lines WHERE cart_id = p_cart AND removed_at < p_now - interval '1 hour';
       WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
       INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity, shared_with,
-        added_at, removed_by, removed_at)
-      SELECT id, cart_id, product_id, added_by, quantity, shared_with, added_at, p_user, p_now
+        staple, added_at, removed_by, removed_at)
+      SELECT id, cart_id, product_id, added_by, quantity, shared_with, staple, added_at, p_user,
+        p_now
       FROM gone
       ON CONFLICT (line_id) DO UPDATE SET quantity = excluded.quantity,
-        shared_with = excluded.shared_with, removed_by = excluded.removed_by,
+        shared_with = excluded.shared_with, staple = excluded.staple,
+        removed_by = excluded.removed_by,
         removed_at = excluded.removed_at;
       v_type := 'item.removed';
       v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
@@ -159,10 +161,10 @@ BEGIN
     ELSIF v_in_cart + v_removed.quantity > v_stock THEN
       verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
     END IF;
-    INSERT INTO cart_lines (id, cart_id, product_id, added_by, quantity, shared_with, added_at,
-      updated_at)
+    INSERT INTO cart_lines (id, cart_id, product_id, added_by, quantity, shared_with, staple,
+      added_at, updated_at)
     VALUES (v_removed.line_id, p_cart, v_removed.product_id, v_removed.added_by,
-      v_removed.quantity, v_removed.shared_with, v_removed.added_at, p_now);
+      v_removed.quantity, v_removed.shared_with, v_removed.staple, v_removed.added_at, p_now);
     DELETE FROM removed_lines WHERE line_id = v_removed.line_id;
     SELECT u.name INTO v_owner_name FROM users u WHERE u.id = v_removed.added_by;
     v_type := 'item.restored';

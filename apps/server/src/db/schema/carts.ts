@@ -2,6 +2,7 @@
 import { CART_STATUSES } from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   index,
   integer,
@@ -52,6 +53,8 @@ export const cartLines = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /** Carried into the series' next session (at that day's price). */
+    staple: boolean("staple").notNull().default(false),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -82,6 +85,7 @@ export const removedLines = pgTable(
       .references(() => users.id),
     quantity: integer("quantity").notNull(),
     sharedWith: uuid("shared_with").array().notNull(),
+    staple: boolean("staple").notNull().default(false),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull(),
     removedBy: uuid("removed_by")
       .notNull()

@@ -22,6 +22,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
 import { createdAt } from "./columns.ts";
@@ -53,9 +54,34 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /**
+     * The series this session carries (all four set, or none): its RRULE value, the IANA time
+     * zone it is read in, the DTSTART it counts from (INTERVAL's phase, COUNT), and when the next
+     * session starts unless this one is checked out first. The series moves to the next session.
+     */
+    seriesRule: text("series_rule"),
+    seriesTimeZone: text("series_time_zone"),
+    seriesAnchor: timestamp("series_anchor", { withTimezone: true }),
+    seriesNextAt: timestamp("series_next_at", { withTimezone: true }),
+    /** The series' session this one followed; each session is followed at most once. */
+    previousSessionId: uuid("previous_session_id").references((): AnyPgColumn => sessions.id, {
+      onDelete: "set null",
+    }),
   },
   (t) => [
     check("sessions_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
+    check(
+      "sessions_series_whole",
+      sql`(${t.seriesRule} is null) = (${t.seriesTimeZone} is null)
+        and (${t.seriesRule} is null) = (${t.seriesAnchor} is null)
+        and (${t.seriesRule} is null) = (${t.seriesNextAt} is null)`,
+    ),
+    uniqueIndex("sessions_previous_session_idx")
+      .on(t.previousSessionId)
+      .where(sql`${t.previousSessionId} is not null`),
+    index("sessions_series_next_idx")
+      .on(t.seriesNextAt)
+      .where(sql`${t.seriesNextAt} is not null`),
   ],
 );
 

@@ -3,13 +3,12 @@ import { inArray, sql } from "drizzle-orm";
 import { executeRows, type Database, type Db } from "../../db/client.ts";
 import { carts, sessionMembers } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import { AppError } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { writeSession } from "../sessions/index.ts";
-import { cartChanged, endedError, orderOfCart } from "./line-writes.ts";
+import { writeLineSetting } from "./line-setting.ts";
+import { cartChanged } from "./line-writes.ts";
 import type { CartReads } from "./reads.ts";
 import { cartOf } from "./view.ts";
 
@@ -40,7 +39,7 @@ export function createLineSharing(deps: {
   media: Media;
   notices?: Pick<NotificationService, "cartChanged"> | undefined;
 }) {
-  const { db, rows, reads, media } = deps;
+  const { reads, media } = deps;
 
   async function setSharedWith(
     cartId: string,
@@ -48,28 +47,10 @@ export function createLineSharing(deps: {
     lineId: string,
     userIds: string[],
   ): Promise<Cart> {
-    const [cart] = await rows<{ sessionId: string }>(
-      sql`select ${carts.sessionId} as "sessionId" from ${carts} where ${carts.id} = ${cartId}`,
-    );
-    if (!cart) throw notFound("Cart not found");
-    await writeSession(db, deps, {
-      sessionId: cart.sessionId,
-      userId: user._id,
-      action: "cart.changeOwnLine",
-      notFound: "Cart not found",
-      // Checked below, after the line's own checks: a line that is not there is 404 even in an
-      // ended session.
-      active: false,
-      change: async ({ tx, session, role, now }) => {
-        const [line] = await executeRows<{ addedBy: string }>(
-          tx,
-          sql`select added_by as "addedBy" from cart_lines where id = ${lineId} and cart_id = ${cartId}`,
-        );
-        if (!line) throw notFound("That item is not in the cart.");
-        if (line.addedBy !== user._id) requireAllowed(role, "cart.changeAnyLine", "Cart not found");
-        const ended = async () =>
-          endedError((await executeRows<{ number: number }>(tx, orderOfCart(cartId)))[0]);
-        if (session.status !== "active") throw await ended();
+    await writeLineSetting(
+      deps,
+      { cartId, user, lineId },
+      async ({ tx, session, now, ended }) => {
         const unique = uniqueIds(userIds);
         const payers = await executeRows<{ userId: string }>(
           tx,
@@ -109,11 +90,12 @@ export function createLineSharing(deps: {
         const { marked, ...details } = shared;
         return { result: marked, activity: { type: "item.shared", details } };
       },
-      events: (marked, session, lockedCartId) =>
+      (marked, session, lockedCartId) =>
         cartChanged(session.id, lockedCartId, session.version, marked),
-    });
-    deps.notices?.cartChanged(cart.sessionId, user._id);
-    return cartOf(await reads.access({ cartId }, user._id), user._id, media);
+    );
+    const view = await reads.access({ cartId }, user._id);
+    deps.notices?.cartChanged(view.session.id, user._id);
+    return cartOf(view, user._id, media);
   }
 
   return { setSharedWith };

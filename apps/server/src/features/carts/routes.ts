@@ -73,6 +73,15 @@ export const cartRoutes =
       return { cart, ...warningsOf(cart) };
     });
 
+    route(app, "PUT /api/carts/:cartId/lines/:lineId/staple", async (request) => ({
+      cart: await carts.setStaple(
+        request.params.cartId,
+        request.auth.user,
+        request.params.lineId,
+        request.body.staple,
+      ),
+    }));
+
     route(app, "DELETE /api/carts/:cartId/product/:productId", async (request) => ({
       cart: await carts.removeLine(
         request.params.cartId,

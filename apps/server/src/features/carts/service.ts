@@ -6,12 +6,13 @@ import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "../sessions/index.ts";
 import { createLineSharing } from "./line-sharing.ts";
+import { createLineStaple } from "./line-staple.ts";
 import { createLineWrites } from "./line-writes.ts";
 import { createCartReads } from "./reads.ts";
 
 /**
  * The carts service: reads and the summary (reads.ts, view.ts), line writes by cart_write()
- * (line-writes.ts), who shares a line (line-sharing.ts), and deleting a cart, which ends its
+ * (line-writes.ts), who shares a line (line-sharing.ts), staple lines (line-staple.ts), and deleting a cart, which ends its
  * session.
  */
 export function createCartService(deps: {
@@ -37,6 +38,7 @@ export function createCartService(deps: {
   const reads = createCartReads(deps);
   const lineWrites = createLineWrites(deps);
   const { setSharedWith } = createLineSharing({ ...deps, reads });
+  const { setStaple } = createLineStaple({ ...deps, reads });
 
   /** Deleting a cart ends its session: the cart is kept as history (a session's history is never deleted). */
   async function remove(cartId: string, user: User) {
@@ -52,6 +54,7 @@ export function createCartService(deps: {
     summary: reads.summary,
     ...lineWrites,
     setSharedWith,
+    setStaple,
     remove,
   };
 }

@@ -66,6 +66,7 @@ export function cartOf(view: CartView, viewerId: string, media: Media): Cart {
     addedAt: new Date(l.addedAt).toISOString(),
     lineTotal: fromCents(l.unitPriceCents * l.quantity),
     sharedWith: l.sharedWith,
+    staple: l.staple,
   }));
   return {
     _id: cart.id,

@@ -26,6 +26,8 @@ export const QUEUES = {
   "mail.send": { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 6 * 3600 },
   /** One Web Push message to one device: retried for about an hour (its TTL is a day). */
   "push.send": { retryLimit: 5, retryDelay: 15, retryBackoff: true, retryDelayMax: 1800 },
+  /** A series' next session: its handler starts it once, when still due (features/series). */
+  "series.start": { retryLimit: 10, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 },
 } satisfies Record<string, QueueOptions>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -12,7 +12,9 @@ import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts"
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
+import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
+import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession } from "../sessions/index.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
@@ -32,6 +34,7 @@ export async function placeOrder(
   deps: {
     clock: Clock;
     events: Pick<EventBus, "publish">;
+    jobs: Pick<Jobs, "send">;
     /** Enqueues the checkout mails of these members, inside the checkout's transaction. */
     mailShares: (tx: Tx, orderId: string, userIds: string[]) => Promise<void>;
   },
@@ -122,6 +125,8 @@ export async function placeOrder(
         row!.id,
         shareRows.map((s) => s.userId),
       );
+      // A series' next session starts now, by a job that exists exactly when this commits.
+      await afterCheckout(deps.jobs, tx, session);
       const details = {
         orderId: row!.id,
         number: orderNumber(row!.number),

@@ -21,6 +21,7 @@ import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
+import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
@@ -34,6 +35,8 @@ export function createOrderService(deps: {
   db: Db;
   clock: Clock;
   events: Pick<EventBus, "publish">;
+  /** The durable job queue: a series' next session is started by a job the checkout sends. */
+  jobs: Pick<Jobs, "send">;
   media: Media;
   /** The checkout mails go on the mail queue with the order; a failure never undoes it. */
   mails: MailQueue;

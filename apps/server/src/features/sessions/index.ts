@@ -4,11 +4,13 @@
  */
 export { announceActivity } from "./activity.ts";
 export { readyMark } from "./ready.ts";
+export { newSessionCode } from "./codes.ts";
 export { endInTransaction, type SessionService } from "./service.ts";
 export {
   toMembers,
   writeSession,
   writeSessionsTogether,
+  type SessionRow,
   type SessionWrite,
   type Written,
 } from "./write.ts";

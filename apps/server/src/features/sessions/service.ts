@@ -142,6 +142,12 @@ export function createSessionService(deps: {
       .where(inArray(carts.sessionId, ids))
       .groupBy(carts.id, carts.sessionId);
     const cartBySession = new Map(cartRows.map((c) => [c.sessionId, c]));
+    // The series' sessions that followed these (each is followed at most once).
+    const followers = await db
+      .select({ id: sessions.id, previous: sessions.previousSessionId })
+      .from(sessions)
+      .where(inArray(sessions.previousSessionId, ids));
+    const nextOf = new Map(followers.map((f) => [f.previous, f.id]));
 
     return rows.map((row) => {
       const invitedUsers = visibleMembers(members.get(row.id) ?? [], viewerId);
@@ -168,6 +174,16 @@ export function createSessionService(deps: {
         invitedUsers,
         cartId: cart.id,
         splitPolicy: row.splitPolicy,
+        series:
+          row.seriesRule && row.seriesTimeZone && row.seriesNextAt
+            ? {
+                rule: row.seriesRule,
+                timeZone: row.seriesTimeZone,
+                nextAt: row.seriesNextAt.toISOString(),
+              }
+            : null,
+        previousSessionId: row.previousSessionId,
+        nextSessionId: nextOf.get(row.id) ?? null,
         cart: {
           _id: cart.id,
           totalPrice: fromCents(Number(cart.totalCents)),

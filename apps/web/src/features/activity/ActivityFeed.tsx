@@ -2,8 +2,10 @@ import { useEffect, useId, useState } from "react";
 import {
   Activity as ActivityIcon,
   Minus,
+  Pin,
   Plus,
   ReceiptText,
+  Repeat,
   Settings2,
   Share2,
   Trash2,
@@ -35,6 +37,10 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.placed": ReceiptText,
   "order.paid": ReceiptText,
   "order.confirmed": ReceiptText,
+  "item.staple": Pin,
+  "series.updated": Repeat,
+  "series.started": Repeat,
+  "series.continued": Repeat,
 };
 
 function iconOf(entry: Activity): LucideIcon {

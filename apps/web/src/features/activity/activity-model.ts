@@ -1,4 +1,4 @@
-import type { Activity } from "@cartner/contract";
+import type { Activity, DroppedReason } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
 
@@ -12,7 +12,9 @@ function quantityOf(entry: Of<"item.added">): string {
 }
 
 /** "(Ann's line)" when the actor changed someone else's line (a creator may). */
-function lineOf(entry: Of<"item.quantity" | "item.removed" | "item.restored">): string {
+function lineOf(
+  entry: Of<"item.quantity" | "item.removed" | "item.restored" | "item.staple">,
+): string {
   const owner = entry.lineOf;
   return owner && owner !== entry.actor.name ? ` (${owner}'s line)` : "";
 }
@@ -100,8 +102,28 @@ export function activityAction(entry: Activity, you = false): string {
         : entry.how === "written_off"
           ? `wrote off ${entry.member}'s share of order ${entry.number}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
           : `confirmed ${entry.member}'s payment for order ${entry.number}`;
+    case "item.staple":
+      return entry.staple
+        ? `kept ${entry.product} for next time${lineOf(entry)}`
+        : `stopped keeping ${entry.product} for next time${lineOf(entry)}`;
+    case "series.updated":
+      return "ended" in entry ? "ended the series" : "made the session repeat";
+    case "series.started":
+      return entry.dropped.length === 0
+        ? "started this session from the last one, with its staples"
+        : `started this session from the last one; not carried: ${listText(
+            entry.dropped.map((d) => `${d.name} (${DROPPED_TEXT[d.reason]})`),
+          )}`;
+    case "series.continued":
+      return "started the next session of the series";
   }
 }
+
+const DROPPED_TEXT: Record<DroppedReason, string> = {
+  missing: "no longer sold",
+  out_of_stock: "out of stock",
+  adder_gone: "its adder left",
+};
 
 /** "Ben removed Oat milk"; the reader's own entries say "You". */
 export function describeActivity(entry: Activity, userId: string | null | undefined): string {

@@ -4,6 +4,7 @@ import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { canDecrease, canIncrease, type LineState } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
+import { StapleBadge, StapleToggle } from "./StapleToggle.tsx";
 
 export const ADDED_BY_SOMEONE = "Added by someone";
 
@@ -20,6 +21,8 @@ export interface LineControls {
   canChange: (line: CartLine) => boolean;
   onChange: (line: CartLine, change: 1 | -1) => void;
   onRemove: (line: CartLine) => void;
+  /** The cart whose lines may be marked staples (a series' session); absent: no staple toggle. */
+  stapleCartId?: string | undefined;
 }
 
 interface CartLinesTableProps {
@@ -87,6 +90,7 @@ export function CartLinesTable({ lines, lineStates, caption, controls }: CartLin
                 <div className="flex min-w-0 flex-col gap-0.5">
                   <span className="font-semibold break-words text-ink">{name}</span>
                   {state && <PendingBadge state={state} />}
+                  {line.staple && <StapleBadge />}
                   <span className="text-xs text-slate-500">
                     {formatMoney(line.productId.price)} each
                   </span>
@@ -159,15 +163,20 @@ export function CartLinesTable({ lines, lineStates, caption, controls }: CartLin
                 )}
               >
                 {editable && (
-                  <button
-                    type="button"
-                    className={cn(iconButton, "hover:bg-danger-50 hover:text-danger-700")}
-                    aria-label={`Remove ${name}`}
-                    title="Remove"
-                    onClick={() => controls.onRemove(line)}
-                  >
-                    <Trash2 aria-hidden="true" className="size-4" />
-                  </button>
+                  <div className="inline-flex items-center gap-1">
+                    {controls.stapleCartId && !state && (
+                      <StapleToggle cartId={controls.stapleCartId} line={line} />
+                    )}
+                    <button
+                      type="button"
+                      className={cn(iconButton, "hover:bg-danger-50 hover:text-danger-700")}
+                      aria-label={`Remove ${name}`}
+                      title="Remove"
+                      onClick={() => controls.onRemove(line)}
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                    </button>
+                  </div>
                 )}
               </td>
             )}

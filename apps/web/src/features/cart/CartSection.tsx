@@ -145,6 +145,8 @@ export function CartSection({
                     canChange: (line) => canChangeLine(role, line, userId, active),
                     onChange: (line, change) => onChangeQuantity(cart, line, change),
                     onRemove: (line) => onRemoveLine(cart, line),
+                    // Any line may be kept for a series' next session (set in the lobby).
+                    stapleCartId: active ? cart._id : undefined,
                   }}
                 />
               )}

@@ -176,6 +176,7 @@ function withAdded(
     addedAt: new Date().toISOString(),
     lineTotal: write.product.price,
     sharedWith: [],
+    staple: false,
   };
   return { cart: withTotals(cart, [...cart.products, line]), lineId };
 }

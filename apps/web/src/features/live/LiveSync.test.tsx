@@ -10,6 +10,8 @@ import {
   JOIN_ACCEPTED_LINK,
   JOIN_REQUEST_MESSAGE,
   ORDER_PLACED_MESSAGE,
+  SESSION_STARTED_LINK,
+  SESSION_STARTED_MESSAGE,
   joinAcceptedMessage,
   joinDeclinedMessage,
 } from "./live-events.ts";
@@ -100,6 +102,26 @@ describe("live sync in the app", () => {
 
     await user.click(link);
     await waitFor(() => expect(window.location.pathname).toBe("/orders/o-1"));
+  });
+
+  it("toasts a series' new session with a link to it, and refetches the session lists", async () => {
+    const { fetchMock, socket } = await openSessions();
+    act(() => socket.serverAccept());
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(2));
+    act(() =>
+      socket.serverSend({
+        type: "session.started",
+        sessionId: "s-new",
+        fromSessionId: "s-1",
+        version: 2,
+      }),
+    );
+    const message = await screen.findByText(SESSION_STARTED_MESSAGE, { exact: false });
+    expect(within(message).getByRole("link", { name: SESSION_STARTED_LINK })).toHaveAttribute(
+      "href",
+      "/session/s-new",
+    );
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(3));
   });
 
   it("tells a requester live that their request was declined or accepted, and refreshes the lists", async () => {

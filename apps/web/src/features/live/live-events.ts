@@ -20,6 +20,8 @@ import { LinkToast } from "./LinkToast.tsx";
 export const INVITE_RECEIVED_MESSAGE = "You have a new session invite.";
 export const JOIN_REQUEST_MESSAGE = "New join request for your session.";
 export const REMOVED_MESSAGE = "You were removed from this session.";
+export const SESSION_STARTED_MESSAGE = "The next session of your series has started.";
+export const SESSION_STARTED_LINK = "Open the new session";
 export const ORDER_PLACED_MESSAGE = "Your group checked out: the order and your share are ready.";
 export const joinAcceptedMessage = (creatorName: string, sessionName: string) =>
   `${creatorName} accepted your request to join ${sessionName}.`;
@@ -203,6 +205,21 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       return;
     case "order.updated":
       invalidate(client, [orderKeys.all]);
+      return;
+    case "session.started":
+      // A series' next session: it joins my lists, and the one it follows names it now.
+      invalidate(client, [...SESSION_LISTS, cartKeys.list()]);
+      if (event.fromSessionId) void refreshSession(client, event.fromSessionId);
+      if (sessionId) {
+        toast.info(
+          createElement(LinkToast, {
+            message: SESSION_STARTED_MESSAGE,
+            to: `/session/${encodeURIComponent(sessionId)}`,
+            label: SESSION_STARTED_LINK,
+          }),
+          { toastId: `started-${sessionId}`, autoClose: 10_000 },
+        );
+      }
       return;
     case "activity.created":
       if (sessionId) invalidate(client, [sessionKeys.activity(sessionId)]);

@@ -33,6 +33,7 @@ import { isNotFound } from "../../lib/api.ts";
 import { useSessionDetail } from "../../api/sessions.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
 import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
+import { SeriesCard } from "./SeriesCard.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
 import {
   CopyValue,
@@ -261,6 +262,7 @@ function Lobby({ session }: { session: Session }) {
       </div>
 
       <SplitPolicyCard session={session} role={role} />
+      <SeriesCard session={session} role={role} />
 
       <EndSessionDialog
         sessionName={session.sessionName}

@@ -1,0 +1,63 @@
+import type { User } from "@cartner/contract";
+import { sql } from "drizzle-orm";
+import { executeRows, type Database, type Db } from "../../db/client.ts";
+import { carts } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { notFound } from "../../lib/errors.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { writeSession, type SessionWrite } from "../sessions/index.ts";
+import { endedError, orderOfCart } from "./line-writes.ts";
+
+type Change<R> = SessionWrite<R>["change"];
+
+/**
+ * A change to one line's settings (who shares it, whether it is a staple) as a session write
+ * (sessions/write.ts): the cart row, then the session row, are locked first, as by every cart
+ * change and by checkout, so a change racing a checkout lands before its snapshot or is refused.
+ * The line must be in the cart (404, even in an ended session), the caller its adder or allowed
+ * to change any line, and the session active (else CART_LOCKED once checked out); then `change`
+ * runs, with `ended()` for a line that turns out to be gone with its cart.
+ */
+export async function writeLineSetting<R>(
+  deps: {
+    db: Db;
+    rows: Database["rows"];
+    clock: Clock;
+    events: Pick<EventBus, "publish">;
+  },
+  target: { cartId: string; user: User; lineId: string },
+  change: (
+    ctx: Parameters<Change<R>>[0] & { ended: () => Promise<Error> },
+  ) => ReturnType<Change<R>>,
+  events: SessionWrite<R>["events"],
+): Promise<void> {
+  const { cartId, user, lineId } = target;
+  const [cart] = await deps.rows<{ sessionId: string }>(
+    sql`select ${carts.sessionId} as "sessionId" from ${carts} where ${carts.id} = ${cartId}`,
+  );
+  if (!cart) throw notFound("Cart not found");
+  await writeSession(deps.db, deps, {
+    sessionId: cart.sessionId,
+    userId: user._id,
+    action: "cart.changeOwnLine",
+    notFound: "Cart not found",
+    // Checked below, after the line's own checks.
+    active: false,
+    change: async (ctx) => {
+      const [line] = await executeRows<{ addedBy: string }>(
+        ctx.tx,
+        sql`select added_by as "addedBy" from cart_lines where id = ${lineId} and cart_id = ${cartId}`,
+      );
+      if (!line) throw notFound("That item is not in the cart.");
+      if (line.addedBy !== user._id) {
+        requireAllowed(ctx.role, "cart.changeAnyLine", "Cart not found");
+      }
+      const ended = async () =>
+        endedError((await executeRows<{ number: number }>(ctx.tx, orderOfCart(cartId)))[0]);
+      if (ctx.session.status !== "active") throw await ended();
+      return change({ ...ctx, ended });
+    },
+    ...(events ? { events } : {}),
+  });
+}

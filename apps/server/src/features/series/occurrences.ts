@@ -1,0 +1,65 @@
+/**
+ * When a series' sessions start: its rule read by rrule-temporal (the RFC 5545 recurrence library
+ * pg-boss itself uses, on a Temporal implementation of its own, so IANA zones and their daylight
+ * saving changes are right on Node 24 without a global Temporal). A rule is evaluated from its
+ * anchor (DTSTART: midnight, in the series' time zone, of the day it was set), which fixes the
+ * phase of INTERVAL and where COUNT counts from.
+ */
+import { formatSeriesRule, parseSeriesRule, type SeriesRule } from "@cartner/contract";
+import { RRuleTemporal } from "rrule-temporal";
+
+/** The wall-clock date and time of `at` in `timeZone`. */
+function wallClock(at: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((p) => p.type === type)?.value ?? "00";
+  return {
+    date: `${part("year")}${part("month")}${part("day")}`,
+    time: `${part("hour")}${part("minute")}${part("second")}`,
+  };
+}
+
+/** The rule's canonical text; throws on a rule the contract refuses (bodies are checked first). */
+export function canonicalRule(text: string): { text: string; rule: SeriesRule } {
+  const parsed = parseSeriesRule(text);
+  if ("error" in parsed) throw new Error(`series rule refused: ${parsed.error}`);
+  return { text: formatSeriesRule(parsed.rule), rule: parsed.rule };
+}
+
+/**
+ * The anchor of a series set at `now`: the first instant of that day in its time zone (found by
+ * the rule itself, which has no occurrence before it, so no offset arithmetic here).
+ */
+export function anchorOf(now: Date, timeZone: string): Date {
+  const { date } = wallClock(now, timeZone);
+  const rule = new RRuleTemporal({
+    rruleString: `DTSTART;TZID=${timeZone}:${date}T000000\nRRULE:FREQ=DAILY;COUNT=1`,
+  });
+  const first = rule.all()[0];
+  return first ? new Date(first.epochMilliseconds) : now;
+}
+
+/** The first occurrence strictly after `after`, or null when the rule has no more (COUNT). */
+export function nextOccurrence(
+  ruleText: string,
+  timeZone: string,
+  anchor: Date,
+  after: Date,
+): Date | null {
+  const { text } = canonicalRule(ruleText);
+  const start = wallClock(anchor, timeZone);
+  const rule = new RRuleTemporal({
+    rruleString: `DTSTART;TZID=${timeZone}:${start.date}T${start.time}\nRRULE:${text}`,
+  });
+  const next = rule.next(after, false);
+  return next ? new Date(next.epochMilliseconds) : null;
+}
