@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
 import { createCartService } from "./features/carts/service.ts";
+import { createDeadlines } from "./features/deadlines/index.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { createOrderMailer } from "./features/orders/mail.ts";
 import { createOrderService } from "./features/orders/service.ts";
@@ -148,6 +149,18 @@ export async function createServices(input: {
     mailOrder: createOrderMailer(mailer, app.log, media.orderPage),
     track,
   });
+  // Deadlines: the creator's calls, and the jobs at their times (reminders, lock, checkout).
+  const deadlines = createDeadlines({
+    db,
+    clock,
+    events,
+    jobs: input.jobs,
+    sessions,
+    orders,
+    mailer,
+    media,
+    log: app.log,
+  });
   const hub = createLiveHub({
     bus: events,
     memberIds: sessions.memberIds,
@@ -169,6 +182,7 @@ export async function createServices(input: {
     account,
     carts,
     orders,
+    deadlines,
     hub,
     jobs: input.jobs,
   };

@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { authEndpoints } from "./endpoints/auth.ts";
 import type { Endpoint, HttpMethod } from "./endpoints/base.ts";
 import { cartEndpoints } from "./endpoints/carts.ts";
+import { deadlineEndpoints } from "./endpoints/deadlines.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
@@ -46,6 +47,7 @@ export const endpoints = {
   ...productEndpoints,
   ...sessionEndpoints,
   ...inviteLinkEndpoints,
+  ...deadlineEndpoints,
   ...cartEndpoints,
   ...orderEndpoints,
   ...profileEndpoints,

@@ -6,6 +6,7 @@ import {
   SESSION_PARTICIPANT_OPTIONS,
   SESSION_TYPES,
 } from "./constants.ts";
+import { DeadlineSchema } from "./deadlines.ts";
 import { INVITE_ROLES, SESSION_ROLES } from "./permissions.ts";
 import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 import { text } from "./text.ts";
@@ -132,6 +133,8 @@ export const SessionSchema = z.object({
   cartId: z.string(),
   cart: z.object({ _id: z.string(), totalPrice: z.number(), itemCount: z.number().int() }),
   splitPolicy: SplitPolicySchema,
+  /** When the cart closes, its reminders and automatic checkout (null: no deadline). */
+  deadline: DeadlineSchema.nullable(),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -8,3 +8,4 @@ export * from "./schema/sessions.ts";
 export * from "./schema/carts.ts";
 export * from "./schema/orders.ts";
 export * from "./schema/requests.ts";
+export * from "./schema/deadlines.ts";

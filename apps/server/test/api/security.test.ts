@@ -227,6 +227,9 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       passcode: () => "tulip",
       lineId: () => crypto.randomUUID(),
       userIds: () => [],
+      // A deadline: in the future by the app's clock.
+      closesAt: () => new Date(Date.now() + 3_600_000).toISOString(),
+      remindAt: () => [60],
     };
     if (byName[name]) return byName[name]();
     const branch = schema.anyOf?.[0] ?? schema.oneOf?.[0];

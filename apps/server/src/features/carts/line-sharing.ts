@@ -8,7 +8,7 @@ import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
-import { cartChanged, endedError, orderOfCart } from "./line-writes.ts";
+import { cartChanged, endedError, lockedError, orderOfCart } from "./line-writes.ts";
 import type { CartReads } from "./reads.ts";
 import { cartOf } from "./view.ts";
 
@@ -38,7 +38,7 @@ export function createLineSharing(deps: {
   reads: Pick<CartReads, "access">;
   media: Media;
 }) {
-  const { db, rows, reads, media } = deps;
+  const { db, rows, reads, media, clock } = deps;
 
   async function setSharedWith(
     cartId: string,
@@ -68,6 +68,13 @@ export function createLineSharing(deps: {
         const ended = async () =>
           endedError((await executeRows<{ number: number }>(tx, orderOfCart(cartId)))[0]);
         if (session.status !== "active") throw await ended();
+        // Past the deadline the cart takes no changes, sharing included (read under the lock).
+        const [deadline] = await executeRows<{ closesAt: string }>(
+          tx,
+          sql`select closes_at as "closesAt" from session_deadlines
+            where session_id = ${session.id} and (closes_at <= ${now} or locked_at is not null)`,
+        );
+        if (deadline) throw lockedError(deadline.closesAt);
         const unique = uniqueIds(userIds);
         const payers = await executeRows<{ userId: string }>(
           tx,
@@ -110,7 +117,7 @@ export function createLineSharing(deps: {
       events: (marked, session, lockedCartId) =>
         cartChanged(session.id, lockedCartId, session.version, marked),
     });
-    return cartOf(await reads.access({ cartId }, user._id), user._id, media);
+    return cartOf(await reads.access({ cartId }, user._id), user._id, media, clock.now());
   }
 
   return { setSharedWith };

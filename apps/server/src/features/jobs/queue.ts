@@ -24,6 +24,19 @@ import type { Database, Tx } from "../../db/client.ts";
 export const QUEUES = {
   /** A mail the server sends on its own (checkout, reminders, digests): retried for about a day. */
   "mail.send": { retryLimit: 8, retryDelay: 30, retryBackoff: true, retryDelayMax: 6 * 3600 },
+  /**
+   * A session's deadline is due for something (a reminder, the lock, the automatic checkout):
+   * sent for each of those times when a deadline is set, moved or reopened (features/deadlines).
+   * Retried soon: the lock's entry and the checkout should follow the deadline closely.
+   */
+  "deadline.due": { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 600 },
+  /** One member's reminder mail: retried like the other mails, for about a day. */
+  "deadline.remind": {
+    retryLimit: 8,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 6 * 3600,
+  },
 } satisfies Record<string, QueueOptions>;
 
 export type QueueName = keyof typeof QUEUES;

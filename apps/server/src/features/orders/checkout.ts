@@ -13,7 +13,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { endInTransaction, toMembers, writeSession } from "../sessions/index.ts";
+import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
 /** People an order concerns: its payee and everyone with a share. */
@@ -23,12 +23,24 @@ export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): str
   return [...people];
 }
 
+/** How a checkout is placed: by the creator's hand (the default), or at the deadline. */
+export interface CheckoutOptions {
+  /**
+   * Runs first inside the checkout's transaction, under its locks: may refuse (throw) or record
+   * what the checkout settles (the deadline's automatic checkout, done once).
+   */
+  before?: (ctx: WriteContext) => Promise<void>;
+  /** Placed at the deadline, as the creator had chosen: said so in the activity entry. */
+  automatic?: boolean;
+}
+
 /** Snapshot, split, write the order and its shares, end the session; answers the order's rows. */
 export async function placeOrder(
   db: Db,
   deps: { clock: Clock; events: Pick<EventBus, "publish"> },
   sessionId: string,
   user: User,
+  options: CheckoutOptions = {},
 ): Promise<{ row: OrderRow; shares: ShareRow[] }> {
   const { result } = await writeSession(db, deps, {
     sessionId,
@@ -36,7 +48,9 @@ export async function placeOrder(
     action: "session.checkout",
     // A checked-out session says so before saying it has ended.
     active: false,
-    change: async ({ tx, session, cartId, now }) => {
+    change: async (ctx) => {
+      const { tx, session, cartId, now } = ctx;
+      await options.before?.(ctx);
       const [existing] = await tx
         .select({ id: orders.id })
         .from(orders)
@@ -113,6 +127,7 @@ export async function placeOrder(
         orderId: row!.id,
         number: orderNumber(row!.number),
         total: fromCents(summary.total),
+        ...(options.automatic ? { automatic: true as const } : {}),
       };
       return {
         result: { row: row!, shares: shareRows },

@@ -20,7 +20,7 @@ import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { peopleOf, placeOrder } from "./checkout.ts";
+import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";
 
@@ -80,9 +80,16 @@ export function createOrderService(deps: {
     });
   }
 
-  /** The creator checks out (checkout.ts); the mails go after commit. */
-  async function checkout(sessionId: string, user: User): Promise<Order> {
-    const placed = await placeOrder(db, deps, sessionId, user);
+  /**
+   * The creator checks out (checkout.ts), by hand or at the deadline (`options`); the mails go
+   * after commit.
+   */
+  async function checkout(
+    sessionId: string,
+    user: User,
+    options: CheckoutOptions = {},
+  ): Promise<Order> {
+    const placed = await placeOrder(db, deps, sessionId, user, options);
     const order = build(placed.row, placed.shares);
     sendMails(order, placed.row);
     return order;

@@ -3,12 +3,14 @@
  * transaction, the activity log's announcement, ready marks and the service's type.
  */
 export { announceActivity } from "./activity.ts";
-export { readyMark } from "./ready.ts";
+export { readyMark, type StoredMark } from "./ready.ts";
 export { endInTransaction, type SessionService } from "./service.ts";
 export {
   toMembers,
   writeSession,
   writeSessionsTogether,
   type SessionWrite,
+  type TypedEntry,
+  type WriteContext,
   type Written,
 } from "./write.ts";
