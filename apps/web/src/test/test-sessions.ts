@@ -44,6 +44,7 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     cartId: `c-${id}`,
     cart: { _id: `c-${id}`, totalPrice: 0, itemCount: 0 },
     splitPolicy: DEFAULT_SPLIT_POLICY,
+    deadline: null,
     version: 1,
     createdAt: "2025-05-01T10:00:00.000Z",
     updatedAt: "2025-05-01T10:00:00.000Z",

@@ -6,7 +6,7 @@ import { SessionResponseSchema } from "./envelopes.ts";
 export const deadlineEndpoints = {
   "PUT /api/sessions/:id/deadline": {
     summary:
-      "Set or move the deadline: when the cart closes (in the future), reminders (minutes before), automatic checkout; null clears it (creator)",
+      "Set or move the deadline: when the cart closes (in the future), reminders (minutes before; default 24 h and 1 h), automatic checkout (default off); a move keeps what it does not name; null clears it (creator)",
     access: "session.deadline",
     params: SessionIdParams,
     body: SetDeadlineBodySchema,

@@ -1,6 +1,9 @@
 import { useEffect, useId, useState } from "react";
 import {
   Activity as ActivityIcon,
+  AlarmClock,
+  Lock,
+  LockOpen,
   Minus,
   Plus,
   ReceiptText,
@@ -35,6 +38,11 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.placed": ReceiptText,
   "order.paid": ReceiptText,
   "order.confirmed": ReceiptText,
+  "deadline.set": AlarmClock,
+  "deadline.cleared": AlarmClock,
+  "deadline.locked": Lock,
+  "deadline.reopened": LockOpen,
+  "deadline.checkout_skipped": Lock,
 };
 
 function iconOf(entry: Activity): LucideIcon {
