@@ -40,7 +40,11 @@ export default defineConfig(async () => {
           { TEST_DB: "pglite" },
           ["test/**/*.test.ts"],
           // Several instances share one database, and a pool of connections, only on PostgreSQL.
-          ["test/process/two-instances.test.ts", "test/api/postgres-crowd.test.ts"],
+          [
+            "test/process/two-instances.test.ts",
+            "test/api/postgres-crowd.test.ts",
+            "test/api/deadlines-two-instances.test.ts",
+          ],
         ),
         ...(postgresUrl
           ? [
@@ -53,6 +57,7 @@ export default defineConfig(async () => {
                   "test/db/**/*.test.ts",
                   // The crash test runs the real server on both databases.
                   "test/process/cart-crash.test.ts",
+                  "test/process/deadline-restart.test.ts",
                   "test/process/two-instances.test.ts",
                 ],
                 // The fuzz walk runs once, on the embedded default (issue 15).

@@ -5,6 +5,7 @@ import {
   type APIRequestContext,
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   type Page,
 } from "@playwright/test";
 
@@ -109,8 +110,10 @@ export async function signedInPerson<W extends object>(
   browser: Browser,
   name: string,
   watch: (page: Page) => W,
+  /** The browser's own settings, e.g. `{ timezoneId: "America/New_York" }`. */
+  contextOptions: BrowserContextOptions = {},
 ): Promise<SignedIn & W> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   const watched = watch(page);
   const user = await signUp(page, newUser(name));
@@ -125,10 +128,17 @@ export async function signedInPerson<W extends object>(
 export type Person = SignedIn & { problems: string[] };
 
 /** Someone signed up and signed in, in their own browser context. */
-export const person = (browser: Browser, name: string): Promise<Person> =>
-  signedInPerson(browser, name, (page) => ({
-    problems: watchConsole(page, { serverErrors: true }),
-  }));
+export const person = (
+  browser: Browser,
+  name: string,
+  contextOptions: BrowserContextOptions = {},
+): Promise<Person> =>
+  signedInPerson(
+    browser,
+    name,
+    (page) => ({ problems: watchConsole(page, { serverErrors: true }) }),
+    contextOptions,
+  );
 
 /** A product as GET /api/products lists it (the fields the journeys read). */
 export interface Product {
@@ -146,7 +156,7 @@ export function cartOf(page: Page, sessionName: string) {
 /** A setup call to the API with this person's token; fails the test unless it succeeds. */
 export async function apiCall<T>(
   who: { page: Page; token: string },
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PUT",
   path: string,
   data?: object,
 ) {

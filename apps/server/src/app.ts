@@ -17,6 +17,7 @@ import { openDatabase, type Database } from "./db/client.ts";
 import { authRoutes } from "./features/auth/index.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
+import { deadlineRoutes } from "./features/deadlines/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { createJobs } from "./features/jobs/index.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
@@ -144,6 +145,10 @@ export async function buildApp(
   const { auth, readCache } = services;
   app.decorate("channels", services.channels);
   installAuthenticate(app, auth);
+  // The deadline jobs, and the deadlines that passed while no server ran (in the background;
+  // closing waits for it, before the queue and the database close).
+  const sweeping = await services.deadlines.start();
+  app.addHook("onClose", async () => sweeping);
 
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
@@ -172,6 +177,7 @@ export async function buildApp(
       await api.register(inviteLinkRoutes(services.links, config.authRateLimit));
       await api.register(memberRoutes(services.members));
       await api.register(seriesRoutes(services.series));
+      await api.register(deadlineRoutes(services.deadlines));
       await api.register(cartRoutes(services.carts, readCache));
       await api.register(orderRoutes(services.orders, clock));
       await api.register(notificationRoutes(services.notifications));

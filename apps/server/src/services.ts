@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
 import { createCartService } from "./features/carts/service.ts";
+import { createDeadlines } from "./features/deadlines/index.ts";
 import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
@@ -196,6 +197,18 @@ export async function createServices(input: {
     mailer,
     notices: notifications,
   });
+  // Deadlines: the creator's calls, and the jobs at their times (reminders, lock, checkout).
+  const deadlines = createDeadlines({
+    db,
+    clock,
+    events,
+    jobs: input.jobs,
+    sessions,
+    orders,
+    mailer,
+    media,
+    log: app.log,
+  });
   // Every handler is registered: this instance starts taking its jobs.
   await mails.start();
   await pushChannel.start();
@@ -222,6 +235,7 @@ export async function createServices(input: {
     orders,
     notifications,
     series,
+    deadlines,
     hub,
     jobs: input.jobs,
     mails,

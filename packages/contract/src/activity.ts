@@ -31,6 +31,11 @@ export const ACTIVITY_TYPES = [
   "series.updated",
   "series.started",
   "series.continued",
+  "deadline.set",
+  "deadline.cleared",
+  "deadline.locked",
+  "deadline.reopened",
+  "deadline.checkout_skipped",
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -101,7 +106,8 @@ export const ActivityEntrySchema = z.union([
   /** A member's budget (null: none). */
   entry("session.updated", { ...member, budget: money.nullable() }),
   entry("split.policy", { mode: z.enum(SPLIT_MODES), fees: z.enum(FEE_MODES) }),
-  entry("order.placed", { ...order, total: money }),
+  /** `automatic`: placed at the deadline, as the creator had chosen (the entry is the creator's). */
+  entry("order.placed", { ...order, total: money, automatic: z.literal(true).optional() }),
   entry("order.paid", { ...order, amount: money }),
   /**
    * The payee settled a member's share; `how` is missing on entries written before settlements
@@ -130,6 +136,24 @@ export const ActivityEntrySchema = z.union([
   }),
   /** The series moved on to its next session, `sessionId`. */
   entry("series.continued", { sessionId: z.string() }),
+  /**
+   * A deadline set or moved (`previousClosesAt`: the one it replaced, null when there was none).
+   * Times are ISO 8601 instants; each reader shows them in their own time zone.
+   */
+  entry("deadline.set", {
+    closesAt: z.string(),
+    remindAt: z.array(count),
+    autoCheckout: z.boolean(),
+    previousClosesAt: z.string().nullable(),
+  }),
+  /** The deadline removed: the cart stays open. */
+  entry("deadline.cleared", { closesAt: z.string() }),
+  /** The cart closed at its deadline (written by the server, as the creator's entry). */
+  entry("deadline.locked", { closesAt: z.string(), autoCheckout: z.boolean() }),
+  /** A closed cart opened again until a new deadline. */
+  entry("deadline.reopened", { closesAt: z.string(), previousClosesAt: z.string() }),
+  /** The automatic checkout at the deadline did not happen: the cart was empty. */
+  entry("deadline.checkout_skipped", { closesAt: z.string(), reason: z.literal("empty_cart") }),
 ]);
 /** One activity entry; narrow on `type` to read its details. */
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;

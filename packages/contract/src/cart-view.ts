@@ -31,6 +31,14 @@ export const CartViewSchema = z.strictObject({
     creatorId: z.uuid(),
     version: z.number().int(),
     splitPolicy: SplitPolicySchema,
+    /** The session's deadline as stored (whether it passed is the server's clock's to say). */
+    deadline: z
+      .strictObject({
+        closesAt: timestamp,
+        remindAt: z.array(z.number().int()),
+        autoCheckout: z.boolean(),
+      })
+      .nullable(),
   }),
   /** Everyone with a membership row, pending requesters included, oldest first. */
   members: z.array(
@@ -81,6 +89,8 @@ export const CART_WRITE_VERDICTS = [
   "not_creator",
   /** The cart is completed (its session ended or was checked out). */
   "ended",
+  /** The session's deadline has passed (the cart closed at `closes_at`, by the write's `now`). */
+  "locked",
   "no_product",
   "no_line",
   /** Another member's line, by a participant. */

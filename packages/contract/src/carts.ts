@@ -2,6 +2,7 @@ import { z } from "zod";
 import { QUANTITY_MAX, QUANTITY_MIN } from "./constants.ts";
 import { fromCents } from "./money.ts";
 import type { ShareCents } from "./split.ts";
+import { DeadlineSchema } from "./deadlines.ts";
 import { MemberSchema, PersonSchema, SessionStatusSchema } from "./sessions.ts";
 
 export const AddToCartBodySchema = z.strictObject({
@@ -78,6 +79,8 @@ export const CartSchema = z.object({
     status: SessionStatusSchema,
     creator: PersonSchema,
     invitedUsers: z.array(MemberSchema),
+    /** The session's deadline: once `locked`, the cart takes no more changes (409 CART_LOCKED). */
+    deadline: DeadlineSchema.nullable(),
   }),
   products: z.array(CartLineSchema),
   totalPrice: z.number(),

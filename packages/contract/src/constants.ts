@@ -65,3 +65,17 @@ export const PRODUCT_SORTS = ["relevance", "price_asc", "price_desc", "rating"] 
 export const PRICE_SLIDER_MIN = 0;
 export const PRICE_SLIDER_MAX = 1000;
 export const PRICE_SLIDER_GAP = 10;
+
+// Deadlines (API.md "Deadlines and series"), kept apart from their schemas so that the lobby and
+// the cart page can import them without zod.
+/** A reminder is 1 minute to 7 days (10,080 minutes) before the deadline. */
+export const REMIND_MINUTES_MIN = 1;
+export const REMIND_MINUTES_MAX = 7 * 24 * 60;
+/** At most this many reminders per deadline. */
+export const DEADLINE_REMINDERS_MAX = 5;
+/** The reminders a new deadline gets when none are named: 24 h and 1 h before. */
+export const DEFAULT_REMIND_AT = [24 * 60, 60] as const;
+/** The reminders the lobby offers (minutes before): 1 week, 2 days, 24 h, 3 h, 1 h, 15 min. */
+export const REMIND_CHOICES = [7 * 24 * 60, 2 * 24 * 60, 24 * 60, 3 * 60, 60, 15] as const;
+/** How far ahead a deadline may be set: a year. */
+export const DEADLINE_MAX_DAYS_AHEAD = 366;

@@ -14,6 +14,7 @@ import { authEndpoints } from "./endpoints/auth.ts";
 import type { Endpoint, HttpMethod } from "./endpoints/base.ts";
 import { cartEndpoints } from "./endpoints/carts.ts";
 import { notificationEndpoints } from "./endpoints/notifications.ts";
+import { deadlineEndpoints } from "./endpoints/deadlines.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
@@ -48,6 +49,7 @@ export const endpoints = {
   ...productEndpoints,
   ...sessionEndpoints,
   ...inviteLinkEndpoints,
+  ...deadlineEndpoints,
   ...cartEndpoints,
   ...orderEndpoints,
   ...profileEndpoints,

@@ -18,7 +18,10 @@ export const ErrorCode = {
   FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
   CONFLICT: "CONFLICT",
-  /** The cart was checked out: it is an order now and changes no more. */
+  /**
+   * The cart takes no changes: it was checked out (it is an order now), or its deadline passed
+   * (the message says when it closed; the creator may reopen it).
+   */
   CART_LOCKED: "CART_LOCKED",
   EMPTY_CART: "EMPTY_CART",
   /** A member who still carries lines of the cart cannot become a viewer (viewers never pay). */

@@ -4,6 +4,7 @@ export * from "./errors.ts";
 export * from "./auth.ts";
 export * from "./products.ts";
 export * from "./money.ts";
+export * from "./deadlines.ts";
 export * from "./sessions.ts";
 export * from "./series.ts";
 export * from "./time-zones.ts";

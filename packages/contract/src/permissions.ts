@@ -95,6 +95,8 @@ export const PERMISSIONS = {
   "cart.clear": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
   /** Deleting a cart ends its session (the cart stays as history). */
   "cart.delete": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
+  /** Set, move, clear or reopen the session's deadline. */
+  "session.deadline": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** Turn the cart into an order and end the session. */
   "session.checkout": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** See an order and its receipt. */

@@ -6,6 +6,7 @@ import {
   SESSION_PARTICIPANT_OPTIONS,
   SESSION_TYPES,
 } from "./constants.ts";
+import { DeadlineSchema } from "./deadlines.ts";
 import { INVITE_ROLES, SESSION_ROLES } from "./permissions.ts";
 import { SeriesSchema } from "./series.ts";
 import { FEE_MODES, SPLIT_MODES } from "./split.ts";
@@ -141,6 +142,8 @@ export const SessionSchema = z.object({
   /** The series' session this one followed, and the one that followed it (null: none). */
   previousSessionId: z.string().nullable(),
   nextSessionId: z.string().nullable(),
+  /** When the cart closes, its reminders and automatic checkout (null: no deadline). */
+  deadline: DeadlineSchema.nullable(),
   version: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -10,3 +10,4 @@ export * from "./schema/orders.ts";
 export * from "./schema/requests.ts";
 export * from "./schema/notifications.ts";
 export * from "./schema/channels.ts";
+export * from "./schema/deadlines.ts";

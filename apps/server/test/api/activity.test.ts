@@ -208,6 +208,22 @@ describe("the activity log", () => {
       "session.updated",
       "Ann",
     );
+    // A deadline ten minutes ahead; eleven minutes later the creator reopens the closed cart.
+    // (Its job at the old time runs in real time, ten minutes away: no entry of its own here.)
+    const inMinutes = (n: number) => new Date(t.clock.now().getTime() + n * 60_000).toISOString();
+    await step(
+      "PUT /api/sessions/:id/deadline",
+      () => f.as.creator("PUT", `/api/sessions/${sid}/deadline`, { closesAt: inMinutes(10) }),
+      "deadline.set",
+      "Ann",
+    );
+    t.clock.advance(11 * 60_000);
+    await step(
+      "POST /api/sessions/:id/reopen",
+      () => f.as.creator("POST", `/api/sessions/${sid}/reopen`, { closesAt: inMinutes(60) }),
+      "deadline.reopened",
+      "Ann",
+    );
     await step(
       "DELETE /api/carts/:cartId/product/:productId",
       () => f.as.participant("DELETE", `${cart}/product/${milk._id}`),

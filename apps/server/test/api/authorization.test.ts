@@ -249,6 +249,28 @@ const ROWS: Row[] = [
     endpoint: "POST /api/sessions/:id/rotate-code",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/rotate-code` }),
   },
+  // The deadline: set or moved by the creator; reopening needs one that has passed.
+  {
+    endpoint: "PUT /api/sessions/:id/deadline",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/deadline`,
+      body: { closesAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString() },
+    }),
+  },
+  {
+    endpoint: "POST /api/sessions/:id/reopen",
+    before: async (f, role) => {
+      if (role !== "creator") return;
+      const closesAt = new Date(t.clock.now().getTime() + 1_000).toISOString();
+      const set = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/deadline`, { closesAt });
+      expect(set.statusCode, set.body).toBe(200);
+      t.clock.advance(2_000);
+    },
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/reopen`,
+      body: { closesAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString() },
+    }),
+  },
   // The creator checks out (last, so every other role's call found the cart as it was).
   {
     endpoint: "POST /api/sessions/:id/checkout",

@@ -236,6 +236,9 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       p256dh: () => `B${nodeCrypto.randomBytes(64).toString("base64url")}`.slice(0, 87),
       auth: () => nodeCrypto.randomBytes(16).toString("base64url"),
       rule: () => "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+      // A deadline: in the future by the app's clock.
+      closesAt: () => new Date(Date.now() + 3_600_000).toISOString(),
+      remindAt: () => [60],
     };
     // A boolean under a fixture's name (a notification channel called email) is still a boolean.
     if (schema.type === "boolean") return false;

@@ -28,6 +28,8 @@ interface Row {
 }
 
 const A_READ = "a read that the protocol sends as POST";
+/** An instant this many minutes ahead by the app's clock. */
+const inMinutes = (n: number) => new Date(t.clock.now().getTime() + n * 60_000).toISOString();
 const LINK = { role: "viewer", expiresInHours: 1, maxUses: 1 };
 
 const ROWS: Partial<Record<EndpointKey, Row>> = {
@@ -87,6 +89,22 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
   },
   "PUT /api/sessions/:id/end": {
     call: (f) => f.as.creator("PUT", `/api/sessions/${f.sessionId}/end`),
+  },
+  "PUT /api/sessions/:id/deadline": {
+    call: (f) =>
+      f.as.creator("PUT", `/api/sessions/${f.sessionId}/deadline`, { closesAt: inMinutes(60) }),
+  },
+  "POST /api/sessions/:id/reopen": {
+    // A deadline ten minutes ahead, and eleven minutes later (its job, in real time, is far off).
+    before: async (f) => {
+      const set = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/deadline`, {
+        closesAt: inMinutes(10),
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      t.clock.advance(11 * 60_000);
+    },
+    call: (f) =>
+      f.as.creator("POST", `/api/sessions/${f.sessionId}/reopen`, { closesAt: inMinutes(60) }),
   },
   "POST /api/sessions/join/code": {
     call: (f) =>

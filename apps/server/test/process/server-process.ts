@@ -122,3 +122,38 @@ export async function sharedCart(
 /** A fresh, empty database on a PostgreSQL server (the server migrates it); `drop` removes it. */
 export const createPostgresDatabase = (adminUrl: string, prefix = "cartner_test_proc") =>
   freshPostgresDatabase(adminUrl, prefix);
+
+/** Polls `read` every 100 ms until `ok` holds; rejects after `timeoutMs` with the last value. */
+export async function waitUntil<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** PUT /api/sessions/:id/deadline (the creator's); answers the session. */
+export async function setDeadline(
+  base: string,
+  token: string,
+  sessionId: string,
+  body: { closesAt: string; remindAt?: number[]; autoCheckout?: boolean } | null,
+) {
+  const res = await call(base, "PUT", `/api/sessions/${sessionId}/deadline`, { token, body });
+  if (res.status !== 200)
+    throw new Error(`set deadline: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.session as { deadline: { closesAt: string; locked: boolean } | null };
+}
+
+/** The session's activity log, oldest first (up to 200 entries). */
+export async function activityOf(base: string, token: string, sessionId: string) {
+  const res = await call(base, "GET", `/api/sessions/${sessionId}/activity?limit=200`, { token });
+  if (res.status !== 200) throw new Error(`activity: ${res.status}`);
+  return res.body.events as Array<{ seq: number; type: string; [key: string]: unknown }>;
+}

@@ -28,6 +28,11 @@ export const sessionsApi = {
     userId: string,
     body: RequestOf<"PATCH /api/sessions/:id/members/:userId">["body"],
   ) => call("PATCH /api/sessions/:id/members/:userId", { params: { id, userId }, body }),
+  /** The deadline (null clears it). */
+  setDeadline: (id: string, body: RequestOf<"PUT /api/sessions/:id/deadline">["body"]) =>
+    call("PUT /api/sessions/:id/deadline", { params: { id }, body }),
+  reopen: (id: string, closesAt: string) =>
+    call("POST /api/sessions/:id/reopen", { params: { id }, body: { closesAt } }),
   setReady: (id: string, ready: boolean) =>
     call("PUT /api/sessions/:id/ready", { params: { id }, body: { ready } }),
   end: (id: string) => call("PUT /api/sessions/:id/end", { params: { id } }),

@@ -107,6 +107,34 @@ export function useSaveSeries(
   });
 }
 
+type DeadlineBody = Parameters<typeof sessionsApi.setDeadline>[1];
+
+/**
+ * Sets, moves or clears the deadline (null), or reopens a closed cart until a new time
+ * (`{ reopen: closesAt }`); the session and its cart (which show it) are read again.
+ */
+export function useSaveDeadline(
+  sessionId: string,
+  reactions: Reactions<Answer<typeof sessionsApi.setDeadline>, DeadlineBody | { reopen: string }>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: (change: DeadlineBody | { reopen: string }) =>
+      change && "reopen" in change
+        ? sessionsApi.reopen(sessionId, change.reopen)
+        : sessionsApi.setDeadline(sessionId, change),
+    onSuccess: async (...args) => {
+      client.setQueryData(sessionKeys.detail(sessionId), args[0].session);
+      await reactions.onSuccess?.(...args);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: sessionKeys.all }),
+        client.invalidateQueries({ queryKey: cartKeys.all }),
+      ]);
+    },
+  });
+}
+
 type UpdateSessionBody = Parameters<typeof sessionsApi.update>[1];
 
 export function useUpdateSession(

@@ -61,6 +61,7 @@ export function makeCart(
       status: "active",
       creator: { _id: creator._id, name: creator.name, avatar: "/api/avatars/x.svg" },
       invitedUsers: members ?? [member(creator, "creator")],
+      deadline: null,
     },
     products: lines,
     totalPrice: totalCents / 100,

@@ -47,6 +47,7 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     series: null,
     previousSessionId: null,
     nextSessionId: null,
+    deadline: null,
     version: 1,
     createdAt: "2025-05-01T10:00:00.000Z",
     updatedAt: "2025-05-01T10:00:00.000Z",

@@ -1,4 +1,4 @@
--- cart_view(cart): the cart, its session, its members (role, budget, ready mark and the share
+-- cart_view(cart): the cart, its session (with its deadline), its members (role, budget, ready mark and the share
 -- total it was set at) and its lines (frozen or current price, who added it, shared with whom) as
 -- one JSON value (a staple line is carried into a series' next session). Every cart answer is built from it.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
@@ -11,7 +11,11 @@ BEGIN
       'id', c.id, 'status', c.status, 'createdAt', c.created_at, 'updatedAt', c.updated_at),
     'session', json_build_object(
       'id', s.id, 'name', s.name, 'status', s.status, 'creatorId', s.creator_id,
-      'version', s.version, 'splitPolicy', s.split_policy),
+      'version', s.version, 'splitPolicy', s.split_policy,
+      'deadline', (
+        SELECT json_build_object('closesAt', d.closes_at, 'remindAt', d.remind_at,
+          'autoCheckout', d.auto_checkout)
+        FROM session_deadlines d WHERE d.session_id = s.id)),
     'members', (
       SELECT coalesce(json_agg(json_build_object(
         'userId', m.user_id, 'name', u.name, 'role', m.role,

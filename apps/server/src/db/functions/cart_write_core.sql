@@ -1,6 +1,8 @@
 -- cart_write_core(op, cart, user, product, line, amount, max, now): one cart change (add, step
 -- +1/-1, remove a line, restore a removed line, clear) and its rules: member and role, active
--- cart, stock across the cart's lines, at most `max` per line, own line unless creator. Locks the cart row first, bumps the
+-- cart, not past the session's deadline (`now` against session_deadlines.closes_at, read under
+-- the cart's lock, so a write lands before the deadline or is refused; nor after the lock's
+-- entry, so none follows it in the log), stock across the cart's lines, at most `max` per line, own line unless creator. Locks the cart row first, bumps the
 -- session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or a
 -- refusal) and, when refused for stock, the stock and what the cart already holds.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
@@ -30,6 +32,8 @@ DECLARE
   v_type text;
   v_details jsonb;
   v_removed removed_lines%ROWTYPE;
+  v_closes_at timestamptz;
+  v_locked_at timestamptz;
 BEGIN
   -- Locking the cart row first makes changes to one cart apply one at a time (50 concurrent +1s
   -- give +50). Each later statement reads what committed before the lock was granted (a new
@@ -38,10 +42,13 @@ BEGIN
   FROM carts c
   WHERE c.id = p_cart
   FOR UPDATE;
-  -- The actor's name (for the activity entry) comes with the role: one statement fewer.
-  SELECT m.role, u.name INTO v_role, v_actor_name
+  -- The actor's name (for the activity entry) and the session's deadline come with the role: one
+  -- statement. Read after the cart's lock, which every deadline change takes first too.
+  SELECT m.role, u.name, d.closes_at, d.locked_at
+  INTO v_role, v_actor_name, v_closes_at, v_locked_at
   FROM users u
   LEFT JOIN session_members m ON m.session_id = v_session AND m.user_id = u.id
+  LEFT JOIN session_deadlines d ON d.session_id = v_session
   WHERE u.id = p_user;
 
   IF v_role IS NULL OR v_role = 'pending' THEN
@@ -52,6 +59,10 @@ BEGIN
     verdict := 'not_creator'; RETURN;
   ELSIF v_status <> 'active' THEN
     verdict := 'ended'; RETURN;
+  ELSIF p_now >= v_closes_at OR v_locked_at IS NOT NULL THEN
+    -- The deadline has passed by this write's own time (null: no deadline), or its lock was
+    -- recorded while this write waited (a write sent a moment before the deadline).
+    verdict := 'locked'; RETURN;
   END IF;
 
   IF p_op = 'add' THEN

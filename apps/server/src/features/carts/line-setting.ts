@@ -7,7 +7,7 @@ import { notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession, type SessionWrite } from "../sessions/index.ts";
-import { endedError, orderOfCart } from "./line-writes.ts";
+import { endedError, lockedError, orderOfCart } from "./line-writes.ts";
 
 type Change<R> = SessionWrite<R>["change"];
 
@@ -56,6 +56,13 @@ export async function writeLineSetting<R>(
       const ended = async () =>
         endedError((await executeRows<{ number: number }>(ctx.tx, orderOfCart(cartId)))[0]);
       if (ctx.session.status !== "active") throw await ended();
+      // Past the deadline the cart takes no changes (read under the session's lock).
+      const [deadline] = await executeRows<{ closesAt: string }>(
+        ctx.tx,
+        sql`select closes_at as "closesAt" from session_deadlines
+          where session_id = ${ctx.session.id} and (closes_at <= ${ctx.now} or locked_at is not null)`,
+      );
+      if (deadline) throw lockedError(deadline.closesAt);
       return change({ ...ctx, ended });
     },
     ...(events ? { events } : {}),

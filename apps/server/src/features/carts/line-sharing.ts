@@ -95,7 +95,7 @@ export function createLineSharing(deps: {
     );
     const view = await reads.access({ cartId }, user._id);
     deps.notices?.cartChanged(view.session.id, user._id);
-    return cartOf(view, user._id, media);
+    return cartOf(view, user._id, media, deps.clock.now());
   }
 
   return { setSharedWith };

@@ -62,7 +62,7 @@ export function createLineStaple(deps: {
       (changed, session, lockedCartId) =>
         changed ? cartChanged(session.id, lockedCartId, session.version, false) : [],
     );
-    return cartOf(await reads.access({ cartId }, user._id), user._id, media);
+    return cartOf(await reads.access({ cartId }, user._id), user._id, media, deps.clock.now());
   }
 
   return { setStaple };

@@ -16,6 +16,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import type { Media } from "../../lib/media.ts";
+import { utcInstant } from "../../lib/time.ts";
 import { refusalError } from "../../lib/permissions.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus, Published } from "../realtime/index.ts";
@@ -69,6 +70,21 @@ export function endedError(order: { number: number } | undefined): AppError {
         `This cart was checked out as order ${orderNumber(order.number)}; it changes no more.`,
       )
     : conflict("This session has ended; its cart is read-only.");
+}
+
+/** The session's deadline of a cart (no row: none). */
+export function deadlineOfCart(cartId: string): SQL {
+  return sql`select d.closes_at as "closesAt" from session_deadlines d
+    join carts c on c.session_id = d.session_id where c.id = ${cartId}`;
+}
+
+/** A cart past its deadline (409 CART_LOCKED): when it closed, and who may open it again. */
+export function lockedError(closesAt: Date | string): AppError {
+  return new AppError(
+    409,
+    ErrorCode.CART_LOCKED,
+    `The cart closed at ${utcInstant(closesAt)}; the session's creator can reopen it.`,
+  );
 }
 
 /**
@@ -142,7 +158,7 @@ export function createLineWrites(deps: {
     user: User,
     target: { productId?: string; lineId?: string | undefined; amount?: number } = {},
   ): Promise<Cart> {
-    const result = await callCartWrite({
+    const call: WriteCall = {
       op,
       cart: cartId,
       user: user._id,
@@ -150,7 +166,8 @@ export function createLineWrites(deps: {
       line: target.lineId ?? null,
       amount: target.amount ?? null,
       now: clock.now().toISOString(),
-    });
+    };
+    const result = await callCartWrite(call);
     const { verdict, view } = result;
     switch (verdict) {
       case "ok":
@@ -167,6 +184,11 @@ export function createLineWrites(deps: {
       case "ended": {
         const [order] = await rows<{ number: number }>(orderOfCart(cartId));
         throw endedError(order);
+      }
+      case "locked": {
+        // The deadline as it is now: a reopen since the refusal would name its new time.
+        const [deadline] = await rows<{ closesAt: string }>(deadlineOfCart(cartId));
+        throw lockedError(deadline?.closesAt ?? call.now);
       }
       case "no_product":
         throw notFound("Product not found.");
@@ -201,7 +223,7 @@ export function createLineWrites(deps: {
       announceActivity(events, session.id);
       deps.notices?.cartChanged(session.id, user._id);
     }
-    return cartOf(view!, user._id, media);
+    return cartOf(view!, user._id, media, new Date(call.now));
   }
 
   function add(cartId: string, user: User, productId: string, quantity: number) {

@@ -1,14 +1,15 @@
 import type { Action, Cart, Role, SessionStatus, SessionSummary } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
 import { carts, sessionMembers, sessions } from "../../db/schema.ts";
 import type { Media } from "../../lib/media.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
 import { cartOf, summaryOf, type CartView } from "./view.ts";
 
 /** The cart reads: each one statement, built from cart_view() (decision 004). */
-export function createCartReads(deps: { rows: Database["rows"]; media: Media }) {
-  const { rows, media } = deps;
+export function createCartReads(deps: { rows: Database["rows"]; media: Media; clock: Clock }) {
+  const { rows, media, clock } = deps;
 
   /**
    * The cart (by its id or its session's) with the caller's role, in one query. Anyone not a
@@ -42,15 +43,15 @@ export function createCartReads(deps: { rows: Database["rows"]; media: Media }) 
         eq(sessions.status, status),
       )}
       order by ${carts.updatedAt} desc`);
-    return views.map((r) => cartOf(r.view, userId, media));
+    return views.map((r) => cartOf(r.view, userId, media, clock.now()));
   }
 
   async function get(cartId: string, userId: string): Promise<Cart> {
-    return cartOf(await access({ cartId }, userId), userId, media);
+    return cartOf(await access({ cartId }, userId), userId, media, clock.now());
   }
 
   async function getBySession(sessionId: string, userId: string): Promise<Cart> {
-    return cartOf(await access({ sessionId }, userId), userId, media);
+    return cartOf(await access({ sessionId }, userId), userId, media, clock.now());
   }
 
   async function summary(sessionId: string, userId: string): Promise<SessionSummary> {

@@ -1,5 +1,6 @@
 import {
   DEFAULT_SPLIT_POLICY,
+  deadlineAt,
   fromCents,
   shareWithBudget,
   splitShares,
@@ -39,8 +40,11 @@ function shareOf(s: ShareCents, members: CartView["members"]) {
   return shareWithBudget(s, members.find((m) => m.userId === s.userId)?.budgetCents ?? null);
 }
 
-/** The cart answer, as `viewerId` sees it (pending requesters as the permissions table says). */
-export function cartOf(view: CartView, viewerId: string, media: Media): Cart {
+/**
+ * The cart answer, as `viewerId` sees it (pending requesters as the permissions table says), at
+ * `now` by the app's clock (whether its deadline has passed).
+ */
+export function cartOf(view: CartView, viewerId: string, media: Media, now: Date): Cart {
   const { cart, session, lines } = view;
   const { shares } = splitOf(view);
   const members: Member[] = visibleMembers(view.members, viewerId).map(
@@ -81,6 +85,7 @@ export function cartOf(view: CartView, viewerId: string, media: Media): Cart {
         avatar: media.userAvatar(session.creatorId),
       },
       invitedUsers: members,
+      deadline: deadlineAt(session.deadline, now),
     },
     products,
     totalPrice: fromCents(lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0)),

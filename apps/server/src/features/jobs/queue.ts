@@ -28,6 +28,19 @@ export const QUEUES = {
   "push.send": { retryLimit: 5, retryDelay: 15, retryBackoff: true, retryDelayMax: 1800 },
   /** A series' next session: its handler starts it once, when still due (features/series). */
   "series.start": { retryLimit: 10, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 },
+  /**
+   * A session's deadline is due for something (a reminder, the lock, the automatic checkout):
+   * sent for each of those times when a deadline is set, moved or reopened (features/deadlines).
+   * Retried soon: the lock's entry and the checkout should follow the deadline closely.
+   */
+  "deadline.due": { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 600 },
+  /** One member's reminder mail: retried like the other mails, for about a day. */
+  "deadline.remind": {
+    retryLimit: 8,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 6 * 3600,
+  },
 } satisfies Record<string, QueueOptions>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -15,7 +15,7 @@ import { splitOf, type CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { afterCheckout } from "../series/index.ts";
-import { endInTransaction, toMembers, writeSession } from "../sessions/index.ts";
+import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
 /** People an order concerns: its payee and everyone with a share. */
@@ -23,6 +23,17 @@ export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): str
   const people = new Set(shares.map((s) => s.userId));
   if (row.payeeId) people.add(row.payeeId);
   return [...people];
+}
+
+/** How a checkout is placed: by the creator's hand (the default), or at the deadline. */
+export interface CheckoutOptions {
+  /**
+   * Runs first inside the checkout's transaction, under its locks: may refuse (throw) or record
+   * what the checkout settles (the deadline's automatic checkout, done once).
+   */
+  before?: (ctx: WriteContext) => Promise<void>;
+  /** Placed at the deadline, as the creator had chosen: said so in the activity entry. */
+  automatic?: boolean;
 }
 
 /**
@@ -40,6 +51,7 @@ export async function placeOrder(
   },
   sessionId: string,
   user: User,
+  options: CheckoutOptions = {},
 ): Promise<{ row: OrderRow; shares: ShareRow[] }> {
   const { result } = await writeSession(db, deps, {
     sessionId,
@@ -47,7 +59,9 @@ export async function placeOrder(
     action: "session.checkout",
     // A checked-out session says so before saying it has ended.
     active: false,
-    change: async ({ tx, session, cartId, now }) => {
+    change: async (ctx) => {
+      const { tx, session, cartId, now } = ctx;
+      await options.before?.(ctx);
       const [existing] = await tx
         .select({ id: orders.id })
         .from(orders)
@@ -131,6 +145,7 @@ export async function placeOrder(
         orderId: row!.id,
         number: orderNumber(row!.number),
         total: fromCents(summary.total),
+        ...(options.automatic ? { automatic: true as const } : {}),
       };
       return {
         result: { row: row!, shares: shareRows },

@@ -23,7 +23,7 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { peopleOf, placeOrder } from "./checkout.ts";
+import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
 import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
@@ -83,12 +83,16 @@ export function createOrderService(deps: {
   }
 
   /**
-   * The creator checks out (checkout.ts). Each sharer's checkout mail is a job sent in the
-   * checkout's transaction, so it exists exactly when the order does; it goes once the answer is
-   * sent (the answer does not wait for a mail server).
+   * The creator checks out (checkout.ts), by hand or at the deadline (`options`). Each sharer's
+   * checkout mail is a job sent in the checkout's transaction, so it exists exactly when the
+   * order does; it goes once the answer is sent (the answer does not wait for a mail server).
    */
-  async function checkout(sessionId: string, user: User): Promise<Order> {
-    const placed = await placeOrder(db, { ...deps, mailShares }, sessionId, user);
+  async function checkout(
+    sessionId: string,
+    user: User,
+    options: CheckoutOptions = {},
+  ): Promise<Order> {
+    const placed = await placeOrder(db, { ...deps, mailShares }, sessionId, user, options);
     deps.mails.wake();
     const order = build(placed.row, placed.shares);
     noticeCheckout(order, user._id);

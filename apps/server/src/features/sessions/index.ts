@@ -3,7 +3,7 @@
  * transaction, the activity log's announcement, ready marks and the service's type.
  */
 export { announceActivity } from "./activity.ts";
-export { readyMark } from "./ready.ts";
+export { readyMark, type StoredMark } from "./ready.ts";
 export { newSessionCode } from "./codes.ts";
 export { endInTransaction, type SessionService } from "./service.ts";
 export {
@@ -12,5 +12,7 @@ export {
   writeSessionsTogether,
   type SessionRow,
   type SessionWrite,
+  type TypedEntry,
+  type WriteContext,
   type Written,
 } from "./write.ts";

@@ -1,5 +1,6 @@
 import {
   can,
+  deadlineAt,
   fromCents,
   toCents,
   type Member,
@@ -12,7 +13,15 @@ import {
 } from "@cartner/contract";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { cartLines, carts, products, sessionMembers, sessions, users } from "../../db/schema.ts";
+import {
+  cartLines,
+  carts,
+  products,
+  sessionDeadlines,
+  sessionMembers,
+  sessions,
+  users,
+} from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed, visibleMembers } from "../../lib/permissions.ts";
@@ -124,11 +133,17 @@ export function createSessionService(deps: {
     return bySession;
   }
 
-  /** Builds the Session answer for several sessions in three queries (four if someone is ready). */
+  /** Builds the Session answer for several sessions in four queries (five if someone is ready). */
   async function views(rows: SessionRow[], viewerId: string): Promise<Session[]> {
     if (rows.length === 0) return [];
+    const now = clock.now();
     const ids = rows.map((r) => r.id);
     const members = await membersOf(ids);
+    const deadlineRows = await db
+      .select()
+      .from(sessionDeadlines)
+      .where(inArray(sessionDeadlines.sessionId, ids));
+    const deadlineBySession = new Map(deadlineRows.map((d) => [d.sessionId, d]));
     const cartRows = await db
       .select({
         id: carts.id,
@@ -184,6 +199,7 @@ export function createSessionService(deps: {
             : null,
         previousSessionId: row.previousSessionId,
         nextSessionId: nextOf.get(row.id) ?? null,
+        deadline: deadlineAt(deadlineBySession.get(row.id) ?? null, now),
         cart: {
           _id: cart.id,
           totalPrice: fromCents(Number(cart.totalCents)),

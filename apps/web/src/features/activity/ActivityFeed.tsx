@@ -1,6 +1,9 @@
 import { useEffect, useId, useState } from "react";
 import {
   Activity as ActivityIcon,
+  AlarmClock,
+  Lock,
+  LockOpen,
   Minus,
   Pin,
   Plus,
@@ -41,6 +44,11 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "series.updated": Repeat,
   "series.started": Repeat,
   "series.continued": Repeat,
+  "deadline.set": AlarmClock,
+  "deadline.cleared": AlarmClock,
+  "deadline.locked": Lock,
+  "deadline.reopened": LockOpen,
+  "deadline.checkout_skipped": Lock,
 };
 
 function iconOf(entry: Activity): LucideIcon {

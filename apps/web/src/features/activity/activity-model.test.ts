@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Activity } from "@cartner/contract";
+import { formatDeadline } from "../../shared/deadline-text.ts";
 import { ACTIVITY_KEEP, appendActivity, describeActivity, timeAgo } from "./activity-model.ts";
 
 const ben = { _id: "u-ben", name: "Ben" };
@@ -116,5 +117,61 @@ describe("appendActivity", () => {
     const kept = appendActivity(next, many);
     expect(kept).toHaveLength(ACTIVITY_KEEP);
     expect(kept.at(-1)?.seq).toBe(ACTIVITY_KEEP + 13);
+  });
+});
+
+describe("deadline entries", () => {
+  const closesAt = "2026-11-27T17:00:00.000Z";
+  const when = formatDeadline(closesAt);
+  it("say who set, moved, removed or reopened it, and when it closes, in the reader's zone", () => {
+    expect(
+      describeActivity(
+        entry(1, "deadline.set", {
+          closesAt,
+          remindAt: [60],
+          autoCheckout: false,
+          previousClosesAt: null,
+        }),
+        null,
+      ),
+    ).toBe(`Ben set the deadline: the cart closes ${when}`);
+    expect(
+      describeActivity(
+        entry(2, "deadline.set", {
+          closesAt,
+          remindAt: [60],
+          autoCheckout: false,
+          previousClosesAt: "2026-11-26T17:00:00.000Z",
+        }),
+        "u-ben",
+      ),
+    ).toBe(`You moved the deadline to ${when}`);
+    expect(describeActivity(entry(3, "deadline.cleared", { closesAt }), null)).toBe(
+      "Ben removed the deadline",
+    );
+    expect(
+      describeActivity(
+        entry(4, "deadline.reopened", { closesAt, previousClosesAt: closesAt }),
+        null,
+      ),
+    ).toBe(`Ben reopened the cart until ${when}`);
+  });
+
+  it("say what the deadline itself did, without an actor", () => {
+    expect(
+      describeActivity(entry(1, "deadline.locked", { closesAt, autoCheckout: true }), "u-ben"),
+    ).toBe(`The cart closed at the deadline, ${when}`);
+    expect(
+      describeActivity(
+        entry(2, "deadline.checkout_skipped", { closesAt, reason: "empty_cart" }),
+        null,
+      ),
+    ).toBe("The cart was empty at the deadline: nothing was checked out");
+    expect(
+      describeActivity(
+        entry(3, "order.placed", { number: "CRT-000007", total: 12.5, automatic: true }),
+        null,
+      ),
+    ).toBe("Ben checked out order CRT-000007 ($12.50) automatically at the deadline");
   });
 });

@@ -1,6 +1,7 @@
 import type { Activity, DroppedReason } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
+import { formatDeadline } from "../../shared/deadline-text.ts";
 
 export { ACTIVITY_KEEP } from "../../api/sessions.ts";
 
@@ -92,7 +93,7 @@ export function activityAction(entry: Activity, you = false): string {
     case "split.policy":
       return `set the split to “${SPLIT_MODE_TEXT[entry.mode].label}”`;
     case "order.placed":
-      return `checked out order ${entry.number} (${formatMoney(entry.total)})`;
+      return `checked out order ${entry.number} (${formatMoney(entry.total)})${entry.automatic ? " automatically at the deadline" : ""}`;
     case "order.paid":
       return `paid ${formatMoney(entry.amount)} for order ${entry.number}`;
     case "order.confirmed":
@@ -116,6 +117,19 @@ export function activityAction(entry: Activity, you = false): string {
           )}`;
     case "series.continued":
       return "started the next session of the series";
+    // Times in the reader's own zone (docs/decisions/018-time-zones.md).
+    case "deadline.set":
+      return entry.previousClosesAt
+        ? `moved the deadline to ${formatDeadline(entry.closesAt)}`
+        : `set the deadline: the cart closes ${formatDeadline(entry.closesAt)}`;
+    case "deadline.cleared":
+      return "removed the deadline";
+    case "deadline.reopened":
+      return `reopened the cart until ${formatDeadline(entry.closesAt)}`;
+    case "deadline.locked":
+      return `(the deadline): the cart closed at ${formatDeadline(entry.closesAt)}`;
+    case "deadline.checkout_skipped":
+      return "(the deadline): the cart was empty, so nothing was checked out";
   }
 }
 
@@ -131,6 +145,13 @@ export function describeActivity(entry: Activity, userId: string | null | undefi
   if (entry.type === "item.removed" && entry.reason === "account_deleted") {
     const owner = entry.lineOf || entry.actor.name;
     return `${owner}'s line ${entry.product} was removed (account deleted)`;
+  }
+  // Nobody did these: the deadline came.
+  if (entry.type === "deadline.locked") {
+    return `The cart closed at the deadline, ${formatDeadline(entry.closesAt)}`;
+  }
+  if (entry.type === "deadline.checkout_skipped") {
+    return "The cart was empty at the deadline: nothing was checked out";
   }
   const you = Boolean(userId) && entry.actor._id === userId;
   return `${you ? "You" : entry.actor.name} ${activityAction(entry, you)}`;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { onlineManager } from "@tanstack/react-query";
-import type { Cart, CartLine } from "@cartner/contract";
+import type { Cart, CartLine, Deadline } from "@cartner/contract";
+import { closedText, closesText } from "../../shared/deadline-text.ts";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
@@ -632,5 +633,88 @@ describe("cart page", () => {
     await queryClient.refetchQueries({ queryKey: ["sessions", "sync"] });
     await waitFor(() => expect(callsTo(fetchMock, "GET /api/carts").length).toBe(before + 1));
     await waitFor(() => expect(screen.queryByText("Wool Socks")).not.toBeInTheDocument());
+  });
+});
+
+describe("a cart with a deadline", () => {
+  const withDeadline = (cart: Cart, deadline: Deadline): Cart => ({
+    ...cart,
+    sessionId: { ...cart.sessionId, deadline },
+  });
+  const minutesFromNow = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+
+  it("says when it closes, in the reader's zone, with how long is left", async () => {
+    const closesAt = minutesFromNow(3 * 60 + 5);
+    const cart = withName(
+      withDeadline(sharedCart("participant"), {
+        closesAt,
+        remindAt: [60],
+        autoCheckout: false,
+        locked: false,
+      }),
+      "Party",
+    );
+    openCart([cart]);
+    const region = await screen.findByRole("region", { name: "Party" });
+    const notice = within(region).getByTestId("deadline-notice");
+    expect(notice).toHaveTextContent(`${closesText(closesAt)} (closes in 3 h)`);
+    expect(controlsIn(region)).not.toEqual([]);
+  });
+
+  it("once closed, says so and takes no changes; the creator checks out or reopens it", async () => {
+    const closesAt = minutesFromNow(-5);
+    const closed = { closesAt, remindAt: [], autoCheckout: false, locked: true };
+    const mine = withName(withDeadline(sharedCart("creator"), closed), "Mine");
+    const theirs = withName(withDeadline(sharedCart("participant"), closed), "Theirs");
+    const { user } = openCart([mine, theirs]);
+
+    const own = await screen.findByRole("region", { name: "Mine" });
+    const notice = within(own).getByTestId("deadline-notice");
+    expect(notice).toHaveTextContent(closedText(closesAt));
+    expect(controlsIn(own)).toEqual([]);
+    expect(within(own).getByRole("button", { name: "Clear Cart Mine" })).toBeDisabled();
+    expect(within(notice).getByRole("link", { name: "Check out" })).toHaveAttribute(
+      "href",
+      `/session-summary/${mine.sessionId._id}`,
+    );
+    expect(within(notice).getByRole("button", { name: "Reopen" })).toBeVisible();
+    // Ending the session stays possible.
+    expect(within(own).getByRole("button", { name: /End Session/ })).toBeEnabled();
+
+    const other = section("Theirs");
+    await user.click(within(other).getByRole("button", { name: "Items in Theirs" }));
+    const theirNotice = within(other).getByTestId("deadline-notice");
+    expect(theirNotice).toHaveTextContent(
+      `${closedText(closesAt)} Nothing can be added or changed. Ann Archer checks out or reopens it.`,
+    );
+    expect(within(theirNotice).queryByRole("link", { name: "Check out" })).toBeNull();
+    expect(controlsIn(other)).toEqual([]);
+  });
+
+  it("closes on the page at the deadline itself, before any answer from the server", async () => {
+    const closesAt = new Date(Date.now() + 1_200).toISOString();
+    const cart = withName(
+      withDeadline(sharedCart("participant"), {
+        closesAt,
+        remindAt: [],
+        autoCheckout: false,
+        locked: false,
+      }),
+      "Party",
+    );
+    openCart([cart]);
+    const region = await screen.findByRole("region", { name: "Party" });
+    expect(within(region).getByTestId("deadline-notice")).toHaveTextContent(
+      "closes in less than a minute",
+    );
+    expect(controlsIn(region)).not.toEqual([]);
+    await waitFor(
+      () =>
+        expect(within(region).getByTestId("deadline-notice")).toHaveTextContent(
+          closedText(closesAt),
+        ),
+      { timeout: 4_000 },
+    );
+    expect(controlsIn(region)).toEqual([]);
   });
 });

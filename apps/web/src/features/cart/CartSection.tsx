@@ -15,6 +15,8 @@ import {
 } from "./cart-model.ts";
 import { ActivityFeed } from "../activity/index.ts";
 import { END_SESSION_LABEL } from "../../shared/EndSessionDialog.tsx";
+import { DeadlineNotice, useDeadlineNow } from "../../shared/DeadlineNotice.tsx";
+import { isClosed } from "../../shared/deadline-text.ts";
 import { CartTotal, CollapseToggle } from "./cart-parts.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { LineSharing } from "./LineSharing.tsx";
@@ -66,8 +68,13 @@ export function CartSection({
   const name = sessionNameOf(cart);
   const role = roleIn(cart.sessionId, userId);
   const active = isSessionActive(cart);
+  const deadline = cart.sessionId?.deadline ?? null;
+  const now = useDeadlineNow(deadline);
+  // Past its deadline the cart takes no changes (the server refuses them: 409 CART_LOCKED).
+  const closed = active && isClosed(deadline, now);
+  const changeable = active && !closed;
   const manage = canManageCart(role, active);
-  const canAdd = active && (role === "creator" || role === "participant");
+  const canAdd = changeable && (role === "creator" || role === "participant");
   const empty = cart.products.length === 0;
 
   return (
@@ -98,7 +105,7 @@ export function CartSection({
             <Button
               variant="secondary"
               size="sm"
-              disabled={empty}
+              disabled={empty || closed}
               loading={clearing}
               onClick={() => onClear(cart)}
             >
@@ -121,6 +128,16 @@ export function CartSection({
           <CollapseToggle open={open} panelId={panelId} name={name} onToggle={onToggle} />
         </div>
       </div>
+      {deadline && active && (
+        <div className="px-4 pb-4 sm:px-5">
+          <DeadlineNotice
+            deadline={deadline}
+            sessionId={cart.sessionId._id}
+            role={role}
+            creatorName={cart.sessionId.creator?.name}
+          />
+        </div>
+      )}
 
       <div id={panelId} hidden={!open} className="border-t border-slate-100">
         {open && (
@@ -142,7 +159,7 @@ export function CartSection({
                   lineStates={lineStates}
                   caption={`Items in ${name}`}
                   controls={{
-                    canChange: (line) => canChangeLine(role, line, userId, active),
+                    canChange: (line) => canChangeLine(role, line, userId, changeable),
                     onChange: (line, change) => onChangeQuantity(cart, line, change),
                     onRemove: (line) => onRemoveLine(cart, line),
                     // Any line may be kept for a series' next session (set in the lobby).
@@ -158,7 +175,7 @@ export function CartSection({
                 unsent={unsent}
               />
               <SplitPanel cart={cart} userId={userId} role={role} active={active} unsent={unsent} />
-              {active && <LineSharing cart={cart} userId={userId} role={role} />}
+              {changeable && <LineSharing cart={cart} userId={userId} role={role} />}
               {role === "viewer" && (
                 <p className="text-sm text-slate-500">
                   You&apos;re a viewer here: you can follow the cart, but not change it.

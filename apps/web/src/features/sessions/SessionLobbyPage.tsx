@@ -35,6 +35,9 @@ import { SessionNotFound } from "./SessionNotFound.tsx";
 import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { SeriesCard } from "./SeriesCard.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
+import { DeadlineCard } from "./DeadlineCard.tsx";
+import { useDeadlineNow } from "../../shared/DeadlineNotice.tsx";
+import { isClosed } from "../../shared/deadline-text.ts";
 import {
   CopyValue,
   Detail,
@@ -87,6 +90,8 @@ function Lobby({ session }: { session: Session }) {
   const active = useActiveSession();
   const role = roleIn(session, user?._id);
   const actions = lobbyActions(session, role);
+  // Past its deadline the cart takes nothing more: no "Add Items" (the server refuses them).
+  const closed = isClosed(session.deadline, useDeadlineNow(session.deadline));
   const [confirming, setConfirming] = useState<"leave" | "end" | null>(null);
   const { leave, end } = useSessionActions({
     onDone: () => navigate("/sessions"),
@@ -175,7 +180,7 @@ function Lobby({ session }: { session: Session }) {
         <MoneyStats session={session} layout="tiles" />
 
         <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-          {actions.canAddItems && (
+          {actions.canAddItems && !closed && (
             <Button onClick={addItems}>
               <Plus aria-hidden="true" className="size-4" />
               Add Items
@@ -253,6 +258,7 @@ function Lobby({ session }: { session: Session }) {
         </section>
 
         <div className="flex flex-col gap-6">
+          <DeadlineCard session={session} role={role} />
           {actions.canInvite && (
             <InvitePanel sessionId={session._id} sessionCode={session.sessionCode} />
           )}

@@ -1,0 +1,55 @@
+/**
+ * Session deadlines (API.md "Deadlines and series"): the creator's calls (service.ts), what the
+ * deadline's times bring (due.ts: reminders, the lock's entry, the automatic checkout) and the
+ * reminders themselves (reminders.ts, `sendReminder()`). `createDeadlines()` wires them to the job
+ * queue; `start()` takes the queues' jobs and sweeps deadlines that passed while no server ran.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Media } from "../../lib/media.ts";
+import type { Jobs } from "../jobs/index.ts";
+import type { Mailer } from "../mail/index.ts";
+import type { OrderService } from "../orders/index.ts";
+import type { EventBus } from "../realtime/index.ts";
+import type { SessionService } from "../sessions/index.ts";
+import { createDeadlineDue } from "./due.ts";
+import { createReminders, type ReminderJob } from "./reminders.ts";
+import { createDeadlineService, type DueJob } from "./service.ts";
+
+export { deadlineRoutes } from "./routes.ts";
+export type { DeadlineService } from "./service.ts";
+
+export function createDeadlines(deps: {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  jobs: Jobs;
+  sessions: Pick<SessionService, "view">;
+  orders: Pick<OrderService, "checkout">;
+  mailer: Mailer;
+  media: Media;
+  log: FastifyBaseLogger;
+}) {
+  const service = createDeadlineService(deps);
+  const due = createDeadlineDue({ ...deps, checkout: deps.orders.checkout });
+  const { sendReminder } = createReminders(deps);
+
+  /** Takes the deadline jobs; then, in the background, what passed while no server ran. */
+  async function start(): Promise<Promise<void>> {
+    await deps.jobs.work("deadline.due", (job: DueJob) => due.onDue(job));
+    await deps.jobs.work("deadline.remind", async (job: ReminderJob) => {
+      await sendReminder(job);
+    });
+    return due.sweep().then(
+      (count) => {
+        if (count > 0) deps.log.info({ count }, "overdue deadlines processed at start");
+      },
+      (error: unknown) => deps.log.error({ err: error }, "overdue deadlines at start"),
+    );
+  }
+
+  return { ...service, processSession: due.processSession, sweep: due.sweep, sendReminder, start };
+}
+
+export type Deadlines = ReturnType<typeof createDeadlines>;

@@ -1,0 +1,233 @@
+/**
+ * A session's deadline (API.md "Deadlines and series"), set, moved, cleared and reopened by its
+ * creator. Each is a session write (sessions/write.ts): the cart row and the session row are
+ * locked first, as every cart write takes them, so a cart write lands before the change or sees
+ * it. The deadline is an instant (docs/decisions/018-time-zones.md); the cart's SQL function
+ * compares it with each write's own time, so the lock needs nothing to happen at that instant.
+ *
+ * What does happen at the deadline's times is woken by jobs sent in the same transaction as the
+ * change (due.ts): one at each reminder's time and one at closesAt. A move leaves the old ones
+ * queued; they find nothing due and do nothing.
+ */
+import {
+  DEADLINE_MAX_DAYS_AHEAD,
+  DEFAULT_REMIND_AT,
+  deadlinePassed,
+  type ReopenBody,
+  type Session,
+  type SetDeadlineBody,
+} from "@cartner/contract";
+import { eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { deadlineReminders, sessionDeadlines } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { conflict, invalidFields } from "../../lib/errors.ts";
+import type { Jobs } from "../jobs/index.ts";
+import type { EventBus } from "../realtime/index.ts";
+import {
+  toMembers,
+  writeSession,
+  type SessionService,
+  type WriteContext,
+} from "../sessions/index.ts";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export type DeadlineRow = typeof sessionDeadlines.$inferSelect;
+
+/** What a wake-up job carries: the session, and the time it was sent for. */
+export interface DueJob {
+  sessionId: string;
+  at: string;
+}
+
+/** When a reminder of `minutes` before `closesAt` is due. */
+export const reminderTime = (closesAt: Date, minutes: number) =>
+  new Date(closesAt.getTime() - minutes * MINUTE);
+
+/** A new closing time: after `now`, and at most a year ahead (400 naming closesAt otherwise). */
+function futureClosingTime(iso: string, now: Date): Date {
+  const at = new Date(iso);
+  if (at.getTime() <= now.getTime()) {
+    throw invalidFields({ closesAt: "The deadline must be in the future" });
+  }
+  if (at.getTime() > now.getTime() + DEADLINE_MAX_DAYS_AHEAD * DAY) {
+    throw invalidFields({ closesAt: "The deadline is at most a year ahead" });
+  }
+  return at;
+}
+
+/** Each reminder once, largest first. */
+const remindersOf = (minutes: readonly number[]) => [...new Set(minutes)].sort((a, b) => b - a);
+
+/** The session's deadline row, read inside a session write (its locks held). */
+export async function deadlineIn(tx: Tx, sessionId: string): Promise<DeadlineRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(sessionDeadlines)
+    .where(eq(sessionDeadlines.sessionId, sessionId));
+  return row;
+}
+
+/** The live events of a change to the deadline: the session and its cart show it. */
+export const deadlineEvents = (
+  _: unknown,
+  session: Parameters<typeof toMembers>[1],
+  cartId: string,
+) => [toMembers("session.updated", session), toMembers("cart.updated", session, { cartId })];
+
+export function createDeadlineService(deps: {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventBus, "publish">;
+  jobs: Pick<Jobs, "send">;
+  sessions: Pick<SessionService, "view">;
+}) {
+  const { db, jobs, sessions } = deps;
+
+  /**
+   * A new closing time from `now` on: the reminders start over (those whose time has already
+   * gone are passed over, so setting a deadline two hours ahead sends no "24 hours left"), the
+   * lock and an owed checkout are undone, and the wake-ups are queued with the change.
+   */
+  async function schedule(
+    ctx: WriteContext,
+    closesAt: Date,
+    remindAt: readonly number[],
+  ): Promise<void> {
+    const { tx, session, now } = ctx;
+    await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, session.id));
+    const gone = remindAt.filter((m) => reminderTime(closesAt, m).getTime() <= now.getTime());
+    if (gone.length > 0) {
+      await tx.insert(deadlineReminders).values(
+        gone.map((minutesBefore) => ({
+          sessionId: session.id,
+          minutesBefore,
+          closesAt,
+          sent: false,
+          createdAt: now,
+        })),
+      );
+    }
+    const times = [
+      ...remindAt.filter((m) => !gone.includes(m)).map((m) => reminderTime(closesAt, m)),
+      closesAt,
+    ];
+    for (const at of times) {
+      const job: DueJob = { sessionId: session.id, at: at.toISOString() };
+      await jobs.send("deadline.due", job, { at, tx });
+    }
+  }
+
+  /** PUT /sessions/:id/deadline: set or move it (null: clear it). */
+  async function set(sessionId: string, userId: string, body: SetDeadlineBody): Promise<Session> {
+    if (body === null) return clear(sessionId, userId);
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId,
+      action: "session.deadline",
+      change: async (ctx) => {
+        const { tx, now } = ctx;
+        const closesAt = futureClosingTime(body.closesAt, now);
+        const previous = await deadlineIn(tx, sessionId);
+        // A move keeps what it does not name; a new deadline gets the defaults.
+        const remindAt = remindersOf(body.remindAt ?? previous?.remindAt ?? [...DEFAULT_REMIND_AT]);
+        const autoCheckout = body.autoCheckout ?? previous?.autoCheckout ?? false;
+        const values = {
+          closesAt,
+          remindAt,
+          autoCheckout,
+          lockedAt: null,
+          checkoutDue: false,
+          updatedAt: now,
+        };
+        await tx
+          .insert(sessionDeadlines)
+          .values({ sessionId, ...values, createdAt: now })
+          .onConflictDoUpdate({ target: sessionDeadlines.sessionId, set: values });
+        await schedule(ctx, closesAt, remindAt);
+        return {
+          result: null,
+          activity: {
+            type: "deadline.set",
+            details: {
+              closesAt: closesAt.toISOString(),
+              remindAt,
+              autoCheckout,
+              previousClosesAt: previous?.closesAt.toISOString() ?? null,
+            },
+          },
+        };
+      },
+      events: deadlineEvents,
+    });
+    return sessions.view(session, userId);
+  }
+
+  /** PUT /sessions/:id/deadline with null: the cart stays open (a closed one opens again). */
+  async function clear(sessionId: string, userId: string): Promise<Session> {
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId,
+      action: "session.deadline",
+      change: async ({ tx }) => {
+        const [removed] = await tx
+          .delete(sessionDeadlines)
+          .where(eq(sessionDeadlines.sessionId, sessionId))
+          .returning();
+        await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
+        // Nothing to clear: nothing changed, nothing to log (the same request twice is fine).
+        if (!removed) return { result: null, version: "unchanged" as const };
+        return {
+          result: null,
+          activity: {
+            type: "deadline.cleared",
+            details: { closesAt: removed.closesAt.toISOString() },
+          },
+        };
+      },
+      events: deadlineEvents,
+    });
+    return sessions.view(session, userId);
+  }
+
+  /** POST /sessions/:id/reopen: a cart that closed at its deadline opens until a new one. */
+  async function reopen(sessionId: string, userId: string, body: ReopenBody): Promise<Session> {
+    const { session } = await writeSession(db, deps, {
+      sessionId,
+      userId,
+      action: "session.deadline",
+      change: async (ctx) => {
+        const { tx, now } = ctx;
+        const previous = await deadlineIn(tx, sessionId);
+        if (!previous) throw conflict("This session has no deadline: its cart is open.");
+        if (!deadlinePassed(previous.closesAt, now) && !previous.lockedAt) {
+          throw conflict("The cart has not closed yet: move its deadline instead.");
+        }
+        const closesAt = futureClosingTime(body.closesAt, now);
+        await tx
+          .update(sessionDeadlines)
+          .set({ closesAt, lockedAt: null, checkoutDue: false, updatedAt: now })
+          .where(eq(sessionDeadlines.sessionId, sessionId));
+        await schedule(ctx, closesAt, previous.remindAt);
+        return {
+          result: null,
+          activity: {
+            type: "deadline.reopened",
+            details: {
+              closesAt: closesAt.toISOString(),
+              previousClosesAt: previous.closesAt.toISOString(),
+            },
+          },
+        };
+      },
+      events: deadlineEvents,
+    });
+    return sessions.view(session, userId);
+  }
+
+  return { set, clear, reopen };
+}
+
+export type DeadlineService = ReturnType<typeof createDeadlineService>;
