@@ -161,6 +161,11 @@ describe("GET /api/live: events", () => {
       ann.next((m) => m.type === "activity.created"),
       2_000,
     );
+    // And Ben's change is one of Ann's notifications, told after his answer.
+    await within(
+      ann.next((m) => m.type === "notification.created"),
+      2_000,
+    );
     const heardBefore = ann.messages.length;
     // Minus at 1 changes nothing, so there is nothing to tell.
     expect(

@@ -239,6 +239,8 @@ describe("removing, handing over, rotating", () => {
     expect(removed.statusCode).toBe(200);
     const told = await ben.next((m) => m.type === "member.removed");
     expect(told).toMatchObject({ sessionId: f.sessionId, userId: f.people.participant.userId });
+    // His one notice of the removal, told after the answer.
+    await ben.next((m) => m.type === "notification.created");
     const heard = ben.messages.length;
     // The session goes on without him: a change to it reaches the others, not him.
     await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
