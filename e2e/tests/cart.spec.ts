@@ -212,6 +212,8 @@ test("removing a line: someone else's asks first, every removal offers Undo, and
   await expect(ann.page.getByText(`Removed ${ben.user.name}'s ${b.name}.`)).toBeVisible();
   await ann.page.screenshot({ path: `/tmp/wt-c-undo-${testInfo.project.name}.png` });
   await undo.click();
+  // Undo closes its toast.
+  await expect(ann.page.getByText(`Removed ${ben.user.name}'s ${b.name}.`)).toHaveCount(0);
 
   // The line is back for both, live: still Ben's, still shared, and the split is as before.
   await expect(benRow(ann.page)).toContainText(`Added by ${ben.user.name}`);
