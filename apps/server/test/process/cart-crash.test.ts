@@ -1,15 +1,5 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
-import {
-  call,
-  createPostgresDatabase,
-  sharedCart,
-  signUp,
-  startServer,
-  type ServerProcess,
-} from "./server-process.ts";
+import { serverFixture, call, sharedCart, signUp } from "./server-process.ts";
 
 /**
  * kill -9 in the middle of 200 concurrent cart writes, then a restart on the same data. Runs on
@@ -28,31 +18,8 @@ const KILL_AFTER = 30;
 /** Sessions checked out at once when the server is killed at the first placed order. */
 const CHECKOUTS = 6;
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-});
-
-async function backend(): Promise<Record<string, string>> {
-  // On PostgreSQL too: the generated JWT secret lives in DATA_DIR (never the working directory).
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-crash-"));
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  if (onPostgres) {
-    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
-    cleanups.push(database.drop);
-    return { DATA_DIR: dir, DATABASE_URL: database.url };
-  }
-  return { DATA_DIR: dir };
-}
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer(env);
-  cleanups.push(async () => {
-    server.child.kill("SIGKILL");
-    await server.exited;
-  });
-  return server;
-}
+const { backend, start, cleanup } = serverFixture("cartner-crash-", onPostgres);
+afterEach(cleanup);
 
 const cents = (amount: number) => Math.round(amount * 100);
 

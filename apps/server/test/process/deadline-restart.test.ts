@@ -1,17 +1,12 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
 import {
+  serverFixture,
   activityOf,
   call,
-  createPostgresDatabase,
   setDeadline,
   sharedCart,
   signUp,
-  startServer,
   waitUntil,
-  type ServerProcess,
 } from "./server-process.ts";
 
 /**
@@ -23,30 +18,8 @@ import {
 const onPostgres = process.env.TEST_DB === "postgres";
 vi.setConfig({ testTimeout: 90_000 });
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-});
-
-async function backend(): Promise<Record<string, string>> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-deadline-"));
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  if (onPostgres) {
-    const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
-    cleanups.push(database.drop);
-    return { DATA_DIR: dir, DATABASE_URL: database.url };
-  }
-  return { DATA_DIR: dir };
-}
-
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServer(env);
-  cleanups.push(async () => {
-    server.child.kill("SIGKILL");
-    await server.exited;
-  });
-  return server;
-}
+const { backend, start, cleanup } = serverFixture("cartner-deadline-", onPostgres);
+afterEach(cleanup);
 
 it(`locks and checks out once after kill -9 just before the deadline (${onPostgres ? "PostgreSQL" : "embedded PGlite"})`, async () => {
   const env = await backend();

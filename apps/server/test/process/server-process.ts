@@ -1,3 +1,6 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { freshPostgresDatabase, mailboxCode } from "../../scripts/bench-support.ts";
 import {
   freePort,
@@ -156,4 +159,37 @@ export async function activityOf(base: string, token: string, sessionId: string)
   const res = await call(base, "GET", `/api/sessions/${sessionId}/activity?limit=200`, { token });
   if (res.status !== 200) throw new Error(`activity: ${res.status}`);
   return res.body.events as Array<{ seq: number; type: string; [key: string]: unknown }>;
+}
+
+/**
+ * A process test's servers and data: `backend()` makes a DATA_DIR (and, on PostgreSQL, a database
+ * of its own), `start()` runs a server on it; `cleanup()` (after each test) kills every server and
+ * removes what was made, last made first.
+ */
+export function serverFixture(dirPrefix: string, onPostgres: boolean) {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  return {
+    async cleanup() {
+      for (const step of cleanups.splice(0).reverse()) await step().catch(() => {});
+    },
+    async backend(): Promise<Record<string, string>> {
+      // On PostgreSQL too: the generated JWT secret lives in DATA_DIR (never the working directory).
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), dirPrefix));
+      cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+      if (onPostgres) {
+        const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL!);
+        cleanups.push(database.drop);
+        return { DATA_DIR: dir, DATABASE_URL: database.url };
+      }
+      return { DATA_DIR: dir };
+    },
+    async start(env: Record<string, string>): Promise<ServerProcess> {
+      const server = await startServer(env);
+      cleanups.push(async () => {
+        server.child.kill("SIGKILL");
+        await server.exited;
+      });
+      return server;
+    },
+  };
 }
