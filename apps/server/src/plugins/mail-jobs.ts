@@ -32,7 +32,9 @@ export function installMailJobs(app: FastifyInstance, jobs: Pick<Jobs, "idle">):
   });
   return (job) => {
     mailJobs.add(job);
-    void job.catch((error) => app.log.error({ err: error }, "a mail job failed"));
-    void job.finally(() => mailJobs.delete(job));
+    // One chain: a failure is logged here, never left as an unhandled rejection.
+    void job
+      .catch((error) => app.log.error({ err: error }, "a mail job failed"))
+      .finally(() => mailJobs.delete(job));
   };
 }
