@@ -113,7 +113,7 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     })
     .from(notifications)
     .where(eq(notifications.userId, user._id))
-    .orderBy(notifications.createdAt);
+    .orderBy(notifications.createdAt, notifications.seq);
   const [choices] = await db
     .select({ prefs: notificationPreferences.prefs })
     .from(notificationPreferences)
