@@ -112,6 +112,20 @@ describe("changes by others", () => {
     expect(box.notifications[1]!.readAt).not.toBeNull();
   });
 
+  it("counts every change of a burst in the one grouped notification, naming the latest", async () => {
+    const f = await world();
+    const burst = products.slice(10, 16);
+    const answers = await Promise.all(burst.map((p) => add(f.as.participant, f.cartId, p._id)));
+    expect(answers.map((a) => a.statusCode)).toEqual(burst.map(() => 200));
+    const { events } = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json();
+    const latest = events.at(-1).product;
+    const box = await inbox(f.as.creator);
+    expect(box.unread).toBe(1);
+    expect(box.notifications[0]!.body).toBe(
+      `Ben added ${latest} to Weekend groceries (+${burst.length - 1} more)`,
+    );
+  });
+
   it("names removals and sharing", async () => {
     const f = await world();
     const p = products[3]!;

@@ -94,7 +94,7 @@ export function createLineSharing(deps: {
         cartChanged(session.id, lockedCartId, session.version, marked),
     );
     const view = await reads.access({ cartId }, user._id);
-    deps.notices?.cartChanged(view.session.id, user._id);
+    deps.notices?.cartChanged(view, user._id);
     return cartOf(view, user._id, media, deps.clock.now());
   }
 

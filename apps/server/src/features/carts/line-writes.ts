@@ -221,7 +221,7 @@ export function createLineWrites(deps: {
       const marked = members.some((m) => m.ready);
       for (const p of cartChanged(session.id, cartId, session.version, marked)) events.publish(p);
       announceActivity(events, session.id);
-      deps.notices?.cartChanged(session.id, user._id);
+      deps.notices?.cartChanged(view!, user._id);
     }
     return cartOf(view!, user._id, media, new Date(call.now));
   }

@@ -6,7 +6,7 @@
 import type { ActivityEntry } from "@cartner/contract";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { activity, sessionMembers, sessions } from "../../db/schema.ts";
+import { activity } from "../../db/schema.ts";
 import type { NotificationService } from "./service.ts";
 
 /** "Ben added Wine to Weekly shop", for the entry types that change a cart; else null. */
@@ -32,40 +32,34 @@ export function changeText(actor: string, entry: ActivityEntry, session: string)
 }
 
 /**
- * After a committed cart change: the members hear what `actorId` last did in the session
- * (grouped per reader and session until read).
+ * After committed cart changes: the members hear what `actorId` last did in the session (grouped
+ * per reader and session until read); `changes` is how many changes this notice stands for.
  */
 export async function noticeCartChange(
   db: Db,
   notices: Pick<NotificationService, "notify">,
-  sessionId: string,
-  actorId: string,
+  change: { session: { id: string; name: string }; memberIds: string[]; actorId: string },
+  changes: number,
 ): Promise<void> {
+  const { session, memberIds, actorId } = change;
   const [last] = await db
     .select({ type: activity.type, details: activity.details, actor: activity.actorName })
     .from(activity)
-    .where(and(eq(activity.sessionId, sessionId), eq(activity.actorId, actorId)))
+    .where(and(eq(activity.sessionId, session.id), eq(activity.actorId, actorId)))
     .orderBy(desc(activity.seq))
     .limit(1);
-  const [session] = await db
-    .select({ name: sessions.name })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  if (!last || !session) return;
+  if (!last) return;
   const entry = { ...(last.details as object), type: last.type } as ActivityEntry;
   const body = changeText(last.actor, entry, session.name);
   if (!body) return;
-  const members = await db
-    .select({ userId: sessionMembers.userId })
-    .from(sessionMembers)
-    .where(eq(sessionMembers.sessionId, sessionId));
   await notices.notify({
     kind: "changes",
-    userIds: members.map((m) => m.userId),
+    userIds: memberIds,
     actorId,
-    sessionId,
+    sessionId: session.id,
     title: `Changes in ${session.name}`,
     body,
-    url: `/cart/${sessionId}`,
+    url: `/cart/${session.id}`,
+    changes,
   });
 }

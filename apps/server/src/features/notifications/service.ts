@@ -7,6 +7,7 @@
  */
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
+  type CartView,
   type MarkReadBody,
   type Notification,
   type NotificationKind,
@@ -50,6 +51,8 @@ export interface NotifyInput {
   body: PerReader;
   /** A path of the web app. */
   url: PerReader;
+  /** Changes only: how many changes it stands for (1 unless several came while one was told). */
+  changes?: number;
 }
 
 export interface NotificationServiceDeps {
@@ -63,6 +66,12 @@ export interface NotificationServiceDeps {
 }
 
 type Row = typeof notifications.$inferSelect;
+
+/** What a cart change's answer tells of its session: enough to know whom to tell. */
+export interface CartChangeView {
+  session: Pick<CartView["session"], "id" | "name">;
+  members: Array<Pick<CartView["members"][number], "userId" | "role">>;
+}
 
 const toNotification = (row: Row): Notification => ({
   _id: row.id,
@@ -132,18 +141,23 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       createdAt: now,
     };
     if (input.kind === "changes" && input.sessionId) {
-      // One unread row per reader and session: a further change names itself and counts the rest.
+      // One unread row per reader and session: the latest change names itself and counts the rest.
+      const changes = input.changes ?? 1;
       const [row] = await db
         .insert(notifications)
-        .values(values)
+        .values({
+          ...values,
+          count: changes,
+          body: changes > 1 ? `${values.body} (+${changes - 1} more)` : values.body,
+        })
         .onConflictDoUpdate({
           target: [notifications.userId, notifications.sessionId],
           targetWhere: sql`kind = 'changes' and read_at is null`,
           set: {
             title: sql`excluded.title`,
-            body: sql`excluded.body || ' (+' || "notifications"."count" || ' more)'`,
+            body: sql`${values.body}::text || ' (+' || ("notifications"."count" + ${changes - 1}::int) || ' more)'`,
             url: sql`excluded.url`,
-            count: sql`"notifications"."count" + 1`,
+            count: sql`"notifications"."count" + ${changes}`,
             createdAt: sql`excluded.created_at`,
             seq: sql`nextval('notifications_seq_seq')`,
           },
@@ -223,9 +237,44 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     afterAnswer(notify(input));
   }
 
-  /** After a committed cart change by `actorId`: the session's other members hear what it was. */
-  function cartChanged(sessionId: string, actorId: string): void {
-    afterAnswer(noticeCartChange(db, { notify }, sessionId, actorId));
+  /**
+   * Cart notices in flight, one per (session, actor), with how many changes came while it ran:
+   * those are told by one more notice naming the latest, so a burst of writes costs a few
+   * notices, not one each, and a quiet cart's change is told at once.
+   */
+  const telling = new Map<string, { changes: number }>();
+
+  /**
+   * After a committed cart change by `actorId`: the session's other members (as the change's
+   * view lists them) hear what it was. Nothing is read when there is no one to tell.
+   */
+  function cartChanged(view: CartChangeView, actorId: string): void {
+    const memberIds = view.members
+      .filter((m) => m.userId !== actorId && m.role !== "pending")
+      .map((m) => m.userId);
+    if (memberIds.length === 0) return;
+    const key = `${view.session.id} ${actorId}`;
+    const inFlight = telling.get(key);
+    if (inFlight) {
+      inFlight.changes += 1;
+      return;
+    }
+    const state = { changes: 1 };
+    telling.set(key, state);
+    const change = { session: view.session, memberIds, actorId };
+    afterAnswer(
+      (async () => {
+        try {
+          while (state.changes > 0) {
+            const changes = state.changes;
+            state.changes = 0;
+            await noticeCartChange(db, { notify }, change, changes);
+          }
+        } finally {
+          telling.delete(key);
+        }
+      })(),
+    );
   }
 
   async function unreadOf(userId: string): Promise<number> {
