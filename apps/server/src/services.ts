@@ -205,8 +205,7 @@ export async function createServices(input: {
     jobs: input.jobs,
     sessions,
     orders,
-    mailer,
-    media,
+    notices: notifications,
     log: app.log,
   });
   // Every handler is registered: this instance starts taking its jobs.

@@ -331,6 +331,15 @@ describe("reminders", () => {
     expect(sent().find((m) => m.to === f.people.Cat.email)!.text).toContain(
       "Your share so far: $0.00",
     );
+    // The same reminder is in Ann's notifications, linking the cart; Ben (done) has none.
+    const reminders = async (as: DeadlineClient) =>
+      (await as("GET", "/api/notifications"))
+        .json()
+        .notifications.filter((n: { kind: string }) => n.kind === "reminder");
+    expect(await reminders(f.as.Ann)).toMatchObject([
+      { title: `${name}: the cart closes in 1 hour`, url: `/cart/${f.sessionId}`, readAt: null },
+    ]);
+    expect(await reminders(f.as.Ben)).toEqual([]);
 
     // Cat marks herself done: the 15-minute reminder goes to Ann alone.
     expect(

@@ -1,8 +1,8 @@
 /**
  * Mail that reaches people away from the app, received by a real SMTP server (smtp-server in this
  * process), on PGlite and PostgreSQL: the checkout mail with the member's own share and a link
- * into the app, retried with backoff after the mail server refused it; a reminder with the
- * member's share so far; and the digest of changes by others, at most one an hour per session.
+ * into the app, retried with backoff after the mail server refused it; a deadline's reminder with
+ * the member's share so far; and the digest of changes by others, at most one an hour per session.
  * Time moves with pg-boss's TestClock.
  */
 import crypto from "node:crypto";
@@ -143,24 +143,24 @@ describe("the checkout mail", () => {
 });
 
 describe("notices", () => {
-  it("a reminder comes with the member's share so far and a link to the cart", async () => {
+  it("a deadline's reminder comes with the member's share so far and a link to the cart", async () => {
     const f = await filledSession();
+    const closesAt = new Date(clock.now() + 3 * 60 * MINUTE).toISOString();
+    const set = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/deadline`, {
+      closesAt,
+      remindAt: [60],
+    });
+    expect(set.statusCode, set.body).toBe(200);
     const summary = (await f.as.participant("GET", `/api/sessions/${f.sessionId}/summary`)).json();
     const benShare = summary.split.find(
       (s: { userId: string }) => s.userId === f.people.participant.userId,
     );
-    await t.app.channels.email.deliver({
-      user: toBen(f),
-      notification: {
-        ...change(f, "Weekend groceries closes in an hour", "Add what you still need by 18:00."),
-        kind: "reminder",
-      },
-    });
-    await t.app.idle();
+    await passTime(2 * 60 * MINUTE);
+    await passTime(MINUTE);
     const [mail] = mailsTo(f.people.participant.email);
-    expect(subjectOf(mail!.raw)).toBe("Weekend groceries closes in an hour");
+    expect(subjectOf(mail!.raw)).toBe("Weekend groceries: the cart closes in 1 hour");
     const text = textOf(mail!.raw);
-    expect(text).toContain("Add what you still need by 18:00.");
+    expect(text).toContain("The cart closes in 1 hour, at");
     expect(text).toContain(`Your share so far: ${usd.format(benShare.total)}`);
     expect(text).toContain(`Open the cart: ${PUBLIC_URL}/cart/${f.sessionId}`);
   });

@@ -7,9 +7,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { Media } from "../../lib/media.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { Mailer } from "../mail/index.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { OrderService } from "../orders/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "../sessions/index.ts";
@@ -27,8 +26,7 @@ export function createDeadlines(deps: {
   jobs: Jobs;
   sessions: Pick<SessionService, "view">;
   orders: Pick<OrderService, "checkout">;
-  mailer: Mailer;
-  media: Media;
+  notices: Pick<NotificationService, "notify">;
   log: FastifyBaseLogger;
 }) {
   const service = createDeadlineService(deps);

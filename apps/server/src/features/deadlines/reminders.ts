@@ -1,20 +1,16 @@
 /**
  * A deadline's reminders: who gets one (the members who carry a share and have not marked
  * themselves done; never viewers, pending requesters, or anyone who left or was removed), and the
- * one function that reminds a member, `sendReminder()`. For now it sends a mail through the app's
- * mailer; the notification service is to take its place behind the same function.
+ * one function that reminds a member, `sendReminder()`, through the notification service.
  */
-import { can, fromCents, type User } from "@cartner/contract";
+import { can, fromCents } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
 import { executeRows, type Db } from "../../db/client.ts";
-import { carts, sessionDeadlines, sessionMembers, sessions, users } from "../../db/schema.ts";
+import { carts, sessionDeadlines, sessionMembers, sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { escapeHtml } from "../../lib/html.ts";
-import type { Media } from "../../lib/media.ts";
 import { utcInstant } from "../../lib/time.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
-import type { Mail, Mailer } from "../mail/index.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import { formatMoney } from "../orders/index.ts";
 import { readyMark } from "../sessions/index.ts";
 
@@ -49,60 +45,35 @@ export function leadTime(minutes: number): string {
     : `${plural(hours, "hour")} and ${plural(rest, "minute")}`;
 }
 
-/** The reminder mail: when the cart closes, the member's own share now, and the cart's link. */
-export function reminderMail(input: {
-  to: Pick<User, "name" | "email">;
+/** A reminder's words: when the cart closes (in UTC, decision 018) and the member's own share. */
+export function reminderText(input: {
   sessionName: string;
   closesAt: Date;
   minutesBefore: number;
   share: number;
-  cartUrl: string;
-}): Mail {
-  const { to, sessionName, closesAt, minutesBefore, share, cartUrl } = input;
-  const when = utcInstant(closesAt);
-  const left = leadTime(minutesBefore);
-  const shareLine = `Your share so far: ${formatMoney(share)}`;
-  const text = [
-    `Hi ${to.name},`,
-    "",
-    `The cart of "${sessionName}" closes in ${left}, at ${when}.`,
-    "After that nothing can be added or changed.",
-    "",
-    shareLine,
-    "",
-    `Finish your part and mark yourself done: ${cartUrl}`,
-    "",
-    "— Cartner",
-  ].join("\n");
-  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">
-<p>Hi ${escapeHtml(to.name)},</p>
-<p>The cart of “${escapeHtml(sessionName)}” closes in <strong>${escapeHtml(left)}</strong>, at ${escapeHtml(when)}. After that nothing can be added or changed.</p>
-<p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
-<p><a href="${escapeHtml(cartUrl)}">Open the cart and mark yourself done</a></p>
-<p>— Cartner</p>
-</body></html>`;
+}): { title: string; body: string } {
+  const left = leadTime(input.minutesBefore);
   return {
-    to: to.email,
-    subject: `${sessionName}: the cart closes in ${left}`,
-    text,
-    html,
+    title: `${input.sessionName}: the cart closes in ${left}`,
+    body:
+      `The cart closes in ${left}, at ${utcInstant(input.closesAt)}; after that nothing can be ` +
+      `added or changed. Your share so far: ${formatMoney(input.share)}. ` +
+      "Finish your part and mark yourself done.",
   };
 }
 
 /**
  * Reminds one member of a deadline, if it still concerns them: the session is active, the
  * deadline is still the one the reminder was for and not passed, and they are still a member who
- * has not marked themselves done. Answers whether it reminded them; a mail that cannot be sent
- * throws, so its job is retried.
+ * has not marked themselves done. The notification service tells them as they chose (in the app,
+ * by push, by mail; a mail is a job of its own, retried). Answers whether it reminded them.
  */
 export function createReminders(deps: {
   db: Db;
   clock: Clock;
-  mailer: Mailer;
-  media: Media;
-  log: FastifyBaseLogger;
+  notices: Pick<NotificationService, "notify">;
 }) {
-  const { db, clock, mailer, media } = deps;
+  const { db, clock, notices } = deps;
 
   async function sendReminder(job: ReminderJob): Promise<boolean> {
     const [found] = await db
@@ -110,8 +81,6 @@ export function createReminders(deps: {
         sessionName: sessions.name,
         closesAt: sessionDeadlines.closesAt,
         role: sessionMembers.role,
-        name: users.name,
-        email: users.email,
         cartId: carts.id,
       })
       .from(sessions)
@@ -121,7 +90,6 @@ export function createReminders(deps: {
         sessionMembers,
         and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, job.userId)),
       )
-      .innerJoin(users, eq(users.id, sessionMembers.userId))
       .where(and(eq(sessions.id, job.sessionId), eq(sessions.status, "active")));
     const now = clock.now();
     if (
@@ -139,16 +107,18 @@ export function createReminders(deps: {
     // Marked done since the reminder was due: nothing to remind them of.
     if (!membersNotDone(view).includes(job.userId)) return false;
     const share = splitOf(view).shares.find((s) => s.userId === job.userId)?.total ?? 0;
-    await mailer.send(
-      reminderMail({
-        to: { name: found.name, email: found.email },
+    await notices.notify({
+      kind: "reminder",
+      userIds: [job.userId],
+      sessionId: job.sessionId,
+      ...reminderText({
         sessionName: found.sessionName,
         closesAt: found.closesAt,
         minutesBefore: job.minutesBefore,
         share: fromCents(share),
-        cartUrl: media.page(`/cart/${job.sessionId}`),
       }),
-    );
+      url: `/cart/${job.sessionId}`,
+    });
     return true;
   }
 

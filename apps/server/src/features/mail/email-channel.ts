@@ -106,14 +106,12 @@ export function createEmailChannel(deps: {
   }) {
     const to = await recipient(userId);
     if (!to) return;
-    // What the member owes: so far in the cart a reminder is about, or on the order paid for.
-    const { kind, sessionId, orderId } = notification;
+    // What the member owes on the order paid for (a reminder's text says their share so far).
+    const { kind, orderId } = notification;
     const share =
-      kind === "reminder" && sessionId
-        ? await sessionShare(sessionId, userId)
-        : (kind === "payment" || kind === "checkout") && orderId
-          ? await orderShare(orderId, userId)
-          : undefined;
+      (kind === "payment" || kind === "checkout") && orderId
+        ? await orderShare(orderId, userId)
+        : undefined;
     await mailer.send(noticeMail(to, notification, link(notification.url), share));
   }
 
