@@ -1,7 +1,7 @@
 /**
  * Recurring sessions through the API, with the job queue's clock moved by the test: a series'
  * next session starts after a checkout or at the next occurrence, once, with the members, roles,
- * budgets, split policy and staple lines (at the day's price; what cannot be carried is named);
+ * budgets, split policy, deadline rule and staple lines (at the day's price; what cannot be carried is named);
  * ending the series stops it; who may set a series or mark a staple; bad rules change nothing.
  */
 import { ActivityEntrySchema, type Session } from "@cartner/contract";
@@ -99,7 +99,7 @@ describe("a weekly series", () => {
   let peer: Peer;
   afterAll(() => peer?.socket.close());
 
-  it("starts its next session after checkout: members, roles, budgets, policy, staples at today's price", async () => {
+  it("starts its next session after checkout: members, roles, budgets, policy, deadline, staples at today's price", async () => {
     const f = await sessionWithEveryRole(t);
     const [kept, dropped, plain] = products.slice(0, 3) as [
       (typeof products)[0],
@@ -158,6 +158,15 @@ describe("a weekly series", () => {
       ).statusCode,
     ).toBe(200);
 
+    // The cart closes six hours before the next start (Friday, 12:00 in Paris).
+    const HOUR = 3600 * 1000;
+    const deadline = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/deadline`, {
+      closesAt: new Date(nextAt.getTime() - 6 * HOUR).toISOString(),
+      remindAt: [120],
+      autoCheckout: true,
+    });
+    expect(deadline.statusCode, deadline.body).toBe(200);
+
     peer = await signedIn(base, f.people.participant.token);
     const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
     expect(placed.statusCode, placed.body).toBe(201);
@@ -179,6 +188,13 @@ describe("a weekly series", () => {
         timeZone: "Europe/Paris",
         nextAt: new Date(nextAt.getTime() + 7 * DAY).toISOString(),
       },
+    });
+    // The deadline rule comes along: a week later (no daylight saving change between).
+    expect(next.deadline).toEqual({
+      closesAt: new Date(nextAt.getTime() + 7 * DAY - 6 * HOUR).toISOString(),
+      remindAt: [120],
+      autoCheckout: true,
+      locked: false,
     });
     expect(next.sessionCode).not.toBe(f.code);
     expect(next.cartId).not.toBe(f.cartId);

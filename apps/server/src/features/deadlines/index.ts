@@ -17,7 +17,7 @@ import { createReminders, type ReminderJob } from "./reminders.ts";
 import { createDeadlineService, type DueJob } from "./service.ts";
 
 export { deadlineRoutes } from "./routes.ts";
-export type { DeadlineService } from "./service.ts";
+export { deadlineIn, startDeadline, type DeadlineService } from "./service.ts";
 
 export function createDeadlines(deps: {
   db: Db;

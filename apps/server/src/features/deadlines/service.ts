@@ -77,6 +77,62 @@ export const deadlineEvents = (
   cartId: string,
 ) => [toMembers("session.updated", session), toMembers("cart.updated", session, { cartId })];
 
+/**
+ * A new closing time from `now` on: the reminders start over (those whose time has already gone
+ * are passed over, so setting a deadline two hours ahead sends no "24 hours left"), and the
+ * wake-ups are queued in the caller's transaction.
+ */
+async function scheduleDeadline(
+  tx: Tx,
+  jobs: Pick<Jobs, "send">,
+  sessionId: string,
+  deadline: { closesAt: Date; remindAt: readonly number[] },
+  now: Date,
+): Promise<void> {
+  const { closesAt, remindAt } = deadline;
+  await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
+  const gone = remindAt.filter((m) => reminderTime(closesAt, m).getTime() <= now.getTime());
+  if (gone.length > 0) {
+    await tx.insert(deadlineReminders).values(
+      gone.map((minutesBefore) => ({
+        sessionId,
+        minutesBefore,
+        closesAt,
+        sent: false,
+        createdAt: now,
+      })),
+    );
+  }
+  const times = [
+    ...remindAt.filter((m) => !gone.includes(m)).map((m) => reminderTime(closesAt, m)),
+    closesAt,
+  ];
+  for (const at of times) {
+    const job: DueJob = { sessionId, at: at.toISOString() };
+    await jobs.send("deadline.due", job, { at, tx });
+  }
+}
+
+/**
+ * Gives a session that has none (a series' new one) a deadline, inside its creating transaction:
+ * the row and its wake-ups. A closing time not after `now` is not given.
+ */
+export async function startDeadline(
+  tx: Tx,
+  jobs: Pick<Jobs, "send">,
+  sessionId: string,
+  deadline: Pick<DeadlineRow, "closesAt" | "remindAt" | "autoCheckout">,
+  now: Date,
+): Promise<boolean> {
+  const { closesAt, remindAt, autoCheckout } = deadline;
+  if (closesAt.getTime() <= now.getTime()) return false;
+  await tx
+    .insert(sessionDeadlines)
+    .values({ sessionId, closesAt, remindAt, autoCheckout, createdAt: now, updatedAt: now });
+  await scheduleDeadline(tx, jobs, sessionId, deadline, now);
+  return true;
+}
+
 export function createDeadlineService(deps: {
   db: Db;
   clock: Clock;
@@ -86,39 +142,8 @@ export function createDeadlineService(deps: {
 }) {
   const { db, jobs, sessions } = deps;
 
-  /**
-   * A new closing time from `now` on: the reminders start over (those whose time has already
-   * gone are passed over, so setting a deadline two hours ahead sends no "24 hours left"), the
-   * lock and an owed checkout are undone, and the wake-ups are queued with the change.
-   */
-  async function schedule(
-    ctx: WriteContext,
-    closesAt: Date,
-    remindAt: readonly number[],
-  ): Promise<void> {
-    const { tx, session, now } = ctx;
-    await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, session.id));
-    const gone = remindAt.filter((m) => reminderTime(closesAt, m).getTime() <= now.getTime());
-    if (gone.length > 0) {
-      await tx.insert(deadlineReminders).values(
-        gone.map((minutesBefore) => ({
-          sessionId: session.id,
-          minutesBefore,
-          closesAt,
-          sent: false,
-          createdAt: now,
-        })),
-      );
-    }
-    const times = [
-      ...remindAt.filter((m) => !gone.includes(m)).map((m) => reminderTime(closesAt, m)),
-      closesAt,
-    ];
-    for (const at of times) {
-      const job: DueJob = { sessionId: session.id, at: at.toISOString() };
-      await jobs.send("deadline.due", job, { at, tx });
-    }
-  }
+  const schedule = (ctx: WriteContext, closesAt: Date, remindAt: readonly number[]) =>
+    scheduleDeadline(ctx.tx, jobs, ctx.session.id, { closesAt, remindAt }, ctx.now);
 
   /** PUT /sessions/:id/deadline: set or move it (null: clear it). */
   async function set(sessionId: string, userId: string, body: SetDeadlineBody): Promise<Session> {

@@ -63,3 +63,47 @@ export function nextOccurrence(
   const next = rule.next(after, false);
   return next ? new Date(next.epochMilliseconds) : null;
 }
+
+/** The instant of a wall-clock date and time in `timeZone` (a skipped time moves forward). */
+function instantOf(date: string, time: string, timeZone: string): Date {
+  const rule = new RRuleTemporal({
+    rruleString: `DTSTART;TZID=${timeZone}:${date}T${time}\nRRULE:FREQ=DAILY;COUNT=1`,
+  });
+  const first = rule.all()[0];
+  if (!first) throw new Error(`no instant for ${date}T${time} in ${timeZone}`);
+  return new Date(first.epochMilliseconds);
+}
+
+/** Calendar days from one "YYYYMMDD" to another. */
+function daysBetween(from: string, to: string): number {
+  const utc = (d: string) => Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8));
+  return Math.round((utc(to) - utc(from)) / (24 * 3600 * 1000));
+}
+
+/**
+ * Where a deadline lands in the next session of a series: as many days before (or after) that
+ * session's next start as it was before the old one's, at the same wall-clock time in the
+ * series' zone. Friday 12:00 before a Saturday 09:00 start is Friday 12:00 a week later, also
+ * across a daylight saving change (decision 018).
+ */
+export function carriedDeadline(
+  closesAt: Date,
+  oldNextAt: Date,
+  newNextAt: Date,
+  timeZone: string,
+): Date {
+  const closes = wallClock(closesAt, timeZone);
+  const shift = daysBetween(
+    wallClock(oldNextAt, timeZone).date,
+    wallClock(newNextAt, timeZone).date,
+  );
+  const day = new Date(
+    Date.UTC(
+      +closes.date.slice(0, 4),
+      +closes.date.slice(4, 6) - 1,
+      +closes.date.slice(6, 8) + shift,
+    ),
+  );
+  const date = day.toISOString().slice(0, 10).replaceAll("-", "");
+  return instantOf(date, closes.time, timeZone);
+}

@@ -20,6 +20,7 @@ import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { carts, cartLines, orders, sessionMembers, sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
+import { deadlineIn, startDeadline } from "../deadlines/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import {
@@ -30,7 +31,7 @@ import {
   type SessionRow,
   type SessionService,
 } from "../sessions/index.ts";
-import { anchorOf, canonicalRule, nextOccurrence } from "./occurrences.ts";
+import { anchorOf, canonicalRule, carriedDeadline, nextOccurrence } from "./occurrences.ts";
 
 /** The job that starts a series' next session: after a checkout (no `at`) or at an occurrence. */
 export interface SeriesStartJob {
@@ -46,8 +47,9 @@ type SessionInsert = typeof sessions.$inferInsert;
 
 /**
  * What the next session of a series takes from the one before: its name and kind, budget,
- * passcode, creator, split policy and the series itself (moved to `nextAt`). Every setting a new
- * occurrence carries over is added here.
+ * passcode, creator, split policy and the series itself (moved to `nextAt`). Every setting of
+ * the session row a new occurrence carries over is added here; members, staples and the deadline
+ * are carried by fillNewSession().
  */
 export function nextSessionSettings(
   old: SessionRow,
@@ -168,8 +170,8 @@ export function createSeriesService(deps: {
   }
 
   /**
-   * Copies the members (not pending requesters) with their roles and budgets, and the staple
-   * lines at today's prices: a line whose adder is no longer a paying member, whose product is
+   * Copies the members (not pending requesters) with their roles and budgets, the deadline rule,
+   * and the staple lines at today's prices: a line whose adder is no longer a paying member, whose product is
    * gone or out of stock is dropped and named.
    */
   async function fillNewSession(tx: Tx, old: SessionRow, oldCartId: string, now: Date) {
@@ -208,6 +210,19 @@ export function createSeriesService(deps: {
       .insert(carts)
       .values({ sessionId: session.id, createdAt: now, updatedAt: now })
       .returning({ id: carts.id });
+    // The deadline rule: as far before the new session's next start as it was before the old
+    // one's, with the same reminders and automatic checkout (none after a series' last session).
+    const deadline = await deadlineIn(tx, old.id);
+    if (deadline && nextAt) {
+      const closesAt = carriedDeadline(
+        deadline.closesAt,
+        old.seriesNextAt!,
+        nextAt,
+        old.seriesTimeZone!,
+      );
+      const { remindAt, autoCheckout } = deadline;
+      await startDeadline(tx, jobs, session.id, { closesAt, remindAt, autoCheckout }, now);
+    }
 
     const paying = new Set(
       members
