@@ -140,8 +140,8 @@ export async function createServices(input: {
     events,
     media,
     sessions,
+    mails,
     mailer,
-    track,
     notices: notifications,
   });
   const links = createInviteLinkService({

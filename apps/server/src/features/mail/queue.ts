@@ -1,6 +1,6 @@
 /**
  * Mails on the durable job queue ("mail.send", features/jobs): each job names what to send (an
- * order's checkout mail to one member, one notice, one digest), and its handler reads the rest
+ * order's checkout mail to one member, one notice, one digest, one invite), and its handler reads the rest
  * from the database when it runs, so a retry sends what is true then, and a job that already did
  * its work (a mail marked sent) changes nothing. A handler that throws is retried with backoff.
  */
@@ -15,6 +15,8 @@ export interface MailJobs {
   notice: { userId: string; notification: MailedNotification };
   /** The digest of changes waiting for a member in one session (features/push/email-channel.ts). */
   digest: { userId: string; sessionId: string };
+  /** An invite by email, while it is pending (features/sessions). */
+  invite: { inviteId: string };
 }
 
 /** What a notice mail needs of a notification (JSON in the job). */

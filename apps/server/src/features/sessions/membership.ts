@@ -4,7 +4,7 @@
  * owns sessions themselves; this one only changes their members.
  */
 import type { Invite, InviteRole, JoinRequest, MyJoinRequest, User } from "@cartner/contract";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { joinFailures, sessionInvites, sessionMembers, sessions, users } from "../../db/schema.ts";
@@ -12,7 +12,7 @@ import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
-import type { Mailer } from "../mail/index.ts";
+import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { inviteMail } from "./invite-mail.ts";
@@ -35,9 +35,12 @@ export function createMembershipService(deps: {
   events: Pick<EventBus, "publish">;
   media: Media;
   sessions: SessionService;
-  /** Invite mails go out after the answer; a failure is logged, the invite stays. */
+  /**
+   * Invite mails: a job sent with the invite, which mails it while it is pending (retried with
+   * backoff; a failure never undoes the invite).
+   */
+  mails?: MailQueue;
   mailer?: Mailer;
-  track?: (job: Promise<unknown>) => void;
   /** Tells creators of join requests, requesters of the answer, invitees of their invite. */
   notices?: Pick<NotificationService, "later"> | undefined;
 }) {
@@ -308,9 +311,11 @@ export function createMembershipService(deps: {
         if (inserted.length === 0) {
           throw conflict("That person already has an invite to this session.");
         }
+        await deps.mails?.send("invite", { inviteId: inserted[0]!.id }, { tx });
         return { result: null, version: "unchanged" };
       },
     });
+    deps.mails?.wake();
     const [invitee] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (invitee) {
       events.publish({
@@ -327,20 +332,45 @@ export function createMembershipService(deps: {
         url: "/sessions",
       });
     }
-    if (deps.mailer) {
-      const mail = inviteMail({
-        to: email,
-        inviterName: user.name,
-        sessionName: session.name,
-        role,
-        hasAccount: invitee !== undefined,
-        link: media.page(invitee ? "/sessions" : `/register?email=${encodeURIComponent(email)}`),
-      });
-      deps.track?.(deps.mailer.send(mail));
-    }
     // The same answer whether or not the email has an account: it reveals nothing.
     return { message: `Invite sent to ${emailOrUsername}` };
   }
+
+  /** The "invite" mail job: the invite as it is now, if still pending. */
+  async function mailInvite({ inviteId }: { inviteId: string }): Promise<void> {
+    if (!deps.mailer) return;
+    const inviter = alias(users, "inviter");
+    const [invite] = await db
+      .select({
+        email: sessionInvites.email,
+        role: sessionInvites.role,
+        status: sessionInvites.status,
+        sessionName: sessions.name,
+        inviterName: inviter.name,
+      })
+      .from(sessionInvites)
+      .innerJoin(sessions, eq(sessions.id, sessionInvites.sessionId))
+      .innerJoin(inviter, eq(inviter.id, sessionInvites.invitedBy))
+      .where(eq(sessionInvites.id, inviteId));
+    if (!invite || invite.status !== "pending") return;
+    const [invitee] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, invite.email), isNull(users.deletedAt)));
+    await deps.mailer.send(
+      inviteMail({
+        to: invite.email,
+        inviterName: invite.inviterName,
+        sessionName: invite.sessionName,
+        role: invite.role,
+        hasAccount: invitee !== undefined,
+        link: media.page(
+          invitee ? "/sessions" : `/register?email=${encodeURIComponent(invite.email)}`,
+        ),
+      }),
+    );
+  }
+  deps.mails?.handle("invite", mailInvite);
 
   async function myInvites(user: User): Promise<Invite[]> {
     const rows = await db
