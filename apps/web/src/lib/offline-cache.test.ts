@@ -1,7 +1,7 @@
 // A real IndexedDB in memory (jsdom has none): the cache is written and read as in a browser.
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MutationObserver, QueryClient, onlineManager } from "@tanstack/react-query";
+import { MutationObserver, QueryClient, QueryObserver, onlineManager } from "@tanstack/react-query";
 import {
   OFFLINE_MAX_AGE_MS,
   forgetOfflineCache,
@@ -70,6 +70,27 @@ describe("the offline copy", () => {
       { op: "add", key: "k-1" },
       { op: "add", key: "k-2" },
     ]);
+  });
+
+  it("shows a restored view at once and asks the server again, even a view kept fresh by events", async () => {
+    await annWentOffline();
+    onlineManager.setOnline(true);
+    const { queryClient } = client();
+    await restoreOfflineCache(queryClient, ANN);
+    // Like the activity log: never stale by time, refetched on live events only.
+    const fetchCarts = vi.fn(async () => [{ _id: "c-1", itemCount: 3 }]);
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ["carts"],
+      queryFn: fetchCarts,
+      staleTime: Infinity,
+    });
+    expect(observer.getCurrentResult().data).toEqual([{ _id: "c-1", itemCount: 2 }]);
+    const stop = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(fetchCarts).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryData(["carts"])).toEqual([{ _id: "c-1", itemCount: 3 }]),
+    );
+    stop();
   });
 
   it("saves what the client held before keeping started, with no change after it", async () => {

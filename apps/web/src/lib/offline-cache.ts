@@ -55,6 +55,14 @@ export async function restoreOfflineCache(
   }
   // Hydrating keeps whatever the client already has that is newer than the saved copy.
   hydrate(client, saved.state);
+  // A saved copy is what the user last saw: each view shows it at once and asks the server again
+  // when it is used, also the views that otherwise wait for a live event to refetch (the socket's
+  // "ready" may have come before the copy was read, with nothing yet to invalidate).
+  const restored = new Set(saved.state.queries.map((q) => q.queryHash));
+  await client.invalidateQueries({
+    predicate: (query) => restored.has(query.queryHash),
+    refetchType: "none",
+  });
 }
 
 /** Saves the user's cache whenever it changes (batched); returns a function that stops saving. */

@@ -35,7 +35,11 @@ async function openLobby(first: Session) {
   });
   const app = renderApp(`/session/${session._id}`);
   await screen.findByRole("heading", { level: 1, name: session.sessionName });
-  return { ...app, fetchMock };
+  /** The session as saved elsewhere (another tab, another device). */
+  const saveElsewhere = (change: Partial<Session>) => {
+    session = { ...session, ...change };
+  };
+  return { ...app, fetchMock, saveElsewhere };
 }
 
 describe("the series' words", () => {
@@ -78,6 +82,20 @@ describe("the Repeat card", () => {
     expect(
       JSON.parse(String(callsTo(fetchMock, `PUT /api/sessions/${session._id}/series`)[1]!.body)),
     ).toBeNull();
+  });
+
+  it("shows in its form a series saved elsewhere once the session is fetched again", async () => {
+    const session = makeSession({
+      invitedUsers: [member(testUser, "creator"), member(ben, "participant")],
+    });
+    const { queryClient, saveElsewhere } = await openLobby(session);
+    const card = screen.getByTestId("series");
+    expect(within(card).getByRole("radio", { name: "Off" })).toBeChecked();
+    saveElsewhere({ series });
+    await queryClient.invalidateQueries({ queryKey: ["sessions"] });
+    expect(await within(card).findByText(/Repeats every Friday at 18:00/)).toBeInTheDocument();
+    expect(within(card).getByRole("radio", { name: "Every week" })).toBeChecked();
+    expect(within(card).getByRole("combobox", { name: "On" })).toHaveValue("FR");
   });
 
   it("shows a participant the rule and the links to the sessions before and after, without the form", async () => {

@@ -55,7 +55,14 @@ export function SeriesCard({ session, role }: { session: Session; role: Role | n
           )}
         </div>
       )}
-      {editable && <SeriesEditor session={session} />}
+      {/* A series saved elsewhere (another tab, a refetch after a restored copy) starts the
+          form over from it: the form always shows what it would send. */}
+      {editable && (
+        <SeriesEditor
+          key={series ? `${series.rule} ${series.timeZone}` : "off"}
+          session={session}
+        />
+      )}
     </section>
   );
 }
