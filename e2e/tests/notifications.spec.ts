@@ -1,11 +1,12 @@
 import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { BASE_URL } from "../playwright.config.ts";
 import { apiCall, person, sharedSession, type Person, type Product } from "./fixtures.ts";
 
 const unreadOf = async (who: Person) =>
   (await apiCall<{ unread: number }>(who, "GET", "/api/notifications")).unread;
 
-test("a change by another member rings the bell, links to the cart, and stops when turned off @phone", async ({
+test("Ben allows notifications; a change by another member rings the bell, links to the cart, and stops when turned off @phone", async ({
   browser,
 }) => {
   const [ann, ben] = await Promise.all([person(browser, "Ann"), person(browser, "Ben")]);
@@ -17,6 +18,38 @@ test("a change by another member rings the bell, links to the cart, and stops wh
   // Ben was told he is in; he has read that.
   await expect.poll(() => unreadOf(ben)).toBe(1);
   await apiCall(ben, "POST", "/api/notifications/read", { all: true });
+
+  // Ben allows notifications on this device. The browser's push service is out of reach here (no
+  // internet), so its subscription stands in: a real P-256 key, on a push service's public host.
+  await ben.context.grantPermissions(["notifications"], { origin: BASE_URL });
+  const { publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const device = {
+    endpoint: `https://fcm.googleapis.com/fcm/send/e2e-${crypto.randomBytes(8).toString("hex")}`,
+    p256dh: Buffer.from(publicKey.export({ format: "der", type: "spki" }).subarray(-65)).toString(
+      "base64url",
+    ),
+    auth: crypto.randomBytes(16).toString("base64url"),
+  };
+  await ben.page.addInitScript((d) => {
+    let current: PushSubscription | null = null;
+    const subscription = {
+      endpoint: d.endpoint,
+      toJSON: () => ({ endpoint: d.endpoint, keys: { p256dh: d.p256dh, auth: d.auth } }),
+      unsubscribe: async () => ((current = null), true),
+    } as unknown as PushSubscription;
+    PushManager.prototype.subscribe = async () => (current = subscription);
+    PushManager.prototype.getSubscription = async () => current;
+  }, device);
+  await ben.page.goto("/notifications");
+  const thisDevice = ben.page.getByRole("region", { name: "Notifications on this device" });
+  await thisDevice.getByRole("button", { name: "Turn on" }).click();
+  await expect(thisDevice.getByText("On for this device")).toBeVisible();
+  const exported = await apiCall<{ pushDevices: { endpoint: string }[] }>(
+    ben,
+    "GET",
+    "/api/users/me/export",
+  );
+  expect(exported.pushDevices.map((d) => d.endpoint)).toEqual([device.endpoint]);
 
   await ben.page.goto("/sessions");
   const bell = ben.page.getByRole("button", { name: /^Notifications, / });

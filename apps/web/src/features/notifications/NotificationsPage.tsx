@@ -1,8 +1,8 @@
 import { Card, Container } from "../../components/ui/index.ts";
-import { NotificationSettingsCard } from "../profile/index.ts";
+import { NotificationSettingsCard, PushDeviceCard } from "../profile/index.ts";
 import { MarkAllRead, NotificationList } from "./NotificationList.tsx";
 
-/** /notifications: every notification, newest first. */
+/** /notifications: every notification, newest first, what reaches the reader, and this device. */
 export function NotificationsPage() {
   return (
     <Container className="py-8 sm:py-12">
@@ -16,6 +16,7 @@ export function NotificationsPage() {
           <NotificationList />
         </Card>
         <NotificationSettingsCard />
+        <PushDeviceCard />
       </div>
     </Container>
   );

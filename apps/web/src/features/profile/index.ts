@@ -1,2 +1,3 @@
-/** What other features use of the profile: the notification settings card. */
+/** What other features use of the profile: the notification settings and this device's push. */
 export { NotificationSettingsCard } from "./NotificationSettingsCard.tsx";
+export { PushDeviceCard } from "./PushDevice.tsx";
