@@ -11,6 +11,7 @@ export * from "./time-zones.ts";
 export * from "./activity.ts";
 export * from "./pricing.ts";
 export * from "./split.ts";
+export * from "./adjust.ts";
 export * from "./carts.ts";
 export * from "./orders.ts";
 export * from "./profile.ts";
