@@ -109,7 +109,9 @@ function inverse(o: { lines: FrozenLine[] }, before: AdjustmentCents[], a: Adjus
     unitPrice: line.unitPrice,
     quantity: line.quantity,
   };
-  return line.missing ? [restore, { kind: "missing" as const, lineIndex: a.lineIndex! }] : [restore];
+  return line.missing
+    ? [restore, { kind: "missing" as const, lineIndex: a.lineIndex! }]
+    : [restore];
 }
 
 const figures = (r: ReturnType<typeof resplit>) => ({
@@ -248,7 +250,9 @@ describe("resplit: what it refuses", () => {
     expect(field([{ kind: "order_fee", amount: -2_000 }])).toBe("amount");
     // The total stays positive, but a discount on the creator (who carries the fees) beats their share.
     const policy = { mode: "by_adder", weights: {}, fees: "creator" } as const;
-    expect(() => resplit({ lines, members, policy }, [{ kind: "order_fee", amount: -700 }])).toThrow("Ann's share cannot be negative");
+    expect(() =>
+      resplit({ lines, members, policy }, [{ kind: "order_fee", amount: -700 }]),
+    ).toThrow("Ann's share cannot be negative");
   });
 
   it("out of stock and substituted lines re-split by adder, fees and tax by the checkout's rule", () => {

@@ -60,11 +60,10 @@ export interface AdjustedLine {
 
 /** An adjustment the order cannot take: the field at fault and why (the API's 400). */
 export class AdjustmentError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(message);
+    this.field = field;
   }
 }
 
@@ -266,3 +265,42 @@ export function settleAfter(
 /** What a share still owes the payee (0 when settled or covered). */
 export const owedOn = (share: { status: string; total: number; paid: number }): number =>
   share.status === "confirmed" ? 0 : Math.max(0, share.total - share.paid);
+
+/**
+ * An adjustment in words, the same on the order page and the receipt: "Oat milk: not delivered",
+ * "Oat milk: substituted by Brand B at $2.10". `money` formats currency units.
+ */
+export function describeAdjustment(
+  a: {
+    kind: AdjustmentKind;
+    lineIndex?: number | undefined;
+    quantity?: number | undefined;
+    unitPrice?: number | undefined;
+    amount?: number | undefined;
+    name?: string | undefined;
+  },
+  lines: readonly { name: string }[],
+  money: (amount: number) => string,
+): string {
+  const line = a.lineIndex === undefined ? "" : (lines[a.lineIndex]?.name ?? "A line");
+  switch (a.kind) {
+    case "missing":
+      return `${line}: not delivered`;
+    case "substituted":
+      return `${line}: substituted by ${a.name ?? "another item"} at ${money(a.unitPrice ?? 0)}${
+        a.quantity === undefined ? "" : ` × ${a.quantity}`
+      }`;
+    case "quantity":
+      return `${line}: quantity ${a.quantity ?? 0}`;
+    case "price":
+      return `${line}: price ${money(a.unitPrice ?? 0)}`;
+    case "refund":
+      return (a.amount ?? 0) < 0
+        ? `${line}: refund of ${money(-(a.amount ?? 0))} taken back`
+        : `${line}: ${money(a.amount ?? 0)} refunded`;
+    case "order_fee": {
+      const what = a.name ?? ((a.amount ?? 0) < 0 ? "Discount" : "Fee difference");
+      return `${what}: ${(a.amount ?? 0) < 0 ? "−" : "+"}${money(Math.abs(a.amount ?? 0))}`;
+    }
+  }
+}

@@ -1,11 +1,12 @@
 /**
  * The order's receipt as a PDF: drawn server-side with PDFKit in the app's own
  * fonts (DM Sans, Sora; the Latin subsets the web app uses), with the order number, date, every
- * line and every share with its settlement status.
+ * line and every share with its settlement status; once adjusted, the changes after checkout,
+ * the original and adjusted totals, and each share's change and credit.
  */
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { Order } from "@cartner/contract";
+import { describeAdjustment, type Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
 import { formatDateTime, formatMoney, shareStatusLabel } from "./format.ts";
@@ -193,7 +194,38 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
     .fillColor(INK)
     .text("Total", left, y, { width: w(0.8), align: "right" });
   doc.text(formatMoney(order.total), left, y, { width, align: "right" });
+  const adjusted = order.adjustments.length > 0;
+  if (adjusted) {
+    const o = doc.y;
+    doc
+      .font("body")
+      .fontSize(10)
+      .fillColor(MUTED)
+      .text("Original total at checkout", left, o, { width: w(0.8), align: "right" });
+    doc.text(formatMoney(order.originalTotal), left, o, { width, align: "right" });
+  }
   doc.moveDown(1.5);
+
+  if (adjusted) {
+    table(
+      "Changes after checkout",
+      [
+        { label: "When", width: w(0.26) },
+        { label: "Change", width: w(0.54) },
+        { label: "By", width: width - w(0.26) - w(0.54) },
+      ],
+      order.adjustments.map((a) => {
+        const notes = [
+          ...(a.note ? [`Note: ${a.note}`] : []),
+          ...a.disputes.map((d) => `Disputed by ${d.by.name}: ${d.comment}`),
+        ];
+        return {
+          cells: [formatDateTime(a.at), describeAdjustment(a, order.lines, formatMoney), a.by.name],
+          ...(notes.length > 0 ? { note: notes.join(" · ") } : {}),
+        };
+      }),
+    );
+  }
 
   table(
     "Shares",
@@ -222,6 +254,15 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
         formatMoney(s.total),
         shareStatusLabel(s),
       ],
+      ...(adjusted && s.originalTotal !== s.total
+        ? {
+            note: `Was ${formatMoney(s.originalTotal)} at checkout${
+              s.credit > 0
+                ? `; credit ${formatMoney(s.credit)} owed back by ${order.payee.name}`
+                : ""
+            }${s.status === "unpaid" && s.paid > 0 ? `; ${formatMoney(s.paid)} already paid, ${formatMoney(s.total - s.paid)} left` : ""}`,
+          }
+        : {}),
     })),
   );
 
