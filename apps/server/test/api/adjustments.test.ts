@@ -171,6 +171,11 @@ describe("POST /api/orders/:id/adjustments", () => {
     expect(rest).toBeGreaterThan(0);
     const balances = (await f.as.participant("GET", "/api/balances")).json().balances;
     expect(cents(balances[0].amount)).toBe(-rest);
+    // Paying again pays the rest: the log says so.
+    expect((await f.as.participant("POST", `${f.url}/paid`)).statusCode).toBe(200);
+    const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
+    const payments = log.filter((e: { type: string }) => e.type === "order.paid");
+    expect(cents(payments.at(-1).amount)).toBe(rest);
   });
 
   it("bad input is a 400 naming the field, and nothing is stored", async () => {

@@ -223,7 +223,7 @@ export function createOrderService(deps: {
         sessionId: order.sessionId,
         orderId,
         title: `${share.name} paid their share`,
-        body: `${share.name} marked ${formatMoney(share.total)} for ${order.sessionName} (${order.number}) as paid`,
+        body: `${share.name} marked ${formatMoney(Math.max(0, share.total - share.paid))} for ${order.sessionName} (${order.number}) as paid`,
         url: `/orders/${orderId}`,
       });
     }
