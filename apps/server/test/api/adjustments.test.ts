@@ -269,6 +269,20 @@ describe("POST /api/orders/:id/adjustments/:adjId/dispute", () => {
     const empty = await f.as.participant("POST", url, { comment: "  " });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().fields).toHaveProperty("comment");
+    // Ben heard of the change, Ann of the dispute.
+    await t.app.idle();
+    const titles = async (as: typeof f.as.creator) =>
+      (await as("GET", "/api/notifications"))
+        .json()
+        .notifications.map((n: { title: string; body: string }) => `${n.title}: ${n.body}`);
+    expect(await titles(f.as.participant)).toContainEqual(
+      expect.stringMatching(
+        /was changed after checkout: Ann recorded a change .* your share is now \$0\.00/,
+      ),
+    );
+    expect(await titles(f.as.creator)).toContainEqual(
+      expect.stringMatching(/Ben disputes a change to CRT-\d+: It was in the bag/),
+    );
     const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
     expect(log.filter((e: { type: string }) => e.type === "order.disputed")).toMatchObject([
       { comment: "It was in the bag", kind: "missing", actor: { name: "Ben" } },

@@ -14,6 +14,7 @@ import {
   settleAfter,
   toCents,
   type AdjustmentBody,
+  type Order,
   type SplitInputMember,
   type User,
 } from "@cartner/contract";
@@ -24,9 +25,11 @@ import type { Db } from "../../db/client.ts";
 import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { invalidFields, notFound } from "../../lib/errors.ts";
+import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
+import { formatMoney } from "./format.ts";
 import { adjustmentCents, type OrderRow, type ShareRow } from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
@@ -253,4 +256,32 @@ export async function disputeAdjustment(
     },
     events: orderUpdated(before, order.shares),
   });
+}
+
+/** What each member whose share an adjustment moved hears (null when no share moved). */
+export function adjustmentNotice(
+  was: Order,
+  order: Order,
+  actor: User,
+): Parameters<NotificationService["later"]>[0] | null {
+  const moved = order.split.filter(
+    (s) =>
+      s.userId !== order.payee._id &&
+      was.split.find((b) => b.userId === s.userId)?.total !== s.total,
+  );
+  if (moved.length === 0) return null;
+  return {
+    kind: "payment",
+    userIds: moved.map((s) => s.userId),
+    actorId: actor._id,
+    sessionId: order.sessionId,
+    orderId: order._id,
+    title: `${order.number} was changed after checkout`,
+    body: (userId: string) => {
+      const share = order.split.find((s) => s.userId === userId)!;
+      const credit = share.credit > 0 ? `, ${formatMoney(share.credit)} to come back to you` : "";
+      return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${formatMoney(share.total)}${credit}`;
+    },
+    url: `/orders/${order._id}`,
+  };
 }

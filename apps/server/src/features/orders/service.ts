@@ -24,7 +24,7 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { disputeAdjustment, recordAdjustment } from "./adjust.ts";
+import { adjustmentNotice, disputeAdjustment, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
@@ -332,9 +332,14 @@ export function createOrderService(deps: {
 
   /** The payee records what the shop delivered and charged; the order re-splits (adjust.ts). */
   async function adjust(orderId: string, user: User, body: AdjustmentBody): Promise<Order> {
-    await recordAdjustment(db, deps, await access(orderId, user._id, "order.adjust"), user, body);
+    const found = await access(orderId, user._id, "order.adjust");
+    const was = build(found.row, found.shares);
+    await recordAdjustment(db, deps, found, user, body);
     const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares);
+    const order = build(fresh.row, fresh.shares);
+    const notice = adjustmentNotice(was, order, user);
+    if (notice) deps.notices?.later(notice);
+    return order;
   }
 
   /** A member with a share disputes an adjustment with a comment (adjust.ts). */
@@ -347,7 +352,18 @@ export function createOrderService(deps: {
     const order = await access(orderId, user._id, "order.dispute");
     await disputeAdjustment(db, deps, order, user, adjustmentId, comment);
     const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares);
+    const built = build(fresh.row, fresh.shares);
+    deps.notices?.later({
+      kind: "payment",
+      userIds: [built.payee._id],
+      actorId: user._id,
+      sessionId: built.sessionId,
+      orderId,
+      title: `${user.name} disputes a change to ${built.number}`,
+      body: comment,
+      url: `/orders/${orderId}`,
+    });
+    return built;
   }
 
   /** The order for its receipt (same access as reading it). */
