@@ -198,4 +198,18 @@ describe("order adjustments", () => {
     expect(disputes).toHaveTextContent("Ben Brown disputes this: The tea was in the bag");
     expect(bodies).toEqual([{ comment: "The tea was in the bag" }]);
   });
+
+  it("the payee sees which changes are disputed and why", async () => {
+    const order = teaMissing(confirmedBen(makeOrder()));
+    order.adjustments[0]!.disputes = [
+      { by: { _id: ben._id, name: ben.name }, at: "2025-05-03T13:00:00.000Z", comment: "It came" },
+    ];
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) });
+    expect(await screen.findByText(/1 change is disputed/)).toBeVisible();
+    expect(screen.getByRole("list", { name: "Disputes" })).toHaveTextContent(
+      "Ben Brown disputes this: It came",
+    );
+    // The payee records changes; they do not dispute them.
+    expect(screen.queryByRole("button", { name: "Dispute" })).toBeNull();
+  });
 });

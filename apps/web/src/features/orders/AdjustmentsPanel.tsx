@@ -26,8 +26,19 @@ export function AdjustmentsPanel({
   hasShare: boolean;
 }) {
   if (!isPayee && order.adjustments.length === 0) return null;
+  const disputed = order.adjustments.filter((a) => a.disputes.length > 0).length;
   return (
     <Panel title="Changes after checkout" icon={PencilLine}>
+      {isPayee && disputed > 0 && (
+        <p
+          className="mb-3 flex items-center gap-2 font-semibold text-accent-800"
+          aria-live="polite"
+        >
+          <MessageSquareWarning aria-hidden="true" className="size-4 shrink-0" />
+          {disputed === 1 ? "1 change is disputed" : `${disputed} changes are disputed`}: read why
+          below, and record another change if they are right.
+        </p>
+      )}
       {order.adjustments.length === 0 ? (
         <p className="text-sm text-slate-600">
           Nothing has changed since checkout. If the shop did not deliver something, substituted it,
