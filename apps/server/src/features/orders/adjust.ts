@@ -20,8 +20,7 @@ import {
 } from "@cartner/contract";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { invalidFields, notFound } from "../../lib/errors.ts";
