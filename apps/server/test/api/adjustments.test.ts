@@ -300,6 +300,7 @@ describe("the receipt after adjustments", () => {
     expect(text).toContain("Changes after checkout");
     expect(text).toContain(`${f.order.lines[f.benLine]!.name}: not delivered`);
     expect(text).toContain("Original total at checkout");
+    expect(text).toContain("Not delivered: now $0.00");
     expect(text).toContain("Was ");
   });
 });

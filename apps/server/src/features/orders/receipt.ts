@@ -48,6 +48,25 @@ interface Column {
   align?: "left" | "right";
 }
 
+/** Under a line: who shared it, and what was delivered when an adjustment changed it. */
+function lineNote(l: Order["lines"][number]): { note?: string } {
+  const notes: string[] = [];
+  if (l.sharedWith.length > 0) {
+    notes.push(`Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}`);
+  }
+  const a = l.adjusted;
+  if (a) {
+    notes.push(
+      a.missing
+        ? `Not delivered: now ${formatMoney(0)}`
+        : `Delivered: ${a.name}, ${a.quantity} × ${formatMoney(a.unitPrice)}${
+            a.refunded > 0 ? `, ${formatMoney(a.refunded)} refunded` : ""
+          }: now ${formatMoney(a.lineTotal)}`,
+    );
+  }
+  return notes.length > 0 ? { note: notes.join(" · ") } : {};
+}
+
 export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
   const font = await loadFonts();
   const doc = new PDFDocument({
@@ -165,9 +184,7 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
         formatMoney(l.unitPrice),
         formatMoney(l.lineTotal),
       ],
-      ...(l.sharedWith.length > 0
-        ? { note: `Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}` }
-        : {}),
+      ...lineNote(l),
     })),
   );
 
