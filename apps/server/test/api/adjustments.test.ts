@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionMembers } from "../../src/db/schema.ts";
+import { orders, sessionMembers } from "../../src/db/schema.ts";
 import { createTestApp, filledSession, type TestApp } from "../helpers.ts";
 import { listenForLive, signedIn } from "../live-peers.ts";
 import { pdfText } from "../pdf-text.ts";
@@ -209,6 +209,32 @@ describe("POST /api/orders/:id/adjustments", () => {
     expect(order.total).toBe(f.order.total);
     const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
     expect(log.some((e: { type: string }) => e.type === "order.adjusted")).toBe(false);
+  });
+
+  it("two adjustments at once both land, each re-split from the other's figures", async () => {
+    const f = await placed();
+    const [a, b] = await Promise.all([
+      f.as.creator("POST", `${f.url}/adjustments`, { kind: "order_fee", amount: 1 }),
+      f.as.creator("POST", `${f.url}/adjustments`, { kind: "order_fee", amount: 2 }),
+    ]);
+    expect([a!.statusCode, b!.statusCode]).toEqual([201, 201]);
+    const order = (await f.as.creator("GET", f.url)).json().order as Order;
+    expect(order.adjustments).toHaveLength(2);
+    expect(cents(order.total)).toBe(cents(f.order.total) + 300);
+    expectExact(order);
+  });
+
+  it("an order placed before checkout kept its members re-splits the same way", async () => {
+    const f = await placed();
+    const g = await placed();
+    await t.database.db.update(orders).set({ members: null }).where(eq(orders.id, g.order._id));
+    const body = { kind: "price", lineIndex: 0, unitPrice: 0.99 };
+    const kept = (await f.as.creator("POST", `${f.url}/adjustments`, body)).json().order as Order;
+    const read = (await g.as.creator("POST", `${g.url}/adjustments`, body)).json().order as Order;
+    const figures = (o: Order) =>
+      o.split.map(({ name, subtotal, fees, tax, total }) => [name, subtotal, fees, tax, total]);
+    expect(figures(read)).toEqual(figures(kept));
+    expectExact(read);
   });
 
   it("tells the order's people live, and nobody else", async () => {
