@@ -45,8 +45,9 @@ export interface UnsettledRow {
 
 /**
  * Every share not yet confirmed that the user is owed (as payee) or owes (as sharer), newest
- * first: what balances add up, and what deleting an account lists. A deleted person is named as
- * the order recorded them.
+ * first, by what is left on it (total - paid: an adjustment may have met an earlier payment; a
+ * share its payments cover is left out): what balances add up, and what deleting an account
+ * lists. A deleted person is named as the order recorded them.
  */
 export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
   const rows = await executeRows<UnsettledRow>(
@@ -55,16 +56,18 @@ export async function unsettledShares(db: Db, userId: string): Promise<Unsettled
     select s.user_id as "otherId",
       case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
       o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-      greatest(s.total_cents - s.paid_cents, 0) as cents, s.status
+      s.total_cents - s.paid_cents as cents, s.status
     from ${orderShares} s join ${orders} o on o.id = s.order_id
     left join ${users} u on u.id = s.user_id
     where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
+      and s.total_cents > s.paid_cents
     union all
     select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
-      o.placed_at, -greatest(s.total_cents - s.paid_cents, 0), s.status
+      o.placed_at, -(s.total_cents - s.paid_cents), s.status
     from ${orderShares} s join ${orders} o on o.id = s.order_id
     left join ${users} u on u.id = o.payee_id
     where s.user_id = ${userId} and o.payee_id <> ${userId} and s.status <> 'confirmed'
+      and s.total_cents > s.paid_cents
     order by "placedAt" desc, number desc`,
   );
   return rows.map((r) => ({ ...r, number: Number(r.number), cents: Number(r.cents) }));
