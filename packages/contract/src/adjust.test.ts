@@ -170,6 +170,38 @@ describe("resplit (property tests)", () => {
     );
   });
 
+  it("reversing an adjustment also takes back the credit or the rest it gave a member", () => {
+    fc.assert(
+      fc.property(
+        withAdjustments,
+        fc.constantFrom<ShareSettlement["status"]>("unpaid", "confirmed"),
+        ({ order: o, next }, status) => {
+          const after = tryResplit(o, [next]);
+          fc.pre(after !== null);
+          const back = resplit(o, [next, ...inverse(o, [], next)]);
+          for (const s of resplit(o, []).shares.filter((x) => x.userId !== "u0")) {
+            const t1 = after!.shares.find((x) => x.userId === s.userId)?.total ?? 0;
+            const t2 = back.shares.find((x) => x.userId === s.userId)?.total ?? 0;
+            const first = settleAfter(
+              { status, settledAs: null, total: s.total, paid: 0 },
+              t1,
+              false,
+            );
+            const second = settleAfter(
+              { status: first.status, settledAs: null, total: t1, paid: first.paid },
+              t2,
+              false,
+            );
+            expect(second.credit).toBe(0);
+            const owed = owedOn({ status: second.status, total: t2, paid: second.paid });
+            expect(owed).toBe(status === "unpaid" ? s.total : 0);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it("credits and debts cancel: after settling them, everyone paid their share and the payee the total", () => {
     const statuses = fc.constantFrom<ShareSettlement["status"]>("unpaid", "paid", "confirmed");
     fc.assert(
