@@ -6,6 +6,7 @@
  * an entry by narrowing on `type`.
  */
 import { z } from "zod";
+import { ADJUSTMENT_KINDS } from "./adjust.ts";
 import { SettlementKindSchema } from "./orders.ts";
 import { DROPPED_REASONS } from "./series.ts";
 import { InviteRoleSchema } from "./sessions.ts";
@@ -27,6 +28,8 @@ export const ACTIVITY_TYPES = [
   "order.placed",
   "order.paid",
   "order.confirmed",
+  "order.adjusted",
+  "order.disputed",
   "item.staple",
   "series.updated",
   "series.started",
@@ -119,6 +122,25 @@ export const ActivityEntrySchema = z.union([
     amount: money,
     how: SettlementKindSchema.optional(),
     reason: accountDeleted.optional(),
+  }),
+  /**
+   * The payee recorded an adjustment: its kind, the line's name at checkout (`line`, absent for an
+   * order-level one), and the order's total before and after the re-split.
+   */
+  entry("order.adjusted", {
+    ...order,
+    adjustmentId: z.string(),
+    kind: z.enum(ADJUSTMENT_KINDS),
+    line: z.string().optional(),
+    from: money,
+    to: money,
+  }),
+  /** A member disputed an adjustment, with their comment. */
+  entry("order.disputed", {
+    ...order,
+    adjustmentId: z.string(),
+    kind: z.enum(ADJUSTMENT_KINDS),
+    comment: z.string(),
   }),
   /** A line marked (or no longer) to be carried into the series' next session. */
   entry("item.staple", { ...product, staple: z.boolean(), lineOf: z.string() }),

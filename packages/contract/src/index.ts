@@ -11,6 +11,8 @@ export * from "./time-zones.ts";
 export * from "./activity.ts";
 export * from "./pricing.ts";
 export * from "./split.ts";
+export * from "./adjust.ts";
+export * from "./adjustments.ts";
 export * from "./carts.ts";
 export * from "./orders.ts";
 export * from "./profile.ts";

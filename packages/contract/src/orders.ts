@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AdjustedLineSchema, AdjustmentSchema } from "./adjustments.ts";
 import { ApiErrorSchema } from "./errors.ts";
 
 /** A share's settlement: the member pays the payee outside the app, then says so; the payee confirms. */
@@ -40,6 +41,8 @@ export const OrderLineSchema = z.object({
   /** Who shared the line in equal parts; empty: the session's policy split it. */
   sharedWith: z.array(PersonSchema),
   lineTotal: money,
+  /** The line as delivered after the order's adjustments; null while none changed it. */
+  adjusted: AdjustedLineSchema.nullable(),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
@@ -49,7 +52,13 @@ export const OrderShareSchema = z.object({
   subtotal: money,
   fees: money,
   tax: money,
+  /** The share after the order's adjustments (`originalTotal`: at checkout). */
   total: money,
+  originalTotal: money,
+  /** Paid toward the share before it last changed; the rest (total - paid) is owed while unpaid. */
+  paid: money,
+  /** Already paid beyond the adjusted share: the payee owes it back. */
+  credit: money,
   status: ShareStatusSchema,
   paidAt: z.string().nullable(),
   confirmedAt: z.string().nullable(),
@@ -62,7 +71,10 @@ export const OrderShareSchema = z.object({
 });
 export type OrderShare = z.infer<typeof OrderShareSchema>;
 
-/** An order: immutable once placed, except the shares' statuses. */
+/**
+ * An order: its lines as placed never change; the payee's adjustments (what the shop really
+ * delivered and charged) re-split it, and the totals and shares are the adjusted ones.
+ */
 export const OrderSchema = z.object({
   _id: z.string(),
   number: z.string(),
@@ -77,6 +89,10 @@ export const OrderSchema = z.object({
   fees: money,
   tax: money,
   total: money,
+  /** The total at checkout, before any adjustment. */
+  originalTotal: money,
+  /** Oldest first. */
+  adjustments: z.array(AdjustmentSchema),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -111,6 +111,16 @@ export const PERMISSIONS = {
     allow: ["payee"],
     forbidden: "Only the payee confirms payments.",
   },
+  /** Record what the shop delivered and charged: the order re-splits. */
+  "order.adjust": {
+    allow: ["payee"],
+    forbidden: "Only the payee records changes to the order.",
+  },
+  /** Dispute an adjustment (the payee records them, so disputes them by changing them). */
+  "order.dispute": {
+    allow: ["sharer"],
+    forbidden: "Only members with a share dispute an adjustment.",
+  },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof PERMISSIONS;

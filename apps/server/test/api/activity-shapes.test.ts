@@ -92,6 +92,20 @@ describe("activity entries parse with the contract's union", () => {
     await ok(f.as.creator, "POST", `/api/orders/${order._id}/confirm/${vic.userId}`, {
       how: "cash",
     });
+    // Adjusted on a line and on the whole order, and one change disputed.
+    const adjusted = await ok(f.as.creator, "POST", `/api/orders/${order._id}/adjustments`, {
+      kind: "refund",
+      lineIndex: 0,
+      amount: 0.01,
+    });
+    await ok(f.as.creator, "POST", `/api/orders/${order._id}/adjustments`, {
+      kind: "order_fee",
+      amount: 1,
+    });
+    const adjId = adjusted.json().order.adjustments[0]._id;
+    await ok(f.as.participant, "POST", `/api/orders/${order._id}/adjustments/${adjId}/dispute`, {
+      comment: "No refund came",
+    });
 
     // Deleted accounts: Ben's line leaves a cart not yet checked out, and what Ben still owes
     // Ann is written off when Ann's account goes.
@@ -139,6 +153,9 @@ describe("activity entries parse with the contract's union", () => {
       ["split.policy", { mode: "weights", fees: "creator" }],
       ["order.confirmed", { memberId: ben.userId, how: "transfer" }],
       ["order.confirmed", { memberId: vic.userId, how: "cash" }],
+      ["order.adjusted", { kind: "refund", adjustmentId: expect.any(String) }],
+      ["order.adjusted", { kind: "order_fee" }],
+      ["order.disputed", { kind: "refund", comment: "No refund came" }],
       ["item.removed", { reason: "account_deleted" }],
       ["order.confirmed", { how: "written_off", reason: "account_deleted" }],
     ];

@@ -421,7 +421,11 @@ it("lets a line be shared by exactly the members who carry a share, as the contr
  * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)
  * and anyone else (Sam; a viewer or pending member without a share is the same stranger).
  */
-const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) => string }[] = [
+const ORDER_ROWS: {
+  endpoint: EndpointKey;
+  url: (orderId: string, ben: string, adjId: string) => string;
+  body?: Record<string, unknown>;
+}[] = [
   { endpoint: "GET /api/orders/:id", url: (id) => `/api/orders/${id}` },
   { endpoint: "GET /api/orders/:id/receipt.pdf", url: (id) => `/api/orders/${id}/receipt.pdf` },
   { endpoint: "POST /api/orders/:id/paid", url: (id) => `/api/orders/${id}/paid` },
@@ -430,6 +434,16 @@ const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) =
     url: (id, ben) => `/api/orders/${id}/confirm/${ben}`,
   },
   { endpoint: "POST /api/orders/:id/mail", url: (id) => `/api/orders/${id}/mail` },
+  {
+    endpoint: "POST /api/orders/:id/adjustments",
+    url: (id) => `/api/orders/${id}/adjustments`,
+    body: { kind: "order_fee", amount: 0.5 },
+  },
+  {
+    endpoint: "POST /api/orders/:id/adjustments/:adjId/dispute",
+    url: (id, _ben, adjId) => `/api/orders/${id}/adjustments/${adjId}/dispute`,
+    body: { comment: "That was delivered" },
+  },
 ];
 
 it("has a row for every order route the permissions table guards", () => {
@@ -452,6 +466,15 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     const ben = f.people.participant.userId;
     // Ben has paid, so the payee's confirmation is the table's to answer, not the share's state.
     expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    // An adjustment to dispute that changes no figure (the same price under another name).
+    const adjusted = await f.as.creator("POST", `/api/orders/${orderId}/adjustments`, {
+      kind: "substituted",
+      lineIndex: 0,
+      name: "Another brand",
+      unitPrice: product.price,
+    });
+    expect(adjusted.statusCode, adjusted.body).toBe(201);
+    const adjId: string = adjusted.json().order.adjustments[0]._id;
     const as: Record<OrderCaller, (typeof f.as)["creator"]> = {
       payee: f.as.creator,
       sharer: f.as.participant,
@@ -462,13 +485,14 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     const got: Partial<Record<OrderCaller, number>> = {};
     const expected: Partial<Record<OrderCaller, number>> = {};
     for (const caller of ORDER_CALLERS) {
-      got[caller] = (await as[caller](method, row.url(orderId, ben))).statusCode;
+      got[caller] = (await as[caller](method, row.url(orderId, ben, adjId), row.body)).statusCode;
       expected[caller] = refusal(caller, action)?.status ?? successStatus(row.endpoint);
     }
     expect(got).toEqual(expected);
     // A session member without a share is a stranger to the order.
     for (const role of ["viewer", "pending"] as const) {
-      expect((await f.as[role](method, row.url(orderId, ben))).statusCode, role).toBe(404);
+      const res = await f.as[role](method, row.url(orderId, ben, adjId), row.body);
+      expect(res.statusCode, role).toBe(404);
     }
   });
 });

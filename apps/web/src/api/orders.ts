@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Order, SettlementKind } from "@cartner/contract";
+import type { AdjustmentBody, Order, SettlementKind } from "@cartner/contract";
 import { call } from "../lib/call.ts";
 import { toast } from "../lib/toast.ts";
 import { errorMessage, isNotFound } from "../lib/api.ts";
@@ -19,6 +19,14 @@ export const ordersApi = {
   confirm: (id: string, userId: string, how: SettlementKind = "transfer") =>
     call("POST /api/orders/:id/confirm/:userId", { params: { id, userId }, body: { how } }),
   resendMail: (id: string) => call("POST /api/orders/:id/mail", { params: { id } }),
+  /** Records what the shop delivered and charged (payee); the answer is the re-split order. */
+  adjust: (id: string, body: AdjustmentBody) =>
+    call("POST /api/orders/:id/adjustments", { params: { id }, body }),
+  dispute: (id: string, adjId: string, comment: string) =>
+    call("POST /api/orders/:id/adjustments/:adjId/dispute", {
+      params: { id, adjId },
+      body: { comment },
+    }),
   balances: (signal?: AbortSignal) => call("GET /api/balances", {}, { signal }),
   /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
   receipt: (id: string) =>
@@ -107,6 +115,34 @@ export function useOrderAction(orderId: string) {
     },
     onError: (error) => {
       toast.error(errorMessage(error, "That did not work. Try again."));
+    },
+  });
+}
+
+/**
+ * Adjustments and disputes: the answer is the new order; lists and balances follow. Errors stay
+ * with the form that sent them (a 400 names the field).
+ */
+export function useAdjustmentAction(orderId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (
+      action:
+        | { kind: "adjust"; body: AdjustmentBody }
+        | { kind: "dispute"; adjId: string; comment: string },
+    ) =>
+      action.kind === "adjust"
+        ? ordersApi.adjust(orderId, action.body)
+        : ordersApi.dispute(orderId, action.adjId, action.comment),
+    onSuccess: (body, action) => {
+      client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.list() });
+      void client.invalidateQueries({ queryKey: orderKeys.balances() });
+      toast.success(
+        action.kind === "adjust"
+          ? "Change recorded: the shares are re-split."
+          : "Dispute sent to the payee.",
+      );
     },
   });
 }

@@ -21,6 +21,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         addedBy: { _id: testUser._id, name: testUser.name },
         sharedWith: [],
         lineTotal: 25.98,
+        adjusted: null,
       },
       {
         productId: "p-tea",
@@ -30,6 +31,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         addedBy: { _id: ben._id, name: ben.name },
         sharedWith: [],
         lineTotal: 13,
+        adjusted: null,
       },
     ],
     split: [
@@ -40,6 +42,9 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         fees: 0.26,
         tax: 3.41,
         total: 29.65,
+        originalTotal: 29.65,
+        paid: 0,
+        credit: 0,
         status: "confirmed",
         paidAt: null,
         confirmedAt: "2025-05-03T10:00:00.000Z",
@@ -54,6 +59,9 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         fees: 0.13,
         tax: 1.71,
         total: 14.84,
+        originalTotal: 14.84,
+        paid: 0,
+        credit: 0,
         status: "unpaid",
         paidAt: null,
         confirmedAt: null,
@@ -66,6 +74,8 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     fees: 0.39,
     tax: 5.12,
     total: 44.49,
+    originalTotal: 44.49,
+    adjustments: [],
     ...overrides,
   };
 }

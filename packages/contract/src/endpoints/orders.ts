@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AdjustmentBodySchema, DisputeBodySchema } from "../adjustments.ts";
 import {
   BalancesResponseSchema,
   ConfirmShareBodySchema,
@@ -60,6 +61,26 @@ export const orderEndpoints = {
     summary: "Send the checkout mail again to members whose mail failed (payee)",
     access: "order.confirm",
     params: OrderIdParams,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404],
+  },
+  "POST /api/orders/:id/adjustments": {
+    summary:
+      "Record what happened at the shop (payee): a line not delivered, substituted, its quantity or price changed, refunded, or an order-level fee or discount; the order re-splits by its checkout rules to the cent",
+    access: "order.adjust",
+    params: OrderIdParams,
+    body: AdjustmentBodySchema,
+    responses: { 201: OrderResponseSchema },
+    errors: [400, 403, 404],
+  },
+  "POST /api/orders/:id/adjustments/:adjId/dispute": {
+    summary: "Dispute an adjustment with a comment (a member with a share); the payee sees it",
+    access: "order.dispute",
+    params: z.strictObject({
+      id: z.uuid("Order not found"),
+      adjId: z.uuid("Adjustment not found"),
+    }),
+    body: DisputeBodySchema,
     responses: { 200: OrderResponseSchema },
     errors: [400, 403, 404],
   },

@@ -1,5 +1,6 @@
 /** Checked-out carts and each member's share of them. */
 import {
+  type AdjustmentKind,
   MAIL_STATUSES,
   SETTLEMENT_KINDS,
   SHARE_STATUSES,
@@ -30,9 +31,32 @@ export interface OrderLineSnapshot {
   lineTotalCents: number;
 }
 
+/** Who carried a share at checkout, with their role then: the members an adjustment re-splits among. */
+export interface OrderMemberSnapshot {
+  userId: string;
+  name: string;
+  role: "creator" | "participant";
+}
+
+/** An adjustment as stored (cents), with the disputes against it, oldest first. */
+export interface StoredAdjustment {
+  id: string;
+  at: string;
+  by: { _id: string; name: string };
+  kind: AdjustmentKind;
+  lineIndex?: number;
+  quantity?: number;
+  unitPriceCents?: number;
+  amountCents?: number;
+  name?: string;
+  note?: string;
+  disputes: { by: { _id: string; name: string }; at: string; comment: string }[];
+}
+
 /**
- * A checked-out cart: one per session, immutable once placed; only
- * its shares' settlement changes. Names are kept as they were at checkout.
+ * A checked-out cart: one per session. Its lines, members and policy stay as they were at
+ * checkout; the payee's adjustments re-split it, and the totals columns hold the adjusted
+ * figures. Names are kept as they were at checkout.
  */
 export const orders = pgTable(
   "orders",
@@ -60,6 +84,11 @@ export const orders = pgTable(
     feesCents: integer("fees_cents").notNull(),
     taxCents: integer("tax_cents").notNull(),
     totalCents: integer("total_cents").notNull(),
+    /** The total at checkout; null on orders placed before adjustments existed (= total). */
+    originalTotalCents: integer("original_total_cents"),
+    /** The paying members at checkout; null on older orders (their shares and payee say it). */
+    members: jsonb("members").$type<OrderMemberSnapshot[]>(),
+    adjustments: jsonb("adjustments").$type<StoredAdjustment[]>().notNull().default([]),
   },
   (t) => [index("orders_payee_idx").on(t.payeeId)],
 );
@@ -79,6 +108,13 @@ export const orderShares = pgTable(
     feesCents: integer("fees_cents").notNull(),
     taxCents: integer("tax_cents").notNull(),
     totalCents: integer("total_cents").notNull(),
+    /** The share at checkout; null on shares from before adjustments existed (= total). */
+    originalTotalCents: integer("original_total_cents"),
+    /**
+     * Paid toward the share before an adjustment last changed it (0 until then): the rest,
+     * total - paid, is what an unpaid share owes; beyond the total it is the member's credit.
+     */
+    paidCents: integer("paid_cents").notNull().default(0),
     status: text("status", { enum: SHARE_STATUSES }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),

@@ -5,10 +5,22 @@
  * under it): a change either committed before this snapshot or waits and then finds the cart
  * locked.
  */
-import { ErrorCode, fromCents, orderNumber, type ShareStatus, type User } from "@cartner/contract";
+import {
+  carriesShare,
+  ErrorCode,
+  fromCents,
+  orderNumber,
+  type ShareStatus,
+  type User,
+} from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../db/client.ts";
-import { orderShares, orders, type OrderLineSnapshot } from "../../db/schema.ts";
+import {
+  orderShares,
+  orders,
+  type OrderLineSnapshot,
+  type OrderMemberSnapshot,
+} from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
@@ -109,6 +121,11 @@ export async function placeOrder(
           feesCents: summary.fees,
           taxCents: summary.tax,
           totalCents: summary.total,
+          originalTotalCents: summary.total,
+          // What an adjustment re-splits among: the paying members as they were now.
+          members: view.members
+            .filter((m) => carriesShare(m.role))
+            .map((m) => ({ userId: m.userId, name: m.name, role: m.role }) as OrderMemberSnapshot),
         })
         .returning();
       // Those who carry something; the payee's own share is settled by paying the shop.
@@ -127,6 +144,7 @@ export async function placeOrder(
                 feesCents: s.fees,
                 taxCents: s.tax,
                 totalCents: s.total,
+                originalTotalCents: s.total,
                 status: (isPayee ? "confirmed" : "unpaid") as ShareStatus,
                 confirmedAt: isPayee ? now : null,
               };

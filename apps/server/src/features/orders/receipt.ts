@@ -1,11 +1,12 @@
 /**
  * The order's receipt as a PDF: drawn server-side with PDFKit in the app's own
  * fonts (DM Sans, Sora; the Latin subsets the web app uses), with the order number, date, every
- * line and every share with its settlement status.
+ * line and every share with its settlement status; once adjusted, the changes after checkout,
+ * the original and adjusted totals, and each share's change and credit.
  */
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { Order } from "@cartner/contract";
+import { describeAdjustment, type Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
 import { formatDateTime, formatMoney, shareStatusLabel } from "./format.ts";
@@ -45,6 +46,25 @@ interface Column {
   label: string;
   width: number;
   align?: "left" | "right";
+}
+
+/** Under a line: who shared it, and what was delivered when an adjustment changed it. */
+function lineNote(l: Order["lines"][number]): { note?: string } {
+  const notes: string[] = [];
+  if (l.sharedWith.length > 0) {
+    notes.push(`Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}`);
+  }
+  const a = l.adjusted;
+  if (a) {
+    notes.push(
+      a.missing
+        ? `Not delivered: now ${formatMoney(0)}`
+        : `Delivered: ${a.name}, ${a.quantity} × ${formatMoney(a.unitPrice)}${
+            a.refunded > 0 ? `, ${formatMoney(a.refunded)} refunded` : ""
+          }: now ${formatMoney(a.lineTotal)}`,
+    );
+  }
+  return notes.length > 0 ? { note: notes.join(" · ") } : {};
 }
 
 export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
@@ -164,9 +184,7 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
         formatMoney(l.unitPrice),
         formatMoney(l.lineTotal),
       ],
-      ...(l.sharedWith.length > 0
-        ? { note: `Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}` }
-        : {}),
+      ...lineNote(l),
     })),
   );
 
@@ -193,7 +211,38 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
     .fillColor(INK)
     .text("Total", left, y, { width: w(0.8), align: "right" });
   doc.text(formatMoney(order.total), left, y, { width, align: "right" });
+  const adjusted = order.adjustments.length > 0;
+  if (adjusted) {
+    const o = doc.y;
+    doc
+      .font("body")
+      .fontSize(10)
+      .fillColor(MUTED)
+      .text("Original total at checkout", left, o, { width: w(0.8), align: "right" });
+    doc.text(formatMoney(order.originalTotal), left, o, { width, align: "right" });
+  }
   doc.moveDown(1.5);
+
+  if (adjusted) {
+    table(
+      "Changes after checkout",
+      [
+        { label: "When", width: w(0.26) },
+        { label: "Change", width: w(0.54) },
+        { label: "By", width: width - w(0.26) - w(0.54) },
+      ],
+      order.adjustments.map((a) => {
+        const notes = [
+          ...(a.note ? [`Note: ${a.note}`] : []),
+          ...a.disputes.map((d) => `Disputed by ${d.by.name}: ${d.comment}`),
+        ];
+        return {
+          cells: [formatDateTime(a.at), describeAdjustment(a, order.lines, formatMoney), a.by.name],
+          ...(notes.length > 0 ? { note: notes.join(" · ") } : {}),
+        };
+      }),
+    );
+  }
 
   table(
     "Shares",
@@ -222,6 +271,15 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
         formatMoney(s.total),
         shareStatusLabel(s),
       ],
+      ...(adjusted && s.originalTotal !== s.total
+        ? {
+            note: `Was ${formatMoney(s.originalTotal)} at checkout${
+              s.credit > 0
+                ? `; credit ${formatMoney(s.credit)} owed back by ${order.payee.name}`
+                : ""
+            }${s.status === "unpaid" && s.paid > 0 ? `; ${formatMoney(s.paid)} already paid, ${formatMoney(s.total - s.paid)} left` : ""}`,
+          }
+        : {}),
     })),
   );
 

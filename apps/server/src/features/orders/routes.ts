@@ -46,6 +46,21 @@ export const orderRoutes =
       order: await orders.resendMail(request.params.id, request.auth.user._id),
     }));
 
+    route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
+      reply.code(201).send({
+        order: await orders.adjust(request.params.id, request.auth.user, request.body),
+      }),
+    );
+
+    route(app, "POST /api/orders/:id/adjustments/:adjId/dispute", async (request) => ({
+      order: await orders.dispute(
+        request.params.id,
+        request.auth.user,
+        request.params.adjId,
+        request.body.comment,
+      ),
+    }));
+
     route(app, "GET /api/balances", async (request) => ({
       balances: await orders.balances(request.auth.user._id),
     }));

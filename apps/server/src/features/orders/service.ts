@@ -1,11 +1,12 @@
 /**
- * Orders, which never change once placed except for their shares' settlement: who may see and
- * settle one, the checkout mails, balances. Checking out is checkout.ts, settling up settle.ts,
- * the order's answer order-view.ts.
+ * Orders, whose lines never change once placed: who may see, settle and adjust one, the checkout
+ * mails, balances. Checking out is checkout.ts, settling up settle.ts, adjustments and disputes
+ * adjust.ts, the order's answer order-view.ts.
  */
 import {
   fromCents,
   orderNumber,
+  type AdjustmentBody,
   type Balance,
   type Order,
   type OrderCaller,
@@ -23,6 +24,7 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
+import { adjustmentNotice, disputeAdjustment, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
@@ -63,7 +65,7 @@ export function createOrderService(deps: {
   async function access(
     orderId: string,
     userId: string,
-    action: "order.read" | "order.pay" | "order.confirm",
+    action: "order.read" | "order.pay" | "order.confirm" | "order.adjust" | "order.dispute",
   ) {
     const found = await load(orderId);
     requireAllowed(
@@ -221,7 +223,7 @@ export function createOrderService(deps: {
         sessionId: order.sessionId,
         orderId,
         title: `${share.name} paid their share`,
-        body: `${share.name} marked ${formatMoney(share.total)} for ${order.sessionName} (${order.number}) as paid`,
+        body: `${share.name} marked ${formatMoney(Math.max(0, share.total - share.paid))} for ${order.sessionName} (${order.number}) as paid`,
         url: `/orders/${orderId}`,
       });
     }
@@ -328,10 +330,57 @@ export function createOrderService(deps: {
       );
   }
 
+  /** The payee records what the shop delivered and charged; the order re-splits (adjust.ts). */
+  async function adjust(orderId: string, user: User, body: AdjustmentBody): Promise<Order> {
+    const found = await access(orderId, user._id, "order.adjust");
+    const was = build(found.row, found.shares);
+    await recordAdjustment(db, deps, found, user, body);
+    const fresh = (await load(orderId))!;
+    const order = build(fresh.row, fresh.shares);
+    const notice = adjustmentNotice(was, order, user);
+    if (notice) deps.notices?.later(notice);
+    return order;
+  }
+
+  /** A member with a share disputes an adjustment with a comment (adjust.ts). */
+  async function dispute(
+    orderId: string,
+    user: User,
+    adjustmentId: string,
+    comment: string,
+  ): Promise<Order> {
+    const order = await access(orderId, user._id, "order.dispute");
+    await disputeAdjustment(db, deps, order, user, adjustmentId, comment);
+    const fresh = (await load(orderId))!;
+    const built = build(fresh.row, fresh.shares);
+    deps.notices?.later({
+      kind: "payment",
+      userIds: [built.payee._id],
+      actorId: user._id,
+      sessionId: built.sessionId,
+      orderId,
+      title: `${user.name} disputes a change to ${built.number}`,
+      body: comment,
+      url: `/orders/${orderId}`,
+    });
+    return built;
+  }
+
   /** The order for its receipt (same access as reading it). */
   const forReceipt = get;
 
-  return { checkout, list, get, markPaid, confirm, resendMail, balances, forReceipt };
+  return {
+    checkout,
+    list,
+    get,
+    markPaid,
+    confirm,
+    resendMail,
+    adjust,
+    dispute,
+    balances,
+    forReceipt,
+  };
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;

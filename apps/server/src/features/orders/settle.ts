@@ -52,12 +52,13 @@ export async function markPaid(
             eq(orderShares.status, "unpaid"),
           ),
         )
-        .returning({ total: orderShares.totalCents });
+        .returning({ total: orderShares.totalCents, before: orderShares.paidCents });
       if (!paid) return { result: false, version: "unchanged" };
+      // What they paid now: the rest, when an adjustment raised a share they had paid.
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),
-        amount: fromCents(paid.total),
+        amount: fromCents(Math.max(0, paid.total - paid.before)),
       };
       return { result: true, activity: { type: "order.paid", details }, version: "unchanged" };
     },
@@ -97,14 +98,14 @@ export async function settleShare(
             inArray(orderShares.status, settleable),
           ),
         )
-        .returning({ total: orderShares.totalCents });
+        .returning({ total: orderShares.totalCents, before: orderShares.paidCents });
       if (!confirmed) return { result: false, version: "unchanged" };
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),
         member: share.name,
         memberId: share.userId,
-        amount: fromCents(confirmed.total),
+        amount: fromCents(Math.max(0, confirmed.total - confirmed.before)),
         how,
       };
       return { result: true, activity: { type: "order.confirmed", details }, version: "unchanged" };

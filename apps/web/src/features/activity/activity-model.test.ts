@@ -51,6 +51,34 @@ describe("describeActivity", () => {
     ).toBe("Cat's line Oat milk was removed (account deleted)");
   });
 
+  it("says what an order adjustment changed and what a dispute said", () => {
+    const order = { orderId: "o-1", number: "CRT-000012", adjustmentId: "a-1" };
+    expect(
+      describeActivity(
+        entry(1, "order.adjusted", {
+          ...order,
+          kind: "missing",
+          line: "Oat milk",
+          from: 20,
+          to: 15.5,
+        }),
+        null,
+      ),
+    ).toBe("Ben changed order CRT-000012 (Oat milk: not delivered): $20.00 → $15.50");
+    expect(
+      describeActivity(
+        entry(2, "order.adjusted", { ...order, kind: "order_fee", from: 15.5, to: 14 }),
+        null,
+      ),
+    ).toBe("Ben changed order CRT-000012 (order fee or discount): $15.50 → $14.00");
+    expect(
+      describeActivity(
+        entry(3, "order.disputed", { ...order, kind: "missing", comment: "It came" }),
+        null,
+      ),
+    ).toBe("Ben disputed a change to order CRT-000012: “It came”");
+  });
+
   it("says You for the reader's own entries", () => {
     expect(describeActivity(entry(1, "cart.cleared"), "u-ben")).toBe("You cleared the cart");
   });

@@ -1,4 +1,4 @@
-import type { Activity, DroppedReason } from "@cartner/contract";
+import type { Activity, AdjustmentKind, DroppedReason } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 import { SPLIT_MODE_TEXT } from "../../shared/split-text.ts";
 import { formatDeadline } from "../../shared/deadline-text.ts";
@@ -103,6 +103,10 @@ export function activityAction(entry: Activity, you = false): string {
         : entry.how === "written_off"
           ? `wrote off ${entry.member}'s share of order ${entry.number}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
           : `confirmed ${entry.member}'s payment for order ${entry.number}`;
+    case "order.adjusted":
+      return `changed order ${entry.number}${entry.line ? ` (${entry.line}: ${ADJUSTMENT_TEXT[entry.kind]})` : ` (${ADJUSTMENT_TEXT[entry.kind]})`}: ${formatMoney(entry.from)} → ${formatMoney(entry.to)}`;
+    case "order.disputed":
+      return `disputed a change to order ${entry.number}: “${entry.comment}”`;
     case "item.staple":
       return entry.staple
         ? `kept ${entry.product} for next time${lineOf(entry)}`
@@ -132,6 +136,16 @@ export function activityAction(entry: Activity, you = false): string {
       return "(the deadline): the cart was empty, so nothing was checked out";
   }
 }
+
+/** An adjustment's kind, as the log and the order page word it. */
+export const ADJUSTMENT_TEXT: Record<AdjustmentKind, string> = {
+  missing: "not delivered",
+  substituted: "substituted",
+  quantity: "quantity changed",
+  price: "price changed",
+  refund: "refunded",
+  order_fee: "order fee or discount",
+};
 
 const DROPPED_TEXT: Record<DroppedReason, string> = {
   missing: "no longer sold",

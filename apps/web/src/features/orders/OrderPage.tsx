@@ -37,8 +37,10 @@ import {
   STATUS_TONE,
   WRITE_OFF_BUTTON,
   myShare,
+  shareChange,
   shareStatusLabel,
 } from "./order-model.ts";
+import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
 
 /** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
@@ -103,6 +105,11 @@ function OrderView({ order }: { order: Order }) {
                 ? `Pay ${order.payee.name} your share, then say so here.`
                 : "Waiting on the others to settle up."}
         </p>
+        {mine && !isPayee && shareChange(mine, order.payee.name, true) && (
+          <p className="font-semibold text-ink" aria-live="polite">
+            {shareChange(mine, order.payee.name, true)}
+          </p>
+        )}
       </header>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -124,10 +131,17 @@ function OrderView({ order }: { order: Order }) {
           <Panel title="Items" icon={ShoppingBag}>
             <OrderLines order={order} />
           </Panel>
+
+          <AdjustmentsPanel order={order} isPayee={isPayee} hasShare={mine !== undefined} />
         </div>
 
         <Panel title="Total" className="self-start">
           <TotalsList totals={order} />
+          {order.originalTotal !== order.total && (
+            <p className="text-sm text-slate-600">
+              Adjusted after checkout: the total was {formatMoney(order.originalTotal)}.
+            </p>
+          )}
           <Button
             variant="secondary"
             fullWidth
@@ -188,6 +202,7 @@ function ShareCard({
             {DELETED_USER}
           </Badge>
         )}
+        {share.credit > 0 && <Badge tone="accent">Credit {formatMoney(share.credit)}</Badge>}
         {isPayee && share.mail === "failed" && (
           <Badge tone="danger">
             <Mail aria-hidden="true" className="size-3.5" />
@@ -195,6 +210,10 @@ function ShareCard({
           </Badge>
         )}
       </div>
+      {/* Your own change is said at the top of the page. */}
+      {!payeeShare && !isMe && shareChange(share, order.payee.name, false) && (
+        <p className="text-sm text-slate-600">{shareChange(share, order.payee.name, false)}</p>
+      )}
       {isMe && !payeeShare && share.status === "unpaid" && (
         <Button
           size="sm"
@@ -293,6 +312,13 @@ function OrderLines({ order }: { order: Order }) {
           <td role="cell" className={cn(stackedCell, "pr-3 max-sm:col-span-2")}>
             <div className="flex min-w-0 flex-col">
               <span className="font-semibold break-words text-ink">{line.name}</span>
+              {line.adjusted && (
+                <span className="text-sm text-accent-800">
+                  {line.adjusted.missing
+                    ? "Not delivered"
+                    : `Delivered: ${line.adjusted.name !== line.name ? `${line.adjusted.name}, ` : ""}${line.adjusted.quantity} × ${formatMoney(line.adjusted.unitPrice)}${line.adjusted.refunded > 0 ? `, ${formatMoney(line.adjusted.refunded)} refunded` : ""}`}
+                </span>
+              )}
               <span className="text-xs text-slate-500">
                 {formatMoney(line.unitPrice)} each · added by {line.addedBy.name}
                 {line.sharedWith.length > 0 &&
@@ -314,7 +340,18 @@ function OrderLines({ order }: { order: Order }) {
             role="cell"
             className={cn(stackedCell, "pl-3 text-right font-medium text-ink tabular-nums")}
           >
-            {formatMoney(line.lineTotal)}
+            {line.adjusted && line.adjusted.lineTotal !== line.lineTotal ? (
+              <>
+                <s className="text-slate-500">
+                  <span className="sr-only">was </span>
+                  {formatMoney(line.lineTotal)}
+                </s>{" "}
+                <span className="sr-only">now </span>
+                {formatMoney(line.adjusted.lineTotal)}
+              </>
+            ) : (
+              formatMoney(line.lineTotal)
+            )}
           </td>
         </tr>
       ))}

@@ -1,4 +1,4 @@
-import type { Balance, Order, OrderShare, SettlementKind } from "@cartner/contract";
+import type { AdjustmentKind, Balance, Order, OrderShare, SettlementKind } from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 
 export const NO_ORDERS_MESSAGE = "No orders yet.";
@@ -65,3 +65,38 @@ export function unpaidShareCount(orders: readonly Order[], userId: string | unde
 /** "1 share to pay", "3 shares to pay". */
 export const sharesToPayLabel = (count: number) =>
   `${count} ${count === 1 ? "share" : "shares"} to pay`;
+
+/** The changes the payee may record, in the order the form offers them. */
+export const ADJUSTMENT_CHOICES: { kind: AdjustmentKind; label: string }[] = [
+  { kind: "missing", label: "Not delivered" },
+  { kind: "substituted", label: "Substituted" },
+  { kind: "quantity", label: "Different quantity" },
+  { kind: "price", label: "Different price" },
+  { kind: "refund", label: "Refunded" },
+  { kind: "order_fee", label: "Order discount or fee" },
+];
+
+/** "2.49", "2,49", "$2.49" as currency units with at most two decimals; null when not one. */
+export function parseAmount(text: string): number | null {
+  const cleaned = text.trim().replace(/^\$/, "").replace(",", ".");
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+/**
+ * How an adjustment left a share, in one sentence for its member ("you" when it is the
+ * reader's): unchanged (null), a credit, the rest to pay, or simply the new amount.
+ */
+export function shareChange(share: OrderShare, payee: string, you: boolean): string | null {
+  if (share.originalTotal === share.total) return null;
+  const who = you ? "Your share" : `${share.name}'s share`;
+  const moved = `${who} changed from ${formatMoney(share.originalTotal)} to ${formatMoney(share.total)}`;
+  if (share.credit > 0) {
+    return `${moved}: ${payee} owes ${you ? "you" : share.name} ${formatMoney(share.credit)} back.`;
+  }
+  if (share.status === "unpaid" && share.paid > 0) {
+    const rest = Math.round((share.total - share.paid) * 100) / 100;
+    return `${moved}: ${formatMoney(share.paid)} already paid, ${formatMoney(rest)} left to pay.`;
+  }
+  return `${moved}.`;
+}

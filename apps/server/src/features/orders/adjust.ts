@@ -1,0 +1,286 @@
+/**
+ * Adjustments and disputes: the payee records what the shop really delivered and charged, and
+ * the order re-splits (contract's adjust.ts) by what checkout froze: its lines, its paying
+ * members and their roles, its policy. Each is a session write of the order's session (write.ts):
+ * under the session's lock, so two adjustments never re-split from the same old figures; an
+ * activity entry; `order.updated` to the order's people. A re-split the order cannot take (a
+ * refund over the line's price, a negative share) is a 400 naming the field; nothing is stored.
+ */
+import {
+  AdjustmentError,
+  fromCents,
+  orderNumber,
+  resplit,
+  settleAfter,
+  toCents,
+  type AdjustmentBody,
+  type Order,
+  type SplitInputMember,
+  type User,
+} from "@cartner/contract";
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { invalidFields, notFound } from "../../lib/errors.ts";
+import type { NotificationService } from "../notifications/index.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { writeSession } from "../sessions/index.ts";
+import { peopleOf } from "./checkout.ts";
+import { formatMoney } from "./format.ts";
+import { adjustmentCents, type OrderRow, type ShareRow } from "./order-view.ts";
+
+type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
+
+/**
+ * The paying members at checkout. Orders placed before checkout kept them are read back from
+ * what they do keep: each share's member, and the payee as the creator (the payee is the
+ * session's creator at checkout).
+ */
+export function membersAtCheckout(row: OrderRow, shares: ShareRow[]): SplitInputMember[] {
+  if (row.members) return row.members;
+  const members: SplitInputMember[] = shares.map((s) => ({
+    userId: s.userId,
+    name: s.name,
+    role: s.userId === row.payeeId ? "creator" : "participant",
+  }));
+  if (row.payeeId && !members.some((m) => m.userId === row.payeeId)) {
+    members.push({ userId: row.payeeId, name: row.payeeName, role: "creator" });
+  }
+  return members;
+}
+
+/** The order as checkout froze it, in the re-split's terms. */
+export const frozenOf = (row: OrderRow, shares: ShareRow[]) => ({
+  lines: row.lines.map((l) => ({
+    name: l.name,
+    unitPrice: l.unitPriceCents,
+    quantity: l.quantity,
+    addedBy: l.addedBy._id,
+    addedByName: l.addedBy.name,
+    sharedWith: l.sharedWith.map((u) => u._id),
+  })),
+  members: membersAtCheckout(row, shares),
+  policy: row.policy,
+});
+
+/** The body as stored (cents), with who recorded it and when. */
+function stored(body: AdjustmentBody, by: User, now: Date): StoredAdjustment {
+  const cents = (n: number | undefined) => (n === undefined ? undefined : toCents(n));
+  const a: StoredAdjustment = {
+    id: randomUUID(),
+    at: now.toISOString(),
+    by: { _id: by._id, name: by.name },
+    kind: body.kind,
+    disputes: [],
+  };
+  if ("lineIndex" in body) a.lineIndex = body.lineIndex;
+  if ("quantity" in body && body.quantity !== undefined) a.quantity = body.quantity;
+  if ("unitPrice" in body) a.unitPriceCents = cents(body.unitPrice)!;
+  if ("amount" in body) a.amountCents = cents(body.amount)!;
+  if ("name" in body && body.name !== undefined) a.name = body.name;
+  if (body.note) a.note = body.note;
+  return a;
+}
+
+/** The order row and its shares, read under the session's lock. */
+async function lockedOrder(tx: Tx, orderId: string) {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  const shares = await tx.select().from(orderShares).where(eq(orderShares.orderId, orderId));
+  return { row: row!, shares };
+}
+
+const orderUpdated = (row: OrderRow, shares: ShareRow[]) => () => [
+  {
+    event: { type: "order.updated" as const, sessionId: row.sessionId, orderId: row.id },
+    users: peopleOf(row, shares),
+  },
+];
+
+/**
+ * Records one adjustment and re-splits: the order's totals and every share become the adjusted
+ * ones; each share's settlement follows settleAfter (a member who had paid keeps what they paid:
+ * a credit when it is more than the new share, the rest owed when it is less). Members who had
+ * no share and now carry one (an order fee on the creator) get one.
+ */
+export async function recordAdjustment(
+  db: Db,
+  deps: Deps,
+  order: { row: OrderRow; shares: ShareRow[] },
+  user: User,
+  body: AdjustmentBody,
+): Promise<void> {
+  const { row: before } = order;
+  await writeSession(db, deps, {
+    sessionId: before.sessionId,
+    userId: user._id,
+    // The order service checked the caller is the payee.
+    action: null,
+    active: false,
+    change: async ({ tx, now }) => {
+      const { row, shares } = await lockedOrder(tx, before.id);
+      const adjustment = stored(body, user, now);
+      const adjustments = [...row.adjustments, adjustment];
+      let result: ReturnType<typeof resplit>;
+      try {
+        result = resplit(frozenOf(row, shares), adjustments.map(adjustmentCents));
+      } catch (error) {
+        if (error instanceof AdjustmentError) throw invalidFields({ [error.field]: error.message });
+        throw error;
+      }
+      const { summary } = result;
+      await tx
+        .update(orders)
+        .set({
+          adjustments,
+          subtotalCents: summary.subtotal,
+          feesCents: summary.fees,
+          taxCents: summary.tax,
+          totalCents: summary.total,
+          originalTotalCents: row.originalTotalCents ?? row.totalCents,
+        })
+        .where(eq(orders.id, row.id));
+      for (const s of shares) {
+        const next = result.shares.find((x) => x.userId === s.userId) ?? {
+          subtotal: 0,
+          fees: 0,
+          tax: 0,
+          total: 0,
+        };
+        if (next.total === s.totalCents && next.subtotal === s.subtotalCents) continue;
+        const after = settleAfter(
+          { status: s.status, settledAs: s.settledAs, total: s.totalCents, paid: s.paidCents },
+          next.total,
+          s.userId === row.payeeId,
+        );
+        await tx
+          .update(orderShares)
+          .set({
+            subtotalCents: next.subtotal,
+            feesCents: next.fees,
+            taxCents: next.tax,
+            totalCents: next.total,
+            originalTotalCents: s.originalTotalCents ?? s.totalCents,
+            paidCents: after.paid,
+            status: after.status,
+            ...(after.reopened ? { paidAt: null, confirmedAt: null, settledAs: null } : {}),
+            ...(after.status === "paid" && s.status === "unpaid" ? { paidAt: now } : {}),
+          })
+          .where(and(eq(orderShares.orderId, row.id), eq(orderShares.userId, s.userId)));
+      }
+      const added = result.shares.filter(
+        (x) => x.total > 0 && !shares.some((s) => s.userId === x.userId),
+      );
+      if (added.length > 0) {
+        await tx.insert(orderShares).values(
+          added.map((x) => {
+            const isPayee = x.userId === row.payeeId;
+            return {
+              orderId: row.id,
+              userId: x.userId,
+              name: x.name,
+              subtotalCents: x.subtotal,
+              feesCents: x.fees,
+              taxCents: x.tax,
+              totalCents: x.total,
+              originalTotalCents: 0,
+              status: isPayee ? ("confirmed" as const) : ("unpaid" as const),
+              confirmedAt: isPayee ? now : null,
+              // Nobody mails a share an adjustment made: the order page and notices tell them.
+              mail: "sent" as const,
+            };
+          }),
+        );
+      }
+      const line = adjustment.lineIndex === undefined ? undefined : row.lines[adjustment.lineIndex];
+      const details = {
+        orderId: row.id,
+        number: orderNumber(row.number),
+        adjustmentId: adjustment.id,
+        kind: adjustment.kind,
+        ...(line ? { line: line.name } : {}),
+        from: fromCents(row.totalCents),
+        to: fromCents(summary.total),
+      };
+      return {
+        result: undefined,
+        activity: { type: "order.adjusted", details },
+        version: "unchanged",
+      };
+    },
+    events: orderUpdated(before, order.shares),
+  });
+}
+
+/** A member with a share disputes an adjustment: their comment joins it, for the payee to see. */
+export async function disputeAdjustment(
+  db: Db,
+  deps: Deps,
+  order: { row: OrderRow; shares: ShareRow[] },
+  user: User,
+  adjustmentId: string,
+  comment: string,
+): Promise<void> {
+  const { row: before } = order;
+  if (!before.adjustments.some((a) => a.id === adjustmentId)) {
+    throw notFound("Adjustment not found");
+  }
+  await writeSession(db, deps, {
+    sessionId: before.sessionId,
+    userId: user._id,
+    // The order service checked the caller has a share.
+    action: null,
+    active: false,
+    change: async ({ tx, now }) => {
+      const { row } = await lockedOrder(tx, before.id);
+      const target = row.adjustments.find((a) => a.id === adjustmentId)!;
+      const dispute = { by: { _id: user._id, name: user.name }, at: now.toISOString(), comment };
+      const adjustments = row.adjustments.map((a) =>
+        a.id === adjustmentId ? { ...a, disputes: [...a.disputes, dispute] } : a,
+      );
+      await tx.update(orders).set({ adjustments }).where(eq(orders.id, row.id));
+      const details = {
+        orderId: row.id,
+        number: orderNumber(row.number),
+        adjustmentId,
+        kind: target.kind,
+        comment,
+      };
+      return {
+        result: undefined,
+        activity: { type: "order.disputed", details },
+        version: "unchanged",
+      };
+    },
+    events: orderUpdated(before, order.shares),
+  });
+}
+
+/** What each member whose share an adjustment moved hears (null when no share moved). */
+export function adjustmentNotice(
+  was: Order,
+  order: Order,
+  actor: User,
+): Parameters<NotificationService["later"]>[0] | null {
+  const moved = order.split.filter(
+    (s) =>
+      s.userId !== order.payee._id &&
+      was.split.find((b) => b.userId === s.userId)?.total !== s.total,
+  );
+  if (moved.length === 0) return null;
+  return {
+    kind: "payment",
+    userIds: moved.map((s) => s.userId),
+    actorId: actor._id,
+    sessionId: order.sessionId,
+    orderId: order._id,
+    title: `${order.number} was changed after checkout`,
+    body: (userId: string) => {
+      const share = order.split.find((s) => s.userId === userId)!;
+      const credit = share.credit > 0 ? `, ${formatMoney(share.credit)} to come back to you` : "";
+      return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${formatMoney(share.total)}${credit}`;
+    },
+    url: `/orders/${order._id}`,
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * Order adjustments re-split by the order's own rules: the lines, the members who carried shares
+ * and the split policy are those frozen at checkout; the adjustments change the lines (and add
+ * order-level amounts), and splitShares runs again on the result, so the shares add up to the
+ * adjusted totals to the cent exactly as at checkout. Integer cents throughout.
+ *
+ * Zod-free and pure on purpose: the server applies it in the adjustment's transaction, the
+ * property tests run it on random orders, and the web may preview with it.
+ */
+import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
+import {
+  DEFAULT_SPLIT_POLICY,
+  splitShares,
+  type ShareCents,
+  type SplitInputMember,
+  type SplitPolicy,
+} from "./split.ts";
+
+export const ADJUSTMENT_KINDS = [
+  "missing",
+  "substituted",
+  "quantity",
+  "price",
+  "refund",
+  "order_fee",
+] as const;
+export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
+
+/** One adjustment as the re-split reads it (money in cents). */
+export interface AdjustmentCents {
+  kind: AdjustmentKind;
+  lineIndex?: number | undefined;
+  quantity?: number | undefined;
+  unitPrice?: number | undefined;
+  amount?: number | undefined;
+  name?: string | undefined;
+}
+
+/** A line as it was at checkout (cents). */
+export interface FrozenLine {
+  name: string;
+  unitPrice: number;
+  quantity: number;
+  addedBy: string;
+  addedByName?: string;
+  sharedWith?: readonly string[];
+}
+
+/** A line after the adjustments: what was delivered, at what price, less what was refunded. */
+export interface AdjustedLine {
+  name: string;
+  unitPrice: number;
+  quantity: number;
+  /** Refunded on this line so far (never more than unitPrice x quantity). */
+  refunded: number;
+  /** Not delivered: the line carries nothing. */
+  missing: boolean;
+  lineTotal: number;
+}
+
+/** An adjustment the order cannot take: the field at fault and why (the API's 400). */
+export class AdjustmentError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+const gross = (l: Pick<AdjustedLine, "unitPrice" | "quantity">) => l.unitPrice * l.quantity;
+const totalOf = (l: Omit<AdjustedLine, "lineTotal">): number =>
+  l.missing ? 0 : gross(l) - l.refunded;
+
+/**
+ * The lines after `adjustments` in order, and the order-level amounts they add (a delivery fee
+ * difference, positive, or a discount, negative). Each kind's rule:
+ * missing: the line carries nothing; substituted: another name and unit price (and quantity,
+ * when given), delivered; quantity / price: the new quantity / unit price, delivered; refund:
+ * `amount` more refunded on the line (negative takes back a refund recorded by mistake), never
+ * below 0 nor beyond the line's price; order_fee: `amount` added to the order's fees.
+ * Throws AdjustmentError naming the field when one cannot apply.
+ */
+export function applyAdjustments(
+  lines: readonly FrozenLine[],
+  adjustments: readonly AdjustmentCents[],
+): { lines: AdjustedLine[]; orderFees: number } {
+  const state = lines.map((l) => ({
+    name: l.name,
+    unitPrice: l.unitPrice,
+    quantity: l.quantity,
+    refunded: 0,
+    missing: false,
+  }));
+  let orderFees = 0;
+  for (const a of adjustments) {
+    if (a.kind === "order_fee") {
+      orderFees += a.amount ?? 0;
+      continue;
+    }
+    const index = a.lineIndex ?? -1;
+    const line = state[index];
+    if (!Number.isInteger(index) || !line) {
+      throw new AdjustmentError("lineIndex", `The order has no line ${index + 1}`);
+    }
+    if (a.kind === "missing") line.missing = true;
+    else if (a.kind === "substituted") {
+      line.name = a.name ?? line.name;
+      line.unitPrice = a.unitPrice ?? line.unitPrice;
+      line.quantity = a.quantity ?? line.quantity;
+      line.missing = false;
+    } else if (a.kind === "quantity") {
+      line.quantity = a.quantity ?? line.quantity;
+      line.missing = false;
+    } else if (a.kind === "price") {
+      line.unitPrice = a.unitPrice ?? line.unitPrice;
+      line.missing = false;
+    } else {
+      if (line.missing) {
+        throw new AdjustmentError("lineIndex", "That line was not delivered: nothing to refund");
+      }
+      line.refunded += a.amount ?? 0;
+      if (line.refunded < 0) {
+        throw new AdjustmentError("amount", "That takes back more than was refunded on the line");
+      }
+      if (line.refunded > gross(line)) {
+        throw new AdjustmentError("amount", "A refund cannot be more than the line's price");
+      }
+      continue;
+    }
+    if (line.refunded > gross(line)) {
+      const field = a.kind === "quantity" ? "quantity" : "unitPrice";
+      throw new AdjustmentError(field, "The line would cost less than was already refunded on it");
+    }
+  }
+  return { lines: state.map((l) => ({ ...l, lineTotal: totalOf(l) })), orderFees };
+}
+
+/** A member's part of the re-split: like ShareCents (fees include their part of order fees). */
+export type AdjustedShare = ShareCents;
+
+/**
+ * The order after `adjustments`: the adjusted lines, the totals (subtotal, fees and tax by the
+ * checkout's formula on the adjusted subtotal, plus the order-level amounts, untaxed: they are
+ * what the shop charged or took off) and every member's share. Order-level amounts follow the
+ * policy's fee rule (proportional to the adjusted subtotals, equal among members with a
+ * subtotal, or all on the creator); when nobody carries a subtotal any more, on the creator.
+ * Throws AdjustmentError when a share or the total would be negative.
+ */
+export function resplit(
+  order: {
+    lines: readonly FrozenLine[];
+    members: readonly SplitInputMember[];
+    policy?: SplitPolicy | undefined;
+  },
+  adjustments: readonly AdjustmentCents[],
+): { lines: AdjustedLine[]; summary: OrderSummary; shares: AdjustedShare[] } {
+  const policy = order.policy ?? DEFAULT_SPLIT_POLICY;
+  const adjusted = applyAdjustments(order.lines, adjustments);
+  const { shares } = splitShares(
+    adjusted.lines.map((l, i) => ({
+      lineTotal: l.lineTotal,
+      addedBy: order.lines[i]!.addedBy,
+      ...(order.lines[i]!.addedByName !== undefined
+        ? { addedByName: order.lines[i]!.addedByName }
+        : {}),
+      ...(order.lines[i]!.sharedWith ? { sharedWith: order.lines[i]!.sharedWith } : {}),
+    })),
+    order.members,
+    policy,
+  );
+  const base = orderSummary(shares.reduce((sum, s) => sum + s.subtotal, 0));
+  const extra = orderFeeParts(adjusted.orderFees, shares, order.members, policy);
+  const withFees = shares.map((s) => {
+    const part = extra.get(s.userId) ?? 0;
+    return { ...s, fees: s.fees + part, total: s.total + part };
+  });
+  // The creator may carry an order-level amount without any line (nobody else has a subtotal).
+  for (const [userId, part] of extra) {
+    if (part !== 0 && !withFees.some((s) => s.userId === userId)) {
+      const m = order.members.find((x) => x.userId === userId);
+      withFees.push({ userId, name: m?.name ?? "", subtotal: 0, fees: part, tax: 0, total: part });
+    }
+  }
+  const summary = {
+    subtotal: base.subtotal,
+    fees: base.fees + adjusted.orderFees,
+    tax: base.tax,
+    total: base.total + adjusted.orderFees,
+  };
+  const last = adjustments.at(-1);
+  const field = last?.kind === "order_fee" || last?.kind === "refund" ? "amount" : "kind";
+  if (summary.total < 0) {
+    throw new AdjustmentError(field, "The order's total cannot be negative");
+  }
+  const negative = withFees.find((s) => s.total < 0);
+  if (negative) {
+    throw new AdjustmentError(field, `${negative.name || "A member"}'s share cannot be negative`);
+  }
+  return { lines: adjusted.lines, summary, shares: withFees };
+}
+
+/** Order-level amounts (signed) by the policy's fee rule, to the cent. */
+function orderFeeParts(
+  amount: number,
+  shares: readonly ShareCents[],
+  members: readonly SplitInputMember[],
+  policy: SplitPolicy,
+): Map<string, number> {
+  if (amount === 0) return new Map();
+  const creator = members.find((m) => m.role === "creator")?.userId ?? shares[0]?.userId;
+  const bySubtotal = shares
+    .filter((s) => s.subtotal > 0)
+    .map((s) => ({ key: s.userId, weight: s.subtotal }));
+  const weights =
+    policy.fees === "creator" || bySubtotal.length === 0
+      ? creator
+        ? [{ key: creator, weight: 1 }]
+        : []
+      : policy.fees === "equal"
+        ? bySubtotal.map((w) => ({ ...w, weight: 1 }))
+        : bySubtotal;
+  // Largest remainders of the magnitude, then the sign: a discount splits as a fee would.
+  const parts = apportion(Math.abs(amount), weights);
+  return new Map([...parts].map(([key, cents]) => [key, Math.sign(amount) * cents]));
+}
+
+/** Where a share's settlement stood before a re-split (cents). */
+export interface ShareSettlement {
+  status: "unpaid" | "paid" | "confirmed";
+  settledAs: "transfer" | "cash" | "written_off" | null;
+  /** The share's total before this re-split. */
+  total: number;
+  /** Paid toward the share before it last changed (0 until a change met a payment). */
+  paid: number;
+}
+
+/**
+ * A member's share after its total changed to `total`. A paid or confirmed share was paid in full
+ * at its previous total, which becomes what they paid: beyond the new total it is their credit
+ * (the status stays); short of it they owe the rest (the share is unpaid again). A written-off
+ * share stays written off at any total. An unpaid share whose earlier payments now cover it is
+ * paid. The payee's own share is always settled: they paid the shop.
+ */
+export function settleAfter(
+  before: ShareSettlement,
+  total: number,
+  isPayee: boolean,
+): { status: ShareSettlement["status"]; paid: number; credit: number; reopened: boolean } {
+  if (isPayee || before.settledAs === "written_off") {
+    return { status: before.status, paid: total, credit: 0, reopened: false };
+  }
+  // A paid or confirmed share covered its total, and any credit beyond it.
+  const paid = before.status === "unpaid" ? before.paid : Math.max(before.paid, before.total);
+  if (paid >= total) {
+    return {
+      status: before.status === "unpaid" && paid > 0 ? "paid" : before.status,
+      paid,
+      credit: paid - total,
+      reopened: false,
+    };
+  }
+  return { status: "unpaid", paid, credit: 0, reopened: before.status !== "unpaid" };
+}
+
+/** What a share still owes the payee (0 when settled or covered). */
+export const owedOn = (share: { status: string; total: number; paid: number }): number =>
+  share.status === "confirmed" ? 0 : Math.max(0, share.total - share.paid);
+
+/**
+ * An adjustment in words, the same on the order page and the receipt: "Oat milk: not delivered",
+ * "Oat milk: substituted by Brand B at $2.10". `money` formats currency units.
+ */
+export function describeAdjustment(
+  a: {
+    kind: AdjustmentKind;
+    lineIndex?: number | undefined;
+    quantity?: number | undefined;
+    unitPrice?: number | undefined;
+    amount?: number | undefined;
+    name?: string | undefined;
+  },
+  lines: readonly { name: string }[],
+  money: (amount: number) => string,
+): string {
+  const line = a.lineIndex === undefined ? "" : (lines[a.lineIndex]?.name ?? "A line");
+  switch (a.kind) {
+    case "missing":
+      return `${line}: not delivered`;
+    case "substituted":
+      return `${line}: substituted by ${a.name ?? "another item"} at ${money(a.unitPrice ?? 0)}${
+        a.quantity === undefined ? "" : ` × ${a.quantity}`
+      }`;
+    case "quantity":
+      return `${line}: quantity ${a.quantity ?? 0}`;
+    case "price":
+      return `${line}: price ${money(a.unitPrice ?? 0)}`;
+    case "refund":
+      return (a.amount ?? 0) < 0
+        ? `${line}: refund of ${money(-(a.amount ?? 0))} taken back`
+        : `${line}: ${money(a.amount ?? 0)} refunded`;
+    case "order_fee": {
+      const what = a.name ?? ((a.amount ?? 0) < 0 ? "Discount" : "Fee difference");
+      return `${what}: ${(a.amount ?? 0) < 0 ? "−" : "+"}${money(Math.abs(a.amount ?? 0))}`;
+    }
+  }
+}
