@@ -13,6 +13,7 @@ export * from "./pricing.ts";
 export * from "./split.ts";
 export * from "./carts.ts";
 export * from "./orders.ts";
+export * from "./payments.ts";
 export * from "./profile.ts";
 export * from "./push.ts";
 export * from "./live.ts";

@@ -430,6 +430,8 @@ const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) =
     url: (id, ben) => `/api/orders/${id}/confirm/${ben}`,
   },
   { endpoint: "POST /api/orders/:id/mail", url: (id) => `/api/orders/${id}/mail` },
+  { endpoint: "GET /api/orders/:id/pay-info", url: (id) => `/api/orders/${id}/pay-info` },
+  { endpoint: "GET /api/orders/:id/export.csv", url: (id) => `/api/orders/${id}/export.csv` },
 ];
 
 it("has a row for every order route the permissions table guards", () => {

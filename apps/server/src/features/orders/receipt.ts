@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import type { Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
-import { formatDateTime, formatMoney, shareStatusLabel } from "./format.ts";
+import { formatDateTime, formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -47,7 +47,8 @@ interface Column {
   align?: "left" | "right";
 }
 
-export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
+export async function renderReceipt(order: Order, now: Date, currency: string): Promise<Buffer> {
+  const formatMoney = (amount: number) => formatAmount(amount, currency);
   const font = await loadFonts();
   const doc = new PDFDocument({
     size: "A4",
