@@ -54,16 +54,32 @@ describe("the EPC QR payload", () => {
   });
 
   it("keeps the name to 70 characters and the reference to 140, each one line", () => {
-    const payload = epcPayload({
-      ...transfer,
-      name: `${"Ä".repeat(69)}😀tail`,
-      reference: `a\nb${"x".repeat(200)}`,
-    })!;
-    const lines = payload.split("\n");
+    const named = epcPayload({ ...transfer, name: `${"Ä".repeat(69)}😀tail` })!.split("\n");
+    expect(named).toHaveLength(11);
+    expect([...named[5]!]).toHaveLength(70);
+    expect(named[5]!.endsWith("😀")).toBe(true);
+    const referenced = epcPayload({ ...transfer, reference: `a\nb${"x".repeat(200)}` })!;
+    const lines = referenced.split("\n");
     expect(lines).toHaveLength(11);
-    expect([...lines[5]!]).toHaveLength(70);
-    expect(lines[5]!.endsWith("😀")).toBe(true);
     expect(lines[10]).toHaveLength(140);
     expect(lines[10]!.startsWith("a b")).toBe(true);
+  });
+
+  it("stays within the format's 331 bytes, shortening a name of long characters", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 90 }),
+        fc.string({ minLength: 1, maxLength: 160 }),
+        (name, reference) => {
+          const payload = epcPayload({ ...transfer, name: `N${name}`, reference });
+          expect(payload).not.toBeNull();
+          expect(new TextEncoder().encode(payload!).length).toBeLessThanOrEqual(331);
+          expect(payload!.split("\n")).toHaveLength(11);
+        },
+      ),
+    );
+    const wide = epcPayload({ ...transfer, name: "😀".repeat(70), reference: "r".repeat(140) })!;
+    expect(new TextEncoder().encode(wide).length).toBeLessThanOrEqual(331);
+    expect(wide.split("\n")[5]).toMatch(/^(😀)+$/);
   });
 });

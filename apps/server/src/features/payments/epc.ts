@@ -8,6 +8,8 @@ import { isSEPACountry } from "ibantools";
 /** The beneficiary name holds at most 70 characters, the unstructured remittance 140. */
 const NAME_MAX = 70;
 const REMITTANCE_MAX = 140;
+/** The whole payload holds at most 331 bytes (UTF-8). */
+const PAYLOAD_MAX_BYTES = 331;
 /** The largest amount the format takes, in cents (EUR 999999999.99). */
 const AMOUNT_MAX_CENTS = 99_999_999_999;
 
@@ -24,7 +26,7 @@ export interface EpcTransfer {
 /**
  * The payload, or null when no valid code can be made: nothing to pay, more than the format
  * holds, an IBAN outside SEPA, or an empty name. Characters are counted as code points, so a
- * name is never cut inside one.
+ * name is never cut inside one, and the whole stays within the format's 331 bytes.
  */
 export function epcPayload(transfer: EpcTransfer): string | null {
   const { amountCents, iban } = transfer;
@@ -32,8 +34,18 @@ export function epcPayload(transfer: EpcTransfer): string | null {
     return null;
   }
   if (!isSEPACountry(iban.slice(0, 2))) return null;
-  const name = clip(transfer.name, NAME_MAX);
-  if (name === "") return null;
+  const reference = clip(transfer.reference, REMITTANCE_MAX);
+  // A name in a script of 3- or 4-byte characters can pass the byte limit: it is shortened.
+  for (let length = NAME_MAX; length > 0; length--) {
+    const name = clip(transfer.name, length);
+    if (name === "") return null;
+    const payload = lines(name, iban, amountCents, reference);
+    if (new TextEncoder().encode(payload).length <= PAYLOAD_MAX_BYTES) return payload;
+  }
+  return null;
+}
+
+function lines(name: string, iban: string, amountCents: number, reference: string): string {
   return [
     "BCD", // service tag
     "002", // version: the BIC may be left out within the EEA
@@ -45,7 +57,7 @@ export function epcPayload(transfer: EpcTransfer): string | null {
     `EUR${euros(amountCents)}`,
     "", // purpose code
     "", // structured (RF) creditor reference: ours is free text, below
-    clip(transfer.reference, REMITTANCE_MAX),
+    reference,
   ].join("\n");
 }
 
