@@ -80,7 +80,7 @@ describe("one order as CSV", () => {
     expect(
       lines.map((r) => [r.name, Number(r.quantity), Number(r.unit_price), Number(r.total)]),
     ).toEqual(f.order.lines.map((l) => [l.name, l.quantity, l.unitPrice, l.lineTotal]));
-    const shares = rows.filter((r) => r.type.endsWith("share"));
+    const shares = rows.filter((r) => r.type!.endsWith("share"));
     expect(shares.map((r) => [r.name, Number(r.total), r.status])).toEqual(
       f.order.split.map((s) => [s.name, s.total, s.status]),
     );

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { orders, users } from "../../db/schema.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import { sharesOf } from "../orders/order-view.ts";
+import { sharesOf } from "../orders/index.ts";
 import { detailsOf, NO_DETAILS } from "./details.ts";
 import { epcPayload } from "./epc.ts";
 
