@@ -3,8 +3,11 @@
  * the amount, the order number, and the EPC QR payload when the deployment's currency is EUR.
  * Nobody else sees the payee's details.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devMails } from "../../src/db/schema.ts";
 import { createTestApp, filledSession, PASSWORD, type TestApp } from "../helpers.ts";
+import { pdfText } from "../pdf-text.ts";
 
 let eur: TestApp;
 let usd: TestApp;
@@ -131,5 +134,27 @@ describe("pay info", () => {
       amount: 0,
       epcQr: null,
     });
+  });
+});
+
+describe("the deployment's currency", () => {
+  it("is what the config, the checkout mail and the receipt write every amount in", async () => {
+    expect((await eur.app.inject({ method: "GET", url: "/api/config" })).json()).toEqual({
+      currency: "EUR",
+    });
+    const f = await placedOrder(eur);
+    const euro = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR" });
+    await eur.app.idle();
+    const mails = await eur.database.db
+      .select()
+      .from(devMails)
+      .where(eq(devMails.recipient, f.people.participant.email));
+    const mail = mails.find((m) => m.subject.includes(f.order.number));
+    expect(mail?.text).toContain(`Your share: ${euro.format(f.benShare.total)}`);
+    expect(mail?.text).not.toContain("$");
+    const receipt = await f.as.participant("GET", `/api/orders/${f.order._id}/receipt.pdf`);
+    const text = (await pdfText(new Uint8Array(receipt.rawPayload))).replace(/\s+/g, " ");
+    expect(text).toContain(euro.format(f.benShare.total));
+    expect(text).not.toContain("$");
   });
 });
