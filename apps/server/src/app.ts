@@ -24,6 +24,7 @@ import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
 import type { Mailer } from "./features/mail/mailer.ts";
 import { notificationRoutes, type Channel } from "./features/notifications/index.ts";
 import { orderRoutes } from "./features/orders/routes.ts";
+import { paymentRoutes } from "./features/payments/index.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { pushRoutes } from "./features/push/index.ts";
@@ -179,7 +180,15 @@ export async function buildApp(
       await api.register(seriesRoutes(services.series));
       await api.register(deadlineRoutes(services.deadlines));
       await api.register(cartRoutes(services.carts, readCache));
-      await api.register(orderRoutes(services.orders, clock));
+      await api.register(orderRoutes(services.orders, clock, config.currency));
+      await api.register(
+        paymentRoutes({
+          currency: config.currency,
+          details: services.paymentDetails,
+          payInfo: services.payInfo,
+          orders: services.orders,
+        }),
+      );
       await api.register(notificationRoutes(services.notifications));
       await api.register(pushRoutes(services.pushSubscriptions, services.vapidPublicKey));
     },

@@ -28,6 +28,16 @@ function base64urlBytes(value: string): number {
   return Buffer.from(value, "base64url").length;
 }
 
+/** An ISO 4217 code Intl knows whose amounts have two minor digits (cents), as the app keeps them. */
+export function isCentCurrency(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code) || !Intl.supportedValuesOf("currency").includes(code)) return false;
+  const { maximumFractionDigits } = new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: code,
+  }).resolvedOptions();
+  return maximumFractionDigits === 2;
+}
+
 /** `value` as an origin when it is one: an http(s) URL with nothing after the host but "/". */
 function bareOrigin(value: string): string | undefined {
   const origin = originOf(value);
@@ -127,6 +137,15 @@ const EnvSchema = z
      * instance keeps its own true over NOTIFY (decision 007).
      */
     PROCESS_CACHES: boolish.optional(),
+    /**
+     * ISO 4217 code of every amount shown, mailed and printed. Amounts are kept in cents, so only
+     * currencies of two minor digits are taken (decision 021).
+     */
+    CURRENCY: z
+      .string()
+      .transform((value) => value.trim().toUpperCase())
+      .refine(isCentCurrency, "must be an ISO 4217 code of a currency with cents, e.g. USD or EUR")
+      .default("USD"),
   })
   // Runs even when a variable above failed, so every problem is reported at once; the values may
   // then be unparsed strings.
@@ -198,6 +217,8 @@ export interface Config {
   vapidSubject: string;
   /** Push services whose endpoints may be http or on a local address (PUSH_SERVICE_ORIGINS). */
   pushServiceOrigins: string[];
+  /** The currency of every amount (CURRENCY, ISO 4217, default USD). */
+  currency: string;
 }
 
 export class ConfigError extends Error {
@@ -245,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     vapidSubject: e.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, e.MAIL_FROM),
     pushServiceOrigins: e.PUSH_SERVICE_ORIGINS ?? [],
+    currency: e.CURRENCY,
   };
 }
 

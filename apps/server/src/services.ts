@@ -13,6 +13,7 @@ import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
 import { createOrderService } from "./features/orders/service.ts";
+import { createPayInfo, createPaymentDetailsService } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./features/products/seed.ts";
@@ -120,6 +121,7 @@ export async function createServices(input: {
     clock,
     log: app.log,
     publicUrl: config.publicUrl,
+    currency: config.currency,
   });
   const channels = { push: pushChannel, email: emailChannel };
   const notifications = createNotificationService({
@@ -196,7 +198,10 @@ export async function createServices(input: {
     mails,
     mailer,
     notices: notifications,
+    currency: config.currency,
   });
+  const paymentDetails = createPaymentDetailsService({ db, clock });
+  const payInfo = createPayInfo({ db, currency: config.currency });
   // Deadlines: the creator's calls, and the jobs at their times (reminders, lock, checkout).
   const deadlines = createDeadlines({
     db,
@@ -207,6 +212,7 @@ export async function createServices(input: {
     orders,
     notices: notifications,
     log: app.log,
+    currency: config.currency,
   });
   // Every handler is registered: this instance starts taking its jobs.
   await mails.start();
@@ -232,6 +238,8 @@ export async function createServices(input: {
     account,
     carts,
     orders,
+    paymentDetails,
+    payInfo,
     notifications,
     series,
     deadlines,

@@ -16,6 +16,7 @@ import { cartEndpoints } from "./endpoints/carts.ts";
 import { notificationEndpoints } from "./endpoints/notifications.ts";
 import { deadlineEndpoints } from "./endpoints/deadlines.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
+import { paymentEndpoints } from "./endpoints/payments.ts";
 import { productEndpoints } from "./endpoints/products.ts";
 import { profileEndpoints } from "./endpoints/profile.ts";
 import { pushEndpoints } from "./endpoints/push.ts";
@@ -52,6 +53,7 @@ export const endpoints = {
   ...deadlineEndpoints,
   ...cartEndpoints,
   ...orderEndpoints,
+  ...paymentEndpoints,
   ...profileEndpoints,
   ...notificationEndpoints,
   ...pushEndpoints,

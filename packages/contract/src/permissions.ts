@@ -106,6 +106,14 @@ export const PERMISSIONS = {
     allow: ["sharer"],
     instead: { payee: { status: 409, message: "You are the payee: your share is settled." } },
   },
+  /**
+   * See the payee's payment details and what to pay them: only members who owe on the order, so
+   * nobody else learns the payee's IBAN.
+   */
+  "order.payInfo": {
+    allow: ["sharer"],
+    forbidden: "You are the payee: the members who owe you see your payment details here.",
+  },
   /** Confirm a member's payment arrived; send the checkout mail again. */
   "order.confirm": {
     allow: ["payee"],

@@ -11,3 +11,4 @@ export * from "./schema/requests.ts";
 export * from "./schema/notifications.ts";
 export * from "./schema/channels.ts";
 export * from "./schema/deadlines.ts";
+export * from "./schema/payments.ts";

@@ -172,6 +172,9 @@ describe("POST /api/orders/:id/adjustments", () => {
     expect(rest).toBeGreaterThan(0);
     const balances = (await f.as.participant("GET", "/api/balances")).json().balances;
     expect(cents(balances[0].amount)).toBe(-rest);
+    // The pay panel asks for the rest too.
+    const payInfo = (await f.as.participant("GET", `${f.url}/pay-info`)).json();
+    expect(cents(payInfo.amount)).toBe(rest);
     // Paying again pays the rest: the log says so.
     expect((await f.as.participant("POST", `${f.url}/paid`)).statusCode).toBe(200);
     const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;

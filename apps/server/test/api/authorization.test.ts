@@ -444,6 +444,8 @@ const ORDER_ROWS: {
     url: (id, _ben, adjId) => `/api/orders/${id}/adjustments/${adjId}/dispute`,
     body: { comment: "That was delivered" },
   },
+  { endpoint: "GET /api/orders/:id/pay-info", url: (id) => `/api/orders/${id}/pay-info` },
+  { endpoint: "GET /api/orders/:id/export.csv", url: (id) => `/api/orders/${id}/export.csv` },
 ];
 
 it("has a row for every order route the permissions table guards", () => {

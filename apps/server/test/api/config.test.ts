@@ -127,6 +127,15 @@ describe("config", () => {
     expect(() => loadConfig({ PROCESS_CACHES: "maybe" })).toThrow(/PROCESS_CACHES/);
   });
 
+  it("takes CURRENCY as an ISO 4217 code with cents, USD by default", () => {
+    expect(loadConfig({}).currency).toBe("USD");
+    expect(loadConfig({ CURRENCY: "EUR" }).currency).toBe("EUR");
+    expect(loadConfig({ CURRENCY: " gbp " }).currency).toBe("GBP");
+    for (const bad of ["EURO", "XYZ", "JPY", "KWD", "12"]) {
+      expect(() => loadConfig({ CURRENCY: bad }), bad).toThrow(/CURRENCY must be an ISO 4217/);
+    }
+  });
+
   it("refuses a short JWT_SECRET", () => {
     expect(() => loadConfig({ JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
   });

@@ -1,5 +1,6 @@
 import { sharesToPayLabel, unpaidShareCount } from "../features/orders/index.ts";
 import { useOrders } from "../api/orders.ts";
+import { useDeploymentCurrency } from "../api/payments.ts";
 import { LiveSync } from "../features/live/LiveSync.tsx";
 import { NotificationBell } from "../features/notifications/index.ts";
 import { useAuth } from "../lib/auth-store.ts";
@@ -18,8 +19,15 @@ export function SignedInServices() {
   return (
     <QueryProvider>
       <LiveSync />
+      <DeploymentCurrency />
     </QueryProvider>
   );
+}
+
+/** The server's currency for every amount (lib/format.ts). */
+function DeploymentCurrency() {
+  useDeploymentCurrency();
+  return null;
 }
 
 /** "You're currently shopping on:" under the navigation bar. */

@@ -1,20 +1,60 @@
-/** Money and dates are always formatted with Intl. */
-export const CURRENCY = "USD";
+import { getStoredCurrency, setStoredCurrency } from "./storage.ts";
+
+/**
+ * Money and dates are always formatted with Intl. Every amount is in the deployment's currency
+ * (the server's CURRENCY, from GET /api/config): remembered from the last visit so the first
+ * paint is right, USD until the server has said.
+ */
+export const DEFAULT_CURRENCY = "USD";
+let currency = validCurrency(getStoredCurrency()) ?? DEFAULT_CURRENCY;
+const currencyListeners = new Set<() => void>();
+
+/** The code when Intl can format it, else null (a stored value may be anything). */
+function validCurrency(code: string | null): string | null {
+  if (code === null || !/^[A-Z]{3}$/.test(code)) return null;
+  try {
+    new Intl.NumberFormat(undefined, { style: "currency", currency: code });
+    return code;
+  } catch {
+    return null;
+  }
+}
+
+export const getCurrency = (): string => currency;
+
+/** What the server said; a change drops the formatters and tells subscribers (the layout redraws). */
+export function setCurrency(code: string): void {
+  const valid = validCurrency(code);
+  if (valid === null || valid === currency) return;
+  currency = valid;
+  moneyFormatter.reset();
+  setStoredCurrency(valid);
+  for (const listener of currencyListeners) listener();
+}
+
+export function subscribeCurrency(listener: () => void): () => void {
+  currencyListeners.add(listener);
+  return () => currencyListeners.delete(listener);
+}
 
 /*
  * Formatters are made on first use: building an Intl formatter loads locale data, which costs tens
  * of milliseconds on a phone, and most pages need only one of them (or none) when they start.
  */
-function lazily<T>(make: () => T): () => T {
+function lazily<T>(make: () => T): (() => T) & { reset(): void } {
   let value: T | undefined;
-  return () => (value ??= make());
+  return Object.assign(() => (value ??= make()), {
+    reset: () => {
+      value = undefined;
+    },
+  });
 }
 
 const moneyFormatter = lazily(
   () =>
     new Intl.NumberFormat(undefined, {
       style: "currency",
-      currency: CURRENCY,
+      currency,
       minimumFractionDigits: 2,
       maximumFractionDigits: 2,
     }),

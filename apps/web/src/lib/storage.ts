@@ -13,6 +13,7 @@ export const StorageKey = {
   userId: "userId",
   pendingSession: "pendingSession",
   pendingInvite: "pendingInvite",
+  currency: "currency",
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 
@@ -81,6 +82,16 @@ function readJson(key: StorageKey): unknown {
   } catch {
     return null;
   }
+}
+
+// currency: the deployment's, as the server last said (lib/format.ts checks it)
+
+export function getStoredCurrency(): string | null {
+  return readRaw(StorageKey.currency);
+}
+
+export function setStoredCurrency(code: string): void {
+  writeRaw(StorageKey.currency, code);
 }
 
 // token

@@ -12,7 +12,9 @@ export const AvatarFileParamsSchema = z.strictObject({
 });
 const accountExport = z
   .record(z.string(), z.unknown())
-  .describe("application/json attachment: your account, profile, sessions, carts and orders");
+  .describe(
+    "application/json attachment: your account, profile, sessions, carts, orders and payment details",
+  );
 
 /** Profiles, account export and deletion, and avatars. */
 export const profileEndpoints = {

@@ -28,6 +28,8 @@ export function createDeadlines(deps: {
   orders: Pick<OrderService, "checkout">;
   notices: Pick<NotificationService, "notify">;
   log: FastifyBaseLogger;
+  /** The deployment's currency, for the reminders' amounts. */
+  currency: string;
 }) {
   const service = createDeadlineService(deps);
   const due = createDeadlineDue({ ...deps, checkout: deps.orders.checkout });

@@ -51,13 +51,15 @@ export function reminderText(input: {
   closesAt: Date;
   minutesBefore: number;
   share: number;
+  /** The deployment's currency (CURRENCY). */
+  currency: string;
 }): { title: string; body: string } {
   const left = leadTime(input.minutesBefore);
   return {
     title: `${input.sessionName}: the cart closes in ${left}`,
     body:
       `The cart closes in ${left}, at ${utcInstant(input.closesAt)}; after that nothing can be ` +
-      `added or changed. Your share so far: ${formatMoney(input.share)}. ` +
+      `added or changed. Your share so far: ${formatMoney(input.share, input.currency)}. ` +
       "Finish your part and mark yourself done.",
   };
 }
@@ -72,6 +74,7 @@ export function createReminders(deps: {
   db: Db;
   clock: Clock;
   notices: Pick<NotificationService, "notify">;
+  currency: string;
 }) {
   const { db, clock, notices } = deps;
 
@@ -112,6 +115,7 @@ export function createReminders(deps: {
       userIds: [job.userId],
       sessionId: job.sessionId,
       ...reminderText({
+        currency: deps.currency,
         sessionName: found.sessionName,
         closesAt: found.closesAt,
         minutesBefore: job.minutesBefore,

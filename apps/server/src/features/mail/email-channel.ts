@@ -42,6 +42,8 @@ export function createEmailChannel(deps: {
   log: FastifyBaseLogger;
   /** The public origin: links in mails are absolute. */
   publicUrl: string;
+  /** The deployment's currency (CURRENCY). */
+  currency: string;
 }): Channel {
   const { db, mails, mailer, clock } = deps;
   const origin = deps.publicUrl.replace(/\/+$/, "");
@@ -69,7 +71,9 @@ export function createEmailChannel(deps: {
     );
     if (!row) return undefined;
     const share = splitOf(row.view).shares.find((s) => s.userId === userId);
-    return share ? `Your share so far: ${formatMoney(fromCents(share.total))}` : undefined;
+    return share
+      ? `Your share so far: ${formatMoney(fromCents(share.total), deps.currency)}`
+      : undefined;
   }
 
   /** "Your share of CRT-000042: $12.40 (Paid)". */
@@ -85,7 +89,7 @@ export function createEmailChannel(deps: {
       .innerJoin(orders, eq(orders.id, orderShares.orderId))
       .where(and(eq(orderShares.orderId, orderId), eq(orderShares.userId, userId)));
     if (!share) return undefined;
-    return `Your share of ${orderNumber(share.number)}: ${formatMoney(fromCents(share.total))} (${shareStatusLabel(share)})`;
+    return `Your share of ${orderNumber(share.number)}: ${formatMoney(fromCents(share.total), deps.currency)} (${shareStatusLabel(share)})`;
   }
 
   const hasShare = async (orderId: string, userId: string) =>

@@ -28,7 +28,6 @@ import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
-import { formatMoney } from "./format.ts";
 import { adjustmentCents, type OrderRow, type ShareRow } from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
@@ -262,6 +261,7 @@ export function adjustmentNotice(
   was: Order,
   order: Order,
   actor: User,
+  money: (amount: number) => string,
 ): Parameters<NotificationService["later"]>[0] | null {
   const moved = order.split.filter(
     (s) =>
@@ -278,8 +278,8 @@ export function adjustmentNotice(
     title: `${order.number} was changed after checkout`,
     body: (userId: string) => {
       const share = order.split.find((s) => s.userId === userId)!;
-      const credit = share.credit > 0 ? `, ${formatMoney(share.credit)} to come back to you` : "";
-      return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${formatMoney(share.total)}${credit}`;
+      const credit = share.credit > 0 ? `, ${money(share.credit)} to come back to you` : "";
+      return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${money(share.total)}${credit}`;
     },
     url: `/orders/${order._id}`,
   };

@@ -1,14 +1,25 @@
 import type { OrderShare } from "@cartner/contract";
 
-/** Money and dates on receipts and in mails: the web app's formats (USD, en-US), fixed server-side. */
-const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+/**
+ * Money and dates on receipts and in mails: the web app's formats (en-US), fixed server-side, in
+ * the deployment's currency (CURRENCY).
+ */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 const dateTime = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
   timeZone: "UTC",
 });
 
-export const formatMoney = (amount: number): string => money.format(amount);
+/** "$12.40" (USD), "€12.40" (EUR): an amount in currency units, in that ISO 4217 currency. */
+export function formatMoney(amount: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
 export const formatDateTime = (iso: string): string => `${dateTime.format(new Date(iso))} UTC`;
 
 export const STATUS_LABEL = { unpaid: "Unpaid", paid: "Paid", confirmed: "Confirmed" } as const;

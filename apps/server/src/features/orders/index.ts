@@ -1,9 +1,9 @@
 /**
- * What other features use of orders: the shares not yet settled (an account's deletion), how
- * money and a share's status are written (mails), and the checkout's options (the deadline's
- * automatic checkout goes through the orders service's own).
+ * What other features use of orders: an order's shares (what to pay), the shares not yet settled
+ * (an account's deletion), how money and a share's status are written (mails), and the
+ * checkout's options (the deadline's automatic checkout goes through the orders service's own).
  */
-export { unsettledShares } from "./order-view.ts";
+export { sharesOf, unsettledShares } from "./order-view.ts";
 export type { CheckoutOptions } from "./checkout.ts";
 export type { OrderService } from "./service.ts";
 export { formatMoney, shareStatusLabel } from "./format.ts";

@@ -8,12 +8,15 @@ export function orderMail(
   order: Order,
   to: { name: string; email: string; userId: string },
   orderUrl: string,
+  currency: string,
 ): Mail {
   const share = order.split.find((s) => s.userId === to.userId);
   const isPayee = order.payee._id === to.userId;
   // The one who placed the order reads "You checked out", not their own name.
   const placer = order.placedBy._id === to.userId ? "You" : order.placedBy.name;
-  const shareLine = share ? `Your share: ${formatMoney(share.total)}` : "You have no share.";
+  const shareLine = share
+    ? `Your share: ${formatMoney(share.total, currency)}`
+    : "You have no share.";
   const payLine = isPayee
     ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
     : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
@@ -23,7 +26,7 @@ export function orderMail(
     `${placer} checked out "${order.sessionName}": order ${order.number}.`,
     "",
     shareLine,
-    `Order total: ${formatMoney(order.total)}`,
+    `Order total: ${formatMoney(order.total, currency)}`,
     payLine,
     "",
     `The order and its receipt: ${orderUrl}`,
@@ -34,7 +37,7 @@ export function orderMail(
 <p>Hi ${escapeHtml(to.name)},</p>
 <p>${escapeHtml(placer)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
 <p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
-<p>Order total: ${escapeHtml(formatMoney(order.total))}<br>${escapeHtml(payLine)}</p>
+<p>Order total: ${escapeHtml(formatMoney(order.total, currency))}<br>${escapeHtml(payLine)}</p>
 <p><a href="${escapeHtml(orderUrl)}">Open the order and its receipt</a></p>
 <p>— Cartner</p>
 </body></html>`;

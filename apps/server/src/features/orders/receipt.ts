@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { describeAdjustment, type Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
-import { formatDateTime, formatMoney, shareStatusLabel } from "./format.ts";
+import { formatDateTime, formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -49,7 +49,10 @@ interface Column {
 }
 
 /** Under a line: who shared it, and what was delivered when an adjustment changed it. */
-function lineNote(l: Order["lines"][number]): { note?: string } {
+function lineNote(
+  l: Order["lines"][number],
+  formatMoney: (amount: number) => string,
+): { note?: string } {
   const notes: string[] = [];
   if (l.sharedWith.length > 0) {
     notes.push(`Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}`);
@@ -67,7 +70,8 @@ function lineNote(l: Order["lines"][number]): { note?: string } {
   return notes.length > 0 ? { note: notes.join(" · ") } : {};
 }
 
-export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
+export async function renderReceipt(order: Order, now: Date, currency: string): Promise<Buffer> {
+  const formatMoney = (amount: number) => formatAmount(amount, currency);
   const font = await loadFonts();
   const doc = new PDFDocument({
     size: "A4",
@@ -184,7 +188,7 @@ export async function renderReceipt(order: Order, now: Date): Promise<Buffer> {
         formatMoney(l.unitPrice),
         formatMoney(l.lineTotal),
       ],
-      ...lineNote(l),
+      ...lineNote(l, formatMoney),
     })),
   );
 

@@ -6,7 +6,7 @@ import type { OrderService } from "./service.ts";
 
 /** Checkout, orders and their receipts, balances, settling up. */
 export const orderRoutes =
-  (orders: OrderService, clock: Clock): FastifyPluginAsync =>
+  (orders: OrderService, clock: Clock, currency: string): FastifyPluginAsync =>
   async (app) => {
     route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
       reply.code(201).send({ order: await orders.checkout(request.params.id, request.auth.user) }),
@@ -22,7 +22,7 @@ export const orderRoutes =
 
     route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
       const order = await orders.get(request.params.id, request.auth.user._id);
-      const pdf = await renderReceipt(order, clock.now());
+      const pdf = await renderReceipt(order, clock.now(), currency);
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="cartner-${order.number}.pdf"`)

@@ -45,8 +45,11 @@ export function createOrderService(deps: {
   mailer: Mailer;
   /** Tells the order's people of checkouts and payments. */
   notices?: Pick<NotificationService, "later"> | undefined;
+  /** The deployment's currency (CURRENCY): the notices' and mails' amounts. */
+  currency: string;
 }) {
   const { db, events, media } = deps;
+  const money = (amount: number) => formatMoney(amount, deps.currency);
 
   async function load(orderId: string): Promise<{ row: OrderRow; shares: ShareRow[] } | null> {
     const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
@@ -120,10 +123,10 @@ export function createOrderService(deps: {
       title: `${order.sessionName} was checked out`,
       body: (userId) => {
         if (userId === payeeId) {
-          return `${opening}: you paid, the others owe you ${formatMoney(fromCents(owed))}`;
+          return `${opening}: you paid, the others owe you ${money(fromCents(owed))}`;
         }
         const share = order.split.find((s) => s.userId === userId);
-        return `${opening}: you owe ${formatMoney(share?.total ?? 0)}`;
+        return `${opening}: you owe ${money(share?.total ?? 0)}`;
       },
       url: `/orders/${order._id}`,
     });
@@ -170,7 +173,7 @@ export function createOrderService(deps: {
     };
     try {
       await deps.mailer.send(
-        orderMail(build(found.row, found.shares), to, media.orderPage(orderId)),
+        orderMail(build(found.row, found.shares), to, media.orderPage(orderId), deps.currency),
       );
     } catch (error) {
       await mark("failed");
@@ -223,7 +226,7 @@ export function createOrderService(deps: {
         sessionId: order.sessionId,
         orderId,
         title: `${share.name} paid their share`,
-        body: `${share.name} marked ${formatMoney(Math.max(0, share.total - share.paid))} for ${order.sessionName} (${order.number}) as paid`,
+        body: `${share.name} marked ${money(Math.max(0, share.total - share.paid))} for ${order.sessionName} (${order.number}) as paid`,
         url: `/orders/${orderId}`,
       });
     }
@@ -249,7 +252,7 @@ export function createOrderService(deps: {
     const fresh = (await load(orderId))!;
     const built = build(fresh.row, fresh.shares);
     if (settled) {
-      const amount = formatMoney(fromCents(share.totalCents));
+      const amount = money(fromCents(share.totalCents));
       const payee = built.payee.name;
       const where = `${built.sessionName} (${built.number})`;
       deps.notices?.later({
@@ -337,7 +340,7 @@ export function createOrderService(deps: {
     await recordAdjustment(db, deps, found, user, body);
     const fresh = (await load(orderId))!;
     const order = build(fresh.row, fresh.shares);
-    const notice = adjustmentNotice(was, order, user);
+    const notice = adjustmentNotice(was, order, user, money);
     if (notice) deps.notices?.later(notice);
     return order;
   }

@@ -25,6 +25,7 @@ import {
   mailDigests,
   otpCodes,
   otpFailures,
+  paymentDetails,
   profiles,
   pushSubscriptions,
   sessionInvites,
@@ -285,6 +286,8 @@ export function createAccountService(deps: {
       // Every invite to the address, answered ones too: the next account on it must not see them.
       await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
       await tx.delete(profiles).where(eq(profiles.userId, user._id));
+      // Their bank details: the payees' shares they leave are settled without them.
+      await tx.delete(paymentDetails).where(eq(paymentDetails.userId, user._id));
       await tx.delete(otpCodes).where(eq(otpCodes.userId, user._id));
       await tx.delete(otpFailures).where(eq(otpFailures.userId, user._id));
       await tx.delete(joinFailures).where(eq(joinFailures.userId, user._id));

@@ -2,7 +2,7 @@
  * An account's export: everything the app holds about the user, as
  * one JSON document: account, profile without the picture, devices (signed in, and subscribed to
  * Web Push), memberships, cart lines, order shares, invites, notifications and notification
- * choices. No password, no codes.
+ * choices, payment details. No password, no codes.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
@@ -11,6 +11,7 @@ import {
   authSessions,
   notificationPreferences,
   notifications,
+  paymentDetails,
   profiles,
   pushSubscriptions,
   sessionInvites,
@@ -126,6 +127,16 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, user._id));
+  const [payment] = await db
+    .select({
+      iban: paymentDetails.iban,
+      accountName: paymentDetails.accountName,
+      payLink: paymentDetails.payLink,
+      note: paymentDetails.note,
+      updatedAt: paymentDetails.updatedAt,
+    })
+    .from(paymentDetails)
+    .where(eq(paymentDetails.userId, user._id));
   return {
     exportedAt: clock.now().toISOString(),
     account,
@@ -148,5 +159,6 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
     invitesReceived: invites,
     notifications: notices,
     notificationPreferences: choices?.prefs ?? null,
+    paymentDetails: payment ?? null,
   };
 }

@@ -1,7 +1,8 @@
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, useSyncExternalStore } from "react";
 import { PageSpinner } from "../../components/ui/index.ts";
 import { ScrollToTop, useLocation, useMatchesAny } from "../../lib/router.tsx";
 import { useAuth } from "../../lib/auth-store.ts";
+import { getCurrency, subscribeCurrency } from "../../lib/format.ts";
 import { ErrorBoundary } from "../ErrorBoundary.tsx";
 import { AppRoutes, knownPaths } from "../routes.tsx";
 import {
@@ -21,6 +22,8 @@ const SessionBar = lazy(() => import("../signed-in.tsx").then((m) => ({ default:
 export function RootLayout() {
   const { pathname } = useLocation();
   const { isSignedIn } = useAuth();
+  // Amounts are formatted as they are drawn: a currency other than the remembered one redraws.
+  const currency = useSyncExternalStore(subscribeCurrency, getCurrency, getCurrency);
   // The 404 page shows no session selector.
   const known = useMatchesAny(knownPaths, pathname);
   useRouterNavigator();
@@ -38,7 +41,7 @@ export function RootLayout() {
         </Suspense>
       )}
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
-        <ErrorBoundary resetKey={pathname}>
+        <ErrorBoundary key={currency} resetKey={pathname}>
           <Suspense fallback={<PageSpinner />}>
             <AppRoutes />
           </Suspense>

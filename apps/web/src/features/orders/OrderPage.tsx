@@ -4,6 +4,7 @@ import {
   Banknote,
   CircleCheck,
   Download,
+  FileSpreadsheet,
   Mail,
   PackageCheck,
   ShoppingBag,
@@ -42,6 +43,8 @@ import {
 } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
+import { useCsvDownload } from "../../api/payments.ts";
+import { PayPanel } from "./PayPanel.tsx";
 
 /** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
 export function OrderPage() {
@@ -77,6 +80,7 @@ export function OrderPage() {
 function OrderView({ order }: { order: Order }) {
   const { user } = useAuth();
   const download = useReceiptDownload();
+  const csv = useCsvDownload();
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
   const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
@@ -128,6 +132,8 @@ function OrderView({ order }: { order: Order }) {
             </ul>
           </Panel>
 
+          {mine && !isPayee && mine.status !== "confirmed" && <PayPanel order={order} />}
+
           <Panel title="Items" icon={ShoppingBag}>
             <OrderLines order={order} />
           </Panel>
@@ -150,6 +156,15 @@ function OrderView({ order }: { order: Order }) {
           >
             {!download.isPending && <Download aria-hidden="true" className="size-4" />}
             {download.isPending ? "Preparing the receipt…" : "Download Receipt"}
+          </Button>
+          <Button
+            variant="secondary"
+            fullWidth
+            loading={csv.isPending}
+            onClick={() => csv.mutate(order)}
+          >
+            {!csv.isPending && <FileSpreadsheet aria-hidden="true" className="size-4" />}
+            {csv.isPending ? "Preparing the CSV…" : "Download CSV"}
           </Button>
         </Panel>
       </div>

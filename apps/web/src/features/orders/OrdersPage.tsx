@@ -1,17 +1,26 @@
 import { Link } from "../../lib/router.tsx";
-import { Package, Scale } from "lucide-react";
+import { FileSpreadsheet, Package, Scale } from "lucide-react";
 import type { Order } from "@cartner/contract";
-import { Badge, ButtonLink, Container, EmptyState, LoadError } from "../../components/ui/index.ts";
+import {
+  Badge,
+  Button,
+  ButtonLink,
+  Container,
+  EmptyState,
+  LoadError,
+} from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
 import { NO_ORDERS_MESSAGE, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
 import { useOrders } from "../../api/orders.ts";
+import { useCsvDownload } from "../../api/payments.ts";
 
 /** /orders ("My Orders" on the profile): orders you placed or have a share in, newest first. */
 export function OrdersPage() {
   const query = useOrders();
+  const csv = useCsvDownload();
   let body;
   if (query.data) {
     body =
@@ -58,10 +67,23 @@ export function OrdersPage() {
         />
         <div className="flex flex-wrap items-end justify-between gap-3">
           <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">My Orders</h1>
-          <ButtonLink to="/balances" variant="secondary" size="sm">
-            <Scale aria-hidden="true" className="size-4" />
-            Balances
-          </ButtonLink>
+          <div className="flex flex-wrap gap-2">
+            {query.data && query.data.length > 0 && (
+              <Button
+                variant="secondary"
+                size="sm"
+                loading={csv.isPending}
+                onClick={() => csv.mutate(undefined)}
+              >
+                {!csv.isPending && <FileSpreadsheet aria-hidden="true" className="size-4" />}
+                {csv.isPending ? "Preparing the CSV…" : "Download CSV"}
+              </Button>
+            )}
+            <ButtonLink to="/balances" variant="secondary" size="sm">
+              <Scale aria-hidden="true" className="size-4" />
+              Balances
+            </ButtonLink>
+          </div>
         </div>
       </header>
       {body}

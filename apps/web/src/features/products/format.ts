@@ -1,22 +1,26 @@
-import { CURRENCY, formatMoney } from "../../lib/format.ts";
+import { formatMoney, getCurrency } from "../../lib/format.ts";
 
 /*
  * Made on first use, as in lib/format.ts: the first Intl formatter of a page loads the locale's
  * data (about 70 ms on Lighthouse's throttled phone), which made evaluating this chunk a long task
  * of its own.
  */
-let wholeMoneyFormatter: Intl.NumberFormat | undefined;
+let wholeMoneyFormatter: { currency: string; format: Intl.NumberFormat } | undefined;
 let countFormatter: Intl.NumberFormat | undefined;
 let ratingFormatter: Intl.NumberFormat | undefined;
 
 /** Money without cents, for the price slider's whole-unit values: 1000 → "$1,000". */
 export function formatWholeMoney(amount: number): string {
-  wholeMoneyFormatter ??= new Intl.NumberFormat(undefined, {
-    style: "currency",
-    currency: CURRENCY,
-    maximumFractionDigits: 0,
-  });
-  return wholeMoneyFormatter.format(Number.isFinite(amount) ? amount : 0);
+  const currency = getCurrency();
+  if (wholeMoneyFormatter?.currency !== currency) {
+    const format = new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency,
+      maximumFractionDigits: 0,
+    });
+    wholeMoneyFormatter = { currency, format };
+  }
+  return wholeMoneyFormatter.format.format(Number.isFinite(amount) ? amount : 0);
 }
 
 /** 1234 → "1,234". */

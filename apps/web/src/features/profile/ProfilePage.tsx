@@ -17,6 +17,7 @@ import { cn } from "../../lib/cn.ts";
 import { useLogout } from "../../shared/use-logout.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { NotificationSettingsCard } from "./NotificationSettingsCard.tsx";
+import { PaymentDetailsCard } from "./PaymentDetailsCard.tsx";
 import { AboutCard, ComingSoonProducts, MyCarts } from "./ProfileCards.tsx";
 import { ProfileSidebar } from "./ProfileSidebar.tsx";
 import { PushDeviceCard } from "./PushDevice.tsx";
@@ -126,6 +127,7 @@ function ProfileView({ profile }: { profile: Profile }) {
         <AboutCard profile={profile} />
         <MyCarts carts={profile.carts} />
         <ComingSoonProducts />
+        <PaymentDetailsCard />
         <NotificationSettingsCard />
         <DevicesCard />
         <PushDeviceCard />

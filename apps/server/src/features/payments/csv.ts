@@ -1,0 +1,147 @@
+/**
+ * Orders as CSV a spreadsheet opens without fixing: UTF-8 with a byte order mark (Excel reads
+ * UTF-8 only with it), CRLF rows (RFC 4180), one header row, ISO 8601 UTC times, amounts as plain
+ * numbers with a dot and two decimals, and text that could start a formula defused.
+ */
+import type { Order } from "@cartner/contract";
+import { stringify } from "csv-stringify/sync";
+
+type Cell = string | number | null;
+
+/** 12.4 -> "12.40": spreadsheets read it as a number in any locale that accepts a dot. */
+const amount = (value: number): string => value.toFixed(2);
+
+/** "2026-11-26T10:00:00Z": ISO 8601 in UTC, to the second. */
+const isoTime = (value: string | null): string =>
+  value === null ? "" : new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * Text people typed (names, products) may start with = + - @ or a tab: a spreadsheet would run
+ * it as a formula (CSV injection), so it gets a leading apostrophe, which spreadsheets hide.
+ */
+export function textCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function toCsv(header: string[], rows: Cell[][]): string {
+  return stringify([header, ...rows], { bom: true, record_delimiter: "windows" });
+}
+
+/** The person's side of each order: every share owed to them as payee, and their own share. */
+export function ordersCsv(orders: Order[], userId: string): string {
+  const header = [
+    "order",
+    "placed_at",
+    "session",
+    "payee",
+    "member",
+    "your_part",
+    "subtotal",
+    "fees",
+    "tax",
+    "share_total",
+    "status",
+    "settled_as",
+    "paid_at",
+    "confirmed_at",
+    "order_total",
+  ];
+  const rows: Cell[][] = [];
+  for (const order of orders) {
+    const isPayee = order.payee._id === userId;
+    for (const share of order.split) {
+      if (!isPayee && share.userId !== userId) continue;
+      rows.push([
+        order.number,
+        isoTime(order.placedAt),
+        textCell(order.sessionName),
+        textCell(order.payee.name),
+        textCell(share.name),
+        share.userId === userId ? (isPayee ? "payee" : "you owe") : "owed to you",
+        amount(share.subtotal),
+        amount(share.fees),
+        amount(share.tax),
+        amount(share.total),
+        share.status,
+        share.settledAs ?? "",
+        isoTime(share.paidAt),
+        isoTime(share.confirmedAt),
+        amount(order.total),
+      ]);
+    }
+  }
+  return toCsv(header, rows);
+}
+
+/** One order: a row per line, a row per share, and the totals; `type` says which. */
+export function orderCsv(order: Order): string {
+  const header = [
+    "order",
+    "placed_at",
+    "type",
+    "name",
+    "added_by",
+    "quantity",
+    "unit_price",
+    "subtotal",
+    "fees",
+    "tax",
+    "total",
+    "status",
+    "settled_as",
+    "paid_at",
+    "confirmed_at",
+  ];
+  const start = [order.number, isoTime(order.placedAt)];
+  const rows: Cell[][] = [
+    ...order.lines.map((line) => [
+      ...start,
+      "line",
+      textCell(line.name),
+      textCell(line.addedBy.name),
+      line.quantity,
+      amount(line.unitPrice),
+      "",
+      "",
+      "",
+      amount(line.lineTotal),
+      "",
+      "",
+      "",
+      "",
+    ]),
+    ...order.split.map((share) => [
+      ...start,
+      share.userId === order.payee._id ? "payee_share" : "share",
+      textCell(share.name),
+      "",
+      "",
+      "",
+      amount(share.subtotal),
+      amount(share.fees),
+      amount(share.tax),
+      amount(share.total),
+      share.status,
+      share.settledAs ?? "",
+      isoTime(share.paidAt),
+      isoTime(share.confirmedAt),
+    ]),
+    [
+      ...start,
+      "order_total",
+      textCell(order.sessionName),
+      "",
+      "",
+      "",
+      amount(order.subtotal),
+      amount(order.fees),
+      amount(order.tax),
+      amount(order.total),
+      "",
+      "",
+      "",
+      "",
+    ],
+  ];
+  return toCsv(header, rows);
+}

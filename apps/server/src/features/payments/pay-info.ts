@@ -1,0 +1,58 @@
+/**
+ * What a member who owes on an order sees to pay its payee: the payee's details, what is still
+ * owed, the order number as the reference, and the EPC QR payload for a SEPA transfer in EUR.
+ */
+import { fromCents, orderNumber, type PayInfo } from "@cartner/contract";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { orders, users } from "../../db/schema.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
+import { sharesOf } from "../orders/index.ts";
+import { detailsOf, NO_DETAILS } from "./details.ts";
+import { epcPayload } from "./epc.ts";
+
+export function createPayInfo(deps: { db: Db; currency: string }) {
+  const { db } = deps;
+
+  return async function payInfo(orderId: string, userId: string): Promise<PayInfo> {
+    const [row] = await db
+      .select({
+        number: orders.number,
+        payeeId: orders.payeeId,
+        payeeName: orders.payeeName,
+        payeeDeletedAt: users.deletedAt,
+      })
+      .from(orders)
+      .leftJoin(users, eq(users.id, orders.payeeId))
+      .where(eq(orders.id, orderId));
+    const share = row && (await sharesOf(db, [orderId])).find((s) => s.userId === userId);
+    // The payee, a sharer, or nobody (404): the table lets only those who owe see the details.
+    const role = !row ? null : row.payeeId === userId ? "payee" : share ? "sharer" : "stranger";
+    requireAllowed(role, "order.payInfo", "Order not found");
+    // What is left of the share: all of it, or the rest after an adjustment raised a paid share.
+    const owedCents =
+      share!.status === "confirmed" ? 0 : Math.max(0, share!.totalCents - share!.paidCents);
+    // A deleted payee's details went with their account.
+    const details =
+      row!.payeeId && !row!.payeeDeletedAt ? await detailsOf(db, row!.payeeId) : NO_DETAILS;
+    const reference = orderNumber(row!.number);
+    const epcQr =
+      deps.currency === "EUR" && details.iban
+        ? epcPayload({
+            name: details.accountName ?? row!.payeeName,
+            iban: details.iban,
+            amountCents: owedCents,
+            reference,
+          })
+        : null;
+    return {
+      payee: { _id: row!.payeeId ?? "", name: row!.payeeName },
+      details,
+      amount: fromCents(owedCents),
+      reference,
+      epcQr,
+    };
+  };
+}
+
+export type PayInfoReader = ReturnType<typeof createPayInfo>;
