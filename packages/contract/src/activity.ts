@@ -27,6 +27,8 @@ export const ACTIVITY_TYPES = [
   "order.placed",
   "order.paid",
   "order.confirmed",
+  "order.payers",
+  "order.transfer",
   "item.staple",
   "series.updated",
   "series.started",
@@ -120,6 +122,13 @@ export const ActivityEntrySchema = z.union([
     how: SettlementKindSchema.optional(),
     reason: accountDeleted.optional(),
   }),
+  /** The payee said who paid the shop and how much (the shares are owed to them in proportion). */
+  entry("order.payers", {
+    ...order,
+    payers: z.array(z.strictObject({ name: z.string(), amount: money })),
+  }),
+  /** The actor recorded a transfer to `to` that settled their part of this order's share. */
+  entry("order.transfer", { ...order, to: z.string(), toId: z.string(), amount: money }),
   /** A line marked (or no longer) to be carried into the series' next session. */
   entry("item.staple", { ...product, staple: z.boolean(), lineOf: z.string() }),
   /** The session made to repeat on a rule (or the rule changed), with its next start. */

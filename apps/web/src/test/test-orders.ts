@@ -66,6 +66,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     fees: 0.39,
     tax: 5.12,
     total: 44.49,
+    payers: [{ user: { _id: testUser._id, name: testUser.name }, amount: 44.49 }],
     ...overrides,
   };
 }

@@ -86,9 +86,38 @@ export const orderShares = pgTable(
     settledAs: text("settled_as", { enum: SETTLEMENT_KINDS }),
     /** The checkout mail to this member: it never undoes the order; the payee may resend. */
     mail: text("mail", { enum: MAIL_STATUSES }).notNull().default("pending"),
+    /**
+     * The payers whose part of this share a recorded transfer settled (several payers: a share
+     * owes each its part); when every part is settled the share is confirmed.
+     */
+    settledTo: jsonb("settled_to").$type<string[]>().notNull().default([]),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.userId] }),
     index("order_shares_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Who paid the shop, when the payee said several people did (two cards): amounts adding up to the
+ * order's total. No rows: the payee paid all of it. Names are kept as they were when set.
+ */
+export const orderPayers = pgTable(
+  "order_payers",
+  {
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    /** The order the payee listed them in (the rounding's order, so it never changes). */
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.userId] }),
+    index("order_payers_user_idx").on(t.userId),
   ],
 );

@@ -1,7 +1,8 @@
 /**
- * Orders, which never change once placed except for their shares' settlement: who may see and
- * settle one, the checkout mails, balances. Checking out is checkout.ts, settling up settle.ts,
- * the order's answer order-view.ts.
+ * Orders, which never change once placed except for their payers and their shares' settlement:
+ * who may see and settle one, the checkout mails, balances. Checking out is checkout.ts, settling
+ * up settle.ts, the order's answer order-view.ts, several payers set-payers.ts, the open parts
+ * between people open-parts.ts, the settle plan and recorded transfers transfers.ts.
  */
 import {
   fromCents,
@@ -9,6 +10,8 @@ import {
   type Balance,
   type Order,
   type OrderCaller,
+  type RecordTransferBody,
+  type SetPayersBody,
   type SettlementKind,
   type User,
 } from "@cartner/contract";
@@ -26,10 +29,20 @@ import type { EventBus } from "../realtime/index.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
-import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
+import { unsettledShares } from "./open-parts.ts";
+import {
+  build,
+  payersOf,
+  sharesOf,
+  type OrderRow,
+  type PayerRow,
+  type ShareRow,
+} from "./order-view.ts";
+import { setPayers as storePayers } from "./set-payers.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";
+import { planFor, recordTransfer } from "./transfers.ts";
 
-export { unsettledShares, type UnsettledRow } from "./order-view.ts";
+export { unsettledShares, type UnsettledRow } from "./open-parts.ts";
 
 export function createOrderService(deps: {
   db: Db;
@@ -46,10 +59,13 @@ export function createOrderService(deps: {
 }) {
   const { db, events, media } = deps;
 
-  async function load(orderId: string): Promise<{ row: OrderRow; shares: ShareRow[] } | null> {
+  async function load(
+    orderId: string,
+  ): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] } | null> {
     const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
     if (!row) return null;
-    return { row, shares: await sharesOf(db, [orderId]) };
+    const [shares, payers] = await Promise.all([sharesOf(db, [orderId]), payersOf(db, [orderId])]);
+    return { row, shares, payers };
   }
 
   const roleIn = (row: OrderRow, shares: ShareRow[], userId: string): OrderCaller =>
@@ -63,7 +79,7 @@ export function createOrderService(deps: {
   async function access(
     orderId: string,
     userId: string,
-    action: "order.read" | "order.pay" | "order.confirm",
+    action: "order.read" | "order.pay" | "order.confirm" | "order.payers",
   ) {
     const found = await load(orderId);
     requireAllowed(
@@ -168,7 +184,7 @@ export function createOrderService(deps: {
     };
     try {
       await deps.mailer.send(
-        orderMail(build(found.row, found.shares), to, media.orderPage(orderId)),
+        orderMail(build(found.row, found.shares, found.payers), to, media.orderPage(orderId)),
       );
     } catch (error) {
       await mark("failed");
@@ -190,28 +206,27 @@ export function createOrderService(deps: {
         ),
       )
       .orderBy(desc(orders.placedAt), desc(orders.number));
-    const shares = await sharesOf(
-      db,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const [shares, payers] = await Promise.all([sharesOf(db, ids), payersOf(db, ids)]);
     return rows.map((row) =>
       build(
         row,
         shares.filter((s) => s.orderId === row.id),
+        payers,
       ),
     );
   }
 
   async function get(orderId: string, userId: string): Promise<Order> {
-    const { row, shares } = await access(orderId, userId, "order.read");
-    return build(row, shares);
+    const { row, shares, payers } = await access(orderId, userId, "order.read");
+    return build(row, shares, payers);
   }
 
   /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes (settle.ts). */
   async function markPaid(orderId: string, userId: string): Promise<Order> {
     const paid = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
-    const { row, shares } = (await load(orderId))!;
-    const order = build(row, shares);
+    const { row, shares, payers } = (await load(orderId))!;
+    const order = build(row, shares, payers);
     const share = order.split.find((s) => s.userId === userId);
     if (paid && share) {
       deps.notices?.later({
@@ -245,7 +260,7 @@ export function createOrderService(deps: {
     }
     const settled = await settleShare(db, deps, order, payeeId, share, how);
     const fresh = (await load(orderId))!;
-    const built = build(fresh.row, fresh.shares);
+    const built = build(fresh.row, fresh.shares, fresh.payers);
     if (settled) {
       const amount = formatMoney(fromCents(share.totalCents));
       const payee = built.payee.name;
@@ -293,7 +308,7 @@ export function createOrderService(deps: {
       deps.mails.wake();
     }
     const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares);
+    return build(fresh.row, fresh.shares, fresh.payers);
   }
 
   /**
@@ -328,10 +343,36 @@ export function createOrderService(deps: {
       );
   }
 
+  /** The payee says who paid the shop (set-payers.ts). */
+  async function setPayers(orderId: string, payeeId: string, body: SetPayersBody): Promise<Order> {
+    await storePayers(db, deps, await access(orderId, payeeId, "order.payers"), payeeId, body);
+    const fresh = (await load(orderId))!;
+    return build(fresh.row, fresh.shares, fresh.payers);
+  }
+
+  /** The fewest transfers that settle the caller's orders (transfers.ts). */
+  const settlePlan = (userId: string, withId?: string) => planFor(db, userId, withId);
+
+  /** The caller paid someone they owe (transfers.ts). */
+  const transfer = (userId: string, body: RecordTransferBody) =>
+    recordTransfer(db, deps, userId, body);
+
   /** The order for its receipt (same access as reading it). */
   const forReceipt = get;
 
-  return { checkout, list, get, markPaid, confirm, resendMail, balances, forReceipt };
+  return {
+    checkout,
+    list,
+    get,
+    markPaid,
+    confirm,
+    resendMail,
+    balances,
+    setPayers,
+    settlePlan,
+    transfer,
+    forReceipt,
+  };
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;

@@ -40,6 +40,8 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.placed": ReceiptText,
   "order.paid": ReceiptText,
   "order.confirmed": ReceiptText,
+  "order.payers": ReceiptText,
+  "order.transfer": ReceiptText,
   "item.staple": Pin,
   "series.updated": Repeat,
   "series.started": Repeat,

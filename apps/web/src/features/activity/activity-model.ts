@@ -103,6 +103,12 @@ export function activityAction(entry: Activity, you = false): string {
         : entry.how === "written_off"
           ? `wrote off ${entry.member}'s share of order ${entry.number}${entry.reason === "account_deleted" ? " (account deleted)" : ""}`
           : `confirmed ${entry.member}'s payment for order ${entry.number}`;
+    case "order.payers":
+      return `said who paid order ${entry.number}: ${listText(
+        entry.payers.map((p) => `${p.name} ${formatMoney(p.amount)}`),
+      )}`;
+    case "order.transfer":
+      return `paid ${entry.to} ${formatMoney(entry.amount)} towards order ${entry.number}`;
     case "item.staple":
       return entry.staple
         ? `kept ${entry.product} for next time${lineOf(entry)}`
