@@ -421,7 +421,18 @@ it("lets a line be shared by exactly the members who carry a share, as the contr
  * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)
  * and anyone else (Sam; a viewer or pending member without a share is the same stranger).
  */
-const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) => string }[] = [
+interface OrderRow {
+  endpoint: EndpointKey;
+  url: (orderId: string, ben: string) => string;
+  /** The body each caller sends (the order's total, and Ann and Ben, at hand). */
+  body?: (
+    caller: OrderCaller,
+    o: { total: number; benShare: number; ann: string; ben: string },
+  ) => unknown;
+  /** Ben has not paid (a paid share would lock what the route changes). */
+  unpaid?: true;
+}
+const ORDER_ROWS: OrderRow[] = [
   { endpoint: "GET /api/orders/:id", url: (id) => `/api/orders/${id}` },
   { endpoint: "GET /api/orders/:id/receipt.pdf", url: (id) => `/api/orders/${id}/receipt.pdf` },
   { endpoint: "POST /api/orders/:id/paid", url: (id) => `/api/orders/${id}/paid` },
@@ -430,6 +441,19 @@ const ORDER_ROWS: { endpoint: EndpointKey; url: (orderId: string, ben: string) =
     url: (id, ben) => `/api/orders/${id}/confirm/${ben}`,
   },
   { endpoint: "POST /api/orders/:id/mail", url: (id) => `/api/orders/${id}/mail` },
+  {
+    endpoint: "PUT /api/orders/:id/payers",
+    url: (id) => `/api/orders/${id}/payers`,
+    body: (_caller, o) => ({ payers: [{ userId: o.ann, amount: o.total }] }),
+    unpaid: true,
+  },
+  // Between two people: Ben owes Ann ("sharer" pays), Ann is owed (403), Sam has nothing open.
+  {
+    endpoint: "POST /api/balances/transfers",
+    url: () => "/api/balances/transfers",
+    body: (caller, o) => ({ to: caller === "payee" ? o.ben : o.ann, amount: o.benShare }),
+    unpaid: true,
+  },
 ];
 
 it("has a row for every order route the permissions table guards", () => {
@@ -448,10 +472,19 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     }
     const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
     expect(placed.statusCode, placed.body).toBe(201);
-    const orderId: string = placed.json().order._id;
+    const order = placed.json().order;
+    const orderId: string = order._id;
     const ben = f.people.participant.userId;
+    const o = {
+      total: order.total as number,
+      benShare: order.split.find((s: { userId: string }) => s.userId === ben).total as number,
+      ann: f.people.creator.userId,
+      ben,
+    };
     // Ben has paid, so the payee's confirmation is the table's to answer, not the share's state.
-    expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    if (!row.unpaid) {
+      expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    }
     const as: Record<OrderCaller, (typeof f.as)["creator"]> = {
       payee: f.as.creator,
       sharer: f.as.participant,
@@ -462,13 +495,16 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     const got: Partial<Record<OrderCaller, number>> = {};
     const expected: Partial<Record<OrderCaller, number>> = {};
     for (const caller of ORDER_CALLERS) {
-      got[caller] = (await as[caller](method, row.url(orderId, ben))).statusCode;
+      got[caller] = (
+        await as[caller](method, row.url(orderId, ben), row.body?.(caller, o))
+      ).statusCode;
       expected[caller] = refusal(caller, action)?.status ?? successStatus(row.endpoint);
     }
     expect(got).toEqual(expected);
     // A session member without a share is a stranger to the order.
     for (const role of ["viewer", "pending"] as const) {
-      expect((await f.as[role](method, row.url(orderId, ben))).statusCode, role).toBe(404);
+      const body = row.body?.("stranger", o);
+      expect((await f.as[role](method, row.url(orderId, ben), body)).statusCode, role).toBe(404);
     }
   });
 });
