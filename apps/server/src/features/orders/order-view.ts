@@ -5,7 +5,7 @@
 import { fromCents, orderNumber, owedToPayers, type Order, type Owed } from "@cartner/contract";
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
+import { orderPayers, orderShares, users, type orders } from "../../db/schema.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };

@@ -108,7 +108,10 @@ export function activityAction(entry: Activity, you = false): string {
         entry.payers.map((p) => `${p.name} ${formatMoney(p.amount)}`),
       )}`;
     case "order.transfer":
-      return `paid ${entry.to} ${formatMoney(entry.amount)} towards order ${entry.number}`;
+      // Negative: the transfer went the other way on this order, cancelling what `to` owed.
+      return entry.amount >= 0
+        ? `paid ${entry.to} ${formatMoney(entry.amount)} towards order ${entry.number}`
+        : `recorded a transfer that cancels the ${formatMoney(-entry.amount)} ${entry.to} owed them on order ${entry.number}`;
     case "item.staple":
       return entry.staple
         ? `kept ${entry.product} for next time${lineOf(entry)}`
