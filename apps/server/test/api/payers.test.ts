@@ -3,6 +3,7 @@
  * shares are then owed to the payers in proportion to the cent, and balances follow. Roles are
  * walked by authorization.test.ts; here what the call does and its bad input.
  */
+import { ActivityEntrySchema } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers.ts";
 import { threeWayOrder } from "../payers-support.ts";
@@ -177,5 +178,6 @@ describe("PUT /orders/:id/payers", () => {
     ).json();
     const entry = events.find((e: { type: string }) => e.type === "order.payers");
     expect(entry.payers).toEqual([{ name: "Cat", amount: f.order.total }]);
+    expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
   });
 });

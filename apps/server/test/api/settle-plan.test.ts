@@ -3,6 +3,7 @@
  * balance in the caller's orders, and recording a transfer, which settles the caller's open
  * shares owed to the recipient (less what the recipient owes back) oldest first, exactly.
  */
+import { ActivityEntrySchema } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, signUp, type Client, type TestApp } from "../helpers.ts";
 import { threeWayOrder } from "../payers-support.ts";
@@ -174,11 +175,10 @@ describe("POST /balances/transfers", () => {
     expect([share.status, share.settledAs]).toEqual(["confirmed", "transfer"]);
     expect(await netsOf(ann)).toEqual({ Ben: newer.shareOf(ben) });
     const { events } = (await ann.as("GET", `/api/sessions/${older.sessionId}/activity`)).json();
-    expect(events.find((e: { type: string }) => e.type === "order.transfer")).toMatchObject({
-      to: "Ann",
-      toId: ann.userId,
-      amount: older.shareOf(ben) / 100,
-    });
+    const entry = events.find((e: { type: string }) => e.type === "order.transfer");
+    expect(entry).toMatchObject({ to: "Ann", toId: ann.userId, amount: older.shareOf(ben) / 100 });
+    expect(entry.actor.name).toBe("Ben");
+    expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
   });
 
   it("cancels what the recipient owes back, on both orders", async () => {
