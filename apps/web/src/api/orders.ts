@@ -80,8 +80,7 @@ export function useSettlePlan() {
 export function useRecordTransfer() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ to, amount }: { to: string; amount: number }) =>
-      ordersApi.transfer(to, amount),
+    mutationFn: ({ to, amount }: { to: string; amount: number }) => ordersApi.transfer(to, amount),
     onSuccess: (body) => {
       void client.invalidateQueries({ queryKey: orderKeys.all });
       const count = body.settled.length;
