@@ -179,6 +179,15 @@ describe("POST /balances/transfers", () => {
     expect(entry).toMatchObject({ to: "Ann", toId: ann.userId, amount: older.shareOf(ben) / 100 });
     expect(entry.actor.name).toBe("Ben");
     expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
+    // Ann hears of it.
+    await t.app.idle();
+    const inbox = (await ann.as("GET", "/api/notifications")).json();
+    expect(inbox.notifications[0]).toMatchObject({
+      kind: "payment",
+      title: "Ben paid you",
+      body: `Ben recorded a transfer of $${(older.shareOf(ben) / 100).toFixed(2)} to you, settling 1 order`,
+      url: "/balances",
+    });
   });
 
   it("cancels what the recipient owes back, on both orders", async () => {

@@ -55,7 +55,7 @@ export const orderRoutes =
     }));
 
     route(app, "POST /api/balances/transfers", async (request, reply) =>
-      reply.code(201).send({ settled: await orders.transfer(request.auth.user._id, request.body) }),
+      reply.code(201).send({ settled: await orders.transfer(request.auth.user, request.body) }),
     );
 
     route(app, "GET /api/balances", async (request) => ({

@@ -353,9 +353,20 @@ export function createOrderService(deps: {
   /** The fewest transfers that settle the caller's orders (transfers.ts). */
   const settlePlan = (userId: string, withId?: string) => planFor(db, userId, withId);
 
-  /** The caller paid someone they owe (transfers.ts). */
-  const transfer = (userId: string, body: RecordTransferBody) =>
-    recordTransfer(db, deps, userId, body);
+  /** The caller paid someone they owe (transfers.ts); the one paid hears of it. */
+  async function transfer(user: User, body: RecordTransferBody) {
+    const settled = await recordTransfer(db, deps, user._id, body);
+    const count = settled.length;
+    deps.notices?.later({
+      kind: "payment",
+      userIds: [body.to],
+      actorId: user._id,
+      title: `${user.name} paid you`,
+      body: `${user.name} recorded a transfer of ${formatMoney(body.amount)} to you, settling ${count} ${count === 1 ? "order" : "orders"}`,
+      url: "/balances",
+    });
+    return settled;
+  }
 
   /** The order for its receipt (same access as reading it). */
   const forReceipt = get;
