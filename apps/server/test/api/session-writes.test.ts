@@ -199,6 +199,16 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
       }),
     sameVersion: "settling up changes the order, not the ended session",
   },
+  "PUT /api/orders/:id/payers": {
+    before: (f) => checkout(f),
+    call: async (f, orderId) => {
+      const { order } = (await f.as.creator("GET", `/api/orders/${orderId}`)).json();
+      return f.as.creator("PUT", `/api/orders/${orderId}/payers`, {
+        payers: [{ userId: f.people.participant.userId, amount: order.total }],
+      });
+    },
+    sameVersion: "settling up changes the order, not the ended session",
+  },
   "POST /api/orders/:id/mail": {
     before: (f) => checkout(f),
     call: (f, orderId) => f.as.creator("POST", `/api/orders/${orderId}/mail`),

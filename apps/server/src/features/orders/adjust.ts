@@ -29,7 +29,13 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
-import { adjustmentCents, type OrderRow, type ShareRow } from "./order-view.ts";
+import {
+  adjustmentCents,
+  payersFor,
+  payersOf,
+  type OrderRow,
+  type ShareRow,
+} from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
@@ -101,7 +107,8 @@ const orderUpdated = (row: OrderRow, shares: ShareRow[]) => () => [
 /**
  * Records one adjustment and re-splits: the order's totals and every share become the adjusted
  * ones; each share's settlement follows settleAfter (a member who had paid keeps what they paid:
- * a credit when it is more than the new share, the rest owed when it is less). Members who had
+ * a credit when it is more than the new share, the rest owed when it is less; what recorded
+ * transfers paid is in it, and the rest is owed to the payers in proportion, open-parts.ts). Members who had
  * no share and now carry one (an order fee on the creator) get one.
  */
 export async function recordAdjustment(
@@ -120,6 +127,11 @@ export async function recordAdjustment(
     active: false,
     change: async ({ tx, now }) => {
       const { row, shares } = await lockedOrder(tx, before.id);
+      // Who paid the shop: a share owed to its own member alone (the payee's, by default) stays
+      // settled at any total; with several payers every share owes the others their parts.
+      const payers = await payersOf(tx, [row.id]);
+      const sole = payersFor(row, payers);
+      const paidShop = (userId: string) => sole.length === 1 && sole[0]!.userId === userId;
       const adjustment = stored(body, user, now);
       const adjustments = [...row.adjustments, adjustment];
       let result: ReturnType<typeof resplit>;
@@ -152,7 +164,7 @@ export async function recordAdjustment(
         const after = settleAfter(
           { status: s.status, settledAs: s.settledAs, total: s.totalCents, paid: s.paidCents },
           next.total,
-          s.userId === row.payeeId,
+          paidShop(s.userId),
         );
         await tx
           .update(orderShares)
@@ -175,7 +187,7 @@ export async function recordAdjustment(
       if (added.length > 0) {
         await tx.insert(orderShares).values(
           added.map((x) => {
-            const isPayee = x.userId === row.payeeId;
+            const isPayee = paidShop(x.userId);
             return {
               orderId: row.id,
               userId: x.userId,
