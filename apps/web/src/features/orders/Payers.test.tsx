@@ -96,6 +96,17 @@ describe("several payers on the order page", () => {
     expect(screen.queryByRole("button", { name: "Several people paid" })).toBeNull();
   });
 
+  it("offers no change once an adjustment reopened a share that was partly paid", async () => {
+    const order = makeOrder();
+    const reopened: Order = {
+      ...order,
+      split: order.split.map((s) => (s.userId === ben._id ? { ...s, paid: 5 } : s)),
+    };
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order: reopened }) });
+    expect(await screen.findByRole("list", { name: "Payers" })).toHaveTextContent("Ada Lovelace");
+    expect(screen.queryByRole("button", { name: "Several people paid" })).toBeNull();
+  });
+
   it("offers a sharer no change of payers", async () => {
     open(
       "/orders/o-1",

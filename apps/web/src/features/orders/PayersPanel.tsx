@@ -53,10 +53,16 @@ export function PayersPanel({ order, isPayee }: { order: Order; isPayee: boolean
   );
 }
 
-/** Once a share is paid or settled (not by paying the shop), the payers no longer change. */
+/**
+ * Once a share is paid or settled (not by paying the shop), or an adjustment reopened a share
+ * after a payment (part of it paid), the payers no longer change: the server's rule.
+ */
 export function payersLocked(order: Order): boolean {
   return order.split.some(
-    (s) => s.status === "paid" || (s.status === "confirmed" && s.settledAs !== null),
+    (s) =>
+      s.status === "paid" ||
+      (s.status === "confirmed" && s.settledAs !== null) ||
+      (s.status === "unpaid" && s.paid > 0),
   );
 }
 
