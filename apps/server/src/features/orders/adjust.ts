@@ -296,3 +296,21 @@ export function adjustmentNotice(
     url: `/orders/${order._id}`,
   };
 }
+
+/** What the payee hears when a member disputes an adjustment. */
+export function disputeNotice(
+  order: Order,
+  actor: User,
+  comment: string,
+): Parameters<NotificationService["later"]>[0] {
+  return {
+    kind: "payment",
+    userIds: [order.payee._id],
+    actorId: actor._id,
+    sessionId: order.sessionId,
+    orderId: order._id,
+    title: `${actor.name} disputes a change to ${order.number}`,
+    body: comment,
+    url: `/orders/${order._id}`,
+  };
+}

@@ -4,7 +4,13 @@
  * of which settled_to went to each payer by recorded transfer). Balances, the settle plan,
  * transfers and an account's deletion all read them.
  */
-import { openToPayers, type ShareStatus } from "@cartner/contract";
+import {
+  fromCents,
+  openToPayers,
+  orderNumber,
+  type Balance,
+  type ShareStatus,
+} from "@cartner/contract";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
@@ -137,5 +143,41 @@ export async function unsettledShares(db: Db, userId: string): Promise<Unsettled
     .sort(
       (a, b) =>
         new Date(b.placedAt).getTime() - new Date(a.placedAt).getTime() || b.number - a.number,
+    );
+}
+
+/**
+ * Your net with each person over every open part, across orders: what others owe you as a
+ * payer, less what you owe payers. Positive = they owe you.
+ */
+export async function balancesOf(
+  db: Db,
+  userId: string,
+  avatarOf: (userId: string) => string,
+): Promise<Balance[]> {
+  const rows = await unsettledShares(db, userId);
+  const byPerson = new Map<string, Balance & { cents: number }>();
+  for (const r of rows) {
+    const entry = byPerson.get(r.otherId) ?? {
+      user: { _id: r.otherId, name: r.otherName, avatar: avatarOf(r.otherId) },
+      amount: 0,
+      cents: 0,
+      orders: [],
+    };
+    entry.cents += r.cents;
+    entry.orders.push({
+      _id: r.orderId,
+      number: orderNumber(r.number),
+      sessionName: r.sessionName,
+      placedAt: new Date(r.placedAt).toISOString(),
+      amount: fromCents(r.cents),
+      status: r.status,
+    });
+    byPerson.set(r.otherId, entry);
+  }
+  return [...byPerson.values()]
+    .map(({ cents, ...b }) => ({ ...b, amount: fromCents(cents) }))
+    .sort(
+      (a, b) => Math.abs(b.amount) - Math.abs(a.amount) || a.user.name.localeCompare(b.user.name),
     );
 }

@@ -6,9 +6,7 @@
  */
 import {
   fromCents,
-  orderNumber,
   type AdjustmentBody,
-  type Balance,
   type Order,
   type OrderCaller,
   type RecordTransferBody,
@@ -27,11 +25,11 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { adjustmentNotice, disputeAdjustment, recordAdjustment } from "./adjust.ts";
+import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
-import { unsettledShares } from "./open-parts.ts";
+import { balancesOf } from "./open-parts.ts";
 import {
   build,
   payersOf,
@@ -319,37 +317,8 @@ export function createOrderService(deps: {
     return build(fresh.row, fresh.shares, fresh.payers);
   }
 
-  /**
-   * Your net with each person over every share not yet confirmed, across orders: what others
-   * owe you as payee, less what you owe payees. Positive = they owe you.
-   */
-  async function balances(userId: string): Promise<Balance[]> {
-    const rows = await unsettledShares(db, userId);
-    const byPerson = new Map<string, Balance & { cents: number }>();
-    for (const r of rows) {
-      const entry = byPerson.get(r.otherId) ?? {
-        user: { _id: r.otherId, name: r.otherName, avatar: media.userAvatar(r.otherId) },
-        amount: 0,
-        cents: 0,
-        orders: [],
-      };
-      entry.cents += r.cents;
-      entry.orders.push({
-        _id: r.orderId,
-        number: orderNumber(r.number),
-        sessionName: r.sessionName,
-        placedAt: new Date(r.placedAt).toISOString(),
-        amount: fromCents(r.cents),
-        status: r.status,
-      });
-      byPerson.set(r.otherId, entry);
-    }
-    return [...byPerson.values()]
-      .map(({ cents, ...b }) => ({ ...b, amount: fromCents(cents) }))
-      .sort(
-        (a, b) => Math.abs(b.amount) - Math.abs(a.amount) || a.user.name.localeCompare(b.user.name),
-      );
-  }
+  /** Your net with each person across orders (open-parts.ts). */
+  const balances = (userId: string) => balancesOf(db, userId, media.userAvatar);
 
   /** The payee records what the shop delivered and charged; the order re-splits (adjust.ts). */
   async function adjust(orderId: string, user: User, body: AdjustmentBody): Promise<Order> {
@@ -374,16 +343,7 @@ export function createOrderService(deps: {
     await disputeAdjustment(db, deps, order, user, adjustmentId, comment);
     const fresh = (await load(orderId))!;
     const built = build(fresh.row, fresh.shares, fresh.payers);
-    deps.notices?.later({
-      kind: "payment",
-      userIds: [built.payee._id],
-      actorId: user._id,
-      sessionId: built.sessionId,
-      orderId,
-      title: `${user.name} disputes a change to ${built.number}`,
-      body: comment,
-      url: `/orders/${orderId}`,
-    });
+    deps.notices?.later(disputeNotice(built, user, comment));
     return built;
   }
 
