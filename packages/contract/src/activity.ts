@@ -30,6 +30,8 @@ export const ACTIVITY_TYPES = [
   "order.confirmed",
   "order.adjusted",
   "order.disputed",
+  "order.payers",
+  "order.transfer",
   "item.staple",
   "series.updated",
   "series.started",
@@ -142,6 +144,13 @@ export const ActivityEntrySchema = z.union([
     kind: z.enum(ADJUSTMENT_KINDS),
     comment: z.string(),
   }),
+  /** The payee said who paid the shop and how much (the shares are owed to them in proportion). */
+  entry("order.payers", {
+    ...order,
+    payers: z.array(z.strictObject({ name: z.string(), amount: money })),
+  }),
+  /** The actor recorded a transfer to `to` that settled their part of this order's share. */
+  entry("order.transfer", { ...order, to: z.string(), toId: z.string(), amount: money }),
   /** A line marked (or no longer) to be carried into the series' next session. */
   entry("item.staple", { ...product, staple: z.boolean(), lineOf: z.string() }),
   /** The session made to repeat on a rule (or the rule changed), with its next start. */

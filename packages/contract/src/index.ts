@@ -23,3 +23,5 @@ export * from "./notifications.ts";
 export * from "./permissions.ts";
 export * from "./endpoints.ts";
 export * from "./cart-view.ts";
+export * from "./payers.ts";
+export * from "./owed.ts";

@@ -93,6 +93,11 @@ export const OrderSchema = z.object({
   originalTotal: money,
   /** Oldest first. */
   adjustments: z.array(AdjustmentSchema),
+  /**
+   * Who paid the shop and how much, adding up to the total (by default the payee, all of it).
+   * Every share is owed to the payers in proportion (owedToPayers).
+   */
+  payers: z.array(z.object({ user: PersonSchema, amount: money })),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

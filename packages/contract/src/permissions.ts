@@ -129,6 +129,19 @@ export const PERMISSIONS = {
     allow: ["sharer"],
     forbidden: "Only members with a share dispute an adjustment.",
   },
+  /** Say who paid the shop and how much (several payers). */
+  "order.payers": {
+    allow: ["payee"],
+    forbidden: "Only the payee says who paid the shop.",
+  },
+  /**
+   * Record a transfer to someone: between two people, "sharer" is the one who owes on balance
+   * (who pays), "payee" the one owed, "stranger" someone with nothing open with the caller.
+   */
+  "order.transfer": {
+    allow: ["sharer"],
+    forbidden: "Only the one who owes records a transfer: they owe you, so they record it.",
+  },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -421,11 +421,18 @@ it("lets a line be shared by exactly the members who carry a share, as the contr
  * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)
  * and anyone else (Sam; a viewer or pending member without a share is the same stranger).
  */
-const ORDER_ROWS: {
+interface OrderRow {
   endpoint: EndpointKey;
   url: (orderId: string, ben: string, adjId: string) => string;
-  body?: Record<string, unknown>;
-}[] = [
+  /** The body each caller sends (the order's total, and Ann and Ben, at hand). */
+  body?: (
+    caller: OrderCaller,
+    o: { total: number; benShare: number; ann: string; ben: string },
+  ) => unknown;
+  /** Ben has not paid (a paid share would lock what the route changes). */
+  unpaid?: true;
+}
+const ORDER_ROWS: OrderRow[] = [
   { endpoint: "GET /api/orders/:id", url: (id) => `/api/orders/${id}` },
   { endpoint: "GET /api/orders/:id/receipt.pdf", url: (id) => `/api/orders/${id}/receipt.pdf` },
   { endpoint: "POST /api/orders/:id/paid", url: (id) => `/api/orders/${id}/paid` },
@@ -437,12 +444,25 @@ const ORDER_ROWS: {
   {
     endpoint: "POST /api/orders/:id/adjustments",
     url: (id) => `/api/orders/${id}/adjustments`,
-    body: { kind: "order_fee", amount: 0.5 },
+    body: () => ({ kind: "order_fee", amount: 0.5 }),
   },
   {
     endpoint: "POST /api/orders/:id/adjustments/:adjId/dispute",
     url: (id, _ben, adjId) => `/api/orders/${id}/adjustments/${adjId}/dispute`,
-    body: { comment: "That was delivered" },
+    body: () => ({ comment: "That was delivered" }),
+  },
+  {
+    endpoint: "PUT /api/orders/:id/payers",
+    url: (id) => `/api/orders/${id}/payers`,
+    body: (_caller, o) => ({ payers: [{ userId: o.ann, amount: o.total }] }),
+    unpaid: true,
+  },
+  // Between two people: Ben owes Ann ("sharer" pays), Ann is owed (403), Sam has nothing open.
+  {
+    endpoint: "POST /api/balances/transfers",
+    url: () => "/api/balances/transfers",
+    body: (caller, o) => ({ to: caller === "payee" ? o.ben : o.ann, amount: o.benShare }),
+    unpaid: true,
   },
   { endpoint: "GET /api/orders/:id/pay-info", url: (id) => `/api/orders/${id}/pay-info` },
   { endpoint: "GET /api/orders/:id/export.csv", url: (id) => `/api/orders/${id}/export.csv` },
@@ -464,10 +484,19 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     }
     const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
     expect(placed.statusCode, placed.body).toBe(201);
-    const orderId: string = placed.json().order._id;
+    const order = placed.json().order;
+    const orderId: string = order._id;
     const ben = f.people.participant.userId;
+    const o = {
+      total: order.total as number,
+      benShare: order.split.find((s: { userId: string }) => s.userId === ben).total as number,
+      ann: f.people.creator.userId,
+      ben,
+    };
     // Ben has paid, so the payee's confirmation is the table's to answer, not the share's state.
-    expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    if (!row.unpaid) {
+      expect((await f.as.participant("POST", `/api/orders/${orderId}/paid`)).statusCode).toBe(200);
+    }
     // An adjustment to dispute that changes no figure (the same price under another name).
     const adjusted = await f.as.creator("POST", `/api/orders/${orderId}/adjustments`, {
       kind: "substituted",
@@ -487,14 +516,18 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     const got: Partial<Record<OrderCaller, number>> = {};
     const expected: Partial<Record<OrderCaller, number>> = {};
     for (const caller of ORDER_CALLERS) {
-      got[caller] = (await as[caller](method, row.url(orderId, ben, adjId), row.body)).statusCode;
+      got[caller] = (
+        await as[caller](method, row.url(orderId, ben, adjId), row.body?.(caller, o))
+      ).statusCode;
       expected[caller] = refusal(caller, action)?.status ?? successStatus(row.endpoint);
     }
     expect(got).toEqual(expected);
     // A session member without a share is a stranger to the order.
     for (const role of ["viewer", "pending"] as const) {
-      const res = await f.as[role](method, row.url(orderId, ben, adjId), row.body);
-      expect(res.statusCode, role).toBe(404);
+      const body = row.body?.("stranger", o);
+      expect((await f.as[role](method, row.url(orderId, ben, adjId), body)).statusCode, role).toBe(
+        404,
+      );
     }
   });
 });

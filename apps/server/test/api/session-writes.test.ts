@@ -199,6 +199,43 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
       }),
     sameVersion: "settling up changes the order, not the ended session",
   },
+  "PUT /api/orders/:id/payers": {
+    before: (f) => checkout(f),
+    call: async (f, orderId) => {
+      const { order } = (await f.as.creator("GET", `/api/orders/${orderId}`)).json();
+      return f.as.creator("PUT", `/api/orders/${orderId}/payers`, {
+        payers: [{ userId: f.people.participant.userId, amount: order.total }],
+      });
+    },
+    sameVersion: "settling up changes the order, not the ended session",
+  },
+  "POST /api/orders/:id/adjustments": {
+    before: (f) => checkout(f),
+    call: (f, orderId) =>
+      f.as.creator("POST", `/api/orders/${orderId}/adjustments`, {
+        kind: "order_fee",
+        amount: 0.5,
+      }),
+    sameVersion: "an adjustment changes the order, not the ended session",
+  },
+  "POST /api/orders/:id/adjustments/:adjId/dispute": {
+    before: async (f) => {
+      const orderId = await checkout(f);
+      const res = await f.as.creator("POST", `/api/orders/${orderId}/adjustments`, {
+        kind: "order_fee",
+        amount: 0.5,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { orderId, adjId: res.json().order.adjustments[0]._id as string };
+    },
+    call: (f, prepared) => {
+      const { orderId, adjId } = prepared as { orderId: string; adjId: string };
+      return f.as.participant("POST", `/api/orders/${orderId}/adjustments/${adjId}/dispute`, {
+        comment: "That was delivered",
+      });
+    },
+    sameVersion: "a dispute changes the order, not the ended session",
+  },
   "POST /api/orders/:id/mail": {
     before: (f) => checkout(f),
     call: (f, orderId) => f.as.creator("POST", `/api/orders/${orderId}/mail`),

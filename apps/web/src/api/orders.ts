@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AdjustmentBody, Order, SettlementKind } from "@cartner/contract";
+import type { AdjustmentBody, Order, SetPayersBody, SettlementKind } from "@cartner/contract";
 import { call } from "../lib/call.ts";
 import { toast } from "../lib/toast.ts";
 import { errorMessage, isNotFound } from "../lib/api.ts";
@@ -28,6 +28,14 @@ export const ordersApi = {
       body: { comment },
     }),
   balances: (signal?: AbortSignal) => call("GET /api/balances", {}, { signal }),
+  /** Who paid the shop (payee): amounts adding up to the total. */
+  setPayers: (id: string, body: SetPayersBody) =>
+    call("PUT /api/orders/:id/payers", { params: { id }, body }),
+  settlePlan: (signal?: AbortSignal) =>
+    call("GET /api/balances/settle-plan", { query: {} }, { signal }),
+  /** The caller paid `to` this much outside the app. */
+  transfer: (to: string, amount: number) =>
+    call("POST /api/balances/transfers", { body: { to, amount } }),
   /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
   receipt: (id: string) =>
     call(
@@ -43,6 +51,7 @@ export const orderKeys = {
   list: () => ["orders", "list"] as const,
   detail: (id: string) => ["orders", "detail", id] as const,
   balances: () => ["orders", "balances"] as const,
+  settlePlan: () => ["orders", "balances", "plan"] as const,
 };
 
 export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;
@@ -66,6 +75,44 @@ export const orderQueries = {
       queryFn: ({ signal }) => ordersApi.balances(signal),
     }),
 };
+
+export function useSettlePlan() {
+  return useQuery({
+    queryKey: orderKeys.settlePlan(),
+    queryFn: ({ signal }) => ordersApi.settlePlan(signal),
+    select: (body) => body.transfers,
+  });
+}
+
+/** Records a transfer the user made; shares, balances and the plan follow. */
+export function useRecordTransfer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ to, amount }: { to: string; amount: number }) => ordersApi.transfer(to, amount),
+    onSuccess: (body) => {
+      void client.invalidateQueries({ queryKey: orderKeys.all });
+      const count = body.settled.length;
+      toast.success(`Transfer recorded: ${count} ${count === 1 ? "order" : "orders"} settled.`);
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error, "That did not work. Try again."));
+    },
+  });
+}
+
+/** The payee says who paid the shop; the answer is the new order. */
+export function useSetPayers(orderId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SetPayersBody) => ordersApi.setPayers(orderId, body),
+    onSuccess: (body) => {
+      client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.list() });
+      void client.invalidateQueries({ queryKey: orderKeys.balances() });
+      toast.success("Payers saved.");
+    },
+  });
+}
 
 export function useOrders() {
   return useQuery({ ...orderQueries.list(), select: (body) => body.orders });

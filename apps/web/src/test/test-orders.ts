@@ -76,6 +76,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     total: 44.49,
     originalTotal: 44.49,
     adjustments: [],
+    payers: [{ user: { _id: testUser._id, name: testUser.name }, amount: 44.49 }],
     ...overrides,
   };
 }

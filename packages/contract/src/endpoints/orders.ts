@@ -6,6 +6,13 @@ import {
   OrderResponseSchema,
   OrdersResponseSchema,
 } from "../orders.ts";
+import {
+  SetPayersBodySchema,
+  SettlePlanQuerySchema,
+  SettlePlanResponseSchema,
+  RecordTransferBodySchema,
+  RecordTransferResponseSchema,
+} from "../payers.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 
 const pdf = z.string().describe("application/pdf");
@@ -82,6 +89,31 @@ export const orderEndpoints = {
     }),
     body: DisputeBodySchema,
     responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404],
+  },
+  "PUT /api/orders/:id/payers": {
+    summary:
+      "Say who paid the shop and how much (payee): amounts adding up to the total, to members of the order; refused once a share is paid or settled",
+    access: "order.payers",
+    params: OrderIdParams,
+    body: SetPayersBodySchema,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404, 409],
+  },
+  "GET /api/balances/settle-plan": {
+    summary:
+      "The fewest transfers that settle every open balance in the orders you are part of (with: only those you share with that person)",
+    access: "user",
+    query: SettlePlanQuerySchema,
+    responses: { 200: SettlePlanResponseSchema },
+    errors: [400],
+  },
+  "POST /api/balances/transfers": {
+    summary:
+      "Record that you paid someone you owe: settles your open shares owed to them (less what they owe you), oldest first, exactly",
+    access: "order.transfer",
+    body: RecordTransferBodySchema,
+    responses: { 201: RecordTransferResponseSchema },
     errors: [400, 403, 404],
   },
   "GET /api/balances": {

@@ -111,8 +111,9 @@ export const orderShares = pgTable(
     /** The share at checkout; null on shares from before adjustments existed (= total). */
     originalTotalCents: integer("original_total_cents"),
     /**
-     * Paid toward the share before an adjustment last changed it (0 until then): the rest,
-     * total - paid, is what an unpaid share owes; beyond the total it is the member's credit.
+     * Paid toward the share before an adjustment last changed it (0 until then), plus what
+     * recorded transfers paid (settledTo): the rest, total - paid, is what an unpaid share owes
+     * (owed to the payers, contract's openToPayers); beyond the total it is the member's credit.
      */
     paidCents: integer("paid_cents").notNull().default(0),
     status: text("status", { enum: SHARE_STATUSES }).notNull(),
@@ -122,9 +123,39 @@ export const orderShares = pgTable(
     settledAs: text("settled_as", { enum: SETTLEMENT_KINDS }),
     /** The checkout mail to this member: it never undoes the order; the payee may resend. */
     mail: text("mail", { enum: MAIL_STATUSES }).notNull().default("pending"),
+    /**
+     * What recorded transfers paid each payer towards this share, by payer id, in cents (several
+     * payers: a share owes each its part). Also counted in paidCents; when nothing is left open
+     * to anyone the share is confirmed.
+     */
+    settledTo: jsonb("settled_to").$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.userId] }),
     index("order_shares_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Who paid the shop, when the payee said several people did (two cards): amounts adding up to the
+ * order's total. No rows: the payee paid all of it. Names are kept as they were when set.
+ */
+export const orderPayers = pgTable(
+  "order_payers",
+  {
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    /** The order the payee listed them in (the rounding's order, so it never changes). */
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.userId] }),
+    index("order_payers_user_idx").on(t.userId),
   ],
 );

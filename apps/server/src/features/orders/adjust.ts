@@ -28,7 +28,13 @@ import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
-import { adjustmentCents, type OrderRow, type ShareRow } from "./order-view.ts";
+import {
+  adjustmentCents,
+  payersFor,
+  payersOf,
+  type OrderRow,
+  type ShareRow,
+} from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
@@ -100,7 +106,8 @@ const orderUpdated = (row: OrderRow, shares: ShareRow[]) => () => [
 /**
  * Records one adjustment and re-splits: the order's totals and every share become the adjusted
  * ones; each share's settlement follows settleAfter (a member who had paid keeps what they paid:
- * a credit when it is more than the new share, the rest owed when it is less). Members who had
+ * a credit when it is more than the new share, the rest owed when it is less; what recorded
+ * transfers paid is in it, and the rest is owed to the payers in proportion, open-parts.ts). Members who had
  * no share and now carry one (an order fee on the creator) get one.
  */
 export async function recordAdjustment(
@@ -119,6 +126,11 @@ export async function recordAdjustment(
     active: false,
     change: async ({ tx, now }) => {
       const { row, shares } = await lockedOrder(tx, before.id);
+      // Who paid the shop: a share owed to its own member alone (the payee's, by default) stays
+      // settled at any total; with several payers every share owes the others their parts.
+      const payers = await payersOf(tx, [row.id]);
+      const sole = payersFor(row, payers);
+      const paidShop = (userId: string) => sole.length === 1 && sole[0]!.userId === userId;
       const adjustment = stored(body, user, now);
       const adjustments = [...row.adjustments, adjustment];
       let result: ReturnType<typeof resplit>;
@@ -151,7 +163,7 @@ export async function recordAdjustment(
         const after = settleAfter(
           { status: s.status, settledAs: s.settledAs, total: s.totalCents, paid: s.paidCents },
           next.total,
-          s.userId === row.payeeId,
+          paidShop(s.userId),
         );
         await tx
           .update(orderShares)
@@ -174,7 +186,7 @@ export async function recordAdjustment(
       if (added.length > 0) {
         await tx.insert(orderShares).values(
           added.map((x) => {
-            const isPayee = x.userId === row.payeeId;
+            const isPayee = paidShop(x.userId);
             return {
               orderId: row.id,
               userId: x.userId,
@@ -281,6 +293,24 @@ export function adjustmentNotice(
       const credit = share.credit > 0 ? `, ${money(share.credit)} to come back to you` : "";
       return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${money(share.total)}${credit}`;
     },
+    url: `/orders/${order._id}`,
+  };
+}
+
+/** What the payee hears when a member disputes an adjustment. */
+export function disputeNotice(
+  order: Order,
+  actor: User,
+  comment: string,
+): Parameters<NotificationService["later"]>[0] {
+  return {
+    kind: "payment",
+    userIds: [order.payee._id],
+    actorId: actor._id,
+    sessionId: order.sessionId,
+    orderId: order._id,
+    title: `${actor.name} disputes a change to ${order.number}`,
+    body: comment,
     url: `/orders/${order._id}`,
   };
 }

@@ -3,7 +3,8 @@
  * (an account's deletion), how money and a share's status are written (mails), and the
  * checkout's options (the deadline's automatic checkout goes through the orders service's own).
  */
-export { sharesOf, unsettledShares } from "./order-view.ts";
+export { sharesOf } from "./order-view.ts";
+export { unsettledShares } from "./open-parts.ts";
 export type { CheckoutOptions } from "./checkout.ts";
 export type { OrderService } from "./service.ts";
 export { formatMoney, shareStatusLabel } from "./format.ts";

@@ -1,24 +1,76 @@
 /**
- * Orders as the API shows them, and the shares still open between people: what every order
- * answer, balances and an account's deletion read.
+ * Orders as the API shows them, and who owes which payer what on one (the shares still open
+ * between people are open-parts.ts).
  */
 import {
+  allocate,
   applyAdjustments,
   fromCents,
   orderNumber,
+  owedToPayers,
   type Adjustment,
   type Order,
-  type ShareStatus,
+  type Owed,
 } from "@cartner/contract";
-import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
-import { orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
+import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import {
+  orderPayers,
+  orderShares,
+  users,
+  type orders,
+  type StoredAdjustment,
+} from "../../db/schema.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
+export type PayerRow = typeof orderPayers.$inferSelect;
+
+/** The payers the payee named for these orders, each order's in the payee's order. */
+export async function payersOf(db: Db | Tx, orderIds: string[]): Promise<PayerRow[]> {
+  if (orderIds.length === 0) return [];
+  return db
+    .select()
+    .from(orderPayers)
+    .where(inArray(orderPayers.orderId, orderIds))
+    .orderBy(asc(orderPayers.position));
+}
+
+/**
+ * Who paid the shop: the payers named, or else the payee with the whole total. An adjustment
+ * after the payers were named changes the total, not what they paid: their amounts are scaled to
+ * the adjusted total in proportion (a refund goes back to the payers as they paid), so they
+ * always add up to it.
+ */
+export function payersFor(
+  row: OrderRow,
+  payers: PayerRow[],
+): { userId: string; name: string; cents: number }[] {
+  const named = payers.filter((p) => p.orderId === row.id);
+  if (named.length > 0) {
+    const scaled = allocate(
+      row.totalCents,
+      named.map((p) => p.amountCents),
+    );
+    return named.map((p, i) => ({ userId: p.userId, name: p.name, cents: scaled[i]! }));
+  }
+  return [{ userId: row.payeeId ?? "", name: row.payeeName, cents: row.totalCents }];
+}
+
+/**
+ * Every share's parts owed to each payer (a part owed to oneself is in it: no debt). Shares in
+ * a fixed order (by member id), so the rounding never changes while nothing else does.
+ */
+export function partsOf(row: OrderRow, shares: ShareRow[], payers: PayerRow[]): Owed[] {
+  const own = shares
+    .filter((s) => s.orderId === row.id)
+    .sort((a, b) => (a.userId < b.userId ? -1 : 1))
+    .map((s) => ({ userId: s.userId, cents: s.totalCents }));
+  return owedToPayers(own, payersFor(row, payers));
+}
 
 /** The shares of these orders, each with whether its member has since deleted their account. */
-export async function sharesOf(db: Db, orderIds: string[]): Promise<ShareRow[]> {
+export async function sharesOf(db: Db | Tx, orderIds: string[]): Promise<ShareRow[]> {
   if (orderIds.length === 0) return [];
   return db
     .select({
@@ -28,49 +80,6 @@ export async function sharesOf(db: Db, orderIds: string[]): Promise<ShareRow[]> 
     .from(orderShares)
     .leftJoin(users, eq(users.id, orderShares.userId))
     .where(inArray(orderShares.orderId, orderIds));
-}
-
-/** A share not yet confirmed between the user and someone else, from the user's side. */
-export interface UnsettledRow {
-  otherId: string;
-  otherName: string;
-  orderId: string;
-  number: number;
-  sessionName: string;
-  placedAt: string | Date;
-  /** Positive: they owe the user (the user is the payee); negative: the user owes them. */
-  cents: number;
-  status: ShareStatus;
-}
-
-/**
- * Every share not yet confirmed that the user is owed (as payee) or owes (as sharer), newest
- * first, by what is left on it (total - paid: an adjustment may have met an earlier payment; a
- * share its payments cover is left out): what balances add up, and what deleting an account
- * lists. A deleted person is named as the order recorded them.
- */
-export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
-  const rows = await executeRows<UnsettledRow>(
-    db,
-    sql`
-    select s.user_id as "otherId",
-      case when u.deleted_at is null then u.name else s.name end as "otherName", o.id as "orderId",
-      o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-      s.total_cents - s.paid_cents as cents, s.status
-    from ${orderShares} s join ${orders} o on o.id = s.order_id
-    left join ${users} u on u.id = s.user_id
-    where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
-      and s.total_cents > s.paid_cents
-    union all
-    select o.payee_id, case when u.deleted_at is null then u.name else o.payee_name end, o.id, o.number, o.session_name,
-      o.placed_at, -(s.total_cents - s.paid_cents), s.status
-    from ${orderShares} s join ${orders} o on o.id = s.order_id
-    left join ${users} u on u.id = o.payee_id
-    where s.user_id = ${userId} and o.payee_id <> ${userId} and s.status <> 'confirmed'
-      and s.total_cents > s.paid_cents
-    order by "placedAt" desc, number desc`,
-  );
-  return rows.map((r) => ({ ...r, number: Number(r.number), cents: Number(r.cents) }));
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -112,7 +121,7 @@ export function creditOf(row: OrderRow, s: ShareRow): number {
 }
 
 /** The order as the API shows it (money in currency units, as everywhere in the API). */
-export function build(row: OrderRow, shares: ShareRow[]): Order {
+export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []): Order {
   const adjusted = applyAdjustments(
     row.lines.map((l) => ({
       name: l.name,
@@ -180,5 +189,9 @@ export function build(row: OrderRow, shares: ShareRow[]): Order {
     total: fromCents(row.totalCents),
     originalTotal: fromCents(row.originalTotalCents ?? row.totalCents),
     adjustments: row.adjustments.map(adjustmentOf),
+    payers: payersFor(row, payers).map((p) => ({
+      user: { _id: p.userId, name: p.name },
+      amount: fromCents(p.cents),
+    })),
   };
 }

@@ -61,6 +61,18 @@ export const orderRoutes =
       ),
     }));
 
+    route(app, "PUT /api/orders/:id/payers", async (request) => ({
+      order: await orders.setPayers(request.params.id, request.auth.user._id, request.body),
+    }));
+
+    route(app, "GET /api/balances/settle-plan", async (request) => ({
+      transfers: await orders.settlePlan(request.auth.user._id, request.query.with),
+    }));
+
+    route(app, "POST /api/balances/transfers", async (request, reply) =>
+      reply.code(201).send({ settled: await orders.transfer(request.auth.user, request.body) }),
+    );
+
     route(app, "GET /api/balances", async (request) => ({
       balances: await orders.balances(request.auth.user._id),
     }));

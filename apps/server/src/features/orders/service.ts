@@ -1,15 +1,16 @@
 /**
  * Orders, whose lines never change once placed: who may see, settle and adjust one, the checkout
  * mails, balances. Checking out is checkout.ts, settling up settle.ts, adjustments and disputes
- * adjust.ts, the order's answer order-view.ts.
+ * adjust.ts, the order's answer order-view.ts, several payers set-payers.ts, the open parts
+ * between people open-parts.ts, the settle plan and recorded transfers transfers.ts.
  */
 import {
   fromCents,
-  orderNumber,
   type AdjustmentBody,
-  type Balance,
   type Order,
   type OrderCaller,
+  type RecordTransferBody,
+  type SetPayersBody,
   type SettlementKind,
   type User,
 } from "@cartner/contract";
@@ -24,14 +25,24 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { adjustmentNotice, disputeAdjustment, recordAdjustment } from "./adjust.ts";
+import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
-import { build, sharesOf, unsettledShares, type OrderRow, type ShareRow } from "./order-view.ts";
+import { balancesOf } from "./open-parts.ts";
+import {
+  build,
+  payersOf,
+  sharesOf,
+  type OrderRow,
+  type PayerRow,
+  type ShareRow,
+} from "./order-view.ts";
+import { setPayers as storePayers } from "./set-payers.ts";
 import { markPaid as markSharePaid, settleShare } from "./settle.ts";
+import { planFor, recordTransfer } from "./transfers.ts";
 
-export { unsettledShares, type UnsettledRow } from "./order-view.ts";
+export { unsettledShares, type UnsettledRow } from "./open-parts.ts";
 
 export function createOrderService(deps: {
   db: Db;
@@ -51,10 +62,13 @@ export function createOrderService(deps: {
   const { db, events, media } = deps;
   const money = (amount: number) => formatMoney(amount, deps.currency);
 
-  async function load(orderId: string): Promise<{ row: OrderRow; shares: ShareRow[] } | null> {
+  async function load(
+    orderId: string,
+  ): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] } | null> {
     const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
     if (!row) return null;
-    return { row, shares: await sharesOf(db, [orderId]) };
+    const [shares, payers] = await Promise.all([sharesOf(db, [orderId]), payersOf(db, [orderId])]);
+    return { row, shares, payers };
   }
 
   const roleIn = (row: OrderRow, shares: ShareRow[], userId: string): OrderCaller =>
@@ -68,7 +82,13 @@ export function createOrderService(deps: {
   async function access(
     orderId: string,
     userId: string,
-    action: "order.read" | "order.pay" | "order.confirm" | "order.adjust" | "order.dispute",
+    action:
+      | "order.read"
+      | "order.pay"
+      | "order.confirm"
+      | "order.adjust"
+      | "order.dispute"
+      | "order.payers",
   ) {
     const found = await load(orderId);
     requireAllowed(
@@ -171,10 +191,9 @@ export function createOrderService(deps: {
       const fresh = await load(orderId);
       if (fresh) announce(fresh.row, fresh.shares);
     };
+    const order = build(found.row, found.shares, found.payers);
     try {
-      await deps.mailer.send(
-        orderMail(build(found.row, found.shares), to, media.orderPage(orderId), deps.currency),
-      );
+      await deps.mailer.send(orderMail(order, to, media.orderPage(orderId), deps.currency));
     } catch (error) {
       await mark("failed");
       throw error;
@@ -195,28 +214,27 @@ export function createOrderService(deps: {
         ),
       )
       .orderBy(desc(orders.placedAt), desc(orders.number));
-    const shares = await sharesOf(
-      db,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const [shares, payers] = await Promise.all([sharesOf(db, ids), payersOf(db, ids)]);
     return rows.map((row) =>
       build(
         row,
         shares.filter((s) => s.orderId === row.id),
+        payers,
       ),
     );
   }
 
   async function get(orderId: string, userId: string): Promise<Order> {
-    const { row, shares } = await access(orderId, userId, "order.read");
-    return build(row, shares);
+    const { row, shares, payers } = await access(orderId, userId, "order.read");
+    return build(row, shares, payers);
   }
 
   /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes (settle.ts). */
   async function markPaid(orderId: string, userId: string): Promise<Order> {
     const paid = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
-    const { row, shares } = (await load(orderId))!;
-    const order = build(row, shares);
+    const { row, shares, payers } = (await load(orderId))!;
+    const order = build(row, shares, payers);
     const share = order.split.find((s) => s.userId === userId);
     if (paid && share) {
       deps.notices?.later({
@@ -250,7 +268,7 @@ export function createOrderService(deps: {
     }
     const settled = await settleShare(db, deps, order, payeeId, share, how);
     const fresh = (await load(orderId))!;
-    const built = build(fresh.row, fresh.shares);
+    const built = build(fresh.row, fresh.shares, fresh.payers);
     if (settled) {
       const amount = money(fromCents(share.totalCents));
       const payee = built.payee.name;
@@ -298,48 +316,19 @@ export function createOrderService(deps: {
       deps.mails.wake();
     }
     const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares);
+    return build(fresh.row, fresh.shares, fresh.payers);
   }
 
-  /**
-   * Your net with each person over every share not yet confirmed, across orders: what others
-   * owe you as payee, less what you owe payees. Positive = they owe you.
-   */
-  async function balances(userId: string): Promise<Balance[]> {
-    const rows = await unsettledShares(db, userId);
-    const byPerson = new Map<string, Balance & { cents: number }>();
-    for (const r of rows) {
-      const entry = byPerson.get(r.otherId) ?? {
-        user: { _id: r.otherId, name: r.otherName, avatar: media.userAvatar(r.otherId) },
-        amount: 0,
-        cents: 0,
-        orders: [],
-      };
-      entry.cents += r.cents;
-      entry.orders.push({
-        _id: r.orderId,
-        number: orderNumber(r.number),
-        sessionName: r.sessionName,
-        placedAt: new Date(r.placedAt).toISOString(),
-        amount: fromCents(r.cents),
-        status: r.status,
-      });
-      byPerson.set(r.otherId, entry);
-    }
-    return [...byPerson.values()]
-      .map(({ cents, ...b }) => ({ ...b, amount: fromCents(cents) }))
-      .sort(
-        (a, b) => Math.abs(b.amount) - Math.abs(a.amount) || a.user.name.localeCompare(b.user.name),
-      );
-  }
+  /** Your net with each person across orders (open-parts.ts). */
+  const balances = (userId: string) => balancesOf(db, userId, media.userAvatar);
 
   /** The payee records what the shop delivered and charged; the order re-splits (adjust.ts). */
   async function adjust(orderId: string, user: User, body: AdjustmentBody): Promise<Order> {
     const found = await access(orderId, user._id, "order.adjust");
-    const was = build(found.row, found.shares);
+    const was = build(found.row, found.shares, found.payers);
     await recordAdjustment(db, deps, found, user, body);
     const fresh = (await load(orderId))!;
-    const order = build(fresh.row, fresh.shares);
+    const order = build(fresh.row, fresh.shares, fresh.payers);
     const notice = adjustmentNotice(was, order, user, money);
     if (notice) deps.notices?.later(notice);
     return order;
@@ -355,22 +344,35 @@ export function createOrderService(deps: {
     const order = await access(orderId, user._id, "order.dispute");
     await disputeAdjustment(db, deps, order, user, adjustmentId, comment);
     const fresh = (await load(orderId))!;
-    const built = build(fresh.row, fresh.shares);
-    deps.notices?.later({
-      kind: "payment",
-      userIds: [built.payee._id],
-      actorId: user._id,
-      sessionId: built.sessionId,
-      orderId,
-      title: `${user.name} disputes a change to ${built.number}`,
-      body: comment,
-      url: `/orders/${orderId}`,
-    });
+    const built = build(fresh.row, fresh.shares, fresh.payers);
+    deps.notices?.later(disputeNotice(built, user, comment));
     return built;
   }
 
-  /** The order for its receipt (same access as reading it). */
-  const forReceipt = get;
+  /** The payee says who paid the shop (set-payers.ts). */
+  async function setPayers(orderId: string, payeeId: string, body: SetPayersBody): Promise<Order> {
+    await storePayers(db, deps, await access(orderId, payeeId, "order.payers"), payeeId, body);
+    const fresh = (await load(orderId))!;
+    return build(fresh.row, fresh.shares, fresh.payers);
+  }
+
+  /** The fewest transfers that settle the caller's orders (transfers.ts). */
+  const settlePlan = (userId: string, withId?: string) => planFor(db, userId, withId);
+
+  /** The caller paid someone they owe (transfers.ts); the one paid hears of it. */
+  async function transfer(user: User, body: RecordTransferBody) {
+    const settled = await recordTransfer(db, deps, user._id, body);
+    const count = settled.length;
+    deps.notices?.later({
+      kind: "payment",
+      userIds: [body.to],
+      actorId: user._id,
+      title: `${user.name} paid you`,
+      body: `${user.name} recorded a transfer of ${money(body.amount)} to you, settling ${count} ${count === 1 ? "order" : "orders"}`,
+      url: "/balances",
+    });
+    return settled;
+  }
 
   return {
     checkout,
@@ -382,7 +384,11 @@ export function createOrderService(deps: {
     adjust,
     dispute,
     balances,
-    forReceipt,
+    setPayers,
+    settlePlan,
+    transfer,
+    /** The order for its receipt (same access as reading it). */
+    forReceipt: get,
   };
 }
 

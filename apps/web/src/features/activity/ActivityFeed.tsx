@@ -42,6 +42,8 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.confirmed": ReceiptText,
   "order.adjusted": ReceiptText,
   "order.disputed": ReceiptText,
+  "order.payers": ReceiptText,
+  "order.transfer": ReceiptText,
   "item.staple": Pin,
   "series.updated": Repeat,
   "series.started": Repeat,

@@ -24,6 +24,27 @@ describe("describeActivity", () => {
     ).toBe("Ben lowered Eggs to 2");
   });
 
+  it("says who paid the shop, and what a recorded transfer settled", () => {
+    const payers = entry(1, "order.payers", {
+      number: "CRT-000012",
+      payers: [
+        { name: "Ann", amount: 30 },
+        { name: "Cat", amount: 14.49 },
+      ],
+    });
+    expect(describeActivity(payers, null)).toBe(
+      "Ben said who paid order CRT-000012: Ann $30.00 and Cat $14.49",
+    );
+    const transfer = (amount: number) =>
+      entry(2, "order.transfer", { number: "CRT-000012", to: "Ann", toId: "u-ann", amount });
+    expect(describeActivity(transfer(12.4), null)).toBe(
+      "Ben paid Ann $12.40 towards order CRT-000012",
+    );
+    expect(describeActivity(transfer(-3), null)).toBe(
+      "Ben recorded a transfer that cancels the $3.00 Ann owed them on order CRT-000012",
+    );
+  });
+
   it("says how a share was settled, and that a deleted account's lines went with it", () => {
     const settled = (how?: string) =>
       entry(1, "order.confirmed", { member: "Cat", number: "CRT-000012", ...(how ? { how } : {}) });

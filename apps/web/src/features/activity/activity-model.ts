@@ -107,6 +107,15 @@ export function activityAction(entry: Activity, you = false): string {
       return `changed order ${entry.number}${entry.line ? ` (${entry.line}: ${ADJUSTMENT_TEXT[entry.kind]})` : ` (${ADJUSTMENT_TEXT[entry.kind]})`}: ${formatMoney(entry.from)} → ${formatMoney(entry.to)}`;
     case "order.disputed":
       return `disputed a change to order ${entry.number}: “${entry.comment}”`;
+    case "order.payers":
+      return `said who paid order ${entry.number}: ${listText(
+        entry.payers.map((p) => `${p.name} ${formatMoney(p.amount)}`),
+      )}`;
+    case "order.transfer":
+      // Negative: the transfer went the other way on this order, cancelling what `to` owed.
+      return entry.amount >= 0
+        ? `paid ${entry.to} ${formatMoney(entry.amount)} towards order ${entry.number}`
+        : `recorded a transfer that cancels the ${formatMoney(-entry.amount)} ${entry.to} owed them on order ${entry.number}`;
     case "item.staple":
       return entry.staple
         ? `kept ${entry.product} for next time${lineOf(entry)}`

@@ -8,6 +8,7 @@ import { formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
 import { SETTLED_UP_MESSAGE, balanceSentence } from "./order-model.ts";
 import { useBalances } from "../../api/orders.ts";
+import { SettlePlan } from "./SettlePlan.tsx";
 
 /** /balances: who owes whom across every order not yet settled, and the orders behind it. */
 export function BalancesPage() {
@@ -27,11 +28,14 @@ export function BalancesPage() {
           </ButtonLink>
         </EmptyState>
       ) : (
-        <ul className="flex flex-col gap-3">
-          {query.data.map((balance) => (
-            <BalanceRow key={balance.user._id} balance={balance} />
-          ))}
-        </ul>
+        <>
+          <SettlePlan />
+          <ul aria-label="Balances by person" className="flex flex-col gap-3">
+            {query.data.map((balance) => (
+              <BalanceRow key={balance.user._id} balance={balance} />
+            ))}
+          </ul>
+        </>
       );
   } else if (query.isError) {
     body = (

@@ -177,7 +177,10 @@ describe("orders and balances", () => {
         ],
       },
     ];
-    open("/balances", { "GET /api/balances": () => json(200, { balances }) });
+    open("/balances", {
+      "GET /api/balances": () => json(200, { balances }),
+      "GET /api/balances/settle-plan": () => json(200, { transfers: [] }),
+    });
     const item = (await screen.findAllByTestId("balance"))[0]!;
     expect(item).toHaveTextContent("Ben Brown owes you $14.84");
     expect(item).toHaveTextContent(

@@ -45,6 +45,7 @@ import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
+import { PayersPanel } from "./PayersPanel.tsx";
 
 /** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
 export function OrderPage() {
@@ -99,8 +100,9 @@ function OrderView({ order }: { order: Order }) {
           {formatDateTime(order.placedAt)} by {order.placedBy.name}
         </p>
         <p className="text-sm text-slate-600" aria-live="polite">
-          {order.payee.name}
-          {isPayee ? " (you)" : ""} paid the shop.{" "}
+          {order.payers.length > 1
+            ? `${order.payers.map((p) => p.user.name).join(" and ")} paid the shop.`
+            : `${order.payers[0]?.user.name ?? order.payee.name}${order.payers[0]?.user._id === user?._id ? " (you)" : ""} paid the shop.`}{" "}
           {open.length === 0
             ? "Everyone is settled up."
             : isPayee
@@ -131,6 +133,8 @@ function OrderView({ order }: { order: Order }) {
               ))}
             </ul>
           </Panel>
+
+          <PayersPanel order={order} isPayee={isPayee} />
 
           {mine && !isPayee && mine.status !== "confirmed" && <PayPanel order={order} />}
 
@@ -209,7 +213,11 @@ function ShareCard({
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone={share.settledAs === "written_off" ? "neutral" : STATUS_TONE[share.status]}>
           {share.status === "confirmed" && <CircleCheck aria-hidden="true" className="size-3.5" />}
-          {payeeShare ? "Paid the shop" : shareStatusLabel(share)}
+          {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
+          share.status === "confirmed" &&
+          share.settledAs === null
+            ? "Paid the shop"
+            : shareStatusLabel(share)}
         </Badge>
         {share.accountDeleted && (
           <Badge tone="neutral">

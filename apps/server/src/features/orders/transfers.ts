@@ -1,0 +1,198 @@
+/**
+ * Fewer transfers (docs/decisions/020-payers-and-settle-plan.md): the plan that settles every open balance
+ * in the orders the caller is part of, and recording one transfer, which settles the caller's
+ * open parts owed to the recipient oldest first, less what the recipient owes the caller (the two
+ * cancel), exactly: an amount that does not match whole parts is refused with the amounts that
+ * would, so no share is ever half settled.
+ */
+import {
+  fromCents,
+  orderNumber,
+  settlePlan,
+  toCents,
+  type OrderCaller,
+  type PlannedTransfer,
+  type RecordTransferBody,
+} from "@cartner/contract";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { orderShares, orders } from "../../db/schema.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { conflict, invalidFields } from "../../lib/errors.ts";
+import { requireAllowed } from "../../lib/permissions.ts";
+import type { EventBus } from "../realtime/index.ts";
+import { writeSessionsTogether } from "../sessions/index.ts";
+import { peopleOf } from "./checkout.ts";
+import { formatMoney } from "./format.ts";
+import { openParts, partsOfOrder, type OpenPart } from "./open-parts.ts";
+import { payersOf, sharesOf } from "./order-view.ts";
+
+/** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
+type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };
+
+/** The plan over every open part of the caller's orders (with `withId`: the ones shared with them). */
+export async function planFor(db: Db, userId: string, withId?: string): Promise<PlannedTransfer[]> {
+  const parts = await openParts(db, userId, withId);
+  const nets = new Map<string, number>();
+  const names = new Map<string, string>();
+  for (const p of parts) {
+    nets.set(p.debtorId, (nets.get(p.debtorId) ?? 0) - p.cents);
+    nets.set(p.payerId, (nets.get(p.payerId) ?? 0) + p.cents);
+    names.set(p.debtorId, p.debtorName);
+    names.set(p.payerId, p.payerName);
+  }
+  const person = (id: string) => ({ _id: id, name: names.get(id) ?? "" });
+  return settlePlan(nets).map((t) => ({
+    from: person(t.from),
+    to: person(t.to),
+    amount: fromCents(t.cents),
+  }));
+}
+
+/**
+ * The caller's part towards `to`: "sharer" when the caller owes on balance (and so pays),
+ * "payee" when `to` does, "stranger" with nothing open between them.
+ */
+function roleTowards(owe: OpenPart[], back: OpenPart[]): OrderCaller {
+  if (owe.length === 0 && back.length === 0) return "stranger";
+  const net = sum(owe) - sum(back);
+  return net > 0 ? "sharer" : "payee";
+}
+
+const sum = (parts: OpenPart[]) => parts.reduce((a, p) => a + p.cents, 0);
+const oldestFirst = (a: OpenPart, b: OpenPart) =>
+  a.placedAt.getTime() - b.placedAt.getTime() || a.number - b.number;
+
+/** Records the caller's transfer to `to`; answers what it settled on each order. */
+export async function recordTransfer(
+  db: Db,
+  deps: Deps,
+  userId: string,
+  body: RecordTransferBody,
+): Promise<{ orderId: string; amount: number }[]> {
+  if (body.to === userId) throw invalidFields({ to: "You cannot pay yourself" });
+  const parts = await openParts(db, userId, body.to);
+  const owe = parts.filter((p) => p.debtorId === userId && p.payerId === body.to).sort(oldestFirst);
+  const back = parts.filter((p) => p.debtorId === body.to && p.payerId === userId);
+  requireAllowed(
+    roleTowards(owe, back),
+    "order.transfer",
+    "Nothing is open between you and that person",
+  );
+  // The amounts that settle whole parts: the oldest k owed, less everything owed back.
+  const owedBack = sum(back);
+  const matching: number[] = [];
+  let running = 0;
+  let take = -1;
+  const cents = toCents(body.amount);
+  owe.forEach((p, i) => {
+    running += p.cents;
+    if (running - owedBack > 0) matching.push(running - owedBack);
+    if (running - owedBack === cents) take = i + 1;
+  });
+  if (take < 0) {
+    throw invalidFields({
+      amount: `${formatMoney(body.amount, deps.currency)} does not settle whole shares; ${matching
+        .map((c) => formatMoney(fromCents(c), deps.currency))
+        .join(", ")} would`,
+    });
+  }
+  return settle(db, deps, userId, body.to, [...owe.slice(0, take), ...back]);
+}
+
+/** Settles these parts, each order a session write, all in one transaction. */
+async function settle(
+  db: Db,
+  deps: Deps,
+  userId: string,
+  toId: string,
+  chosen: OpenPart[],
+): Promise<{ orderId: string; amount: number }[]> {
+  const byOrder = new Map<string, OpenPart[]>();
+  for (const p of chosen) byOrder.set(p.orderId, [...(byOrder.get(p.orderId) ?? []), p]);
+  // Sessions are locked in id order, so two transfers never deadlock.
+  const orderIds = [...byOrder.keys()].sort((a, b) =>
+    byOrder.get(a)![0]!.sessionId < byOrder.get(b)![0]!.sessionId ? -1 : 1,
+  );
+  const toName =
+    chosen.find((p) => p.payerId === toId)?.payerName ??
+    chosen.find((p) => p.debtorId === toId)?.debtorName ??
+    "";
+  return writeSessionsTogether(db, deps, async (write) => {
+    const settled: { orderId: string; amount: number }[] = [];
+    for (const orderId of orderIds) {
+      const mine = byOrder.get(orderId)!;
+      const first = mine[0]!;
+      const cents = mine.reduce((a, p) => a + (p.debtorId === userId ? p.cents : -p.cents), 0);
+      await write({
+        sessionId: first.sessionId,
+        userId,
+        // Checked above: the caller owes `to` on balance.
+        action: null,
+        active: false,
+        change: async ({ tx, now }) => {
+          const row = await settleOrder(tx, orderId, mine, now);
+          const details = {
+            orderId,
+            number: orderNumber(first.number),
+            to: toName,
+            toId,
+            amount: fromCents(cents),
+          };
+          return {
+            result: row,
+            activity: { type: "order.transfer", details },
+            version: "unchanged",
+          };
+        },
+        events: (row) => [
+          {
+            event: { type: "order.updated", sessionId: first.sessionId, orderId },
+            users: peopleOf(row.row, row.shares),
+          },
+        ],
+      });
+      settled.push({ orderId, amount: fromCents(cents) });
+    }
+    return settled;
+  });
+}
+
+/**
+ * Under the session's lock: the parts must still be open as read (else 409, nothing stored);
+ * each part's amount is added to what its share paid that payer (settled_to) and to what the
+ * share paid in all (paid_cents, which adjustments and balances read), and a share with nothing
+ * left open to anyone is confirmed.
+ */
+async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[], now: Date) {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  const [shares, payers] = await Promise.all([sharesOf(tx, [orderId]), payersOf(tx, [orderId])]);
+  const open = partsOfOrder(row!, shares, payers);
+  for (const part of chosen) {
+    const still = open.find((o) => o.debtorId === part.debtorId && o.payerId === part.payerId);
+    if (!still || still.cents !== part.cents) {
+      throw conflict("These shares changed meanwhile: reload the balances and try again.");
+    }
+  }
+  const debtors = [...new Set(chosen.map((p) => p.debtorId))];
+  for (const debtorId of debtors) {
+    const settledNow = chosen.filter((p) => p.debtorId === debtorId);
+    const left = open.filter(
+      (o) => o.debtorId === debtorId && !settledNow.some((p) => p.payerId === o.payerId),
+    );
+    const share = shares.find((s) => s.userId === debtorId)!;
+    const settledTo = { ...share.settledTo };
+    for (const p of settledNow) settledTo[p.payerId] = (settledTo[p.payerId] ?? 0) + p.cents;
+    await tx
+      .update(orderShares)
+      .set({
+        settledTo,
+        paidCents: share.paidCents + settledNow.reduce((a, p) => a + p.cents, 0),
+        ...(left.length === 0
+          ? { status: "confirmed" as const, confirmedAt: now, settledAs: "transfer" as const }
+          : {}),
+      })
+      .where(and(eq(orderShares.orderId, orderId), eq(orderShares.userId, debtorId)));
+  }
+  return { row: row!, shares };
+}

@@ -1,0 +1,257 @@
+/**
+ * Several payers and transfers together with adjustments (PGlite and PostgreSQL): the parts are
+ * computed from the adjusted shares, and what is open is the adjusted share less what was paid,
+ * owed to the payers in proportion; balances, the settle plan and transfers all read it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "../helpers.ts";
+import { createTestApp, type TestApp } from "../helpers.ts";
+import { threeWayOrder } from "../payers-support.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const cents = (x: number) => Math.round(x * 100);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+interface Share {
+  userId: string;
+  name: string;
+  total: number;
+  paid: number;
+  credit: number;
+  status: string;
+}
+interface Line {
+  unitPrice: number;
+  quantity: number;
+  addedBy: { _id: string };
+}
+interface OrderView {
+  _id: string;
+  total: number;
+  lines: Line[];
+  split: Share[];
+  payers: { user: { _id: string; name: string }; amount: number }[];
+}
+
+/** Net of every balance the caller sees, in cents by name (positive: owed to them). */
+async function netsOf(as: Client): Promise<Record<string, number>> {
+  const { balances } = (await as("GET", "/api/balances")).json() as {
+    balances: { user: { name: string }; amount: number }[];
+  };
+  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
+}
+
+async function planOf(as: Client, query = "") {
+  return (await as("GET", `/api/balances/settle-plan${query}`)).json().transfers as {
+    from: { _id: string; name: string };
+    to: { _id: string; name: string };
+    amount: number;
+  }[];
+}
+
+const shareOf = (order: OrderView, name: string) => order.split.find((s) => s.name === name)!;
+
+/** The three-way order, with Ben's line and a way to adjust and read the order. */
+async function setup() {
+  const f = await threeWayOrder(t);
+  const url = `/api/orders/${f.order._id}`;
+  const first = (await f.as.creator("GET", url)).json().order as OrderView;
+  const benLine = first.lines.findIndex((l) => l.addedBy._id === f.ids.ben);
+  const adjust = async (body: Record<string, unknown>) => {
+    const res = await f.as.creator("POST", `${url}/adjustments`, body);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().order as OrderView;
+  };
+  /** Ben's line at a new unit price: his share changes, the others' do not. */
+  const priceBen = (delta: number) =>
+    adjust({
+      kind: "price",
+      lineIndex: benLine,
+      unitPrice: Math.round((first.lines[benLine]!.unitPrice + delta) * 100) / 100,
+    });
+  const read = async () => (await f.as.creator("GET", url)).json().order as OrderView;
+  return { ...f, url, first, benLine, adjust, priceBen, read };
+}
+
+describe("payers after an adjustment", () => {
+  it("must add up to the adjusted total, and the parts follow the adjusted shares", async () => {
+    const f = await setup();
+    const adjusted = await f.priceBen(-1);
+    const total = cents(adjusted.total);
+    expect(total).toBeLessThan(cents(f.first.total));
+    // The checkout total no longer adds up.
+    const original = cents(f.first.total);
+    const stale = await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: Math.round(original / 2) / 100 },
+        { userId: f.ids.cat, amount: (original - Math.round(original / 2)) / 100 },
+      ],
+    });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().fields).toHaveProperty("payers");
+    const annPaid = Math.round(total / 2);
+    const res = await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: annPaid / 100 },
+        { userId: f.ids.cat, amount: (total - annPaid) / 100 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const order = res.json().order as OrderView;
+    expect(sum(order.payers.map((p) => cents(p.amount)))).toBe(total);
+    // Ben owes the payers his adjusted share between them, nothing more or less.
+    const ben = await netsOf(f.as.participant);
+    expect(-((ben.Ann ?? 0) + (ben.Cat ?? 0))).toBe(cents(shareOf(order, "Ben").total));
+    const ann = await netsOf(f.as.creator);
+    expect((ann.Ben ?? 0) + (ann.Cat ?? 0)).toBe(annPaid - cents(shareOf(order, "Ann").total));
+  });
+});
+
+describe("an adjustment after payers are set", () => {
+  it("re-splits the parts: the payers' amounts add up to the new total and balances follow", async () => {
+    const f = await setup();
+    const total = cents(f.first.total);
+    const annPaid = Math.round(total * 0.6);
+    const set = await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: annPaid / 100 },
+        { userId: f.ids.cat, amount: (total - annPaid) / 100 },
+      ],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const order = await f.priceBen(-0.5);
+    const newTotal = cents(order.total);
+    expect(newTotal).toBeLessThan(total);
+    const payers = order.payers.map((p) => cents(p.amount));
+    expect(sum(payers)).toBe(newTotal);
+    // The refund goes back to the payers as they paid, within a cent.
+    expect(Math.abs(payers[0]! - (annPaid * newTotal) / total)).toBeLessThan(1);
+    const ben = await netsOf(f.as.participant);
+    const ann = await netsOf(f.as.creator);
+    const cat = await netsOf(f.asCat);
+    expect(-((ben.Ann ?? 0) + (ben.Cat ?? 0))).toBe(cents(shareOf(order, "Ben").total));
+    expect((ann.Ben ?? 0) + (ann.Cat ?? 0)).toBe(payers[0]! - cents(shareOf(order, "Ann").total));
+    expect((cat.Ben ?? 0) + (cat.Ann ?? 0)).toBe(payers[1]! - cents(shareOf(order, "Cat").total));
+    expect(ann.Cat ?? 0).toBe(-(cat.Ann ?? 0));
+    // The plan settles exactly those balances.
+    const plan = await planOf(f.as.participant);
+    const nets: Record<string, number> = {};
+    for (const p of plan) {
+      nets[p.from.name] = (nets[p.from.name] ?? 0) - cents(p.amount);
+      nets[p.to.name] = (nets[p.to.name] ?? 0) + cents(p.amount);
+    }
+    expect(nets.Ben).toBe(-cents(shareOf(order, "Ben").total));
+  });
+});
+
+describe("a share paid, then adjusted", () => {
+  it("adjusted up: the plan shows only the rest, and a transfer of the rest settles it", async () => {
+    const f = await setup();
+    const ben = cents(shareOf(f.first, "Ben").total);
+    const paid = await f.as.participant("POST", "/api/balances/transfers", {
+      to: f.ids.ann,
+      amount: ben / 100,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(shareOf(await f.read(), "Ben").status).toBe("confirmed");
+    const order = await f.priceBen(1);
+    const share = shareOf(order, "Ben");
+    const rest = cents(share.total) - ben;
+    expect(rest).toBeGreaterThan(0);
+    expect(share).toMatchObject({ status: "unpaid", paid: ben / 100 });
+    expect(await netsOf(f.as.participant)).toEqual({ Ann: -rest });
+    // The plan (which also settles Cat's share with Ann) has Ben pay only the rest.
+    const bens = (await planOf(f.as.participant)).filter(
+      (p) => p.from.name === "Ben" || p.to.name === "Ben",
+    );
+    expect(bens).toEqual([
+      {
+        from: { _id: f.ids.ben, name: "Ben" },
+        to: { _id: f.ids.ann, name: "Ann" },
+        amount: rest / 100,
+      },
+    ]);
+    // The whole share again is not what is open.
+    const whole = await f.as.participant("POST", "/api/balances/transfers", {
+      to: f.ids.ann,
+      amount: cents(share.total) / 100,
+    });
+    expect(whole.statusCode).toBe(400);
+    const res = await f.as.participant("POST", "/api/balances/transfers", {
+      to: f.ids.ann,
+      amount: rest / 100,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().settled).toEqual([{ orderId: f.order._id, amount: rest / 100 }]);
+    expect(shareOf(await f.read(), "Ben")).toMatchObject({
+      status: "confirmed",
+      paid: share.total,
+      credit: 0,
+    });
+    expect(await netsOf(f.as.participant)).toEqual({});
+    const left = await planOf(f.as.participant);
+    expect(left.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([]);
+  });
+
+  it("adjusted down: the credit is not owed, by anyone, in balances or the plan", async () => {
+    const f = await setup();
+    const ben = cents(shareOf(f.first, "Ben").total);
+    await f.as.participant("POST", `${f.url}/paid`);
+    expect((await f.as.creator("POST", `${f.url}/confirm/${f.ids.ben}`)).statusCode).toBe(200);
+    const order = await f.priceBen(-0.5);
+    const share = shareOf(order, "Ben");
+    expect(cents(share.credit)).toBe(ben - cents(share.total));
+    expect(await netsOf(f.as.participant)).toEqual({});
+    expect(await netsOf(f.as.creator)).not.toHaveProperty("Ben");
+    // The plan still settles Cat's share, but nobody pays or is paid for Ben's.
+    const plan = await planOf(f.as.participant);
+    expect(plan.length).toBeGreaterThan(0);
+    expect(plan.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([]);
+  });
+
+  it("with two payers, one part paid then the share grown: each payer is owed what they lack", async () => {
+    const f = await setup();
+    const total = cents(f.first.total);
+    const annPaid = Math.round(total / 2);
+    await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: annPaid / 100 },
+        { userId: f.ids.cat, amount: (total - annPaid) / 100 },
+      ],
+    });
+    const before = await netsOf(f.as.participant);
+    const toCat = await f.as.participant("POST", "/api/balances/transfers", {
+      to: f.ids.cat,
+      amount: -before.Cat! / 100,
+    });
+    expect(toCat.statusCode, toCat.body).toBe(201);
+    const order = await f.priceBen(1);
+    const grown = cents(shareOf(order, "Ben").total);
+    const after = await netsOf(f.as.participant);
+    // All Ben owes is his grown share less what reached Cat, split by what each payer lacks.
+    expect((after.Ann ?? 0) + (after.Cat ?? 0)).toBe(-(grown + before.Cat!));
+    expect(after.Cat!).toBeLessThan(0);
+    expect(after.Ann!).toBeLessThan(before.Ann!);
+    // Settling both parts confirms the share, and nothing is left.
+    for (const [to, id] of [
+      ["Ann", f.ids.ann],
+      ["Cat", f.ids.cat],
+    ] as const) {
+      const res = await f.as.participant("POST", "/api/balances/transfers", {
+        to: id,
+        amount: -after[to]! / 100,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    expect(shareOf(await f.read(), "Ben")).toMatchObject({
+      status: "confirmed",
+      paid: grown / 100,
+    });
+    expect(await netsOf(f.as.participant)).toEqual({});
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Several payers through the API (PGlite and PostgreSQL): the payee says who paid the shop, the
+ * shares are then owed to the payers in proportion to the cent, and balances follow. Roles are
+ * walked by authorization.test.ts; here what the call does and its bad input.
+ */
+import { ActivityEntrySchema } from "@cartner/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers.ts";
+import { threeWayOrder } from "../payers-support.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+const cents = (x: number) => Math.round(x * 100);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+interface Share {
+  userId: string;
+  name: string;
+  total: number;
+  status: string;
+}
+
+/** Net of every balance the person sees, in cents (positive: owed to them). */
+async function balancesOf(as: (m: "GET", u: string) => Promise<{ json: () => unknown }>) {
+  const { balances } = (await as("GET", "/api/balances")).json() as {
+    balances: { user: { name: string }; amount: number }[];
+  };
+  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
+}
+
+describe("PUT /orders/:id/payers", () => {
+  it("defaults to the payee having paid everything", async () => {
+    const f = await threeWayOrder(t);
+    const { order } = (await f.as.participant("GET", `/api/orders/${f.order._id}`)).json();
+    expect(order.payers).toEqual([{ user: { _id: f.ids.ann, name: "Ann" }, amount: order.total }]);
+  });
+
+  it("splits what each share owes between the payers in proportion, to the cent, and balances follow", async () => {
+    const f = await threeWayOrder(t);
+    const total = cents(f.order.total);
+    const annPaid = Math.round(total * 0.6);
+    const res = await f.as.creator("PUT", `/api/orders/${f.order._id}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: annPaid / 100 },
+        { userId: f.ids.cat, amount: (total - annPaid) / 100 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { order } = res.json();
+    expect(order.payers.map((p: { user: { name: string } }) => p.user.name)).toEqual([
+      "Ann",
+      "Cat",
+    ]);
+    expect(sum(order.payers.map((p: { amount: number }) => cents(p.amount)))).toBe(total);
+    // Ann now owes Cat her part, so her share is open; Cat paid the shop too but owes Ann.
+    const status = Object.fromEntries(order.split.map((s: Share) => [s.name, s.status]));
+    expect(status).toEqual({ Ann: "unpaid", Ben: "unpaid", Cat: "unpaid" });
+
+    const share = (name: string) => cents(order.split.find((s: Share) => s.name === name).total);
+    const ann = await balancesOf(f.as.creator);
+    const ben = await balancesOf(f.as.participant);
+    const cat = await balancesOf(f.asCat);
+    // Ben owes both payers his whole share between them.
+    const of = (b: Record<string, number>, name: string) => b[name] ?? 0;
+    expect(-(of(ben, "Ann") + of(ben, "Cat"))).toBe(share("Ben"));
+    expect(of(ann, "Ben")).toBe(-of(ben, "Ann"));
+    expect(of(cat, "Ben")).toBe(-of(ben, "Cat"));
+    // What Ann and Cat owe each other is the same seen from either side.
+    expect(of(ann, "Cat")).toBe(-of(cat, "Ann"));
+    // Each payer is owed what they paid less their own share, to the cent.
+    expect(of(ann, "Ben") + of(ann, "Cat")).toBe(annPaid - share("Ann"));
+    expect(of(cat, "Ben") + of(cat, "Ann")).toBe(total - annPaid - share("Cat"));
+  });
+
+  it("goes back to the payee alone, and the payee's share is settled again", async () => {
+    const f = await threeWayOrder(t);
+    const url = `/api/orders/${f.order._id}/payers`;
+    const half = Math.floor(cents(f.order.total) / 2);
+    await f.as.creator("PUT", url, {
+      payers: [
+        { userId: f.ids.ben, amount: half / 100 },
+        { userId: f.ids.ann, amount: (cents(f.order.total) - half) / 100 },
+      ],
+    });
+    const back = await f.as.creator("PUT", url, {
+      payers: [{ userId: f.ids.ann, amount: f.order.total }],
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    const { order } = back.json();
+    expect(order.payers).toEqual([{ user: { _id: f.ids.ann, name: "Ann" }, amount: order.total }]);
+    expect(order.split.find((s: Share) => s.name === "Ann").status).toBe("confirmed");
+    expect(await balancesOf(f.as.participant)).toEqual({
+      Ann: -cents(order.split.find((s: Share) => s.name === "Ben").total),
+    });
+  });
+
+  it("is refused once a share is paid (409), and nothing changes", async () => {
+    const f = await threeWayOrder(t);
+    expect((await f.as.participant("POST", `/api/orders/${f.order._id}/paid`)).statusCode).toBe(
+      200,
+    );
+    const res = await f.as.creator("PUT", `/api/orders/${f.order._id}/payers`, {
+      payers: [{ userId: f.ids.cat, amount: f.order.total }],
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/already paid or settled/);
+    const { order } = (await f.as.creator("GET", `/api/orders/${f.order._id}`)).json();
+    expect(order.payers[0].user.name).toBe("Ann");
+  });
+
+  it("refuses bad payers with 400 naming payers, storing nothing", async () => {
+    const f = await threeWayOrder(t);
+    const url = `/api/orders/${f.order._id}/payers`;
+    const total = f.order.total;
+    const bad: [string, unknown, RegExp][] = [
+      [
+        "amounts not adding up",
+        { payers: [{ userId: f.ids.ann, amount: total - 0.01 }] },
+        /add up to/,
+      ],
+      [
+        "a payer outside the order (a viewer)",
+        { payers: [{ userId: f.people.viewer.userId, amount: total }] },
+        /payee or a member with a share/,
+      ],
+      [
+        "the same payer twice",
+        {
+          payers: [
+            { userId: f.ids.ann, amount: 1 },
+            { userId: f.ids.ann, amount: total - 1 },
+          ],
+        },
+        /once/,
+      ],
+      ["no payers", { payers: [] }, /At least one/],
+    ];
+    for (const [what, body, message] of bad) {
+      const res = await f.as.creator("PUT", url, body);
+      expect(res.statusCode, what).toBe(400);
+      expect(res.json().fields?.payers, what).toMatch(message);
+    }
+    const zero = await f.as.creator("PUT", url, {
+      payers: [
+        { userId: f.ids.ann, amount: total },
+        { userId: f.ids.ben, amount: 0 },
+      ],
+    });
+    expect(zero.statusCode).toBe(400);
+    expect(Object.keys(zero.json().fields)[0]).toMatch(/^payers/);
+    const { order } = (await f.as.creator("GET", `/api/orders/${f.order._id}`)).json();
+    expect(order.payers).toHaveLength(1);
+    expect(order.split.find((s: Share) => s.name === "Ann").status).toBe("confirmed");
+  });
+
+  it("answers a stranger 404 and a sharer 403", async () => {
+    const f = await threeWayOrder(t);
+    const body = { payers: [{ userId: f.ids.ben, amount: f.order.total }] };
+    const url = `/api/orders/${f.order._id}/payers`;
+    expect((await f.as.stranger("PUT", url, body)).statusCode).toBe(404);
+    expect((await f.as.viewer("PUT", url, body)).statusCode).toBe(404);
+    const sharer = await f.as.participant("PUT", url, body);
+    expect(sharer.statusCode).toBe(403);
+    expect(sharer.json().message).toBe("Only the payee says who paid the shop.");
+  });
+
+  it("writes the change in the session's activity", async () => {
+    const f = await threeWayOrder(t);
+    await f.as.creator("PUT", `/api/orders/${f.order._id}/payers`, {
+      payers: [{ userId: f.ids.cat, amount: f.order.total }],
+    });
+    const { events } = (
+      await f.as.participant("GET", `/api/sessions/${f.sessionId}/activity`)
+    ).json();
+    const entry = events.find((e: { type: string }) => e.type === "order.payers");
+    expect(entry.payers).toEqual([{ name: "Cat", amount: f.order.total }]);
+    expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
+  });
+});

@@ -1,0 +1,51 @@
+/** An order three members share, for the several-payers and settle-plan API tests. */
+import { expect } from "vitest";
+import { client, sessionWithEveryRole, signUp, type TestApp } from "./helpers.ts";
+
+interface Share {
+  userId: string;
+  name: string;
+  total: number;
+  status: string;
+}
+
+/**
+ * Ann (creator, the payee), Ben and Cat (participants) each with a line, checked out; Vic views
+ * and Sam is a stranger.
+ */
+export async function threeWayOrder(test: TestApp) {
+  const f = await sessionWithEveryRole(test);
+  const cat = await signUp(test, "Cat");
+  const asCat = client(test, cat.token);
+  const join = await asCat("POST", "/api/sessions/join/code", {
+    sessionCode: f.code,
+    passcode: "tulip",
+  });
+  expect(join.statusCode, join.body).toBe(202);
+  await f.as.creator("POST", `/api/sessions/approve/${f.code}`, { userId: cat.userId });
+  const products = (await f.as.creator("GET", "/api/products?limit=50")).json().products as {
+    _id: string;
+    stock: number;
+  }[];
+  const [a, b, c] = products.filter((p) => p.stock > 10);
+  for (const [as, product, quantity] of [
+    [f.as.creator, a!, 2],
+    [f.as.participant, b!, 3],
+    [asCat, c!, 1],
+  ] as const) {
+    const res = await as("POST", `/api/carts/${f.cartId}/product`, {
+      productId: product._id,
+      quantity,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
+  expect(placed.statusCode, placed.body).toBe(201);
+  const order = placed.json().order as { _id: string; total: number; split: Share[] };
+  const ids = {
+    ann: f.people.creator.userId,
+    ben: f.people.participant.userId,
+    cat: cat.userId,
+  };
+  return { ...f, asCat, ids, order };
+}

@@ -1,0 +1,53 @@
+/** Several payers and fewer transfers: the request and answer shapes (rules: owed.ts). */
+import { z } from "zod";
+
+/** Currency units, more than zero, at most two decimals (as order amounts are shown). */
+const amount = (field: string) =>
+  z
+    .number({ error: `${field} is a number` })
+    .positive(`${field} must be more than 0`)
+    .max(10_000_000, `${field} is too large`)
+    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "At most two decimals");
+
+/** PUT /orders/:id/payers: who paid the shop and how much; adding up to the total is the server's check. */
+export const SetPayersBodySchema = z.strictObject({
+  payers: z
+    .array(
+      z.strictObject({
+        userId: z.uuid("Choose a member of the order"),
+        amount: amount("Amount"),
+      }),
+    )
+    .min(1, "At least one payer")
+    .max(20, "At most 20 payers")
+    .refine(
+      (payers) => new Set(payers.map((p) => p.userId)).size === payers.length,
+      "Each payer once",
+    ),
+});
+export type SetPayersBody = z.infer<typeof SetPayersBodySchema>;
+
+/** POST /balances/transfers: the caller paid `to` this much outside the app. */
+export const RecordTransferBodySchema = z.strictObject({
+  to: z.uuid("Choose who you paid"),
+  amount: amount("Amount"),
+});
+export type RecordTransferBody = z.infer<typeof RecordTransferBodySchema>;
+
+export const RecordTransferResponseSchema = z.object({
+  settled: z.array(z.object({ orderId: z.string(), amount: z.number() })),
+});
+
+/** GET /balances/settle-plan?with=: only the orders you share with that person. */
+export const SettlePlanQuerySchema = z.strictObject({
+  with: z.uuid("Choose a person").optional(),
+});
+
+const PlanPersonSchema = z.object({ _id: z.string(), name: z.string() });
+export const PlannedTransferSchema = z.object({
+  from: PlanPersonSchema,
+  to: PlanPersonSchema,
+  amount: z.number(),
+});
+export type PlannedTransfer = z.infer<typeof PlannedTransferSchema>;
+export const SettlePlanResponseSchema = z.object({ transfers: z.array(PlannedTransferSchema) });
