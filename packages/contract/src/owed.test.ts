@@ -113,7 +113,8 @@ const nets = fc
   .map((xs) => {
     const map = new Map<string, number>();
     xs.forEach((c, i) => map.set(`u${i}`, c));
-    map.set("last", -sum(xs));
+    // 0 - x, not -x: a sum of 0 must give 0, not -0 (which is not 0 to toBe).
+    map.set("last", 0 - sum(xs));
     return map;
   });
 

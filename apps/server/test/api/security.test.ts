@@ -142,6 +142,7 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
     pattern?: string;
     enum?: unknown[];
     minimum?: number;
+    exclusiveMinimum?: boolean;
     minLength?: number;
     properties?: Record<string, JsonSchema>;
     required?: string[];
@@ -230,7 +231,11 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       userIds: () => [],
       ids: () => [],
       from: () => "22:00",
-      to: () => "07:00",
+      // Quiet hours' end, or whom a transfer goes to.
+      to: () => (schema.format === "uuid" ? f.people.participant.userId : "07:00"),
+      payers: () => [{ userId: f.people.creator.userId, amount: 1 }],
+      iban: () => "DE89370400440532013000",
+      payLink: () => "https://paypal.me/ann",
       timeZone: () => "UTC",
       endpoint: () => `https://push.example.com/send/${crypto.randomUUID()}`,
       p256dh: () => `B${nodeCrypto.randomBytes(64).toString("base64url")}`.slice(0, 87),
@@ -246,7 +251,10 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
     const branch = schema.anyOf?.[0] ?? schema.oneOf?.[0];
     if (branch) return sample(name, branch, f);
     if (schema.enum) return schema.enum[0];
-    if (schema.type === "number" || schema.type === "integer") return schema.minimum ?? 1;
+    if (schema.type === "number" || schema.type === "integer") {
+      // A number above its bound when the bound itself is excluded (an amount > 0).
+      return schema.minimum === undefined ? 1 : schema.minimum + (schema.exclusiveMinimum ? 1 : 0);
+    }
     if (schema.type === "boolean") return false;
     if (schema.type === "object") return validBody(schema, f);
     if (schema.type === "string" && !schema.format && !schema.pattern) {
@@ -275,6 +283,7 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       code: f.code,
       productId: f.productId,
       lineId: crypto.randomUUID(),
+      adjId: crypto.randomUUID(),
       userId: f.people.participant.userId,
     };
     for (const route of routes) {
