@@ -74,6 +74,9 @@ describe("PUT /orders/:id/payers", () => {
     // Each payer is owed what they paid less their own share, to the cent.
     expect(of(ann, "Ben") + of(ann, "Cat")).toBe(annPaid - share("Ann"));
     expect(of(cat, "Ben") + of(cat, "Ann")).toBe(total - annPaid - share("Cat"));
+    // Ben's pay panel asks him for Ann's part only, what his balance says he owes her.
+    const payInfo = (await f.as.participant("GET", `/api/orders/${f.order._id}/pay-info`)).json();
+    expect(cents(payInfo.amount)).toBe(-of(ben, "Ann"));
   });
 
   it("goes back to the payee alone, and the payee's share is settled again", async () => {

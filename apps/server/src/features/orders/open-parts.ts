@@ -101,6 +101,24 @@ export function partsOfOrder(
   });
 }
 
+/** What `debtorId` still owes `payerId` on one order (0 when settled or never owed), in cents. */
+export async function openOwed(
+  db: Db,
+  orderId: string,
+  debtorId: string,
+  payerId: string,
+): Promise<number> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(sql`${orders.id} = ${orderId}`);
+  if (!row) return 0;
+  const parts = partsOfOrder(row, await sharesOf(db, [orderId]), await payersOf(db, [orderId]));
+  return parts
+    .filter((p) => p.debtorId === debtorId && p.payerId === payerId)
+    .reduce((sum, p) => sum + p.cents, 0);
+}
+
 /** A share not yet confirmed between the user and someone else, from the user's side. */
 export interface UnsettledRow {
   otherId: string;

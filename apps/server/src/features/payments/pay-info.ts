@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { orders, users } from "../../db/schema.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import { sharesOf } from "../orders/index.ts";
+import { openOwed, sharesOf } from "../orders/index.ts";
 import { detailsOf, NO_DETAILS } from "./details.ts";
 import { epcPayload } from "./epc.ts";
 
@@ -29,9 +29,9 @@ export function createPayInfo(deps: { db: Db; currency: string }) {
     // The payee, a sharer, or nobody (404): the table lets only those who owe see the details.
     const role = !row ? null : row.payeeId === userId ? "payee" : share ? "sharer" : "stranger";
     requireAllowed(role, "order.payInfo", "Order not found");
-    // What is left of the share: all of it, or the rest after an adjustment raised a paid share.
-    const owedCents =
-      share!.status === "confirmed" ? 0 : Math.max(0, share!.totalCents - share!.paidCents);
+    // What is still open of the share towards the payee, by the same rule as balances: the rest
+    // after an adjustment raised a paid share, only the payee's part when several paid the shop.
+    const owedCents = row!.payeeId ? await openOwed(db, orderId, userId, row!.payeeId) : 0;
     // A deleted payee's details went with their account.
     const details =
       row!.payeeId && !row!.payeeDeletedAt ? await detailsOf(db, row!.payeeId) : NO_DETAILS;
