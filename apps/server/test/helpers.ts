@@ -251,3 +251,8 @@ export function postProfileForm(t: TestApp, token: string, fields: Record<string
     payload: `${parts.join("")}--${boundary}--\r\n`,
   });
 }
+
+/** An API amount (currency units) in cents. */
+export const cents = (amount: number) => Math.round(amount * 100);
+/** The sum of some cents. */
+export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -8,7 +8,7 @@ import { resplit } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, sessionMembers } from "../../src/db/schema.ts";
-import { createTestApp, filledSession, type TestApp } from "../helpers.ts";
+import { sum, cents, createTestApp, filledSession, type TestApp } from "../helpers.ts";
 import { listenForLive, signedIn } from "../live-peers.ts";
 import { pdfText } from "../pdf-text.ts";
 
@@ -17,9 +17,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
-
-const cents = (x: number) => Math.round(x * 100);
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 interface Share {
   userId: string;

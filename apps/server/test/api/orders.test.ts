@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMails } from "../../src/db/schema.ts";
 import { createDevOutbox, type Mail } from "../../src/features/mail/mailer.ts";
 import {
+  sum,
+  cents,
   createTestApp,
   filledSession as filledSessionOf,
   sessionWithEveryRole,
@@ -36,10 +38,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const cents = (x: number) => Math.round(x * 100);
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const money = (n: number) => usd.format(n);
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** Ann (creator), Ben (participant) with a line each; Vic views, Pat waits, Sam is a stranger. */
 const filledSession = () => filledSessionOf(t);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../helpers.ts";
-import { createTestApp, type TestApp } from "../helpers.ts";
+import { sum, cents, createTestApp, type TestApp } from "../helpers.ts";
 import { threeWayOrder } from "../payers-support.ts";
 
 let t: TestApp;
@@ -13,9 +13,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
-
-const cents = (x: number) => Math.round(x * 100);
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 interface Share {
   userId: string;

@@ -5,7 +5,7 @@
  */
 import { ActivityEntrySchema } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, signUp, type Client, type TestApp } from "../helpers.ts";
+import { cents, client, createTestApp, signUp, type Client, type TestApp } from "../helpers.ts";
 import { threeWayOrder } from "../payers-support.ts";
 
 let t: TestApp;
@@ -18,8 +18,6 @@ beforeAll(async () => {
   productIds = products.filter((p) => p.stock > 10).map((p) => p._id);
 });
 afterAll(async () => t.close());
-
-const cents = (x: number) => Math.round(x * 100);
 
 interface Person {
   userId: string;

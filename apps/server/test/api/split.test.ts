@@ -3,7 +3,7 @@
  * Every answer's shares add up to the cart's totals to the cent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
+import { cents, createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
 let productId: string;
@@ -19,7 +19,6 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 type Share = { userId: string; name: string; subtotal: number; total: number; overBudget: boolean };
-const cents = (x: number) => Math.round(x * 100);
 const byName = (split: Share[]) => Object.fromEntries(split.map((s) => [s.name, s]));
 
 async function world() {
