@@ -1,15 +1,8 @@
 import { useId, useState } from "react";
 import { Download, History, PackageCheck, ReceiptText } from "lucide-react";
 import type { Cart } from "@cartner/contract";
-import {
-  Badge,
-  Button,
-  ButtonLink,
-  Container,
-  EmptyState,
-  LoadError,
-} from "../../components/ui/index.ts";
-import { errorMessage } from "../../lib/api.ts";
+import { Badge, Button, ButtonLink, Container, EmptyState } from "../../components/ui/index.ts";
+import { QueryList } from "../../components/QueryList.tsx";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts.tsx";
@@ -28,36 +21,6 @@ export function CartHistoryPage() {
   const query = useCartHistory();
   useRefetchCartsOnSync();
 
-  let body;
-  if (query.data) {
-    body =
-      query.data.length === 0 ? (
-        <EmptyState
-          size="lg"
-          icon={<History aria-hidden="true" className="size-7" />}
-          title={NO_PAST_CARTS_MESSAGE}
-        >
-          <p>When a session ends, its cart is kept here with the prices everyone paid.</p>
-          <ButtonLink to="/cart" variant="secondary" size="sm">
-            Back to My Cart
-          </ButtonLink>
-        </EmptyState>
-      ) : (
-        <HistoryList carts={query.data} />
-      );
-  } else if (query.isError) {
-    body = (
-      <LoadError
-        title="We couldn't load your past carts."
-        message={errorMessage(query.error, "Check your connection and try again.")}
-        onRetry={() => void query.refetch()}
-        retrying={query.isFetching}
-      />
-    );
-  } else {
-    body = <CartSkeleton label="Loading your past carts…" />;
-  }
-
   return (
     <Container className="flex flex-col gap-5 py-6 sm:py-8">
       <title>Cart History — Cartner</title>
@@ -71,12 +34,30 @@ export function CartHistoryPage() {
         <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">Cart History</h1>
         <p className="text-slate-600">Carts from your ended sessions, read-only.</p>
       </header>
-      {body}
+      <QueryList
+        query={query}
+        loading={<CartSkeleton label="Loading your past carts…" />}
+        errorTitle="We couldn't load your past carts."
+        empty={
+          <EmptyState
+            size="lg"
+            icon={<History aria-hidden="true" className="size-7" />}
+            title={NO_PAST_CARTS_MESSAGE}
+          >
+            <p>When a session ends, its cart is kept here with the prices everyone paid.</p>
+            <ButtonLink to="/cart" variant="secondary" size="sm">
+              Back to My Cart
+            </ButtonLink>
+          </EmptyState>
+        }
+      >
+        {(carts) => <HistoryList carts={carts} />}
+      </QueryList>
     </Container>
   );
 }
 
-function HistoryList({ carts }: { carts: Cart[] }) {
+function HistoryList({ carts }: { carts: readonly Cart[] }) {
   const [openIds, setOpenIds] = useState<ReadonlySet<string>>(
     () => new Set(carts[0] ? [carts[0]._id] : []),
   );

@@ -1,8 +1,8 @@
 import { Link } from "../../lib/router.tsx";
 import { Scale } from "lucide-react";
 import type { Balance } from "@cartner/contract";
-import { Avatar, ButtonLink, Container, EmptyState, LoadError } from "../../components/ui/index.ts";
-import { errorMessage } from "../../lib/api.ts";
+import { Avatar, ButtonLink, Container, EmptyState } from "../../components/ui/index.ts";
+import { QueryList } from "../../components/QueryList.tsx";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
@@ -13,40 +13,6 @@ import { SettlePlan } from "./SettlePlan.tsx";
 /** /balances: who owes whom across every order not yet settled, and the orders behind it. */
 export function BalancesPage() {
   const query = useBalances();
-  let body;
-  if (query.data) {
-    body =
-      query.data.length === 0 ? (
-        <EmptyState
-          size="lg"
-          icon={<Scale aria-hidden="true" className="size-7" />}
-          title={SETTLED_UP_MESSAGE}
-        >
-          <p>Nobody owes you and you owe nobody. Shares show up here after a checkout.</p>
-          <ButtonLink to="/orders" variant="secondary" size="sm">
-            My Orders
-          </ButtonLink>
-        </EmptyState>
-      ) : (
-        <>
-          <SettlePlan />
-          <ul aria-label="Balances by person" className="flex flex-col gap-3">
-            {query.data.map((balance) => (
-              <BalanceRow key={balance.user._id} balance={balance} />
-            ))}
-          </ul>
-        </>
-      );
-  } else if (query.isError) {
-    body = (
-      <LoadError
-        title="We couldn't load your balances."
-        message={errorMessage(query.error, "Check your connection and try again.")}
-        onRetry={() => void query.refetch()}
-        retrying={query.isFetching}
-      />
-    );
-  } else body = <CartSkeleton label="Loading your balances…" sections={1} />;
 
   return (
     <Container className="flex flex-col gap-5 py-6 sm:py-8">
@@ -64,7 +30,34 @@ export function BalancesPage() {
           until its payee confirms the payment.
         </p>
       </header>
-      {body}
+      <QueryList
+        query={query}
+        loading={<CartSkeleton label="Loading your balances…" sections={1} />}
+        errorTitle="We couldn't load your balances."
+        empty={
+          <EmptyState
+            size="lg"
+            icon={<Scale aria-hidden="true" className="size-7" />}
+            title={SETTLED_UP_MESSAGE}
+          >
+            <p>Nobody owes you and you owe nobody. Shares show up here after a checkout.</p>
+            <ButtonLink to="/orders" variant="secondary" size="sm">
+              My Orders
+            </ButtonLink>
+          </EmptyState>
+        }
+      >
+        {(balances) => (
+          <>
+            <SettlePlan />
+            <ul aria-label="Balances by person" className="flex flex-col gap-3">
+              {balances.map((balance) => (
+                <BalanceRow key={balance.user._id} balance={balance} />
+              ))}
+            </ul>
+          </>
+        )}
+      </QueryList>
     </Container>
   );
 }

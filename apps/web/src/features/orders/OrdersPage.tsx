@@ -1,15 +1,8 @@
 import { Link } from "../../lib/router.tsx";
 import { FileSpreadsheet, Package, Scale } from "lucide-react";
 import type { Order } from "@cartner/contract";
-import {
-  Badge,
-  Button,
-  ButtonLink,
-  Container,
-  EmptyState,
-  LoadError,
-} from "../../components/ui/index.ts";
-import { errorMessage } from "../../lib/api.ts";
+import { Badge, Button, ButtonLink, Container, EmptyState } from "../../components/ui/index.ts";
+import { QueryList } from "../../components/QueryList.tsx";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
@@ -21,39 +14,6 @@ import { useCsvDownload } from "../../api/payments.ts";
 export function OrdersPage() {
   const query = useOrders();
   const csv = useCsvDownload();
-  let body;
-  if (query.data) {
-    body =
-      query.data.length === 0 ? (
-        <EmptyState
-          size="lg"
-          icon={<Package aria-hidden="true" className="size-7" />}
-          title={NO_ORDERS_MESSAGE}
-        >
-          <p>When your group checks out a cart, the order and everyone's share show up here.</p>
-          <ButtonLink to="/cart" variant="secondary" size="sm">
-            Back to My Cart
-          </ButtonLink>
-        </EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {query.data.map((order) => (
-            <li key={order._id}>
-              <OrderRow order={order} />
-            </li>
-          ))}
-        </ul>
-      );
-  } else if (query.isError) {
-    body = (
-      <LoadError
-        title="We couldn't load your orders."
-        message={errorMessage(query.error, "Check your connection and try again.")}
-        onRetry={() => void query.refetch()}
-        retrying={query.isFetching}
-      />
-    );
-  } else body = <CartSkeleton label="Loading your orders…" />;
 
   return (
     <Container className="flex flex-col gap-5 py-6 sm:py-8">
@@ -86,7 +46,33 @@ export function OrdersPage() {
           </div>
         </div>
       </header>
-      {body}
+      <QueryList
+        query={query}
+        loading={<CartSkeleton label="Loading your orders…" />}
+        errorTitle="We couldn't load your orders."
+        empty={
+          <EmptyState
+            size="lg"
+            icon={<Package aria-hidden="true" className="size-7" />}
+            title={NO_ORDERS_MESSAGE}
+          >
+            <p>When your group checks out a cart, the order and everyone's share show up here.</p>
+            <ButtonLink to="/cart" variant="secondary" size="sm">
+              Back to My Cart
+            </ButtonLink>
+          </EmptyState>
+        }
+      >
+        {(orders) => (
+          <ul className="flex flex-col gap-3">
+            {orders.map((order) => (
+              <li key={order._id}>
+                <OrderRow order={order} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryList>
     </Container>
   );
 }
