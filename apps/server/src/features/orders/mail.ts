@@ -17,9 +17,13 @@ export function orderMail(
   const shareLine = share
     ? `Your share: ${formatMoney(share.total, currency)}`
     : "You have no share.";
-  const payLine = isPayee
-    ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
-    : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
+  // Several payers: what each person owes each payer is on the order page.
+  const payLine =
+    order.payers.length > 1
+      ? `Several people paid the shop (${order.payers.map((p) => `${p.user.name} ${formatMoney(p.amount, currency)}`).join(", ")}): the order page shows what each share owes each of them.`
+      : isPayee
+        ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
+        : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
   const text = [
     `Hi ${to.name},`,
     "",
