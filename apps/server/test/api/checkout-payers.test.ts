@@ -4,7 +4,9 @@
  * payers refuse the checkout and nothing is written.
  */
 import { ActivityEntrySchema } from "@cartner/contract";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devMails } from "../../src/db/schema.ts";
 import { cents, createTestApp, type TestApp } from "../helpers.ts";
 import { threeWayCart } from "../payers-support.ts";
 
@@ -26,6 +28,9 @@ type Cart = Awaited<ReturnType<typeof threeWayCart>>;
 async function totalOf(f: Cart) {
   return cents((await f.as.creator("GET", `/api/sessions/${f.sessionId}/summary`)).json().total);
 }
+
+const usd = (n: number) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(n);
 
 const checkout = (f: Cart, body?: unknown) =>
   f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`, body);
@@ -108,6 +113,33 @@ describe("POST /sessions/:id/checkout with payers", () => {
       { name: "Cat", amount: (total - annPaid) / 100 },
     ]);
     expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
+
+    // Ben hears who paid and what he owes; Cat, a payer, both what she owes and is owed.
+    await t.app.idle();
+    const notice = async (as: Cart["asCat"]) =>
+      (await as("GET", "/api/notifications"))
+        .json()
+        .notifications.find(
+          (n: { kind: string; orderId?: string }) =>
+            n.kind === "checkout" && n.orderId === order._id,
+        ).body as string;
+    expect(await notice(f.as.participant)).toMatch(
+      new RegExp(`, paid by Ann and Cat: you owe \\${usd(share("Ben") / 100)}$`),
+    );
+    expect(await notice(f.asCat)).toMatch(
+      /paid by Ann and Cat: you owe \$[\d.,]+; the others owe you \$[\d.,]+$/,
+    );
+    // The checkout mail names the payers instead of "Pay Ann your share".
+    const mail = (
+      await t.database.db
+        .select()
+        .from(devMails)
+        .where(eq(devMails.recipient, f.people.participant.email))
+    ).find((m) => m.subject.includes(order.number));
+    expect(mail?.text).toContain(
+      `Paid at the shop by Ann ${usd(annPaid / 100)}, Cat ${usd((total - annPaid) / 100)}`,
+    );
+    expect(mail?.text).not.toContain("Pay Ann your share");
   });
 
   it("takes the payee alone with the whole total, or no payers, as the payee paying it all", async () => {

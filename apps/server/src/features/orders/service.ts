@@ -135,7 +135,7 @@ export function createOrderService(deps: {
     placed: { row: OrderRow; shares: ShareRow[]; payers: PayerRow[] },
   ) {
     const payeeId = order.payee._id;
-    // Several payers named at checkout: each person hears what they owe and are owed.
+    // Payers named at checkout: each person hears who paid, what they owe and are owed.
     const parts = partsOf(placed.row, placed.shares, placed.payers).filter(
       (p) => p.debtor !== p.payer,
     );
@@ -160,7 +160,11 @@ export function createOrderService(deps: {
             ...(owes > 0 ? [`you owe ${money(fromCents(owes))}`] : []),
             ...(owed > 0 ? [`the others owe you ${money(fromCents(owed))}`] : []),
           ];
-          return `${opening}, paid by several people: ${said.join("; ") || "you owe nothing"}`;
+          const names = placed.payers.map((p) => p.name);
+          const paidBy = [names.slice(0, -1).join(", "), names.at(-1)]
+            .filter(Boolean)
+            .join(" and ");
+          return `${opening}, paid by ${paidBy}: ${said.join("; ") || "you owe nothing"}`;
         }
         if (userId === payeeId) {
           return `${opening}: you paid, the others owe you ${money(fromCents(owed))}`;
