@@ -10,10 +10,10 @@ interface Share {
 }
 
 /**
- * Ann (creator, the payee), Ben and Cat (participants) each with a line, checked out; Vic views
- * and Sam is a stranger.
+ * Ann (creator, the payee), Ben and Cat (participants) each with a line, not yet checked out;
+ * Vic views and Sam is a stranger.
  */
-export async function threeWayOrder(test: TestApp) {
+export async function threeWayCart(test: TestApp) {
   const f = await sessionWithEveryRole(test);
   const cat = await signUp(test, "Cat");
   const asCat = client(test, cat.token);
@@ -39,13 +39,19 @@ export async function threeWayOrder(test: TestApp) {
     });
     expect(res.statusCode, res.body).toBe(200);
   }
-  const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
-  expect(placed.statusCode, placed.body).toBe(201);
-  const order = placed.json().order as { _id: string; total: number; split: Share[] };
   const ids = {
     ann: f.people.creator.userId,
     ben: f.people.participant.userId,
     cat: cat.userId,
   };
-  return { ...f, asCat, ids, order };
+  return { ...f, asCat, ids };
+}
+
+/** The same three-way cart, checked out with the payee paying it all. */
+export async function threeWayOrder(test: TestApp) {
+  const f = await threeWayCart(test);
+  const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
+  expect(placed.statusCode, placed.body).toBe(201);
+  const order = placed.json().order as { _id: string; total: number; split: Share[] };
+  return { ...f, order };
 }

@@ -111,8 +111,16 @@ export const ActivityEntrySchema = z.union([
   /** A member's budget (null: none). */
   entry("session.updated", { ...member, budget: money.nullable() }),
   entry("split.policy", { mode: z.enum(SPLIT_MODES), fees: z.enum(FEE_MODES) }),
-  /** `automatic`: placed at the deadline, as the creator had chosen (the entry is the creator's). */
-  entry("order.placed", { ...order, total: money, automatic: z.literal(true).optional() }),
+  /**
+   * `automatic`: placed at the deadline, as the creator had chosen (the entry is the creator's).
+   * `payers`: who paid the shop, when named at checkout (absent: the payee paid it all).
+   */
+  entry("order.placed", {
+    ...order,
+    total: money,
+    automatic: z.literal(true).optional(),
+    payers: z.array(z.strictObject({ name: z.string(), amount: money })).optional(),
+  }),
   entry("order.paid", { ...order, amount: money }),
   /**
    * The payee settled a member's share; `how` is missing on entries written before settlements

@@ -9,23 +9,34 @@ const amount = (field: string) =>
     .max(10_000_000, `${field} is too large`)
     .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "At most two decimals");
 
-/** PUT /orders/:id/payers: who paid the shop and how much; adding up to the total is the server's check. */
-export const SetPayersBodySchema = z.strictObject({
-  payers: z
-    .array(
-      z.strictObject({
-        userId: z.uuid("Choose a member of the order"),
-        amount: amount("Amount"),
-      }),
-    )
-    .min(1, "At least one payer")
-    .max(20, "At most 20 payers")
-    .refine(
-      (payers) => new Set(payers.map((p) => p.userId)).size === payers.length,
-      "Each payer once",
-    ),
-});
+/**
+ * Who paid the shop and how much, in the order given; adding up to the total and each payer being
+ * the payee or a member with a share are the server's checks (it knows the total).
+ */
+const PayersSchema = z
+  .array(
+    z.strictObject({
+      userId: z.uuid("Choose a member of the order"),
+      amount: amount("Amount"),
+    }),
+  )
+  .min(1, "At least one payer")
+  .max(20, "At most 20 payers")
+  .refine(
+    (payers) => new Set(payers.map((p) => p.userId)).size === payers.length,
+    "Each payer once",
+  );
+
+/** PUT /orders/:id/payers: the payee says who paid the shop (after checkout). */
+export const SetPayersBodySchema = z.strictObject({ payers: PayersSchema });
 export type SetPayersBody = z.infer<typeof SetPayersBodySchema>;
+
+/**
+ * POST /sessions/:id/checkout: optionally who pays the shop, by the same rules as the payers set
+ * later; no body, or no `payers`, means the payee pays it all.
+ */
+export const CheckoutBodySchema = z.strictObject({ payers: PayersSchema.optional() }).nullish();
+export type CheckoutBody = z.input<typeof CheckoutBodySchema>;
 
 /** POST /balances/transfers: the caller paid `to` this much outside the app. */
 export const RecordTransferBodySchema = z.strictObject({

@@ -9,8 +9,12 @@ import { sessionKeys } from "./sessions-calls.ts";
 
 /** Checkout, orders, settling up, receipts and balances. */
 export const ordersApi = {
-  checkout: (sessionId: string) =>
-    call("POST /api/sessions/:id/checkout", { params: { id: sessionId } }),
+  /** Checks out; `payers`: who pays the shop (absent: the creator, the payee, pays it all). */
+  checkout: (sessionId: string, payers?: SetPayersBody["payers"]) =>
+    call("POST /api/sessions/:id/checkout", {
+      params: { id: sessionId },
+      body: payers ? { payers } : undefined,
+    }),
   list: (signal?: AbortSignal) => call("GET /api/orders", {}, { signal }),
   get: (id: string, signal?: AbortSignal) =>
     call("GET /api/orders/:id", { params: { id } }, { signal }),
@@ -203,7 +207,7 @@ const SETTLED_TOAST: Record<SettlementKind, string> = {
 export function useCheckout(sessionId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => ordersApi.checkout(sessionId),
+    mutationFn: (payers?: SetPayersBody["payers"]) => ordersApi.checkout(sessionId, payers),
     onSuccess: (body) => {
       client.setQueryData(orderKeys.detail(body.order._id), body);
       void client.invalidateQueries({ queryKey: orderKeys.all });

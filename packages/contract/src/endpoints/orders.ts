@@ -7,6 +7,7 @@ import {
   OrdersResponseSchema,
 } from "../orders.ts";
 import {
+  CheckoutBodySchema,
   SetPayersBodySchema,
   SettlePlanQuerySchema,
   SettlePlanResponseSchema,
@@ -22,9 +23,10 @@ const OrderIdParams = z.strictObject({ id: z.uuid("Order not found") });
 export const orderEndpoints = {
   "POST /api/sessions/:id/checkout": {
     summary:
-      "Turn the cart into an order at today's prices, split by the session's policy, and end the session (creator)",
+      "Turn the cart into an order at today's prices, split by the session's policy, and end the session (creator); optionally with who pays the shop (payers: amounts adding up to the total, each the payee or a member with a share; by default the payee pays it all)",
     access: "session.checkout",
     params: SessionIdParams,
+    body: CheckoutBodySchema,
     responses: { 201: OrderResponseSchema },
     errors: sessionErrors,
   },

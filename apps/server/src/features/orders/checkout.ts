@@ -10,6 +10,7 @@ import {
   ErrorCode,
   fromCents,
   orderNumber,
+  type SetPayersBody,
   type ShareStatus,
   type User,
 } from "@cartner/contract";
@@ -28,7 +29,8 @@ import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
-import type { OrderRow, ShareRow } from "./order-view.ts";
+import { sharesOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
+import { namedPayers, writePayers } from "./payers.ts";
 
 /** People an order concerns: its payee and everyone with a share. */
 export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): string[] {
@@ -46,11 +48,14 @@ export interface CheckoutOptions {
   before?: (ctx: WriteContext) => Promise<void>;
   /** Placed at the deadline, as the creator had chosen: said so in the activity entry. */
   automatic?: boolean;
+  /** Who pays the shop, checked as the payee's later change is (payers.ts); absent: the payee. */
+  payers?: SetPayersBody["payers"] | undefined;
 }
 
 /**
- * Snapshot, split, write the order and its shares, end the session, and send each sharer's mail
- * job in the same transaction; answers the order's rows.
+ * Snapshot, split, write the order, its shares and its payers, end the session, and send each
+ * sharer's mail job in the same transaction; answers the order's rows. Payers that do not fit the
+ * order are refused before anything is written (the order's number is not used up).
  */
 export async function placeOrder(
   db: Db,
@@ -60,11 +65,13 @@ export async function placeOrder(
     jobs: Pick<Jobs, "send">;
     /** Enqueues the checkout mails of these members, inside the checkout's transaction. */
     mailShares: (tx: Tx, orderId: string, userIds: string[]) => Promise<void>;
+    /** The deployment's currency (CURRENCY), for the amounts a refusal names. */
+    currency: string;
   },
   sessionId: string,
   user: User,
   options: CheckoutOptions = {},
-): Promise<{ row: OrderRow; shares: ShareRow[] }> {
+): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] }> {
   const { result } = await writeSession(db, deps, {
     sessionId,
     userId: user._id,
@@ -95,6 +102,14 @@ export async function placeOrder(
       }
       const { summary, shares } = splitOf(view);
       const payee = view.members.find((m) => m.role === "creator")!;
+      const named = options.payers
+        ? namedPayers(
+            { totalCents: summary.total, payeeId: payee.userId, payeeName: payee.name },
+            shares.filter((s) => s.total > 0),
+            options.payers,
+            deps.currency,
+          )
+        : [];
       const lines: OrderLineSnapshot[] = view.lines.map((l) => ({
         productId: l.productId,
         name: l.productName,
@@ -129,7 +144,7 @@ export async function placeOrder(
         })
         .returning();
       // Those who carry something; the payee's own share is settled by paying the shop.
-      const shareRows = await tx
+      const inserted = await tx
         .insert(orderShares)
         .values(
           shares
@@ -151,6 +166,9 @@ export async function placeOrder(
             }),
         )
         .returning();
+      // Several payers: each share owes them in proportion, the payee's own included.
+      const payerRows = named.length > 0 ? await writePayers(tx, row!, named, now) : [];
+      const shareRows = payerRows.length > 0 ? await sharesOf(tx, [row!.id]) : inserted;
       await endInTransaction(tx, sessionId, now);
       await deps.mailShares(
         tx,
@@ -164,9 +182,12 @@ export async function placeOrder(
         number: orderNumber(row!.number),
         total: fromCents(summary.total),
         ...(options.automatic ? { automatic: true as const } : {}),
+        ...(payerRows.length > 0
+          ? { payers: payerRows.map((p) => ({ name: p.name, amount: fromCents(p.amountCents) })) }
+          : {}),
       };
       return {
-        result: { row: row!, shares: shareRows },
+        result: { row: row!, shares: shareRows, payers: payerRows },
         activity: { type: "order.placed", details },
       };
     },

@@ -17,9 +17,14 @@ export function orderMail(
   const shareLine = share
     ? `Your share: ${formatMoney(share.total, currency)}`
     : "You have no share.";
-  const payLine = isPayee
-    ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
-    : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
+  // Payers other than the payee alone: what each share owes each payer is on the order page.
+  const payLine =
+    order.payers.length > 1 ||
+    (order.payers.length === 1 && order.payers[0]!.user._id !== order.payee._id)
+      ? `Paid at the shop by ${order.payers.map((p) => `${p.user.name} ${formatMoney(p.amount, currency)}`).join(", ")}: the order page shows what each share owes each of them.`
+      : isPayee
+        ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
+        : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
   const text = [
     `Hi ${to.name},`,
     "",

@@ -9,7 +9,11 @@ export const orderRoutes =
   (orders: OrderService, clock: Clock, currency: string): FastifyPluginAsync =>
   async (app) => {
     route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
-      reply.code(201).send({ order: await orders.checkout(request.params.id, request.auth.user) }),
+      reply.code(201).send({
+        order: await orders.checkout(request.params.id, request.auth.user, {
+          payers: request.body?.payers,
+        }),
+      }),
     );
 
     route(app, "GET /api/orders", async (request) => ({

@@ -32,6 +32,7 @@ import { orderMail } from "./mail.ts";
 import { balancesOf } from "./open-parts.ts";
 import {
   build,
+  partsOf,
   payersOf,
   sharesOf,
   type OrderRow,
@@ -119,8 +120,8 @@ export function createOrderService(deps: {
   ): Promise<Order> {
     const placed = await placeOrder(db, { ...deps, mailShares }, sessionId, user, options);
     deps.mails.wake();
-    const order = build(placed.row, placed.shares);
-    noticeCheckout(order, user._id);
+    const order = build(placed.row, placed.shares, placed.payers);
+    noticeCheckout(order, user._id, placed);
     return order;
   }
 
@@ -128,8 +129,18 @@ export function createOrderService(deps: {
    * Each sharer hears their own share; the payee, what the others owe them. Viewers carry no
    * share and hear nothing (notify() drops them).
    */
-  function noticeCheckout(order: Order, actorId: string) {
+  function noticeCheckout(
+    order: Order,
+    actorId: string,
+    placed: { row: OrderRow; shares: ShareRow[]; payers: PayerRow[] },
+  ) {
     const payeeId = order.payee._id;
+    // Payers named at checkout: each person hears who paid, what they owe and are owed.
+    const parts = partsOf(placed.row, placed.shares, placed.payers).filter(
+      (p) => p.debtor !== p.payer,
+    );
+    const total = (key: "debtor" | "payer", userId: string) =>
+      parts.filter((p) => p[key] === userId).reduce((sum, p) => sum + p.cents, 0);
     const owed = order.split
       .filter((s) => s.userId !== payeeId)
       .reduce((sum, s) => sum + Math.round(s.total * 100), 0);
@@ -142,6 +153,19 @@ export function createOrderService(deps: {
       orderId: order._id,
       title: `${order.sessionName} was checked out`,
       body: (userId) => {
+        if (placed.payers.length > 0) {
+          const owes = total("debtor", userId);
+          const owed = total("payer", userId);
+          const said = [
+            ...(owes > 0 ? [`you owe ${money(fromCents(owes))}`] : []),
+            ...(owed > 0 ? [`the others owe you ${money(fromCents(owed))}`] : []),
+          ];
+          const names = placed.payers.map((p) => p.name);
+          const paidBy = [names.slice(0, -1).join(", "), names.at(-1)]
+            .filter(Boolean)
+            .join(" and ");
+          return `${opening}, paid by ${paidBy}: ${said.join("; ") || "you owe nothing"}`;
+        }
         if (userId === payeeId) {
           return `${opening}: you paid, the others owe you ${money(fromCents(owed))}`;
         }

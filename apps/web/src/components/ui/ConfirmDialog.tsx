@@ -7,7 +7,11 @@ export interface ConfirmDialogProps {
   open: boolean;
   title: string;
   description?: ReactNode;
+  /** More than a description: controls that shape what is confirmed (below it, full width). */
+  children?: ReactNode;
   confirmLabel: string;
+  /** The confirm button stays disabled until what the children ask for is complete. */
+  confirmDisabled?: boolean;
   cancelLabel?: string;
   /** "danger" (default) for destructive actions. */
   tone?: "danger" | "primary";
@@ -25,7 +29,9 @@ export function ConfirmDialog({
   open,
   title,
   description,
+  children,
   confirmLabel,
+  confirmDisabled = false,
   cancelLabel = "Cancel",
   tone = "danger",
   onConfirm,
@@ -65,7 +71,7 @@ export function ConfirmDialog({
         if (event.target === event.currentTarget) onCancel();
       }}
       className={cn(
-        "m-auto w-[calc(100%-2rem)] max-w-md rounded-card bg-surface p-0 text-slate-700 shadow-lift",
+        "m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md overflow-y-auto rounded-card bg-surface p-0 text-slate-700 shadow-lift",
         "backdrop:bg-slate-900/50 backdrop:backdrop-blur-[2px]",
       )}
     >
@@ -93,11 +99,16 @@ export function ConfirmDialog({
               ) : null}
             </div>
           </div>
+          {children}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button ref={cancelRef} variant="secondary" onClick={onCancel}>
               {cancelLabel}
             </Button>
-            <Button variant={tone === "danger" ? "danger" : "primary"} onClick={onConfirm}>
+            <Button
+              variant={tone === "danger" ? "danger" : "primary"}
+              disabled={confirmDisabled}
+              onClick={onConfirm}
+            >
               {confirmLabel}
             </Button>
           </div>

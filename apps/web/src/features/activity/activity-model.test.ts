@@ -223,4 +223,20 @@ describe("deadline entries", () => {
       ),
     ).toBe("Ben checked out order CRT-000007 ($12.50) automatically at the deadline");
   });
+
+  it("says who paid the shop when several payers were named at checkout", () => {
+    expect(
+      describeActivity(
+        entry(3, "order.placed", {
+          number: "CRT-000008",
+          total: 12.5,
+          payers: [
+            { name: "Ann", amount: 10 },
+            { name: "Ben", amount: 2.5 },
+          ],
+        }),
+        null,
+      ),
+    ).toBe("Ben checked out order CRT-000008 ($12.50), paid by Ann $10.00 and Ben $2.50");
+  });
 });

@@ -93,7 +93,11 @@ export function activityAction(entry: Activity, you = false): string {
     case "split.policy":
       return `set the split to “${SPLIT_MODE_TEXT[entry.mode].label}”`;
     case "order.placed":
-      return `checked out order ${entry.number} (${formatMoney(entry.total)})${entry.automatic ? " automatically at the deadline" : ""}`;
+      return `checked out order ${entry.number} (${formatMoney(entry.total)})${entry.automatic ? " automatically at the deadline" : ""}${
+        entry.payers
+          ? `, paid by ${listText(entry.payers.map((p) => `${p.name} ${formatMoney(p.amount)}`))}`
+          : ""
+      }`;
     case "order.paid":
       return `paid ${formatMoney(entry.amount)} for order ${entry.number}`;
     case "order.confirmed":

@@ -2,12 +2,14 @@ import { useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.ts";
 import { CreditCard, PackageCheck } from "lucide-react";
-import { carriesShare, type Session } from "@cartner/contract";
+import { carriesShare, toCents, type Session } from "@cartner/contract";
 import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { roleIn } from "../../shared/roles.ts";
 import { useCheckout, useSessionOrder } from "../../api/orders.ts";
+import { CheckoutPayers } from "./CheckoutPayers.tsx";
+import { payerCandidates, readPayers, type PayerRowInput } from "./checkout-payers.ts";
 
 export const CHECK_OUT_LABEL = "Check out";
 
@@ -26,23 +28,31 @@ export function readiness(session: Session): { ready: string[]; waiting: string[
 }
 
 /**
- * The summary's last step: the creator checks out after a confirm
- * that shows who is ready; once there is an order, everyone gets a link to it.
+ * The summary's last step: the creator checks out after a confirm that shows who is ready and
+ * who pays the shop (the creator, or several people); once there is an order, everyone gets a
+ * link to it.
  */
 export function CheckoutPanel({
   session,
   sessionId,
   empty,
+  total,
+  shares,
 }: {
   session: Session | undefined;
   sessionId: string;
   empty: boolean;
+  /** The cart's total and shares as the server computed them (the summary's). */
+  total: number;
+  shares: readonly { userId: string; name: string; total: number }[];
 }) {
   const { user } = useAuth();
   const navigate = useNavigate();
   const order = useSessionOrder(sessionId);
   const checkout = useCheckout(sessionId);
   const [confirming, setConfirming] = useState(false);
+  // Who pays the shop: null while the creator pays it all.
+  const [payerRows, setPayerRows] = useState<PayerRowInput[] | null>(null);
 
   if (order) {
     return (
@@ -71,13 +81,21 @@ export function CheckoutPanel({
     );
   }
   const { ready, waiting } = readiness(session);
+  const totalCents = toCents(total);
+  const candidates = creator
+    ? payerCandidates({ userId: creator.userId, name: creator.name }, shares)
+    : [];
+  const split = payerRows ? readPayers(payerRows, totalCents) : null;
   return (
     <>
       <Button
         fullWidth
         loading={checkout.isPending}
         disabled={empty}
-        onClick={() => setConfirming(true)}
+        onClick={() => {
+          setPayerRows(null);
+          setConfirming(true);
+        }}
       >
         {!checkout.isPending && <CreditCard aria-hidden="true" className="size-4" />}
         {checkout.isPending ? "Checking out…" : CHECK_OUT_LABEL}
@@ -99,15 +117,17 @@ export function CheckoutPanel({
             </span>
             <span>
               The cart becomes an order at today's prices, the session ends, and everyone with a
-              share gets an email saying what they owe you.
+              share gets an email saying what they owe{split ? "" : " you"}.
             </span>
           </span>
         }
         confirmLabel={CHECK_OUT_LABEL}
+        confirmDisabled={split !== null && !split.ready}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
+          if (split && !split.ready) return;
           setConfirming(false);
-          checkout.mutate(undefined, {
+          checkout.mutate(split?.payers, {
             onSuccess: (body) => {
               toast.success(`Order ${body.order.number} placed.`);
               navigate(`/orders/${body.order._id}`);
@@ -117,7 +137,14 @@ export function CheckoutPanel({
             },
           });
         }}
-      />
+      >
+        <CheckoutPayers
+          candidates={candidates}
+          totalCents={totalCents}
+          rows={payerRows}
+          onChange={setPayerRows}
+        />
+      </ConfirmDialog>
     </>
   );
 }

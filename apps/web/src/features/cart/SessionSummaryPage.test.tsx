@@ -143,6 +143,82 @@ describe("session summary", () => {
     );
     expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
     expect(callsTo(mock, "POST /api/sessions/s-1/checkout")).toHaveLength(1);
+    // By default the creator pays it all: no payers are sent.
+    expect(callsTo(mock, "POST /api/sessions/s-1/checkout")[0]!.body).toBeUndefined();
+  });
+
+  it("lets the creator split the payment at checkout, sending exactly the amounts shown once they add up", async () => {
+    const order = makeOrder();
+    const { user, mock } = openSummary(() => json(200, summary), {
+      routes: {
+        "POST /api/sessions/s-1/checkout": () => json(201, { order }),
+        "GET /api/orders/o-1": () => json(200, { order }),
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    const payers = within(dialog).getByRole("region", { name: "Who pays the shop" });
+    expect(payers).toHaveTextContent("Ada Lovelace pays the shop all of $44.49.");
+    const toggle = within(payers).getByRole("button", { name: "Split the payment" });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await user.click(toggle);
+
+    // Two payers to start, in halves that add up: the creator and the other member with a share.
+    expect(within(payers).getByLabelText("Payer 1")).toHaveValue(testUser._id);
+    expect(within(payers).getByLabelText("Payer 2")).toHaveValue(ben._id);
+    const adaAmount = within(payers).getByLabelText("Amount Ada Lovelace paid");
+    const benAmount = within(payers).getByLabelText("Amount Ben Brown paid");
+    expect(adaAmount).toHaveValue("22.25");
+    expect(benAmount).toHaveValue("22.24");
+    expect(payers).toHaveTextContent("The amounts add up to the total.");
+    // Cleo has no share, so nobody else may be added.
+    expect(within(payers).queryByRole("button", { name: "Add a payer" })).toBeNull();
+    const confirm = within(dialog).getByRole("button", { name: "Check out" });
+
+    await user.clear(benAmount);
+    await user.type(benAmount, "20");
+    expect(payers).toHaveTextContent("Left to assign: $2.24");
+    expect(confirm).toBeDisabled();
+    await user.clear(adaAmount);
+    await user.type(adaAmount, "24.5");
+    expect(payers).toHaveTextContent("Over the total by $0.01");
+    expect(confirm).toBeDisabled();
+    await user.type(adaAmount, "x");
+    expect(within(payers).getByText("An amount like 12.40")).toBeVisible();
+    await user.clear(adaAmount);
+    await user.type(adaAmount, "24.49");
+    expect(payers).toHaveTextContent("The amounts add up to the total.");
+    expect(confirm).toBeEnabled();
+
+    await user.click(confirm);
+    expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
+    const [call] = callsTo(mock, "POST /api/sessions/s-1/checkout");
+    expect(JSON.parse(String(call!.body))).toEqual({
+      payers: [
+        { userId: testUser._id, amount: 24.49 },
+        { userId: ben._id, amount: 20 },
+      ],
+    });
+  });
+
+  it("goes back to the creator paying it all, and then sends no payers", async () => {
+    const order = makeOrder();
+    const { user, mock } = openSummary(() => json(200, summary), {
+      routes: {
+        "POST /api/sessions/s-1/checkout": () => json(201, { order }),
+        "GET /api/orders/o-1": () => json(200, { order }),
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    await user.click(within(dialog).getByRole("button", { name: "Split the payment" }));
+    await user.type(within(dialog).getByLabelText("Amount Ben Brown paid"), "9");
+    expect(within(dialog).getByRole("button", { name: "Check out" })).toBeDisabled();
+    await user.click(within(dialog).getByRole("button", { name: "Ada Lovelace pays it all" }));
+    expect(dialog).toHaveTextContent("Ada Lovelace pays the shop all of $44.49.");
+    await user.click(within(dialog).getByRole("button", { name: "Check out" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
+    expect(callsTo(mock, "POST /api/sessions/s-1/checkout")[0]!.body).toBeUndefined();
   });
 
   it("tells a participant who checks out, and links everyone to the order once there is one", async () => {

@@ -178,6 +178,8 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
             session={session}
             sessionId={sessionId}
             empty={summary.cartItems.length === 0}
+            total={summary.total}
+            shares={summary.split}
           />
         </Panel>
       </div>
