@@ -44,6 +44,7 @@ export default defineConfig(async () => {
             "test/process/two-instances.test.ts",
             "test/api/postgres-crowd.test.ts",
             "test/api/deadlines-two-instances.test.ts",
+            "test/api/drain-two-instances.test.ts",
           ],
         ),
         ...(postgresUrl

@@ -73,7 +73,16 @@ export const LiveClose = {
   POLICY: 1008,
   /** The server may have missed events (restart, lost database connection): reconnect, refetch. */
   RESYNC: 1012,
+  /**
+   * This instance is shutting down (a rolling restart, a scale-down; SIGTERM): every socket gets
+   * it, signed in or not. Clients reconnect at once, spread over LIVE_MOVE_JITTER_MS (the load
+   * balancer sends them to another instance), without saying offline, then refetch what they show.
+   */
+  GOING_AWAY: 1001,
 } as const;
+
+/** After GOING_AWAY a client reconnects within this, at a random moment, so they do not all at once. */
+export const LIVE_MOVE_JITTER_MS = 1_000;
 
 /** Open live sockets one account may have at once (tabs and devices together). */
 export const LIVE_MAX_SOCKETS_PER_USER = 20;

@@ -243,3 +243,19 @@ it("while its LISTEN connection is down, an instance answers from the database, 
     await Promise.all([admin.end(), direct.end()]);
   }
 });
+
+// Last: it stops instance one.
+it("SIGTERM drains an instance: its live socket is told to go elsewhere (1001) and it exits cleanly", async () => {
+  const [one, two] = servers as [ServerProcess, ServerProcess];
+  const ann = await signUp(two.url, "Ann", `ann5.${Date.now().toString(36)}@example.com`);
+  const annLive = listen(one.url, ann.token);
+  await annLive.received((m) => m.type === "ready");
+  const closed = new Promise<number>((resolve) => annLive.socket.on("close", resolve));
+  one.child.kill("SIGTERM");
+  expect(await closed).toBe(LiveClose.GOING_AWAY);
+  expect(await one.exited, one.output()).toBe(0);
+  // The client reconnects to the instance left.
+  const again = listen(two.url, ann.token);
+  await again.received((m) => m.type === "ready");
+  again.socket.close();
+});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { SESSION_SYNC_INTERVAL_MS } from "@cartner/contract";
+import { LIVE_MOVE_JITTER_MS, LiveClose, SESSION_SYNC_INTERVAL_MS } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { makeSession } from "../../test/test-sessions.ts";
@@ -235,5 +235,25 @@ describe("live sync in the app", () => {
     await waitFor(() => expect(syncCalls(fetchMock)).toBe(4));
     // Meanwhile the client has been trying again.
     expect(FakeSocket.instances.length).toBeGreaterThan(1);
+  });
+
+  it("moves to another instance on 1001 without saying offline, and refetches once there", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { fetchMock, socket } = await openSessions();
+    act(() => socket.serverAccept());
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(2));
+
+    // The instance drains: a new socket within the jitter, and no pill even if it takes a while.
+    act(() => socket.serverClose(LiveClose.GOING_AWAY));
+    await act(() => vi.advanceTimersByTimeAsync(LIVE_MOVE_JITTER_MS));
+    expect(FakeSocket.instances).toHaveLength(2);
+    await act(() => vi.advanceTimersByTimeAsync(OFFLINE_GRACE_MS + 500));
+    expect(screen.queryByText(OFFLINE_MESSAGE)).not.toBeInTheDocument();
+
+    // Ready on the other instance: what changed while moving is refetched.
+    const calls = syncCalls(fetchMock);
+    act(() => FakeSocket.latest().serverAccept());
+    await waitFor(() => expect(syncCalls(fetchMock)).toBe(calls + 1));
+    expect(screen.queryByText(OFFLINE_MESSAGE)).not.toBeInTheDocument();
   });
 });

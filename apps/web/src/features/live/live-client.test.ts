@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { LiveClose } from "@cartner/contract";
+import { LIVE_MOVE_JITTER_MS, LiveClose } from "@cartner/contract";
 import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
 import {
   BACKOFF_MAX_MS,
@@ -206,6 +206,40 @@ describe("live client", () => {
     expect(FakeSocket.latest().sent).toEqual([
       { type: "auth", token: "token-after-credential-change" },
     ]);
+  });
+
+  it("on 1001 (a draining instance) reconnects within the jitter, never down, and refetches once ready", async () => {
+    const draws = [0.25, 1];
+    const client = start({ random: () => draws.shift() ?? 1 });
+    FakeSocket.latest().serverAccept();
+    expect(client.onReady).toHaveBeenCalledTimes(1);
+
+    FakeSocket.latest().serverClose(LiveClose.GOING_AWAY);
+    await settle();
+    expect(client.statuses.slice(-2)).toEqual(["up", "connecting"]);
+    // A quarter of the jitter window, drawn per client so tabs do not all arrive at once.
+    await vi.advanceTimersByTimeAsync(LIVE_MOVE_JITTER_MS / 4 - 1);
+    expect(FakeSocket.instances).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeSocket.instances).toHaveLength(2);
+    FakeSocket.latest().serverAccept();
+    expect(client.status()).toBe("up");
+    expect(client.statuses).not.toContain("down");
+    // Ready on the new instance: the client refetches what it may have missed while moving.
+    expect(client.onReady).toHaveBeenCalledTimes(2);
+
+    // Moved again, promptly again; but moved once more before a ready (that instance drains
+    // too): down, and the usual backoff.
+    FakeSocket.latest().serverClose(LiveClose.GOING_AWAY);
+    await vi.advanceTimersByTimeAsync(LIVE_MOVE_JITTER_MS);
+    expect(FakeSocket.instances).toHaveLength(3);
+    FakeSocket.latest().serverClose(LiveClose.GOING_AWAY);
+    await settle();
+    expect(client.status()).toBe("down");
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakeSocket.instances).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakeSocket.instances).toHaveLength(4);
   });
 
   it("on 4429 stops reconnecting and says the tab is limited to the 5 s sync", async () => {

@@ -1,6 +1,7 @@
 import {
   JOIN_REQUEST_OUTCOMES,
   LIVE_EVENT_TYPES,
+  LIVE_MOVE_JITTER_MS,
   LiveClose,
   type JoinRequestOutcome,
   type LiveEvent,
@@ -84,6 +85,8 @@ export interface LiveClientOptions {
  * Keeps one socket to GET /api/live open until the returned stop function is called: sends the
  * token first, reconnects with backoff after any close, and on 4401 refreshes the token once
  * before trying again. On 4429 (too many sockets for this account) it stops: the 5 s sync polls.
+ * On 1001 (the instance is draining) it reconnects within LIVE_MOVE_JITTER_MS, still
+ * "connecting" rather than down, since the server moved it on purpose; ready then refetches.
  */
 export function startLiveClient(options: LiveClientOptions): () => void {
   const Socket = options.WebSocket ?? window.WebSocket;
@@ -138,6 +141,14 @@ export function startLiveClient(options: LiveClientOptions): () => void {
     if (code === LiveClose.TOO_MANY) {
       // The server has too many of this account's sockets: polling (5 s sync) takes over here.
       options.onStatus("limited");
+      return;
+    }
+    if (code === LiveClose.GOING_AWAY && attempt === 0 && !stopped) {
+      // Moved by a draining instance: back at once (a moment apart from the other tabs); if
+      // that fails, or it happens again before a ready, the backoff and offline grace take over.
+      attempt++;
+      options.onStatus("connecting");
+      schedule((options.random ?? Math.random)() * LIVE_MOVE_JITTER_MS);
       return;
     }
     options.onStatus("down");
