@@ -194,24 +194,28 @@ test("after the shop: the payee records a missing and a substituted line, Ben's 
   await expect(pay).toContainText("DE89 3704 0044 0532 0130 00");
   const qr = pay.getByTestId("epc-qr");
   await expect(qr).toBeVisible();
-  const png = PNG.sync.read(await qr.screenshot());
-  const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
   // EPC069-12 version 002: service tag, version, UTF-8, SEPA credit transfer, no BIC, the name,
   // the IBAN, "EUR" and the amount with a dot and two decimals, no purpose, no structured
-  // reference, the order number as the unstructured one.
-  expect(decoded?.data.split("\n")).toEqual([
-    "BCD",
-    "002",
-    "1",
-    "SCT",
-    "",
-    ACCOUNT_NAME,
-    IBAN,
-    `EUR${(benOwes / 100).toFixed(2)}`,
-    "",
-    "",
-    order.number,
-  ]);
+  // reference, the order number as the unstructured one. Polled: the code is redrawn after the
+  // amount changes, so for a moment it may still show the old amount.
+  await expect
+    .poll(async () => {
+      const png = PNG.sync.read(await qr.screenshot());
+      return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data.split("\n");
+    })
+    .toEqual([
+      "BCD",
+      "002",
+      "1",
+      "SCT",
+      "",
+      ACCOUNT_NAME,
+      IBAN,
+      `EUR${(benOwes / 100).toFixed(2)}`,
+      "",
+      "",
+      order.number,
+    ]);
 
   // Before paying, Ben's balances plan two transfers: his and Cat's, both to Ann.
   await ben.page.goto("/balances");
