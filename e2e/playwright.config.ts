@@ -5,13 +5,42 @@ import { chromiumPath } from "../scripts/lib/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
-// A fresh embedded database for every run; nothing depends on what an earlier run left.
-// The teardown (same process) reads it back from the environment to remove it.
-process.env.CARTNER_E2E_DATA_DIR ??= path.join(
-  os.tmpdir(),
-  `cartner-e2e-${process.pid}-${Date.now()}`,
-);
+/** A second server, the next port, in euros (CURRENCY=EUR): the journeys that need EUR use it. */
+const EUR_PORT = PORT + 1;
+export const EUR_BASE_URL = `http://localhost:${EUR_PORT}`;
+// A fresh embedded database for every run and server; nothing depends on what an earlier run left.
+// The teardown (same process) reads them back from the environment to remove them.
+const fresh = (server: string) =>
+  path.join(os.tmpdir(), `cartner-e2e-${server}${process.pid}-${Date.now()}`);
+process.env.CARTNER_E2E_DATA_DIR ??= fresh("");
+process.env.CARTNER_E2E_EUR_DATA_DIR ??= fresh("eur-");
 const dataDir = process.env.CARTNER_E2E_DATA_DIR;
+const eurDataDir = process.env.CARTNER_E2E_EUR_DATA_DIR;
+
+/** One server under test: the production build on `port`, its own database, its own currency. */
+const server = (port: number, baseUrl: string, dir: string, currency: string) => ({
+  command: "node ../apps/server/src/main.ts",
+  url: `${baseUrl}/api/conhealth`,
+  reuseExistingServer: false,
+  // The server logs only warnings and errors here: show them, so a 500 explains itself.
+  stdout: "pipe" as const,
+  stderr: "pipe" as const,
+  // Two servers start at once, each migrating a fresh database: on a busy 2-core machine that
+  // took over a minute (2026-11-27).
+  timeout: 150_000,
+  env: {
+    PORT: String(port),
+    HOST: "localhost",
+    DATA_DIR: dir,
+    PUBLIC_URL: baseUrl,
+    // Empty is unset: an exported APP_ORIGIN (its older name) must not contradict it.
+    APP_ORIGIN: "",
+    CURRENCY: currency,
+    LOG_LEVEL: "warn",
+    AUTH_RATE_LIMIT: "10000",
+    RATE_LIMIT: "100000",
+  },
+});
 
 export default defineConfig({
   testDir: "./tests",
@@ -61,25 +90,11 @@ export default defineConfig({
       testMatch: /responsive\.spec\.ts/,
     },
   ],
-  webServer: {
-    command: "node ../apps/server/src/main.ts",
-    url: `${BASE_URL}/api/conhealth`,
-    reuseExistingServer: false,
-    // The server logs only warnings and errors here: show them, so a 500 explains itself.
-    stdout: "pipe",
-    stderr: "pipe",
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      HOST: "localhost",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: BASE_URL,
-      // Empty is unset: an exported APP_ORIGIN (its older name) must not contradict it.
-      APP_ORIGIN: "",
-      LOG_LEVEL: "warn",
-      AUTH_RATE_LIMIT: "10000",
-      RATE_LIMIT: "100000",
-    },
-  },
+  // Both start before any test and must answer their health check; every spec uses the first
+  // unless it says `test.use({ baseURL: EUR_BASE_URL })`.
+  webServer: [
+    server(PORT, BASE_URL, dataDir, "USD"),
+    server(EUR_PORT, EUR_BASE_URL, eurDataDir, "EUR"),
+  ],
   globalTeardown: "./global-teardown.ts",
 });

@@ -76,9 +76,15 @@ export const ADJUSTMENT_CHOICES: { kind: AdjustmentKind; label: string }[] = [
   { kind: "order_fee", label: "Order discount or fee" },
 ];
 
-/** "2.49", "2,49", "$2.49" as currency units with at most two decimals; null when not one. */
+/**
+ * "2.49", "2,49", "$2.49", "€2.49", "2,49 €" as currency units with at most two decimals; null
+ * when not one. Any currency sign before or after is dropped: the deployment has one currency.
+ */
 export function parseAmount(text: string): number | null {
-  const cleaned = text.trim().replace(/^\$/, "").replace(",", ".");
+  const cleaned = text
+    .trim()
+    .replace(/^\p{Sc}\s*|\s*\p{Sc}$/gu, "")
+    .replace(",", ".");
   if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
   return Number(cleaned);
 }

@@ -30,6 +30,7 @@ import {
   type ProfileTextField,
 } from "./profile-model.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
+import { PaymentDetailsCard } from "./PaymentDetailsCard.tsx";
 
 export const PROFILE_UPDATED_MESSAGE = "Profile updated successfully!";
 export const PROFILE_UPDATE_FAILED_MESSAGE = "Failed to update profile.";
@@ -66,6 +67,7 @@ export function EditProfilePage() {
           <EditProfileForm profile={profile.data} />
         )}
         {/* Reachable before a profile exists too (the profile page sends empty profiles here). */}
+        <PaymentDetailsCard />
         <DevicesCard />
         <YourDataCard />
       </div>

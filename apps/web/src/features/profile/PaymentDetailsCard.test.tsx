@@ -8,23 +8,27 @@ import { screen, within } from "@testing-library/react";
 import type { PaymentDetails } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeProfile } from "./test-profile.ts";
+import { emptyProfile, makeProfile } from "./test-profile.ts";
 
 const EMPTY: PaymentDetails = { iban: null, accountName: null, payLink: null, note: null };
 
-function open(saved: PaymentDetails, put?: (body: unknown) => Response) {
+function open(
+  saved: PaymentDetails,
+  put?: (body: unknown) => Response,
+  { path = "/profile", profile = makeProfile() } = {},
+) {
   signInAs();
   const sent: unknown[] = [];
   const mock = stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
-    "GET /api/profile/me": () => json(200, makeProfile()),
+    "GET /api/profile/me": () => json(200, profile),
     "GET /api/users/me/payment-details": () => json(200, { details: saved }),
     "PUT /api/users/me/payment-details": ({ body }) => {
       sent.push(body);
       return put ? put(body) : json(200, { details: body });
     },
   });
-  return { ...renderApp("/profile"), mock, sent };
+  return { ...renderApp(path), mock, sent };
 }
 
 const card = () => screen.findByRole("region", { name: "How you like to be paid" });
@@ -88,5 +92,14 @@ describe("payment details card", () => {
     await user.click(within(region).getByRole("button", { name: "Save payment details" }));
     expect(await within(region).findByText("must contain a visible character")).toBeVisible();
     expect(within(region).getByLabelText(/Account name/)).toHaveAttribute("aria-invalid", "true");
+  });
+
+  it("is on the profile editor too, where an empty profile is sent: a new payee saves an IBAN there", async () => {
+    const { user, sent } = open(EMPTY, undefined, { path: "/editme", profile: emptyProfile() });
+    const region = await card();
+    await user.type(await within(region).findByLabelText(/IBAN/), "DE89370400440532013000");
+    await user.click(within(region).getByRole("button", { name: "Save payment details" }));
+    expect(await screen.findByText("Payment details saved.")).toBeVisible();
+    expect(sent).toHaveLength(1);
   });
 });
