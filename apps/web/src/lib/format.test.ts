@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatMoney, getCurrency, setCurrency, subscribeCurrency } from "./format.ts";
+import {
+  currencyName,
+  formatMoney,
+  getCurrency,
+  setCurrency,
+  subscribeCurrency,
+} from "./format.ts";
 
 afterEach(() => setCurrency("USD"));
 
@@ -15,6 +21,12 @@ describe("the currency of amounts", () => {
     setCurrency("EUR");
     expect(heard).toHaveBeenCalledTimes(1);
     stop();
+  });
+
+  it("names the currency in hints", () => {
+    expect(currencyName()).toBe("US dollars");
+    setCurrency("EUR");
+    expect(currencyName()).toBe("euros");
   });
 
   it("ignores a code Intl cannot format", () => {

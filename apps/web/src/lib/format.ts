@@ -64,6 +64,16 @@ const dateTimeFormatter = lazily(
   () => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }),
 );
 
+/** The currency's name in the plural, for hints: "US dollars", "euros". */
+export function currencyName(): string {
+  const parts = new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency,
+    currencyDisplay: "name",
+  }).formatToParts(2);
+  return parts.find((part) => part.type === "currency")?.value ?? currency;
+}
+
 export function formatMoney(amount: number): string {
   return moneyFormatter().format(Number.isFinite(amount) ? amount : 0);
 }

@@ -5,6 +5,7 @@ import { Button, SelectField, TextField } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import type { PendingSession, SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
+import { currencyName } from "../../lib/format.ts";
 import { parseBudget } from "./session-model.ts";
 
 /** What the form hands over: the hero's fields, plus a budget on the sessions page. */
@@ -144,7 +145,7 @@ export function CreateSessionForm({
           inputMode="decimal"
           autoComplete="off"
           placeholder="e.g. 150"
-          hint="In US dollars. We show how much you save against it."
+          hint={`In ${currencyName()}. We show how much you save against it.`}
           value={budget}
           error={budgetError}
           onChange={(event) => {

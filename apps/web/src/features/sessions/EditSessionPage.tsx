@@ -27,6 +27,7 @@ import { useAuth } from "../../lib/auth-store.ts";
 import type { SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
 import { roleIn } from "../../shared/roles.ts";
+import { currencyName } from "../../lib/format.ts";
 import { parseBudget } from "./session-model.ts";
 import { useUpdateSession } from "../../api/sessions.ts";
 import { isNotFound } from "../../lib/api.ts";
@@ -229,7 +230,7 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
         inputMode="decimal"
         autoComplete="off"
         placeholder="e.g. 150"
-        hint="In US dollars. Leave it empty for no budget."
+        hint={`In ${currencyName()}. Leave it empty for no budget.`}
         value={values.budget}
         error={errors.budget}
         onChange={(event) => set("budget", event.target.value)}

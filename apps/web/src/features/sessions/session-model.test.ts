@@ -49,6 +49,10 @@ describe("session model", () => {
     expect(parseBudget("")).toEqual({ ok: true, value: null });
     expect(parseBudget(" 150 ")).toEqual({ ok: true, value: 150 });
     expect(parseBudget("$1,249.99")).toEqual({ ok: true, value: 1249.99 });
+    expect(parseBudget("€150")).toEqual({ ok: true, value: 150 });
+    expect(parseBudget("150 €")).toEqual({ ok: true, value: 150 });
+    expect(parseBudget("£ 80.50")).toEqual({ ok: true, value: 80.5 });
+    expect(parseBudget("€€150").ok).toBe(false);
     expect(parseBudget("0")).toEqual({ ok: true, value: 0 });
     expect(parseBudget("-5").ok).toBe(false);
     expect(parseBudget("12.345").ok).toBe(false);

@@ -54,9 +54,16 @@ export const roleLabels: Record<Role, string> = {
 
 export type BudgetParse = { ok: true; value: number | null } | { ok: false; error: string };
 
-/** The budget field: empty means no budget; otherwise 0..BUDGET_MAX with at most two decimals. */
+/**
+ * The budget field: empty means no budget; otherwise 0..BUDGET_MAX with at most two decimals. A
+ * currency sign before or after ("$150", "€150", "150 €") is dropped (the deployment has one
+ * currency); commas group thousands.
+ */
 export function parseBudget(input: string): BudgetParse {
-  const text = input.trim().replace(/^\$/, "").replace(/,/g, "");
+  const text = input
+    .trim()
+    .replace(/^\p{Sc}\s*|\s*\p{Sc}$/gu, "")
+    .replace(/,/g, "");
   if (text === "") return { ok: true, value: null };
   if (!/^\d+(\.\d{0,2})?$|^\.\d{1,2}$/.test(text)) {
     return { ok: false, error: "Enter an amount like 150 or 149.99." };
