@@ -186,3 +186,7 @@ export async function signIn(
   );
   return { ...person, token: verified.token };
 }
+
+/** Absolute URLs carry the server's own origin (its port): the same figures on another server. */
+export const sameOrigin = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value).replace(/http:\/\/localhost:\d+/g, "ORIGIN"));

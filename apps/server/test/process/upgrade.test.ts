@@ -14,7 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { quietServerEnv } from "../../scripts/server-process.ts";
-import { readFigures, signIn, type Household } from "./figures.ts";
+import { readFigures, sameOrigin, signIn, type Household } from "./figures.ts";
 import { createPostgresDatabase, freePort, PASSWORD, startServer } from "./server-process.ts";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -92,10 +92,6 @@ const journal = async () =>
       entries: Array<{ tag: string }>;
     }
   ).entries;
-
-/** Absolute URLs carry the server's own origin (its port). */
-const sameOrigin = (value: unknown): unknown =>
-  JSON.parse(JSON.stringify(value).replace(/http:\/\/localhost:\d+/g, "ORIGIN"));
 
 /**
  * Compares what the release answered with today's answer: every value the release answered reads
