@@ -12,6 +12,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.join(here, "../src/main.ts");
 
 export interface StartOptions {
+  /** Another checkout's src/main.ts (the upgrade fixture runs an earlier release); default ours. */
+  main?: string;
   /** Added over the defaults below (PORT, HOST, quiet logs, rate limits out of the way). */
   env?: Record<string, string>;
   /** Default: a free port of 3300-3399. */
@@ -63,7 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   const base = options.inheritEnv ? { ...process.env } : { PATH: process.env.PATH ?? "" };
   const mode = options.output ?? "keep";
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.main ?? MAIN], {
     env: {
       ...base,
       ...quietServerEnv(port),

@@ -15,6 +15,7 @@ import {
 import type { Config } from "./config.ts";
 import { openDatabase, type Database } from "./db/client.ts";
 import { authRoutes } from "./features/auth/index.ts";
+import { installBackupSocket } from "./features/backup/socket.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
 import { deadlineRoutes } from "./features/deadlines/index.ts";
@@ -121,6 +122,7 @@ export async function buildApp(
     overrides.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   installShutdown(app, database);
+  await installBackupSocket(app, database, config.dataDir);
   const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer = openMailer(app, config, database, overrides.mailer);

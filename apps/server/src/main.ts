@@ -1,6 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { MigrationError } from "./db/client.ts";
 
 let config;
 try {
@@ -13,7 +14,17 @@ try {
   throw error;
 }
 
-const app = await buildApp(config);
+let app;
+try {
+  app = await buildApp(config);
+} catch (error) {
+  // A failed migration changed nothing: say which one, and do not serve the older schema.
+  if (error instanceof MigrationError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
 
 // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit.
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

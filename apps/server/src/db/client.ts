@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
 import { PGlite } from "@electric-sql/pglite";
-import type { SQL } from "drizzle-orm";
+import { DrizzleQueryError, type SQL } from "drizzle-orm";
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -107,7 +107,9 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
     const lockClient = await pool.connect();
     try {
       await lockClient.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-      await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+      await migrateNamingFailure(() =>
+        migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
+      );
       await applyFunctions(db);
     } finally {
       await lockClient.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
@@ -141,7 +143,12 @@ async function openPglite(
   });
   const db = drizzlePglite(client, { schema });
   if (migrate) {
-    await migratePglite(db, { migrationsFolder });
+    await migrateNamingFailure(() => migratePglite(db, { migrationsFolder })).catch(
+      async (error: unknown) => {
+        await client.close();
+        throw error;
+      },
+    );
     await applyFunctions(db as unknown as Db);
   }
   return {
@@ -185,6 +192,53 @@ async function createPgliteDirOnce(dir: string): Promise<void> {
     );
   });
   await fs.rename(temporary, dir);
+}
+
+/** A migration failed: nothing of this start's migrations was kept (they run in one transaction). */
+export class MigrationError extends Error {
+  /** The failed migration's file in apps/server/drizzle, when it could be told. */
+  readonly file: string | undefined;
+  constructor(file: string | undefined, cause: unknown) {
+    const reason = (cause instanceof DrizzleQueryError ? cause.cause : cause) as Error | undefined;
+    super(
+      `The database was not migrated: migration ${file ?? "(one of the pending ones)"} failed` +
+        ` (${reason?.message ?? String(cause)}). The migrations run in one transaction, so the` +
+        " database is as it was before this start. Fix the cause, or run the previous release.",
+      { cause },
+    );
+    this.name = "MigrationError";
+    this.file = file;
+  }
+}
+
+/**
+ * Drizzle's migrators apply every pending migration in one transaction on both databases; a
+ * failure is rethrown as a MigrationError naming the migration whose statement failed (the latest
+ * file holding that statement: pending migrations are the latest ones).
+ */
+async function migrateNamingFailure(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const query = error instanceof DrizzleQueryError ? error.query : undefined;
+    throw new MigrationError(
+      query === undefined ? undefined : await migrationHolding(query),
+      error,
+    );
+  }
+}
+
+async function migrationHolding(statement: string): Promise<string | undefined> {
+  const journal = JSON.parse(
+    await fs.readFile(path.join(migrationsFolder, "meta/_journal.json"), "utf8"),
+  ) as { entries: Array<{ tag: string }> };
+  for (const { tag } of journal.entries.toReversed()) {
+    const file = `${tag}.sql`;
+    const text = await fs.readFile(path.join(migrationsFolder, file), "utf8");
+    // Drizzle splits a migration file into statements exactly so.
+    if (text.split("--> statement-breakpoint").includes(statement)) return file;
+  }
+  return undefined;
 }
 
 /** A transaction of `Db` (what `db.transaction` hands its callback). */

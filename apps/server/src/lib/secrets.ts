@@ -20,6 +20,9 @@ export interface Secrets {
 
 const SECRET_FILE = "jwt-secret";
 
+/** Where the generated secret is kept (backups carry it, restores put it back). */
+export const secretFile = (dataDir: string) => path.join(dataDir, SECRET_FILE);
+
 /**
  * JWT_SECRET when set; otherwise a secret generated once into DATA_DIR and reused on every start,
  * so signed-in users stay signed in (and devices stay subscribed to Web Push) across restarts.
@@ -67,7 +70,7 @@ function vapidKeysFrom(master: Buffer): { publicKey: string; privateKey: string 
 
 async function readOrCreateSecret(dataDir: string): Promise<string> {
   if (dataDir === "memory://") return crypto.randomBytes(48).toString("base64url");
-  const file = path.join(dataDir, SECRET_FILE);
+  const file = secretFile(dataDir);
   await fs.mkdir(dataDir, { recursive: true });
   try {
     // "wx" fails if the file exists, so two processes starting together cannot overwrite each other.
