@@ -3,7 +3,7 @@ import { screen, within } from "@testing-library/react";
 import type { Balance, Order } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
+import { makeOrder, withShareStatus, withZeroShare } from "../../test/test-orders.ts";
 import { ben } from "../../test/test-sessions.ts";
 
 function open(path: string, routes: Parameters<typeof stubFetch>[0], user = testUser) {
@@ -51,6 +51,36 @@ describe("order page", () => {
     expect(await screen.findByText("Paid, awaiting confirmation")).toBeVisible();
     expect(callsTo(mock, "POST /api/orders/o-1/paid")).toHaveLength(1);
     expect(screen.queryByRole("button", { name: "I've paid my share" })).toBeNull();
+  });
+
+  it("a share adjusted to nothing with nothing paid is settled: nothing to pay, no pay button or panel", async () => {
+    for (const status of ["confirmed", "unpaid"] as const) {
+      const order = withZeroShare(makeOrder(), ben._id, status);
+      const { mock, unmount } = open(
+        "/orders/o-1",
+        {
+          "GET /api/orders/o-1": () => json(200, { order }),
+          "GET /api/orders/o-1/pay-info": () => json(200, {}),
+        },
+        benUser,
+      );
+      const shares = await screen.findByRole("list", { name: "Shares" });
+      expect(within(shares).getAllByRole("listitem")[1]).toHaveTextContent(
+        /Ben Brown \(you\).*\$0\.00.*Nothing to pay/,
+      );
+      expect(screen.getByText(/Everyone is settled up\./)).toBeVisible();
+      expect(screen.queryByRole("button", { name: "I've paid my share" })).toBeNull();
+      expect(screen.queryByRole("heading", { name: "Pay Ada Lovelace" })).toBeNull();
+      expect(callsTo(mock, "GET /api/orders/o-1/pay-info")).toHaveLength(0);
+      unmount();
+    }
+    // The payee sees it settled too: nothing to confirm, collect or write off.
+    open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order: withZeroShare(makeOrder(), ben._id) }),
+    });
+    expect(await screen.findByText(/Everyone is settled up\./)).toBeVisible();
+    expect(screen.queryByRole("button", { name: /Paid in cash/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Write off/ })).toBeNull();
   });
 
   it("lets the payee confirm a paid share and resend a failed email", async () => {

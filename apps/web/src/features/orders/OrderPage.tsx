@@ -11,7 +11,13 @@ import {
   UserX,
   Users,
 } from "lucide-react";
-import type { Order, OrderShare, SettlementKind } from "@cartner/contract";
+import {
+  creditOwedBy,
+  isSettled,
+  type Order,
+  type OrderShare,
+  type SettlementKind,
+} from "@cartner/contract";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
   Badge,
@@ -35,11 +41,12 @@ import {
   DELETED_USER,
   ORDER_NOT_FOUND,
   PAID_BUTTON,
-  STATUS_TONE,
   WRITE_OFF_BUTTON,
+  canSayPaid,
   myShare,
   shareChange,
   shareStatusLabel,
+  shareTone,
 } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
@@ -85,7 +92,7 @@ function OrderView({ order }: { order: Order }) {
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
   const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
-  const open = owedToPayee.filter((s) => s.status !== "confirmed");
+  const open = owedToPayee.filter((s) => !isSettled(s));
 
   return (
     <>
@@ -107,15 +114,17 @@ function OrderView({ order }: { order: Order }) {
             ? "Everyone is settled up."
             : isPayee
               ? `Waiting on ${open.length} of ${owedToPayee.length} ${owedToPayee.length === 1 ? "share" : "shares"}.`
-              : mine && mine.status !== "confirmed"
+              : mine && !isSettled(mine)
                 ? `Pay ${order.payee.name} your share, then say so here.`
                 : "Waiting on the others to settle up."}
         </p>
-        {mine && !isPayee && shareChange(mine, order.payee.name, true) && (
-          <p className="font-semibold text-ink" aria-live="polite">
-            {shareChange(mine, order.payee.name, true)}
-          </p>
-        )}
+        {mine &&
+          (!isPayee || mine.credit > 0) &&
+          shareChange(mine, creditOwedBy(order, mine.userId), true) && (
+            <p className="font-semibold text-ink" aria-live="polite">
+              {shareChange(mine, creditOwedBy(order, mine.userId), true)}
+            </p>
+          )}
       </header>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -136,7 +145,7 @@ function OrderView({ order }: { order: Order }) {
 
           <PayersPanel order={order} isPayee={isPayee} />
 
-          {mine && !isPayee && mine.status !== "confirmed" && <PayPanel order={order} />}
+          {mine && !isPayee && !isSettled(mine) && <PayPanel order={order} />}
 
           <Panel title="Items" icon={ShoppingBag}>
             <OrderLines order={order} />
@@ -211,8 +220,8 @@ function ShareCard({
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={share.settledAs === "written_off" ? "neutral" : STATUS_TONE[share.status]}>
-          {share.status === "confirmed" && <CircleCheck aria-hidden="true" className="size-3.5" />}
+        <Badge tone={shareTone(share)}>
+          {isSettled(share) && <CircleCheck aria-hidden="true" className="size-3.5" />}
           {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
           share.status === "confirmed" &&
           share.settledAs === null
@@ -234,10 +243,14 @@ function ShareCard({
         )}
       </div>
       {/* Your own change is said at the top of the page. */}
-      {!payeeShare && !isMe && shareChange(share, order.payee.name, false) && (
-        <p className="text-sm text-slate-600">{shareChange(share, order.payee.name, false)}</p>
-      )}
-      {isMe && !payeeShare && share.status === "unpaid" && (
+      {(!payeeShare || share.credit > 0) &&
+        !isMe &&
+        shareChange(share, creditOwedBy(order, share.userId), false) && (
+          <p className="text-sm text-slate-600">
+            {shareChange(share, creditOwedBy(order, share.userId), false)}
+          </p>
+        )}
+      {isMe && !payeeShare && canSayPaid(share) && (
         <Button
           size="sm"
           loading={action.isPending}
@@ -256,7 +269,7 @@ function ShareCard({
           {CONFIRM_BUTTON}
         </Button>
       )}
-      {isPayee && !payeeShare && share.status === "unpaid" && (
+      {isPayee && !payeeShare && canSayPaid(share) && (
         <div className="flex flex-wrap gap-2">
           <Button
             size="sm"
