@@ -143,7 +143,10 @@ export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema) });
 export const BalanceSchema = z.object({
   user: z.object({ _id: z.string(), name: z.string(), avatar: z.string() }),
   amount: money,
-  /** The unconfirmed shares behind the amount, newest first (positive = they owe you). */
+  /**
+   * The orders behind the amount, newest first (positive = they owe you): shares not settled, and
+   * credits not paid back.
+   */
   orders: z.array(
     z.object({
       _id: z.string(),
@@ -152,6 +155,8 @@ export const BalanceSchema = z.object({
       placedAt: z.string(),
       amount: money,
       status: ShareStatusSchema,
+      /** Only a credit behind it (paid beyond an adjusted share): owed back. */
+      credit: z.boolean(),
     }),
   ),
 });

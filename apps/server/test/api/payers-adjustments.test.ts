@@ -216,6 +216,10 @@ describe("a share paid, then adjusted", () => {
     });
     expect(await netsOf(f.as.participant)).toEqual({ Ann: credit });
     expect((await netsOf(f.as.creator)).Ben).toBe(-credit);
+    const [owedBack] = (await f.as.participant("GET", "/api/balances")).json().balances;
+    expect(owedBack.orders).toEqual([
+      expect.objectContaining({ _id: f.order._id, amount: credit / 100, credit: true }),
+    ]);
     // Once Cat paid Ann her share, the plan has Ann pay Ben the credit.
     const cat = await netsOf(f.asCat);
     const catPaid = await f.asCat("POST", "/api/balances/transfers", {

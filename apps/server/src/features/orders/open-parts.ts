@@ -148,6 +148,8 @@ export interface UnsettledRow {
   /** Positive: they owe the user (the user is a payer); negative: the user owes them. */
   cents: number;
   status: ShareStatus;
+  /** Only credits (paid beyond an adjusted share) behind it: owed back. */
+  credit: boolean;
 }
 
 /**
@@ -170,8 +172,12 @@ export async function unsettledShares(db: Db, userId: string): Promise<Unsettled
       placedAt: p.placedAt,
       cents: 0,
       status: p.status,
+      credit: true,
     };
     entry.cents += mine * p.cents;
+    // The status a debt's share has, when a debt is behind it.
+    if (p.cents > 0 && entry.credit) entry.status = p.status;
+    entry.credit &&= p.cents < 0;
     byKey.set(key, entry);
   }
   return [...byKey.values()]
@@ -208,6 +214,7 @@ export async function balancesOf(
       placedAt: new Date(r.placedAt).toISOString(),
       amount: fromCents(r.cents),
       status: r.status,
+      credit: r.credit,
     });
     byPerson.set(r.otherId, entry);
   }

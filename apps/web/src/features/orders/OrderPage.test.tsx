@@ -203,6 +203,7 @@ describe("orders and balances", () => {
             placedAt: "2025-05-03T10:00:00.000Z",
             amount: 14.84,
             status: "paid",
+            credit: false,
           },
         ],
       },
@@ -220,6 +221,45 @@ describe("orders and balances", () => {
       "href",
       "/orders/o-1",
     );
+  });
+
+  it("says a credit is owed back, not a payment to confirm", async () => {
+    const balances: Balance[] = [
+      {
+        user: { _id: ben._id, name: ben.name, avatar: "/a.svg" },
+        amount: -4.84,
+        orders: [
+          {
+            _id: "o-1",
+            number: "CRT-000007",
+            sessionName: "Weekend groceries",
+            placedAt: "2025-05-03T10:00:00.000Z",
+            amount: -4.84,
+            status: "paid",
+            credit: true,
+          },
+        ],
+      },
+    ];
+    open("/balances", {
+      "GET /api/balances": () => json(200, { balances }),
+      "GET /api/balances/settle-plan": () =>
+        json(200, {
+          transfers: [
+            {
+              from: { _id: testUser._id, name: testUser.name },
+              to: { _id: ben._id, name: ben.name },
+              amount: 4.84,
+            },
+          ],
+        }),
+    });
+    const item = (await screen.findAllByTestId("balance"))[0]!;
+    expect(item).toHaveTextContent("You owe Ben Brown $4.84");
+    expect(item).toHaveTextContent(
+      "CRT-000007 (Weekend groceries): $4.84 you owe Ben Brown back (a credit after a change)",
+    );
+    expect(item).not.toHaveTextContent("awaiting confirmation");
   });
 
   it("says when everyone is settled up", async () => {

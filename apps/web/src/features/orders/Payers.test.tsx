@@ -186,6 +186,7 @@ describe("the settle plan on the balances page", () => {
           placedAt: "2025-05-03T10:00:00.000Z",
           amount: -12.4,
           status: "unpaid",
+          credit: false,
         },
       ],
     },
