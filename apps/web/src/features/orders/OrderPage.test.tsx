@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { Balance, Order } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
@@ -81,6 +81,37 @@ describe("order page", () => {
     expect(await screen.findByText(/Everyone is settled up\./)).toBeVisible();
     expect(screen.queryByRole("button", { name: /Paid in cash/ })).toBeNull();
     expect(screen.queryByRole("button", { name: /Write off/ })).toBeNull();
+  });
+
+  it("shows a member's credit to the payee, who records paying it back as a transfer", async () => {
+    const order = makeOrder({
+      split: makeOrder().split.map((s) =>
+        s.userId === ben._id
+          ? { ...s, total: 10, paid: 14.84, credit: 4.84, status: "confirmed" as const }
+          : s,
+      ),
+      parts: [{ debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84 }],
+    });
+    const bodies: unknown[] = [];
+    const { user } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "POST /api/balances/transfers": ({ body }) => {
+        bodies.push(body);
+        return json(201, { settled: [{ orderId: "o-1", amount: 4.84 }] });
+      },
+    });
+    const shares = await screen.findByRole("list", { name: "Shares" });
+    const benCard = within(shares).getAllByRole("listitem")[1]!;
+    expect(benCard).toHaveTextContent("Credit $4.84");
+    expect(benCard).toHaveTextContent(
+      "Ben Brown's share changed from $14.84 to $10.00: Ada Lovelace owes Ben Brown $4.84 back.",
+    );
+    await user.click(within(benCard).getByRole("button", { name: "Paid back $4.84 to Ben Brown" }));
+    const dialog = await screen.findByRole("dialog", {
+      name: "Record that you paid Ben Brown $4.84 back?",
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Record transfer" }));
+    await waitFor(() => expect(bodies).toEqual([{ to: ben._id, amount: 4.84 }]));
   });
 
   it("lets the payee confirm a paid share and resend a failed email", async () => {

@@ -14,6 +14,7 @@ import {
 import {
   creditOwedBy,
   isSettled,
+  toCents,
   type Order,
   type OrderShare,
   type SettlementKind,
@@ -49,7 +50,12 @@ import {
   shareTone,
 } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
-import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
+import {
+  useOrder,
+  useOrderAction,
+  useReceiptDownload,
+  useRecordTransfer,
+} from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
 import { PayersPanel } from "./PayersPanel.tsx";
@@ -138,6 +144,7 @@ function OrderView({ order }: { order: Order }) {
                   share={share}
                   isMe={share.userId === user?._id}
                   isPayee={isPayee}
+                  viewerId={user?._id}
                 />
               ))}
             </ul>
@@ -190,13 +197,21 @@ function ShareCard({
   share,
   isMe,
   isPayee,
+  viewerId,
 }: {
   order: Order;
   share: OrderShare;
   isMe: boolean;
   isPayee: boolean;
+  viewerId: string | undefined;
 }) {
   const action = useOrderAction(order._id);
+  const payBack = useRecordTransfer();
+  const [askingBack, setAskingBack] = useState(false);
+  /** What the reader owes this share's member back (a credit on the reader's part). */
+  const owedBack = order.parts
+    .filter((p) => p.debtor === share.userId && p.payer === viewerId)
+    .reduce((a, p) => a + toCents(p.credit), 0);
   const payeeShare = share.userId === order.payee._id;
   /** The payee settling an unpaid share without a transfer: asked first. */
   const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
@@ -259,6 +274,29 @@ function ShareCard({
           {PAID_BUTTON}
         </Button>
       )}
+      {owedBack > 0 && (
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={payBack.isPending}
+          onClick={() => setAskingBack(true)}
+          aria-label={`Paid back ${formatMoney(owedBack / 100)} to ${share.name}`}
+        >
+          Paid back
+        </Button>
+      )}
+      <ConfirmDialog
+        open={askingBack}
+        tone="primary"
+        title={`Record that you paid ${share.name} ${formatMoney(owedBack / 100)} back?`}
+        description={`Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`}
+        confirmLabel="Record transfer"
+        onCancel={() => setAskingBack(false)}
+        onConfirm={() => {
+          setAskingBack(false);
+          payBack.mutate({ to: share.userId, amount: owedBack / 100 });
+        }}
+      />
       {isPayee && share.status === "paid" && (
         <Button
           size="sm"
