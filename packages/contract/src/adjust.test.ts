@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   AdjustmentError,
   applyAdjustments,
+  isSettled,
   owedOn,
   resplit,
   settleAfter,
@@ -318,5 +319,20 @@ describe("resplit: what it refuses", () => {
     // Written off stays written off; the payee's own share is always settled.
     expect(settleAfter({ ...paid, settledAs: "written_off" }, 999, false).credit).toBe(0);
     expect(settleAfter(paid, 100, true)).toMatchObject({ credit: 0, paid: 100 });
+  });
+
+  it("a share adjusted to nothing with nothing paid is settled, and owes again when it grows", () => {
+    const unpaid: ShareSettlement = { status: "unpaid", settledAs: null, total: 452, paid: 0 };
+    const zero = settleAfter(unpaid, 0, false);
+    expect(zero).toEqual({ status: "confirmed", paid: 0, credit: 0, reopened: false });
+    expect(isSettled({ status: "unpaid", total: 0, paid: 0 })).toBe(true);
+    expect(isSettled({ status: "unpaid", total: 1, paid: 0 })).toBe(false);
+    // Paid, then adjusted to nothing: a credit, not "nothing to pay".
+    expect(settleAfter({ ...unpaid, status: "paid" }, 0, false)).toMatchObject({
+      status: "paid",
+      credit: 452,
+    });
+    const again = settleAfter({ ...unpaid, status: zero.status, total: 0 }, 300, false);
+    expect(again).toEqual({ status: "unpaid", paid: 0, credit: 0, reopened: true });
   });
 });

@@ -235,11 +235,27 @@ export interface ShareSettlement {
 }
 
 /**
+ * A share with nothing to pay and nothing paid towards it (adjusted to 0) is settled: nobody owes
+ * anybody on it. Works in cents or in currency units.
+ */
+export const nothingToPay = (share: { total: number; paid: number }): boolean =>
+  share.total === 0 && share.paid === 0;
+
+/**
+ * The one rule for whether a share is settled: the payee confirmed or settled it (or it was paid
+ * at the shop), or there is nothing to pay on it. A settled share offers no payment, is no share
+ * "to pay", and owes nothing in balances (it may still be owed a credit).
+ */
+export const isSettled = (share: { status: string; total: number; paid: number }): boolean =>
+  share.status === "confirmed" || nothingToPay(share);
+
+/**
  * A member's share after its total changed to `total`. A paid or confirmed share was paid in full
  * at its previous total, which becomes what they paid: beyond the new total it is their credit
  * (the status stays); short of it they owe the rest (the share is unpaid again). A written-off
  * share stays written off at any total. An unpaid share whose earlier payments now cover it is
- * paid. The payee's own share is always settled: they paid the shop.
+ * paid; one with nothing to pay and nothing paid is settled (`confirmed`, isSettled). The
+ * payee's own share is always settled: they paid the shop.
  */
 export function settleAfter(
   before: ShareSettlement,
@@ -251,6 +267,9 @@ export function settleAfter(
   }
   // A paid or confirmed share covered its total, and any credit beyond it.
   const paid = before.status === "unpaid" ? before.paid : Math.max(before.paid, before.total);
+  if (nothingToPay({ total, paid })) {
+    return { status: "confirmed", paid, credit: 0, reopened: false };
+  }
   if (paid >= total) {
     return {
       status: before.status === "unpaid" && paid > 0 ? "paid" : before.status,

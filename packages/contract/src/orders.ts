@@ -57,7 +57,10 @@ export const OrderShareSchema = z.object({
   originalTotal: money,
   /** Paid toward the share before it last changed; the rest (total - paid) is owed while unpaid. */
   paid: money,
-  /** Already paid beyond the adjusted share: the payee owes it back. */
+  /**
+   * Paid beyond the adjusted share and not paid back yet: the payers owe it back (the sum of its
+   * parts' credits below).
+   */
   credit: money,
   status: ShareStatusSchema,
   paidAt: z.string().nullable(),
@@ -70,6 +73,16 @@ export const OrderShareSchema = z.object({
   mail: z.enum(MAIL_STATUSES),
 });
 export type OrderShare = z.infer<typeof OrderShareSchema>;
+
+/** One share's part owed to one payer, and what of it is still open. */
+export const OrderPartSchema = z.object({
+  debtor: z.string(),
+  payer: z.string(),
+  amount: money,
+  open: money,
+  credit: money,
+});
+export type OrderPart = z.infer<typeof OrderPartSchema>;
 
 /**
  * An order: its lines as placed never change; the payee's adjustments (what the shop really
@@ -98,8 +111,30 @@ export const OrderSchema = z.object({
    * Every share is owed to the payers in proportion (owedToPayers).
    */
   payers: z.array(z.object({ user: PersonSchema, amount: money })),
+  /**
+   * What each share owes each payer other than its own member (`amount`, the part of the adjusted
+   * share), and what of it is still open by the rule balances use: `open`, still owed by the
+   * member; `credit`, owed back to the member by the payer; both 0 once settled.
+   */
+  parts: z.array(OrderPartSchema),
 });
 export type Order = z.infer<typeof OrderSchema>;
+
+/**
+ * Who owes a share's credit back, in words: the payers its parts name ("Ann and Cy"), else the
+ * payee. The same on the order page and the receipt.
+ */
+export function creditOwedBy(order: Order, userId: string): string {
+  const names = order.parts
+    .filter((p) => p.debtor === userId && p.credit > 0)
+    .map(
+      (p) =>
+        order.payers.find((x) => x.user._id === p.payer)?.user.name ??
+        order.split.find((x) => x.userId === p.payer)?.name ??
+        order.payee.name,
+    );
+  return names.length > 0 ? names.join(" and ") : order.payee.name;
+}
 
 export const OrderResponseSchema = z.object({ order: OrderSchema });
 export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema) });
@@ -108,7 +143,10 @@ export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema) });
 export const BalanceSchema = z.object({
   user: z.object({ _id: z.string(), name: z.string(), avatar: z.string() }),
   amount: money,
-  /** The unconfirmed shares behind the amount, newest first (positive = they owe you). */
+  /**
+   * The orders behind the amount, newest first (positive = they owe you): shares not settled, and
+   * credits not paid back.
+   */
   orders: z.array(
     z.object({
       _id: z.string(),
@@ -117,6 +155,8 @@ export const BalanceSchema = z.object({
       placedAt: z.string(),
       amount: money,
       status: ShareStatusSchema,
+      /** Only a credit behind it (paid beyond an adjusted share): owed back. */
+      credit: z.boolean(),
     }),
   ),
 });

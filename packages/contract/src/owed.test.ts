@@ -208,19 +208,36 @@ describe("openToPayers", () => {
     ]);
   });
 
-  it("never shows a credit as owed, and nets a credit at one payer against the other", () => {
-    expect(openToPayers("cy", [{ payer: "ann", cents: 1000 }], 1200, {})).toEqual([]);
-    // Cy paid Ben 1500; the share shrank to 1400 (700 each): 100 paid beyond it, nothing open.
+  it("shows a credit as owed back by the payer who got too much, and nets it against the other", () => {
+    // Paid 1200 through the payee, the share is now 1000: Ann owes Cy 200 back.
+    expect(openToPayers("cy", [{ payer: "ann", cents: 1000 }], 1200, {})).toEqual([
+      { payer: "ann", cents: -200 },
+    ]);
+    // Cy paid Ben 1500; the share shrank to 1400 (700 each): Ann lacks 700, Ben got 800 too
+    // much; net, Ben owes Cy 100 back.
     const shrunk = [
       { payer: "ann", cents: 700 },
       { payer: "ben", cents: 700 },
     ];
-    expect(openToPayers("cy", shrunk, 1500, { ben: 1500 })).toEqual([]);
+    expect(openToPayers("cy", shrunk, 1500, { ben: 1500 })).toEqual([
+      { payer: "ben", cents: -100 },
+    ]);
     // Paid Ben 800 of 700: Ann lacks 700, less the 100 credit.
     expect(openToPayers("cy", shrunk, 800, { ben: 800 })).toEqual([{ payer: "ann", cents: 600 }]);
   });
 
-  it("adds up to the parts to others less what was paid, never below zero", () => {
+  it("a credit paid back (settled_to and paid both lower by it) leaves nothing open", () => {
+    const shrunk = [
+      { payer: "ann", cents: 700 },
+      { payer: "ben", cents: 700 },
+    ];
+    expect(openToPayers("cy", shrunk, 1400, { ben: 1500, ann: -100 })).toEqual([]);
+    expect(openToPayers("cy", shrunk, 1400, { ben: 1400 })).toEqual([]);
+    // Through the payee: 1200 paid, the share is 1000, Ann paid 200 back.
+    expect(openToPayers("cy", [{ payer: "ann", cents: 1000 }], 1000, { ann: -200 })).toEqual([]);
+  });
+
+  it("adds up to the parts to others less what was paid, signed: a credit below zero", () => {
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 4 }),
@@ -233,9 +250,18 @@ describe("openToPayers", () => {
           const open = openToPayers("p0", ps, paid, paidTo);
           const toOthers = sum(ps.slice(1).map((p) => p.cents));
           const lump = Math.max(0, extra - ps[0]!.cents);
-          const expected = Math.max(0, toOthers - sum(transfers.slice(1, cents.length)) - lump);
+          // Owed to the member alone (no other payer): nothing is open either way.
+          const expected =
+            cents.length === 1 ? 0 : toOthers - sum(transfers.slice(1, cents.length)) - lump;
           expect(sum(open.map((o) => o.cents))).toBe(expected);
-          expect(open.every((o) => o.cents > 0 && o.payer !== "p0")).toBe(true);
+          // All one way: owed, or owed back.
+          expect(open.every((o) => Math.sign(o.cents) === Math.sign(expected))).toBe(true);
+          expect(open.every((o) => o.payer !== "p0")).toBe(true);
+          // Paying each part (a credit: paying it back) leaves nothing open.
+          const after = { ...paidTo };
+          for (const o of open) after[o.payer] = (after[o.payer] ?? 0) + o.cents;
+          const paidAfter = paid + sum(open.map((o) => o.cents));
+          expect(openToPayers("p0", ps, paidAfter, after)).toEqual([]);
         },
       ),
     );

@@ -122,15 +122,19 @@ function augment(start: number, open: boolean[][], given: boolean[][], colLeft: 
 }
 
 /**
- * What a share still owes each payer once payments met it, to the cent. `parts` are the share's
- * parts of its current (adjusted) total, the debtor's own part among them when they are a payer;
- * `paid` is everything paid towards the share (`paid_cents`), `paidTo` what recorded transfers paid
- * each payer (part of `paid`). The rest of `paid` went through the payee (marked paid and confirmed
- * before an adjustment reopened the share): it covers the debtor's own part first (they paid the
- * shop), then the other payers in proportion to their parts. The share's open amount is then what
- * its parts to others still lack, less any credit (a payer paid beyond their part): never below
- * zero, so a credit never shows as owed; it is owed to the payers in proportion to what each still
- * lacks (exactly what each lacks when nobody was paid beyond their part). Zero parts are left out.
+ * What is still open between a share's member and each payer, to the cent, signed: positive, the
+ * member owes the payer; negative, a credit, the payer owes the member back. `parts` are the
+ * share's parts of its current (adjusted) total, the debtor's own part among them when they are a
+ * payer; `paid` is everything paid towards the share (`paid_cents`, less credits paid back),
+ * `paidTo` the net of recorded transfers with each payer (part of `paid`: what the member sent,
+ * less what the payer paid back). The rest of `paid` went through the payee (marked paid and
+ * confirmed before an adjustment reopened or lowered the share): it covers the debtor's own part
+ * first (they paid the shop), then the other payers in proportion to their parts. Each payer
+ * lacks their part less what reached them; the share's balance is the sum of that. Above zero it
+ * is owed to the payers in proportion to what each lacks; below zero it is the member's credit,
+ * owed back by the payers in proportion to what each got beyond their part. Only the net is
+ * open: when one payer lacks and another got too much, the member owes (or is owed) the
+ * difference. Zero parts are left out.
  */
 export function openToPayers(
   debtor: string,
@@ -147,17 +151,26 @@ export function openToPayers(
     others.map((p) => p.cents),
   );
   const lacking = others.map((p, i) => p.cents - (paidTo[p.payer] ?? 0) - (spread[i] ?? 0));
-  const open = Math.max(
-    0,
-    lacking.reduce((a, b) => a + b, 0),
-  );
-  if (open === 0) return [];
+  const net = lacking.reduce((a, b) => a + b, 0);
+  if (net === 0) return [];
+  const sign = net > 0 ? 1 : -1;
   const cents = allocate(
-    open,
-    lacking.map((l) => Math.max(0, l)),
+    Math.abs(net),
+    lacking.map((l) => Math.max(0, sign * l)),
   );
-  return others.map((p, i) => ({ payer: p.payer, cents: cents[i]! })).filter((p) => p.cents > 0);
+  return others
+    .map((p, i) => ({ payer: p.payer, cents: sign * cents[i]! }))
+    .filter((p) => p.cents !== 0);
 }
+
+/**
+ * A transfer a part asks for: from whom, to whom, how much (positive). A credit (a negative part)
+ * is owed by the payer to the member.
+ */
+export const partFlow = (p: { debtor: string; payer: string; cents: number }) =>
+  p.cents >= 0
+    ? { from: p.debtor, to: p.payer, cents: p.cents }
+    : { from: p.payer, to: p.debtor, cents: -p.cents };
 
 export interface Transfer {
   from: string;

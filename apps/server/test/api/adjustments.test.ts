@@ -179,6 +179,53 @@ describe("POST /api/orders/:id/adjustments", () => {
     expect(cents(payments.at(-1).amount)).toBe(rest);
   });
 
+  it("a share adjusted to nothing with nothing paid is settled: nothing to pay, owed nowhere; raised again, it is owed", async () => {
+    const f = await placed();
+    const ben = f.people.participant.userId;
+    const res = await f.as.creator("POST", `${f.url}/adjustments`, {
+      kind: "missing",
+      lineIndex: f.benLine,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(shareOf(res.json().order, "Ben")).toMatchObject({
+      total: 0,
+      paid: 0,
+      credit: 0,
+      status: "confirmed",
+      settledAs: null,
+    });
+    // Saying "paid" changes nothing and tells nobody; no balance, no plan, nothing to pay.
+    expect((await f.as.participant("POST", `${f.url}/paid`)).statusCode).toBe(200);
+    expect(shareOf((await f.as.participant("GET", f.url)).json().order, "Ben").status).toBe(
+      "confirmed",
+    );
+    expect((await f.as.participant("GET", "/api/balances")).json().balances).toEqual([]);
+    expect((await f.as.creator("GET", "/api/balances")).json().balances).toEqual([]);
+    const plan = await f.as.participant("GET", "/api/balances/settle-plan");
+    expect(plan.json().transfers).toEqual([]);
+    expect(cents((await f.as.participant("GET", `${f.url}/pay-info`)).json().amount)).toBe(0);
+    const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
+    expect(log.some((e: { type: string }) => e.type === "order.paid")).toBe(false);
+    // Delivered after all: Ben owes his share again.
+    const line = f.order.lines[f.benLine]!;
+    const back = await f.as.creator("POST", `${f.url}/adjustments`, {
+      kind: "quantity",
+      lineIndex: f.benLine,
+      quantity: line.quantity,
+    });
+    expect(back.statusCode, back.body).toBe(201);
+    const owed = shareOf(back.json().order, "Ben");
+    expect(owed).toMatchObject({ status: "unpaid", paid: 0, settledAs: null });
+    expect(owed.total).toBe(shareOf(f.order, "Ben").total);
+    const balances = (await f.as.participant("GET", "/api/balances")).json().balances;
+    expect(balances.map((b: { user: { _id: string } }) => b.user._id)).toEqual([
+      f.people.creator.userId,
+    ]);
+    expect(cents(balances[0].amount)).toBe(-cents(owed.total));
+    const payee = (await f.as.creator("GET", "/api/balances")).json().balances;
+    expect(payee.map((b: { user: { _id: string } }) => b.user._id)).toEqual([ben]);
+  });
+
   it("bad input is a 400 naming the field, and nothing is stored", async () => {
     const f = await placed();
     const line = f.order.lines[f.benLine]!;

@@ -271,9 +271,12 @@ describe("settling up", () => {
     );
     expect((await f.as.creator("GET", "/api/balances")).json().balances).toEqual([]);
     expect((await f.as.participant("GET", "/api/balances")).json().balances).toEqual([]);
-    // The order itself never changed, only its settlement.
+    // The order itself never changed, only its settlement: nothing of Ben's part is open now.
     const { order: after } = (await f.as.participant("GET", url)).json();
-    expect({ ...after, split: undefined }).toEqual({ ...order, split: undefined });
+    const settled = { split: undefined, parts: undefined };
+    expect({ ...after, ...settled }).toEqual({ ...order, ...settled });
+    expect(order.parts).toEqual([expect.objectContaining({ open: order.parts[0].amount })]);
+    expect(after.parts).toEqual([{ ...order.parts[0], open: 0 }]);
   });
 
   it("the payee settles an unpaid share in cash or writes it off; a transfer still needs it paid", async () => {

@@ -33,6 +33,7 @@ interface OrderView {
   lines: Line[];
   split: Share[];
   payers: { user: { _id: string; name: string }; amount: number }[];
+  parts: { debtor: string; payer: string; amount: number; open: number; credit: number }[];
 }
 
 /** Net of every balance the caller sees, in cents by name (positive: owed to them). */
@@ -195,20 +196,113 @@ describe("a share paid, then adjusted", () => {
     expect(left.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([]);
   });
 
-  it("adjusted down: the credit is not owed, by anyone, in balances or the plan", async () => {
+  it("adjusted down: the credit is owed back in balances and the plan, and the payee's transfer pays it back exactly", async () => {
     const f = await setup();
     const ben = cents(shareOf(f.first, "Ben").total);
     await f.as.participant("POST", `${f.url}/paid`);
     expect((await f.as.creator("POST", `${f.url}/confirm/${f.ids.ben}`)).statusCode).toBe(200);
     const order = await f.priceBen(-0.5);
     const share = shareOf(order, "Ben");
-    expect(cents(share.credit)).toBe(ben - cents(share.total));
-    expect(await netsOf(f.as.participant)).toEqual({});
-    expect(await netsOf(f.as.creator)).not.toHaveProperty("Ben");
-    // The plan still settles Cat's share, but nobody pays or is paid for Ben's.
+    const credit = ben - cents(share.total);
+    expect(credit).toBeGreaterThan(0);
+    expect(cents(share.credit)).toBe(credit);
+    // The order view carries it on Ben's part for Ann: nothing open, the credit owed back.
+    expect(order.parts.find((p) => p.debtor === f.ids.ben)).toEqual({
+      debtor: f.ids.ben,
+      payer: f.ids.ann,
+      amount: share.total,
+      open: 0,
+      credit: credit / 100,
+    });
+    expect(await netsOf(f.as.participant)).toEqual({ Ann: credit });
+    expect((await netsOf(f.as.creator)).Ben).toBe(-credit);
+    const [owedBack] = (await f.as.participant("GET", "/api/balances")).json().balances;
+    expect(owedBack.orders).toEqual([
+      expect.objectContaining({ _id: f.order._id, amount: credit / 100, credit: true }),
+    ]);
+    // Once Cat paid Ann her share, the plan has Ann pay Ben the credit.
+    const cat = await netsOf(f.asCat);
+    const catPaid = await f.asCat("POST", "/api/balances/transfers", {
+      to: f.ids.ann,
+      amount: -cat.Ann! / 100,
+    });
+    expect(catPaid.statusCode, catPaid.body).toBe(201);
     const plan = await planOf(f.as.participant);
-    expect(plan.length).toBeGreaterThan(0);
-    expect(plan.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([]);
+    expect(plan.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([
+      {
+        from: { _id: f.ids.ann, name: "Ann" },
+        to: { _id: f.ids.ben, name: "Ben" },
+        amount: credit / 100,
+      },
+    ]);
+    // Ben is owed, so he has nothing to transfer to Ann; Ann pays back exactly the credit.
+    const url = "/api/balances/transfers";
+    const wrongWay = await f.as.participant("POST", url, { to: f.ids.ann, amount: credit / 100 });
+    expect(wrongWay.statusCode).toBe(403);
+    const more = await f.as.creator("POST", url, { to: f.ids.ben, amount: (credit + 1) / 100 });
+    expect(more.statusCode).toBe(400);
+    expect(more.json().fields.amount).toContain(`$${(credit / 100).toFixed(2)} would`);
+    const back = await f.as.creator("POST", url, { to: f.ids.ben, amount: credit / 100 });
+    expect(back.statusCode, back.body).toBe(201);
+    expect(back.json().settled).toEqual([{ orderId: f.order._id, amount: credit / 100 }]);
+    const after = await f.read();
+    // Paid exactly the adjusted share now; still settled as Ann confirmed it.
+    expect(shareOf(after, "Ben")).toMatchObject({
+      status: "confirmed",
+      paid: share.total,
+      credit: 0,
+    });
+    expect(after.parts.find((p) => p.debtor === f.ids.ben)).toMatchObject({ open: 0, credit: 0 });
+    expect(await netsOf(f.as.participant)).toEqual({});
+    const left = await planOf(f.as.participant);
+    expect(left.filter((p) => p.from.name === "Ben" || p.to.name === "Ben")).toEqual([]);
+    const log = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity`)).json().events;
+    const transfers = log
+      .filter((e: { type: string }) => e.type === "order.transfer")
+      .map((e: { amount: number; to: string }) => ({ amount: e.amount, to: e.to }));
+    expect(transfers).toContainEqual({ amount: credit / 100, to: "Ben" });
+  });
+
+  it("a credit nets against what the member owes on another part, and the payee's own share may have one", async () => {
+    const f = await setup();
+    const total = cents(f.first.total);
+    // Cat paid most of the shop: Ann owes her more than she owes Ann.
+    const annPaid = Math.round(total / 10);
+    await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: annPaid / 100 },
+        { userId: f.ids.cat, amount: (total - annPaid) / 100 },
+      ],
+    });
+    // Ann (the payee) pays Cat her part of her own share.
+    const before = await netsOf(f.as.creator);
+    const owedCat = await f.read();
+    const annToCat = owedCat.parts.find((p) => p.debtor === f.ids.ann && p.payer === f.ids.cat)!;
+    expect(annToCat.open).toBe(annToCat.amount);
+    const paid = await f.as.creator("POST", "/api/balances/transfers", {
+      to: f.ids.cat,
+      amount: -before.Cat! / 100,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    // Ann's line gets cheaper: her part for Cat shrinks below what reached Cat.
+    const annLine = f.first.lines.findIndex((l) => l.addedBy._id === f.ids.ann);
+    const order = await f.adjust({
+      kind: "price",
+      lineIndex: annLine,
+      unitPrice: Math.round((f.first.lines[annLine]!.unitPrice - 1) * 100) / 100,
+    });
+    const part = order.parts.find((p) => p.debtor === f.ids.ann && p.payer === f.ids.cat)!;
+    expect(part.open).toBe(0);
+    expect(part.credit).toBeGreaterThan(0);
+    expect(shareOf(order, "Ann").credit).toBe(part.credit);
+    // Cat owes Ann the credit, netted with whatever else is open between them.
+    const cat = await netsOf(f.asCat);
+    const ann = await netsOf(f.as.creator);
+    expect(ann.Cat ?? 0).toBe(-(cat.Ann ?? 0));
+    const catOwesAnn = order.parts
+      .filter((p) => p.debtor === f.ids.cat && p.payer === f.ids.ann)
+      .reduce((a, p) => a + cents(p.open) - cents(p.credit), 0);
+    expect(ann.Cat ?? 0).toBe(cents(part.credit) + catOwesAnn);
   });
 
   it("with two payers, one part paid then the share grown: each payer is owed what they lack", async () => {

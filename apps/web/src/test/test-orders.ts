@@ -77,6 +77,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     originalTotal: 44.49,
     adjustments: [],
     payers: [{ user: { _id: testUser._id, name: testUser.name }, amount: 44.49 }],
+    parts: [{ debtor: ben._id, payer: testUser._id, amount: 14.84, open: 14.84, credit: 0 }],
     ...overrides,
   };
 }
@@ -89,4 +90,23 @@ export const withShareStatus = (
 ) => ({
   ...order,
   split: order.split.map((s) => (s.userId === userId ? { ...s, status } : s)),
+});
+
+/**
+ * The order after the payee marked all of a member's lines not delivered, before they paid: their
+ * share is 0 with nothing paid, settled as the server stores it (`status`: an order adjusted
+ * before the server settled such shares still says "unpaid").
+ */
+export const withZeroShare = (
+  order: Order,
+  userId: string,
+  status: "unpaid" | "confirmed" = "confirmed",
+): Order => ({
+  ...order,
+  split: order.split.map((s) =>
+    s.userId === userId
+      ? { ...s, subtotal: 0, fees: 0, tax: 0, total: 0, paid: 0, credit: 0, status }
+      : s,
+  ),
+  parts: order.parts.filter((p) => p.debtor !== userId),
 });

@@ -82,6 +82,7 @@ export function createEmailChannel(deps: {
       .select({
         number: orders.number,
         total: orderShares.totalCents,
+        paid: orderShares.paidCents,
         status: orderShares.status,
         settledAs: orderShares.settledAs,
       })

@@ -177,6 +177,10 @@ export async function recordAdjustment(
             status: after.status,
             ...(after.reopened ? { paidAt: null, confirmedAt: null, settledAs: null } : {}),
             ...(after.status === "paid" && s.status === "unpaid" ? { paidAt: now } : {}),
+            // Nothing to pay and nothing paid: settled as it stands (isSettled).
+            ...(after.status === "confirmed" && s.status !== "confirmed"
+              ? { confirmedAt: now, settledAs: null }
+              : {}),
           })
           .where(and(eq(orderShares.orderId, row.id), eq(orderShares.userId, s.userId)));
       }

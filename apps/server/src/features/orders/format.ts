@@ -1,4 +1,4 @@
-import type { OrderShare } from "@cartner/contract";
+import { nothingToPay, type OrderShare } from "@cartner/contract";
 
 /**
  * Money and dates on receipts and in mails: the web app's formats (en-US), fixed server-side, in
@@ -31,8 +31,11 @@ export const SETTLED_LABEL = {
   written_off: "Written off",
 } as const;
 
-/** A share's status on a receipt: "Unpaid", "Paid", or how it was settled. */
-export function shareStatusLabel(share: Pick<OrderShare, "status" | "settledAs">): string {
+/** A share's status on a receipt: "Unpaid", "Paid", "Nothing to pay", or how it was settled. */
+export function shareStatusLabel(
+  share: Pick<OrderShare, "status" | "settledAs" | "total" | "paid">,
+): string {
+  if (share.settledAs === null && nothingToPay(share)) return "Nothing to pay";
   return share.status === "confirmed"
     ? SETTLED_LABEL[share.settledAs ?? "transfer"]
     : STATUS_LABEL[share.status];

@@ -1,22 +1,28 @@
 /**
- * The parts of shares still open between people: a share not confirmed owes each payer its part
- * of its adjusted total (owedToPayers) less what was paid towards it (openToPayers: paid_cents,
- * of which settled_to went to each payer by recorded transfer). Balances, the settle plan,
- * transfers and an account's deletion all read them.
+ * The parts of shares still open between people (openOfShare): a share not settled owes each
+ * payer its part of its adjusted total (owedToPayers) less what was paid towards it
+ * (openToPayers: paid_cents, of which settled_to went to each payer by recorded transfer); a share
+ * paid beyond its adjusted total is owed the difference back by the payers (a credit, a negative
+ * part). Balances, the settle plan, transfers and an account's deletion all read them.
  */
-import {
-  fromCents,
-  openToPayers,
-  orderNumber,
-  type Balance,
-  type ShareStatus,
-} from "@cartner/contract";
+import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner/contract";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
-import { partsOf, payersOf, sharesOf, type OrderRow, type ShareRow } from "./order-view.ts";
+import {
+  openOfShare,
+  partsOf,
+  payersFor,
+  payersOf,
+  sharesOf,
+  type OrderRow,
+  type ShareRow,
+} from "./order-view.ts";
 
-/** One debtor's open part of one order, owed to one payer. */
+/**
+ * One share's open part of one order with one payer: positive, the debtor (the share's member)
+ * owes the payer; negative, a credit the payer owes the debtor back.
+ */
 export interface OpenPart {
   orderId: string;
   sessionId: string;
@@ -28,9 +34,15 @@ export interface OpenPart {
   payerId: string;
   payerName: string;
   cents: number;
-  /** The debtor's share's status (unpaid or paid). */
+  /** The debtor's share's status (unpaid or paid; any, for a credit). */
   status: ShareStatus;
 }
+
+/** Who pays whom how much (cents, positive) to settle an open part. */
+export const flowOf = (p: OpenPart) =>
+  p.cents >= 0
+    ? { fromId: p.debtorId, toId: p.payerId, cents: p.cents }
+    : { fromId: p.payerId, toId: p.debtorId, cents: -p.cents };
 
 /** The order concerns the user: payee, a member with a share, or a payer. */
 const concerns = (userId: string): SQL => sql`(${orders.payeeId} = ${userId}
@@ -39,9 +51,13 @@ const concerns = (userId: string): SQL => sql`(${orders.payeeId} = ${userId}
   or exists (select 1 from ${orderPayers} where ${orderPayers.orderId} = ${orders.id}
     and ${orderPayers.userId} = ${userId}))`;
 
-/** Some share of the order is not confirmed yet. */
-const stillOpen = sql`exists (select 1 from ${orderShares} where ${orderShares.orderId} = ${orders.id}
-  and ${orderShares.status} <> 'confirmed')`;
+/**
+ * Something may be open on the order: a share not confirmed yet, or adjustments (only they leave
+ * a credit on a settled share).
+ */
+const stillOpen = sql`(jsonb_array_length(${orders.adjustments}) > 0
+  or exists (select 1 from ${orderShares} where ${orderShares.orderId} = ${orders.id}
+  and ${orderShares.status} <> 'confirmed'))`;
 
 /**
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
@@ -82,10 +98,9 @@ export function partsOfOrder(
     payers.find((p) => p.orderId === row.id && p.userId === id)?.name ??
     (id === row.payeeId ? row.payeeName : (own.find((s) => s.userId === id)?.name ?? ""));
   const parts = partsOf(row, own, payers);
-  return own.flatMap((share) => {
-    if (share.status === "confirmed") return [];
-    const mine = parts.filter((p) => p.debtor === share.userId);
-    return openToPayers(share.userId, mine, share.paidCents, share.settledTo).map((part) => ({
+  const payerIds = payersFor(row, payers).map((p) => p.userId);
+  return own.flatMap((share) =>
+    openOfShare(share, parts, payerIds).map((part) => ({
       orderId: row.id,
       sessionId: row.sessionId,
       number: row.number,
@@ -97,11 +112,14 @@ export function partsOfOrder(
       payerName: payerName(part.payer),
       cents: part.cents,
       status: share.status,
-    }));
-  });
+    })),
+  );
 }
 
-/** What `debtorId` still owes `payerId` on one order (0 when settled or never owed), in cents. */
+/**
+ * What `debtorId` still owes `payerId` on one order (0 when settled or never owed; negative when
+ * the payer owes a credit back), in cents.
+ */
 export async function openOwed(
   db: Db,
   orderId: string,
@@ -130,6 +148,8 @@ export interface UnsettledRow {
   /** Positive: they owe the user (the user is a payer); negative: the user owes them. */
   cents: number;
   status: ShareStatus;
+  /** Only credits (paid beyond an adjusted share) behind it: owed back. */
+  credit: boolean;
 }
 
 /**
@@ -152,8 +172,12 @@ export async function unsettledShares(db: Db, userId: string): Promise<Unsettled
       placedAt: p.placedAt,
       cents: 0,
       status: p.status,
+      credit: true,
     };
     entry.cents += mine * p.cents;
+    // The status a debt's share has, when a debt is behind it.
+    if (p.cents > 0 && entry.credit) entry.status = p.status;
+    entry.credit &&= p.cents < 0;
     byKey.set(key, entry);
   }
   return [...byKey.values()]
@@ -190,6 +214,7 @@ export async function balancesOf(
       placedAt: new Date(r.placedAt).toISOString(),
       amount: fromCents(r.cents),
       status: r.status,
+      credit: r.credit,
     });
     byPerson.set(r.otherId, entry);
   }

@@ -6,6 +6,8 @@ import {
   allocate,
   applyAdjustments,
   fromCents,
+  isSettled,
+  openToPayers,
   orderNumber,
   owedToPayers,
   type Adjustment,
@@ -112,12 +114,26 @@ export const adjustmentCents = (a: StoredAdjustment) => ({
 });
 
 /**
- * Already paid beyond the adjusted share: a paid or confirmed share's earlier payment over its
- * new total (never the payee's, who paid the shop, nor a written-off one).
+ * What is open on one share with each payer, signed (openToPayers: positive, the member owes the
+ * payer; negative, a credit the payer owes back). A settled share (isSettled) owes nothing but may
+ * still be owed a credit; a written-off one neither. `parts` are the order's (partsOf), `payers`
+ * who paid the shop (payersFor's ids): a share adjusted to 0 has no parts, but what was paid
+ * towards it still comes back (from the first payer named, when several were). The one rule the
+ * order view, balances, the settle plan, transfers and account deletion read.
  */
-export function creditOf(row: OrderRow, s: ShareRow): number {
-  if (s.userId === row.payeeId || s.status === "unpaid" || s.settledAs === "written_off") return 0;
-  return Math.max(0, s.paidCents - s.totalCents);
+export function openOfShare(
+  s: ShareRow,
+  parts: Owed[],
+  payers: string[],
+): { payer: string; cents: number }[] {
+  if (s.settledAs === "written_off") return [];
+  const mine = payers.map((payer) => ({
+    payer,
+    cents: parts.find((p) => p.debtor === s.userId && p.payer === payer)?.cents ?? 0,
+  }));
+  const open = openToPayers(s.userId, mine, s.paidCents, s.settledTo);
+  const settled = isSettled({ status: s.status, total: s.totalCents, paid: s.paidCents });
+  return settled ? open.filter((p) => p.cents < 0) : open;
 }
 
 /** The order as the API shows it (money in currency units, as everywhere in the API). */
@@ -132,6 +148,13 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
     row.adjustments.map(adjustmentCents),
   ).lines;
   const touched = new Set(row.adjustments.map((a) => a.lineIndex));
+  const parts = partsOf(row, shares, payers);
+  const payerIds = payersFor(row, payers).map((p) => p.userId);
+  const open = new Map(shares.map((s) => [s.userId, openOfShare(s, parts, payerIds)]));
+  const openWith = (debtor: string, payer: string) =>
+    open.get(debtor)?.find((p) => p.payer === payer)?.cents ?? 0;
+  const creditOf = (debtor: string) =>
+    -(open.get(debtor) ?? []).reduce((a, p) => a + Math.min(0, p.cents), 0);
   return {
     _id: row.id,
     number: orderNumber(row.number),
@@ -175,7 +198,7 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
         total: fromCents(s.totalCents),
         originalTotal: fromCents(s.originalTotalCents ?? s.totalCents),
         paid: fromCents(s.paidCents),
-        credit: fromCents(creditOf(row, s)),
+        credit: fromCents(creditOf(s.userId)),
         status: s.status,
         paidAt: iso(s.paidAt),
         confirmedAt: iso(s.confirmedAt),
@@ -193,5 +216,14 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
       user: { _id: p.userId, name: p.name },
       amount: fromCents(p.cents),
     })),
+    parts: parts
+      .filter((p) => p.debtor !== p.payer)
+      .map((p) => ({
+        debtor: p.debtor,
+        payer: p.payer,
+        amount: fromCents(p.cents),
+        open: fromCents(Math.max(0, openWith(p.debtor, p.payer))),
+        credit: fromCents(Math.max(0, -openWith(p.debtor, p.payer))),
+      })),
   };
 }

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import { describeAdjustment, type Order } from "@cartner/contract";
+import { creditOwedBy, describeAdjustment, type Order } from "@cartner/contract";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
 import { formatDateTime, formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
@@ -279,7 +279,7 @@ export async function renderReceipt(order: Order, now: Date, currency: string): 
         ? {
             note: `Was ${formatMoney(s.originalTotal)} at checkout${
               s.credit > 0
-                ? `; credit ${formatMoney(s.credit)} owed back by ${order.payee.name}`
+                ? `; credit ${formatMoney(s.credit)} owed back by ${creditOwedBy(order, s.userId)}`
                 : ""
             }${s.status === "unpaid" && s.paid > 0 ? `; ${formatMoney(s.paid)} already paid, ${formatMoney(s.total - s.paid)} left` : ""}`,
           }

@@ -24,7 +24,7 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSessionsTogether } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
-import { openParts, partsOfOrder, type OpenPart } from "./open-parts.ts";
+import { flowOf, openParts, partsOfOrder, type OpenPart } from "./open-parts.ts";
 import { payersOf, sharesOf } from "./order-view.ts";
 
 /** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
@@ -35,6 +35,7 @@ export async function planFor(db: Db, userId: string, withId?: string): Promise<
   const parts = await openParts(db, userId, withId);
   const nets = new Map<string, number>();
   const names = new Map<string, string>();
+  // A part is owed by its debtor to its payer; a credit (negative) the other way.
   for (const p of parts) {
     nets.set(p.debtorId, (nets.get(p.debtorId) ?? 0) - p.cents);
     nets.set(p.payerId, (nets.get(p.payerId) ?? 0) + p.cents);
@@ -59,7 +60,7 @@ function roleTowards(owe: OpenPart[], back: OpenPart[]): OrderCaller {
   return net > 0 ? "sharer" : "payee";
 }
 
-const sum = (parts: OpenPart[]) => parts.reduce((a, p) => a + p.cents, 0);
+const sum = (parts: OpenPart[]) => parts.reduce((a, p) => a + flowOf(p).cents, 0);
 const oldestFirst = (a: OpenPart, b: OpenPart) =>
   a.placedAt.getTime() - b.placedAt.getTime() || a.number - b.number;
 
@@ -72,8 +73,12 @@ export async function recordTransfer(
 ): Promise<{ orderId: string; amount: number }[]> {
   if (body.to === userId) throw invalidFields({ to: "You cannot pay yourself" });
   const parts = await openParts(db, userId, body.to);
-  const owe = parts.filter((p) => p.debtorId === userId && p.payerId === body.to).sort(oldestFirst);
-  const back = parts.filter((p) => p.debtorId === body.to && p.payerId === userId);
+  // What the caller owes `to` (their shares' parts, and credits `to` is owed back on the caller's
+  // orders), oldest first, and what `to` owes the caller.
+  const owe = parts
+    .filter((p) => flowOf(p).fromId === userId && flowOf(p).toId === body.to)
+    .sort(oldestFirst);
+  const back = parts.filter((p) => flowOf(p).fromId === body.to && flowOf(p).toId === userId);
   requireAllowed(
     roleTowards(owe, back),
     "order.transfer",
@@ -86,7 +91,7 @@ export async function recordTransfer(
   let take = -1;
   const cents = toCents(body.amount);
   owe.forEach((p, i) => {
-    running += p.cents;
+    running += flowOf(p).cents;
     if (running - owedBack > 0) matching.push(running - owedBack);
     if (running - owedBack === cents) take = i + 1;
   });
@@ -123,7 +128,10 @@ async function settle(
     for (const orderId of orderIds) {
       const mine = byOrder.get(orderId)!;
       const first = mine[0]!;
-      const cents = mine.reduce((a, p) => a + (p.debtorId === userId ? p.cents : -p.cents), 0);
+      const cents = mine.reduce(
+        (a, p) => a + (flowOf(p).fromId === userId ? flowOf(p).cents : -flowOf(p).cents),
+        0,
+      );
       await write({
         sessionId: first.sessionId,
         userId,
@@ -160,9 +168,10 @@ async function settle(
 
 /**
  * Under the session's lock: the parts must still be open as read (else 409, nothing stored);
- * each part's amount is added to what its share paid that payer (settled_to) and to what the
- * share paid in all (paid_cents, which adjustments and balances read), and a share with nothing
- * left open to anyone is confirmed.
+ * each part's amount, signed, is added to what its share paid that payer (settled_to) and to
+ * what the share paid in all (paid_cents, which adjustments and balances read): a credit paid
+ * back takes its amount off both, the mirror of a part paid. A share not settled yet with nothing
+ * left open to anyone is confirmed; a settled one keeps how it was settled.
  */
 async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[], now: Date) {
   const [row] = await tx.select().from(orders).where(eq(orders.id, orderId));
@@ -188,7 +197,7 @@ async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[], now: Dat
       .set({
         settledTo,
         paidCents: share.paidCents + settledNow.reduce((a, p) => a + p.cents, 0),
-        ...(left.length === 0
+        ...(left.length === 0 && share.status !== "confirmed"
           ? { status: "confirmed" as const, confirmedAt: now, settledAs: "transfer" as const }
           : {}),
       })

@@ -31,7 +31,10 @@ export function createPayInfo(deps: { db: Db; currency: string }) {
     requireAllowed(role, "order.payInfo", "Order not found");
     // What is still open of the share towards the payee, by the same rule as balances: the rest
     // after an adjustment raised a paid share, only the payee's part when several paid the shop.
-    const owedCents = row!.payeeId ? await openOwed(db, orderId, userId, row!.payeeId) : 0;
+    // A credit (the payee owes the member back) is nothing to pay.
+    const owedCents = row!.payeeId
+      ? Math.max(0, await openOwed(db, orderId, userId, row!.payeeId))
+      : 0;
     // A deleted payee's details went with their account.
     const details =
       row!.payeeId && !row!.payeeDeletedAt ? await detailsOf(db, row!.payeeId) : NO_DETAILS;

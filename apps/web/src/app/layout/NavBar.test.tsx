@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
+import { makeOrder, withShareStatus, withZeroShare } from "../../test/test-orders.ts";
 import { ben } from "../../test/test-sessions.ts";
 
 describe("navigation bar", () => {
@@ -50,13 +50,16 @@ describe("navigation bar", () => {
   it("links My Orders, with the count of my shares still to pay, and Balances", async () => {
     const benUser = { ...ben, email: "ben@example.com" };
     signInAs(benUser);
-    // Ben owes two shares and has said he paid a third; Ada's order with Ann has no share of his.
+    // Ben owes two shares and has said he paid a third; Ada's order with Ann has no share of his;
+    // two were adjusted to nothing before he paid (one stored "unpaid" by an older server).
     const owed = (id: string) => ({ ...makeOrder(), _id: id });
     const orders = [
       owed("o-1"),
       owed("o-2"),
       withShareStatus(owed("o-3"), ben._id, "paid"),
       makeOrder({ _id: "o-4", split: makeOrder().split.slice(0, 1) }),
+      withZeroShare(owed("o-5"), ben._id),
+      withZeroShare(owed("o-6"), ben._id, "unpaid"),
     ];
     stubFetch({
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: benUser }),

@@ -31,7 +31,7 @@ import { usePendingWrites } from "../../api/cart-writes.ts";
 import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CartSection } from "./CartSection.tsx";
 import { formatMoney } from "../../lib/format.ts";
-import { PAID_BUTTON, STATUS_LABEL, STATUS_TONE, myShare } from "../orders/index.ts";
+import { PAID_BUTTON, canSayPaid, myShare, shareStatusLabel, shareTone } from "../orders/index.ts";
 import { useOrderAction, useOrders } from "../../api/orders.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
@@ -208,7 +208,7 @@ function CheckedOutOrder({ order }: { order: Order }) {
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
   const action = useOrderAction(order._id);
-  const canPay = mine !== undefined && !isPayee && mine.status === "unpaid";
+  const canPay = mine !== undefined && !isPayee && canSayPaid(mine);
   return (
     <section
       aria-labelledby={headingId}
@@ -233,9 +233,7 @@ function CheckedOutOrder({ order }: { order: Order }) {
           <p className="font-semibold text-ink tabular-nums">
             Your share {formatMoney(mine.total)}
           </p>
-          <Badge tone={STATUS_TONE[mine.status]}>
-            {isPayee ? "Paid the shop" : STATUS_LABEL[mine.status]}
-          </Badge>
+          <Badge tone={shareTone(mine)}>{isPayee ? "Paid the shop" : shareStatusLabel(mine)}</Badge>
         </div>
       )}
       {canPay && (

@@ -99,7 +99,9 @@ function BalanceRow({ balance }: { balance: Balance }) {
             </Link>{" "}
             ({o.sessionName}): {formatMoney(Math.abs(o.amount))}{" "}
             {o.amount > 0 ? `${balance.user.name} owes you` : `you owe ${balance.user.name}`}
-            {o.status === "paid" &&
+            {o.credit && " back (a credit after a change)"}
+            {!o.credit &&
+              o.status === "paid" &&
               (o.amount > 0 ? ", paid: confirm it on the order" : ", paid: awaiting confirmation")}
           </li>
         ))}

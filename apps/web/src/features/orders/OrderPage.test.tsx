@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { Balance, Order } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
+import { makeOrder, withShareStatus, withZeroShare } from "../../test/test-orders.ts";
 import { ben } from "../../test/test-sessions.ts";
 
 function open(path: string, routes: Parameters<typeof stubFetch>[0], user = testUser) {
@@ -51,6 +51,67 @@ describe("order page", () => {
     expect(await screen.findByText("Paid, awaiting confirmation")).toBeVisible();
     expect(callsTo(mock, "POST /api/orders/o-1/paid")).toHaveLength(1);
     expect(screen.queryByRole("button", { name: "I've paid my share" })).toBeNull();
+  });
+
+  it("a share adjusted to nothing with nothing paid is settled: nothing to pay, no pay button or panel", async () => {
+    for (const status of ["confirmed", "unpaid"] as const) {
+      const order = withZeroShare(makeOrder(), ben._id, status);
+      const { mock, unmount } = open(
+        "/orders/o-1",
+        {
+          "GET /api/orders/o-1": () => json(200, { order }),
+          "GET /api/orders/o-1/pay-info": () => json(200, {}),
+        },
+        benUser,
+      );
+      const shares = await screen.findByRole("list", { name: "Shares" });
+      expect(within(shares).getAllByRole("listitem")[1]).toHaveTextContent(
+        /Ben Brown \(you\).*\$0\.00.*Nothing to pay/,
+      );
+      expect(screen.getByText(/Everyone is settled up\./)).toBeVisible();
+      expect(screen.queryByRole("button", { name: "I've paid my share" })).toBeNull();
+      expect(screen.queryByRole("heading", { name: "Pay Ada Lovelace" })).toBeNull();
+      expect(callsTo(mock, "GET /api/orders/o-1/pay-info")).toHaveLength(0);
+      unmount();
+    }
+    // The payee sees it settled too: nothing to confirm, collect or write off.
+    open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order: withZeroShare(makeOrder(), ben._id) }),
+    });
+    expect(await screen.findByText(/Everyone is settled up\./)).toBeVisible();
+    expect(screen.queryByRole("button", { name: /Paid in cash/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Write off/ })).toBeNull();
+  });
+
+  it("shows a member's credit to the payee, who records paying it back as a transfer", async () => {
+    const order = makeOrder({
+      split: makeOrder().split.map((s) =>
+        s.userId === ben._id
+          ? { ...s, total: 10, paid: 14.84, credit: 4.84, status: "confirmed" as const }
+          : s,
+      ),
+      parts: [{ debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84 }],
+    });
+    const bodies: unknown[] = [];
+    const { user } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "POST /api/balances/transfers": ({ body }) => {
+        bodies.push(body);
+        return json(201, { settled: [{ orderId: "o-1", amount: 4.84 }] });
+      },
+    });
+    const shares = await screen.findByRole("list", { name: "Shares" });
+    const benCard = within(shares).getAllByRole("listitem")[1]!;
+    expect(benCard).toHaveTextContent("Credit $4.84");
+    expect(benCard).toHaveTextContent(
+      "Ben Brown's share changed from $14.84 to $10.00: Ada Lovelace owes Ben Brown $4.84 back.",
+    );
+    await user.click(within(benCard).getByRole("button", { name: "Paid back $4.84 to Ben Brown" }));
+    const dialog = await screen.findByRole("dialog", {
+      name: "Record that you paid Ben Brown $4.84 back?",
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Record transfer" }));
+    await waitFor(() => expect(bodies).toEqual([{ to: ben._id, amount: 4.84 }]));
   });
 
   it("lets the payee confirm a paid share and resend a failed email", async () => {
@@ -173,6 +234,7 @@ describe("orders and balances", () => {
             placedAt: "2025-05-03T10:00:00.000Z",
             amount: 14.84,
             status: "paid",
+            credit: false,
           },
         ],
       },
@@ -190,6 +252,45 @@ describe("orders and balances", () => {
       "href",
       "/orders/o-1",
     );
+  });
+
+  it("says a credit is owed back, not a payment to confirm", async () => {
+    const balances: Balance[] = [
+      {
+        user: { _id: ben._id, name: ben.name, avatar: "/a.svg" },
+        amount: -4.84,
+        orders: [
+          {
+            _id: "o-1",
+            number: "CRT-000007",
+            sessionName: "Weekend groceries",
+            placedAt: "2025-05-03T10:00:00.000Z",
+            amount: -4.84,
+            status: "paid",
+            credit: true,
+          },
+        ],
+      },
+    ];
+    open("/balances", {
+      "GET /api/balances": () => json(200, { balances }),
+      "GET /api/balances/settle-plan": () =>
+        json(200, {
+          transfers: [
+            {
+              from: { _id: testUser._id, name: testUser.name },
+              to: { _id: ben._id, name: ben.name },
+              amount: 4.84,
+            },
+          ],
+        }),
+    });
+    const item = (await screen.findAllByTestId("balance"))[0]!;
+    expect(item).toHaveTextContent("You owe Ben Brown $4.84");
+    expect(item).toHaveTextContent(
+      "CRT-000007 (Weekend groceries): $4.84 you owe Ben Brown back (a credit after a change)",
+    );
+    expect(item).not.toHaveTextContent("awaiting confirmation");
   });
 
   it("says when everyone is settled up", async () => {

@@ -11,7 +11,14 @@ import {
   UserX,
   Users,
 } from "lucide-react";
-import type { Order, OrderShare, SettlementKind } from "@cartner/contract";
+import {
+  creditOwedBy,
+  isSettled,
+  toCents,
+  type Order,
+  type OrderShare,
+  type SettlementKind,
+} from "@cartner/contract";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
 import {
   Badge,
@@ -35,14 +42,20 @@ import {
   DELETED_USER,
   ORDER_NOT_FOUND,
   PAID_BUTTON,
-  STATUS_TONE,
   WRITE_OFF_BUTTON,
+  canSayPaid,
   myShare,
   shareChange,
   shareStatusLabel,
+  shareTone,
 } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
-import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
+import {
+  useOrder,
+  useOrderAction,
+  useReceiptDownload,
+  useRecordTransfer,
+} from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
 import { PayersPanel } from "./PayersPanel.tsx";
@@ -85,7 +98,7 @@ function OrderView({ order }: { order: Order }) {
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
   const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
-  const open = owedToPayee.filter((s) => s.status !== "confirmed");
+  const open = owedToPayee.filter((s) => !isSettled(s));
 
   return (
     <>
@@ -107,15 +120,17 @@ function OrderView({ order }: { order: Order }) {
             ? "Everyone is settled up."
             : isPayee
               ? `Waiting on ${open.length} of ${owedToPayee.length} ${owedToPayee.length === 1 ? "share" : "shares"}.`
-              : mine && mine.status !== "confirmed"
+              : mine && !isSettled(mine)
                 ? `Pay ${order.payee.name} your share, then say so here.`
                 : "Waiting on the others to settle up."}
         </p>
-        {mine && !isPayee && shareChange(mine, order.payee.name, true) && (
-          <p className="font-semibold text-ink" aria-live="polite">
-            {shareChange(mine, order.payee.name, true)}
-          </p>
-        )}
+        {mine &&
+          (!isPayee || mine.credit > 0) &&
+          shareChange(mine, creditOwedBy(order, mine.userId), true) && (
+            <p className="font-semibold text-ink" aria-live="polite">
+              {shareChange(mine, creditOwedBy(order, mine.userId), true)}
+            </p>
+          )}
       </header>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -129,6 +144,7 @@ function OrderView({ order }: { order: Order }) {
                   share={share}
                   isMe={share.userId === user?._id}
                   isPayee={isPayee}
+                  viewerId={user?._id}
                 />
               ))}
             </ul>
@@ -136,7 +152,7 @@ function OrderView({ order }: { order: Order }) {
 
           <PayersPanel order={order} isPayee={isPayee} />
 
-          {mine && !isPayee && mine.status !== "confirmed" && <PayPanel order={order} />}
+          {mine && !isPayee && !isSettled(mine) && <PayPanel order={order} />}
 
           <Panel title="Items" icon={ShoppingBag}>
             <OrderLines order={order} />
@@ -181,13 +197,21 @@ function ShareCard({
   share,
   isMe,
   isPayee,
+  viewerId,
 }: {
   order: Order;
   share: OrderShare;
   isMe: boolean;
   isPayee: boolean;
+  viewerId: string | undefined;
 }) {
   const action = useOrderAction(order._id);
+  const payBack = useRecordTransfer();
+  const [askingBack, setAskingBack] = useState(false);
+  /** What the reader owes this share's member back (a credit on the reader's part). */
+  const owedBack = order.parts
+    .filter((p) => p.debtor === share.userId && p.payer === viewerId)
+    .reduce((a, p) => a + toCents(p.credit), 0);
   const payeeShare = share.userId === order.payee._id;
   /** The payee settling an unpaid share without a transfer: asked first. */
   const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
@@ -211,8 +235,8 @@ function ShareCard({
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={share.settledAs === "written_off" ? "neutral" : STATUS_TONE[share.status]}>
-          {share.status === "confirmed" && <CircleCheck aria-hidden="true" className="size-3.5" />}
+        <Badge tone={shareTone(share)}>
+          {isSettled(share) && <CircleCheck aria-hidden="true" className="size-3.5" />}
           {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
           share.status === "confirmed" &&
           share.settledAs === null
@@ -234,10 +258,14 @@ function ShareCard({
         )}
       </div>
       {/* Your own change is said at the top of the page. */}
-      {!payeeShare && !isMe && shareChange(share, order.payee.name, false) && (
-        <p className="text-sm text-slate-600">{shareChange(share, order.payee.name, false)}</p>
-      )}
-      {isMe && !payeeShare && share.status === "unpaid" && (
+      {(!payeeShare || share.credit > 0) &&
+        !isMe &&
+        shareChange(share, creditOwedBy(order, share.userId), false) && (
+          <p className="text-sm text-slate-600">
+            {shareChange(share, creditOwedBy(order, share.userId), false)}
+          </p>
+        )}
+      {isMe && !payeeShare && canSayPaid(share) && (
         <Button
           size="sm"
           loading={action.isPending}
@@ -246,6 +274,29 @@ function ShareCard({
           {PAID_BUTTON}
         </Button>
       )}
+      {owedBack > 0 && (
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={payBack.isPending}
+          onClick={() => setAskingBack(true)}
+          aria-label={`Paid back ${formatMoney(owedBack / 100)} to ${share.name}`}
+        >
+          Paid back
+        </Button>
+      )}
+      <ConfirmDialog
+        open={askingBack}
+        tone="primary"
+        title={`Record that you paid ${share.name} ${formatMoney(owedBack / 100)} back?`}
+        description={`Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`}
+        confirmLabel="Record transfer"
+        onCancel={() => setAskingBack(false)}
+        onConfirm={() => {
+          setAskingBack(false);
+          payBack.mutate({ to: share.userId, amount: owedBack / 100 });
+        }}
+      />
       {isPayee && share.status === "paid" && (
         <Button
           size="sm"
@@ -256,7 +307,7 @@ function ShareCard({
           {CONFIRM_BUTTON}
         </Button>
       )}
-      {isPayee && !payeeShare && share.status === "unpaid" && (
+      {isPayee && !payeeShare && canSayPaid(share) && (
         <div className="flex flex-wrap gap-2">
           <Button
             size="sm"

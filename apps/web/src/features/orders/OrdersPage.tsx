@@ -6,7 +6,8 @@ import { QueryList } from "../../components/QueryList.tsx";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
-import { NO_ORDERS_MESSAGE, STATUS_LABEL, STATUS_TONE, myShare } from "./order-model.ts";
+import { isSettled } from "@cartner/contract";
+import { NO_ORDERS_MESSAGE, myShare, shareStatusLabel, shareTone } from "./order-model.ts";
 import { useOrders } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 
@@ -81,7 +82,7 @@ function OrderRow({ order }: { order: Order }) {
   const { user } = useAuth();
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
-  const open = order.split.filter((s) => s.status !== "confirmed").length;
+  const open = order.split.filter((s) => !isSettled(s)).length;
   return (
     <Link
       to={`/orders/${order._id}`}
@@ -103,7 +104,7 @@ function OrderRow({ order }: { order: Order }) {
             <span className="text-sm font-semibold text-ink tabular-nums">
               Your share {formatMoney(mine.total)}
             </span>
-            <Badge tone={STATUS_TONE[mine.status]}>{STATUS_LABEL[mine.status]}</Badge>
+            <Badge tone={shareTone(mine)}>{shareStatusLabel(mine)}</Badge>
           </>
         ) : null}
       </div>

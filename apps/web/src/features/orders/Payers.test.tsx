@@ -33,6 +33,10 @@ describe("several payers on the order page", () => {
             { user: { _id: ben._id, name: ben.name }, amount: 14.49 },
           ],
           split: order.split.map((s) => ({ ...s, status: "unpaid", confirmedAt: null })),
+          parts: [
+            { debtor: testUser._id, payer: ben._id, amount: 9.66, open: 9.66, credit: 0 },
+            { debtor: ben._id, payer: testUser._id, amount: 10.01, open: 10.01, credit: 0 },
+          ],
         };
         return json(200, { order });
       },
@@ -68,6 +72,57 @@ describe("several payers on the order page", () => {
     const owed = screen.getByRole("list", { name: "Who owes which payer" });
     expect(owed).toHaveTextContent(/Ada Lovelace owes Ben Brown \$\d+\.\d\d/);
     expect(owed).toHaveTextContent(/Ben Brown owes Ada Lovelace \$\d+\.\d\d/);
+  });
+
+  it("shows what is still open of each part, what is settled, and a credit owed back", async () => {
+    const payers = [
+      { user: { _id: testUser._id, name: testUser.name }, amount: 30 },
+      { user: { _id: ben._id, name: ben.name }, amount: 14.49 },
+    ];
+    const order = makeOrder({
+      payers,
+      split: makeOrder().split.map((s) =>
+        s.userId === testUser._id
+          ? { ...s, total: 25, originalTotal: 29.65, paid: 9.66, credit: 1.5 }
+          : { ...s, status: "unpaid", paid: 4 },
+      ),
+      parts: [
+        { debtor: testUser._id, payer: ben._id, amount: 8.16, open: 0, credit: 1.5 },
+        { debtor: ben._id, payer: testUser._id, amount: 10.01, open: 6.01, credit: 0 },
+      ],
+    });
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) });
+    const owed = await screen.findByRole("list", { name: "Who owes which payer" });
+    const items = within(owed).getAllByRole("listitem");
+    expect(items[0]).toHaveTextContent(
+      "Ada Lovelace's part for Ben Brown is $8.16; Ben Brown owes Ada Lovelace $1.50 back",
+    );
+    expect(items[1]).toHaveTextContent("Ben Brown owes Ada Lovelace $6.01 of $10.01");
+    // The payee's own share shows its credit, and who owes it.
+    expect(
+      await screen.findByText(
+        /Your share changed from \$29\.65 to \$25\.00: Ben Brown owes you \$1\.50 back\./,
+      ),
+    ).toBeVisible();
+    const shares = within(screen.getByRole("list", { name: "Shares" })).getAllByRole("listitem");
+    expect(shares[0]).toHaveTextContent("Credit $1.50");
+  });
+
+  it("says a part is settled once nothing of it is open", async () => {
+    const order = makeOrder({
+      payers: [
+        { user: { _id: testUser._id, name: testUser.name }, amount: 30 },
+        { user: { _id: ben._id, name: ben.name }, amount: 14.49 },
+      ],
+      parts: [
+        { debtor: testUser._id, payer: ben._id, amount: 9.66, open: 0, credit: 0 },
+        { debtor: ben._id, payer: testUser._id, amount: 10.01, open: 10.01, credit: 0 },
+      ],
+    });
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) });
+    const owed = await screen.findByRole("list", { name: "Who owes which payer" });
+    expect(owed).toHaveTextContent("Ada Lovelace's part for Ben Brown, $9.66, is settled");
+    expect(owed).toHaveTextContent("Ben Brown owes Ada Lovelace $10.01");
   });
 
   it("shows the server's refusal and offers no change once a share is paid", async () => {
@@ -131,6 +186,7 @@ describe("the settle plan on the balances page", () => {
           placedAt: "2025-05-03T10:00:00.000Z",
           amount: -12.4,
           status: "unpaid",
+          credit: false,
         },
       ],
     },

@@ -1,20 +1,21 @@
 import { useState, type FormEvent } from "react";
 import { CreditCard } from "lucide-react";
-import { owedToPayers, toCents, type Order } from "@cartner/contract";
+import { toCents, type Order, type OrderPart } from "@cartner/contract";
 import { Button, FormAlert, Panel, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { useSetPayers } from "../../api/orders.ts";
 
 /**
- * Who paid the shop, and what each share owes each payer. The payee may say several people paid
+ * Who paid the shop, and what each share owes each payer: the part, and what of it is still open
+ * or settled by the rule balances use (the server's `parts`). The payee may say several people paid
  * (two cards) until a share is paid or settled: amounts adding up to the total, the form showing
  * what is left to assign.
  */
 export function PayersPanel({ order, isPayee }: { order: Order; isPayee: boolean }) {
   const [editing, setEditing] = useState(false);
   const canEdit = isPayee && !payersLocked(order);
-  const owed = owedOf(order).filter((o) => o.debtor !== o.payer);
+  const owed = order.parts;
   const nameOf = (id: string) =>
     order.split.find((s) => s.userId === id)?.name ??
     order.payers.find((p) => p.user._id === id)?.user.name ??
@@ -37,7 +38,7 @@ export function PayersPanel({ order, isPayee }: { order: Order; isPayee: boolean
             <ul aria-label="Who owes which payer" className="flex flex-col gap-1 text-sm">
               {owed.map((o) => (
                 <li key={`${o.debtor}-${o.payer}`} className="text-slate-600">
-                  {nameOf(o.debtor)} owes {nameOf(o.payer)} {formatMoney(o.cents / 100)}
+                  {partSentence(o, nameOf)}
                 </li>
               ))}
             </ul>
@@ -66,15 +67,20 @@ export function payersLocked(order: Order): boolean {
   );
 }
 
-/** What each share owes each payer, by the server's own rule (shares ordered by member id). */
-function owedOf(order: Order) {
-  const shares = [...order.split]
-    .sort((a, b) => (a.userId < b.userId ? -1 : 1))
-    .map((s) => ({ userId: s.userId, cents: toCents(s.total) }));
-  return owedToPayers(
-    shares,
-    order.payers.map((p) => ({ userId: p.user._id, cents: toCents(p.amount) })),
-  );
+/**
+ * One part in words: "Ben owes Ann $12.40", "Ben owes Ann $5.00 of $12.40", "Ben's part for Ann,
+ * $12.40, is settled", or a credit: "Ben's part for Ann is $12.40; Ann owes Ben $0.50 back".
+ */
+export function partSentence(part: OrderPart, nameOf: (id: string) => string): string {
+  const debtor = nameOf(part.debtor);
+  const payer = nameOf(part.payer);
+  const whole = formatMoney(part.amount);
+  if (part.credit > 0) {
+    return `${debtor}'s part for ${payer} is ${whole}; ${payer} owes ${debtor} ${formatMoney(part.credit)} back`;
+  }
+  if (part.open === 0) return `${debtor}'s part for ${payer}, ${whole}, is settled`;
+  if (part.open === part.amount) return `${debtor} owes ${payer} ${whole}`;
+  return `${debtor} owes ${payer} ${formatMoney(part.open)} of ${whole}`;
 }
 
 /** The payee and each member with a share, each with an amount field ("" = did not pay). */

@@ -1,9 +1,10 @@
 /* What other features and the layout use of orders: the order model's labels and share maths. */
 export {
   PAID_BUTTON,
-  STATUS_LABEL,
-  STATUS_TONE,
+  canSayPaid,
   myShare,
+  shareStatusLabel,
+  shareTone,
   sharesToPayLabel,
   unpaidShareCount,
 } from "./order-model.ts";

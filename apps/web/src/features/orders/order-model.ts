@@ -1,4 +1,12 @@
-import type { AdjustmentKind, Balance, Order, OrderShare, SettlementKind } from "@cartner/contract";
+import {
+  isSettled,
+  nothingToPay,
+  type AdjustmentKind,
+  type Balance,
+  type Order,
+  type OrderShare,
+  type SettlementKind,
+} from "@cartner/contract";
 import { formatMoney } from "../../lib/format.ts";
 
 export const NO_ORDERS_MESSAGE = "No orders yet.";
@@ -8,6 +16,8 @@ export const PAID_BUTTON = "I've paid my share";
 export const CONFIRM_BUTTON = "Confirm received";
 export const CASH_BUTTON = "Paid in cash";
 export const WRITE_OFF_BUTTON = "Write off";
+/** A share adjusted to nothing with nothing paid: settled (isSettled). */
+export const NOTHING_TO_PAY = "Nothing to pay";
 /** Marks a share whose member has deleted their account. */
 export const DELETED_USER = "Deleted user";
 
@@ -30,8 +40,21 @@ export const SETTLED_LABEL: Record<SettlementKind, string> = {
   written_off: "Written off",
 };
 
-/** A share's badge: unpaid, paid, or how it was settled. */
-export function shareStatusLabel(share: Pick<OrderShare, "status" | "settledAs">): string {
+/** A share's badge tone: a settled share (isSettled) looks settled. */
+export const shareTone = (share: Pick<OrderShare, "status" | "settledAs" | "total" | "paid">) =>
+  share.settledAs === "written_off"
+    ? "neutral"
+    : STATUS_TONE[isSettled(share) ? "confirmed" : share.status];
+
+/** The member may say they paid: the share is unpaid and not settled (isSettled). */
+export const canSayPaid = (share: Pick<OrderShare, "status" | "total" | "paid">) =>
+  share.status === "unpaid" && !isSettled(share);
+
+/** A share's badge: unpaid, paid, nothing to pay, or how it was settled. */
+export function shareStatusLabel(
+  share: Pick<OrderShare, "status" | "settledAs" | "total" | "paid">,
+): string {
+  if (share.settledAs === null && nothingToPay(share)) return NOTHING_TO_PAY;
   return share.status === "confirmed"
     ? SETTLED_LABEL[share.settledAs ?? "transfer"]
     : STATUS_LABEL[share.status];
@@ -50,15 +73,14 @@ export function balanceSentence(balance: Balance): string {
   return `You and ${name} are even`;
 }
 
-/** A receipt's file name, as the server names it. */
 /**
- * My shares still to pay: orders where I owe the payee and have not said I paid. The payee's own
- * share is not one (they paid the shop).
+ * My shares still to pay: orders where I owe the payee and have not said I paid, nor is the share
+ * settled (isSettled: nothing to pay). The payee's own share is not one (they paid the shop).
  */
 export function unpaidShareCount(orders: readonly Order[], userId: string | undefined): number {
   return orders.filter((order) => {
     const mine = myShare(order, userId);
-    return mine !== undefined && mine.userId !== order.payee._id && mine.status === "unpaid";
+    return mine !== undefined && mine.userId !== order.payee._id && canSayPaid(mine);
   }).length;
 }
 
@@ -91,10 +113,11 @@ export function parseAmount(text: string): number | null {
 
 /**
  * How an adjustment left a share, in one sentence for its member ("you" when it is the
- * reader's): unchanged (null), a credit, the rest to pay, or simply the new amount.
+ * reader's): unchanged (null), a credit (`payee`: who owes it back, creditOwedBy), the rest to
+ * pay, or simply the new amount.
  */
 export function shareChange(share: OrderShare, payee: string, you: boolean): string | null {
-  if (share.originalTotal === share.total) return null;
+  if (share.originalTotal === share.total && share.credit === 0) return null;
   const who = you ? "Your share" : `${share.name}'s share`;
   const moved = `${who} changed from ${formatMoney(share.originalTotal)} to ${formatMoney(share.total)}`;
   if (share.credit > 0) {
