@@ -149,6 +149,22 @@ const LATER_FIELDS: Record<string, (owner: Json, root: Json) => unknown> = {
     share.status === "confirmed" && share.userId !== order.payee._id ? "transfer" : null,
   // Several payers (0026): an order made before was paid to the shop by its payee alone.
   "order.payers": (_owner, order) => [{ user: order.payee, amount: order.total }],
+  // What each share owes each payer (0026): with the payee the only payer, every other member's
+  // share is owed to the payee whole, open until confirmed, in member id order; no credits, since
+  // nothing was adjusted.
+  "order.parts": (_owner, order) =>
+    [...order.split]
+      .filter((share: Json) => share.userId !== order.payee._id)
+      .sort((a: Json, b: Json) => (a.userId < b.userId ? -1 : 1))
+      .map((share: Json) => ({
+        debtor: share.userId,
+        payer: order.payee._id,
+        amount: share.total,
+        open: share.status === "confirmed" ? 0 : share.total,
+        credit: 0,
+      })),
+  // Credits owed back (0024): nothing was adjusted, so no balance is a credit.
+  "balance.orders[].credit": () => false,
 };
 
 /** The values at `field` ("order.split[].paid") under `roots`, each with the object holding it. */
@@ -185,7 +201,8 @@ describe(`an earlier release's data on ${kind}`, () => {
     const laterPaths = [...added].map((at) =>
       at
         .replace(/^\.people\.\w+\.(order\.order|orders\.orders\[\])/, "order")
-        .replace(/^\.carts\.\w+\.cart/, "cart"),
+        .replace(/^\.carts\.\w+\.cart/, "cart")
+        .replace(/^\.people\.\w+\.balances\.balances\[\]/, "balance"),
     );
     expect([...new Set(laterPaths)].sort()).toEqual(Object.keys(LATER_FIELDS).sort());
     const read = figures as Json;
@@ -193,6 +210,15 @@ describe(`an earlier release's data on ${kind}`, () => {
       for (const [field, expected] of Object.entries(LATER_FIELDS)) {
         for (const [value, owner] of valuesAt(field, { order, cart: null })) {
           expect(value, field).toEqual(expected(owner, order));
+        }
+      }
+    }
+    for (const who of Object.values(read.people) as Json[]) {
+      for (const balance of who.balances.balances) {
+        for (const [field, expected] of Object.entries(LATER_FIELDS)) {
+          for (const [value, owner] of valuesAt(field, { balance })) {
+            expect(value, field).toEqual(expected(owner, balance));
+          }
         }
       }
     }
