@@ -1,3 +1,8 @@
+/*
+ * The orders' schemas. Functions the web uses live in zod-free modules (owed.ts, adjust.ts): one
+ * here would take this module, with ApiErrorSchema.extend, into the first load (npm run build
+ * checks it).
+ */
 import { z } from "zod";
 import { AdjustedLineSchema, AdjustmentSchema } from "./adjustments.ts";
 import { ApiErrorSchema } from "./errors.ts";
@@ -119,22 +124,6 @@ export const OrderSchema = z.object({
   parts: z.array(OrderPartSchema),
 });
 export type Order = z.infer<typeof OrderSchema>;
-
-/**
- * Who owes a share's credit back, in words: the payers its parts name ("Ann and Cy"), else the
- * payee. The same on the order page and the receipt.
- */
-export function creditOwedBy(order: Order, userId: string): string {
-  const names = order.parts
-    .filter((p) => p.debtor === userId && p.credit > 0)
-    .map(
-      (p) =>
-        order.payers.find((x) => x.user._id === p.payer)?.user.name ??
-        order.split.find((x) => x.userId === p.payer)?.name ??
-        order.payee.name,
-    );
-  return names.length > 0 ? names.join(" and ") : order.payee.name;
-}
 
 export const OrderResponseSchema = z.object({ order: OrderSchema });
 export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema) });

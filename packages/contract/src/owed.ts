@@ -3,6 +3,7 @@
  * zod, so pages of the first load may use them): who owes which payer what, to the cent, and the
  * fewest transfers that settle a set of net balances. Money here is integer cents.
  */
+import type { Order } from "./orders.ts";
 
 /**
  * Splits `total` into parts proportional to `weights` (largest remainder; ties go to the earlier
@@ -204,4 +205,20 @@ export function settlePlan(nets: ReadonlyMap<string, number>): Transfer[] {
     if (debtor.c === 0) owing.shift();
   }
   return transfers;
+}
+
+/**
+ * Who owes a share's credit back, in words: the payers its parts name ("Ann and Cy"), else the
+ * payee. The same on the order page and the receipt.
+ */
+export function creditOwedBy(order: Order, userId: string): string {
+  const names = order.parts
+    .filter((p) => p.debtor === userId && p.credit > 0)
+    .map(
+      (p) =>
+        order.payers.find((x) => x.user._id === p.payer)?.user.name ??
+        order.split.find((x) => x.userId === p.payer)?.name ??
+        order.payee.name,
+    );
+  return names.length > 0 ? names.join(" and ") : order.payee.name;
 }
