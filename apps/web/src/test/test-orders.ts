@@ -82,7 +82,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
   };
 }
 
-/** The same order seen by Ben: Ada is the payee, Ben's share is open. */
+/** The order with one share's status changed; a confirmed share's parts are no longer open. */
 export const withShareStatus = (
   order: Order,
   userId: string,
@@ -90,6 +90,9 @@ export const withShareStatus = (
 ) => ({
   ...order,
   split: order.split.map((s) => (s.userId === userId ? { ...s, status } : s)),
+  parts: order.parts.map((p) =>
+    p.debtor === userId && status === "confirmed" ? { ...p, open: 0 } : p,
+  ),
 });
 
 /**

@@ -149,7 +149,7 @@ describe("order page", () => {
         bodies.push(body);
         const how = (body as { how: "cash" | "written_off" }).how;
         order = {
-          ...order,
+          ...withShareStatus(order, ben._id, "confirmed"),
           split: order.split.map((s) =>
             s.userId === ben._id ? { ...s, status: "confirmed", settledAs: how } : s,
           ),

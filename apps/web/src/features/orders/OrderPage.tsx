@@ -45,6 +45,7 @@ import {
   WRITE_OFF_BUTTON,
   canSayPaid,
   myShare,
+  orderStandingSentence,
   shareChange,
   shareStatusLabel,
   shareTone,
@@ -97,8 +98,6 @@ function OrderView({ order }: { order: Order }) {
   const csv = useCsvDownload();
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
-  const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
-  const open = owedToPayee.filter((s) => !isSettled(s));
 
   return (
     <>
@@ -116,13 +115,7 @@ function OrderView({ order }: { order: Order }) {
           {order.payers.length > 1
             ? `${order.payers.map((p) => p.user.name).join(" and ")} paid the shop.`
             : `${order.payers[0]?.user.name ?? order.payee.name}${order.payers[0]?.user._id === user?._id ? " (you)" : ""} paid the shop.`}{" "}
-          {open.length === 0
-            ? "Everyone is settled up."
-            : isPayee
-              ? `Waiting on ${open.length} of ${owedToPayee.length} ${owedToPayee.length === 1 ? "share" : "shares"}.`
-              : mine && !isSettled(mine)
-                ? `Pay ${order.payee.name} your share, then say so here.`
-                : "Waiting on the others to settle up."}
+          {orderStandingSentence(order, user?._id)}
         </p>
         {mine &&
           (!isPayee || mine.credit > 0) &&

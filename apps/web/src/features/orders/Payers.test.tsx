@@ -95,7 +95,7 @@ describe("several payers on the order page", () => {
     const owed = await screen.findByRole("list", { name: "Who owes which payer" });
     const items = within(owed).getAllByRole("listitem");
     expect(items[0]).toHaveTextContent(
-      "Ada Lovelace's part for Ben Brown is $8.16; Ben Brown owes Ada Lovelace $1.50 back",
+      "Ada Lovelace paid Ben Brown $9.66 for a part of $8.16: Ben Brown owes Ada Lovelace $1.50 back",
     );
     expect(items[1]).toHaveTextContent("Ben Brown owes Ada Lovelace $6.01 of $10.01");
     // The payee's own share shows its credit, and who owes it.

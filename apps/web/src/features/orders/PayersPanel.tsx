@@ -69,14 +69,16 @@ export function payersLocked(order: Order): boolean {
 
 /**
  * One part in words: "Ben owes Ann $12.40", "Ben owes Ann $5.00 of $12.40", "Ben's part for Ann,
- * $12.40, is settled", or a credit: "Ben's part for Ann is $12.40; Ann owes Ben $0.50 back".
+ * $12.40, is settled", or a credit (paid beyond the part): "Ben paid Ann $12.90 for a part of
+ * $12.40: Ann owes Ben $0.50 back".
  */
 export function partSentence(part: OrderPart, nameOf: (id: string) => string): string {
   const debtor = nameOf(part.debtor);
   const payer = nameOf(part.payer);
   const whole = formatMoney(part.amount);
   if (part.credit > 0) {
-    return `${debtor}'s part for ${payer} is ${whole}; ${payer} owes ${debtor} ${formatMoney(part.credit)} back`;
+    const paid = formatMoney((toCents(part.amount) + toCents(part.credit)) / 100);
+    return `${debtor} paid ${payer} ${paid} for a part of ${whole}: ${payer} owes ${debtor} ${formatMoney(part.credit)} back`;
   }
   if (part.open === 0) return `${debtor}'s part for ${payer}, ${whole}, is settled`;
   if (part.open === part.amount) return `${debtor} owes ${payer} ${whole}`;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseAmount } from "./order-model.ts";
+import { testUser } from "../../test/render-app.tsx";
+import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
+import { ben } from "../../test/test-sessions.ts";
+import { orderStandingSentence, parseAmount } from "./order-model.ts";
 
 describe("parseAmount", () => {
   it("reads an amount with a dot or a comma, with or without a currency sign", () => {
@@ -16,5 +19,41 @@ describe("parseAmount", () => {
     for (const text of ["", "€", "abc", "1.505", "-1", "1.2.3", "€€1", "1 €€", "EUR 1.50"]) {
       expect(parseAmount(text)).toBeNull();
     }
+  });
+});
+
+describe("orderStandingSentence", () => {
+  const ada = testUser._id;
+
+  it("tells the member to pay, the payee whom she waits on, and both when all is settled", () => {
+    const order = makeOrder();
+    expect(orderStandingSentence(order, ben._id)).toBe(
+      "Pay Ada Lovelace your share, then say so here.",
+    );
+    expect(orderStandingSentence(order, ada)).toBe("Waiting on 1 of 1 share.");
+    const settled = withShareStatus(order, ben._id, "confirmed");
+    expect(orderStandingSentence(settled, ben._id)).toBe("Everyone is settled up.");
+    expect(orderStandingSentence(settled, ada)).toBe("Everyone is settled up.");
+  });
+
+  it("is not settled while a payer owes a credit back or the payee owes another payer", () => {
+    // Ben paid his share, then it was adjusted down: Ada owes him the difference back.
+    const credit = {
+      ...withShareStatus(makeOrder(), ben._id, "confirmed"),
+      parts: [{ debtor: ben._id, payer: ada, amount: 10, open: 0, credit: 4.84 }],
+    };
+    expect(orderStandingSentence(credit, ada)).toBe(
+      "You still owe a part of this order: see who paid the shop below.",
+    );
+    expect(orderStandingSentence(credit, ben._id)).toBe("Waiting on the others to settle up.");
+    // Ben paid half the shop: Ada's own share owes him his part of it.
+    const twoPayers = {
+      ...withShareStatus(makeOrder(), ben._id, "confirmed"),
+      parts: [{ debtor: ada, payer: ben._id, amount: 14.83, open: 14.83, credit: 0 }],
+    };
+    expect(orderStandingSentence(twoPayers, ada)).toBe(
+      "You still owe a part of this order: see who paid the shop below.",
+    );
+    expect(orderStandingSentence(twoPayers, ben._id)).toBe("Waiting on the others to settle up.");
   });
 });

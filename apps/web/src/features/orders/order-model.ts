@@ -66,6 +66,33 @@ export function myShare(order: Order, userId: string | undefined): OrderShare | 
 }
 
 /** One line on who owes whom: "Ben owes you $12.50", "You owe Ann $12.50", or settled. */
+/**
+ * Where the order stands, for its header: settled when no part between two people is still open
+ * or owes a credit back (with several payers the payee's own share can owe another payer); else
+ * what the reader has to do, or whom they wait on.
+ */
+export function orderStandingSentence(order: Order, userId: string | undefined): string {
+  const openParts = order.parts.filter((p) => p.open > 0 || p.credit > 0);
+  if (openParts.length === 0) return "Everyone is settled up.";
+  const mine = myShare(order, userId);
+  const isPayee = order.payee._id === userId;
+  const iOwe = openParts.some(
+    (p) => (p.debtor === userId && p.open > 0) || (p.payer === userId && p.credit > 0),
+  );
+  if (!isPayee && mine && !isSettled(mine)) {
+    return `Pay ${order.payee.name} your share, then say so here.`;
+  }
+  if (iOwe) return "You still owe a part of this order: see who paid the shop below.";
+  if (isPayee) {
+    const owedToPayee = order.split.filter((s) => s.userId !== order.payee._id);
+    const open = owedToPayee.filter((s) => !isSettled(s)).length;
+    if (open > 0) {
+      return `Waiting on ${open} of ${owedToPayee.length} ${owedToPayee.length === 1 ? "share" : "shares"}.`;
+    }
+  }
+  return "Waiting on the others to settle up.";
+}
+
 export function balanceSentence(balance: Balance): string {
   const name = balance.user.name;
   if (balance.amount > 0) return `${name} owes you ${formatMoney(balance.amount)}`;
