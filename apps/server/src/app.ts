@@ -5,7 +5,8 @@
  * wiring and its caches (services.ts), authentication
  * (plugins/authenticate.ts), and the routes of every feature.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Clock as QueueClock } from "pg-boss";
 import {
   serializerCompiler,
@@ -47,10 +48,13 @@ import {
 } from "./plugins/error-handler.ts";
 import { installIdempotency } from "./plugins/idempotency.ts";
 import { installMailJobs } from "./plugins/mail-jobs.ts";
+import { installMetrics, metricsRoutes } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
+import { installRequestId, requestIdFrom } from "./plugins/request-id.ts";
 import { installSecurityHeaders, registerCors } from "./plugins/security-headers.ts";
 import { installShutdown } from "./plugins/shutdown.ts";
+import { registerTracing } from "./plugins/tracing.ts";
 import { serveWebApp } from "./plugins/web-static.ts";
 import { registerWebSocket } from "./plugins/websocket.ts";
 import { createServices, openMailer } from "./services.ts";
@@ -73,6 +77,8 @@ export interface AppOverrides {
   liveCheckMs?: number;
   /** Notification channels (push, email); tests pass recording ones. */
   channels?: { push?: Channel; email?: Channel };
+  /** Where spans go instead of OTLP when tracing is configured (tests: an in-memory exporter). */
+  spanExporter?: SpanExporter;
 }
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
@@ -94,6 +100,8 @@ function createFastify(config: Config) {
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    genReqId: requestIdFrom(config.trustProxy),
+    logController: new LogController({ requestIdLogLabel: "requestId" }),
     // Stop taking new requests on close and answer them 503 while in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -111,6 +119,8 @@ export async function buildApp(
   const app = createFastify(config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installRequestId(app);
+  await registerTracing(app, config.otel, overrides.spanExporter);
   installErrorHandling(app);
   installApiCacheControl(app);
 
@@ -121,6 +131,7 @@ export async function buildApp(
     overrides.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   installShutdown(app, database);
+  installMetrics(app, config.metricsToken, database);
   const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer = openMailer(app, config, database, overrides.mailer);
@@ -160,7 +171,7 @@ export async function buildApp(
   endRefusedUpgrades(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(database, devOutbox));
+      await api.register(healthRoutes(database, events, devOutbox));
       await api.register(
         liveRoutes({
           hub: services.hub,
@@ -194,6 +205,7 @@ export async function buildApp(
     },
     { prefix: "/api" },
   );
+  await app.register(metricsRoutes(config.metricsToken));
   if (devOutbox) await app.register(devMailboxRoutes(database.db));
   await serveWebApp(app, config.webDist);
 

@@ -5,6 +5,11 @@
  * `usable` says whether it may answer now: never while this instance might miss another's write
  * (its LISTEN connection is down).
  */
+import { cacheHits, cacheMisses } from "./metrics.ts";
+
+const hits = cacheHits.labels("reads");
+const misses = cacheMisses.labels("reads");
+
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
   /** Answers as the JSON sent, so a hit costs no serialisation. */
@@ -26,8 +31,13 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       compute: () => Promise<unknown>,
     ): Promise<R> {
       const key = `${request.auth.user._id} ${request.url}`;
-      const hit = usable() ? entries.get(key) : undefined;
-      if (hit !== undefined) return reply.type(JSON_TYPE).send(hit);
+      const caching = usable();
+      const hit = caching ? entries.get(key) : undefined;
+      if (hit !== undefined) {
+        hits.inc();
+        return reply.type(JSON_TYPE).send(hit);
+      }
+      if (caching) misses.inc();
       const started = epoch;
       const text = reply.serialize(await compute());
       // A write that finished meanwhile may be missing from this answer: do not keep it.
