@@ -99,10 +99,17 @@ export function installMetrics(
   app.addHook("onClose", async () => void sources.delete(source));
 
   app.addHook("onRoute", (options) => {
-    const methods = Array.isArray(options.method) ? options.method : [options.method];
-    if (methods.length !== 1) return; // none of ours serve several methods on one route
-    const method = methods[0]!;
-    const hook = recorder(method, routeLabel(method, options.url));
+    const methods = [options.method].flat();
+    const byMethod = new Map(methods.map((m) => [m, recorder(m, routeLabel(m, options.url))]));
+    const only = methods.length === 1 ? byMethod.get(methods[0]!) : undefined;
+    // A route of several methods (static files' GET and HEAD) picks by the request's.
+    const hook: onResponseHookHandler =
+      only ??
+      function (request, reply, done) {
+        const record = byMethod.get(request.method);
+        if (record) record.call(this, request, reply, done);
+        else done();
+      };
     const hooks = options.onResponse;
     options.onResponse = hooks === undefined ? [hook] : [hook, ...[hooks].flat()];
   });

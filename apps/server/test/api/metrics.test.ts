@@ -91,6 +91,7 @@ describe("with METRICS_TOKEN", () => {
       expect((await f.as.creator("GET", `/api/sessions/${f.sessionId}`)).statusCode).toBe(200);
     }
     await t.app.inject({ method: "GET", url: `/api/no-such-thing/${f.sessionId}` });
+    await t.app.inject({ method: "GET", url: "/api/docs/json" }); // a route outside the table
     const after = await scrape();
     expect(count(after) - count(before)).toBe(3);
     expect(sample(after, "http_requests_total", labels)).toBeGreaterThanOrEqual(3);
@@ -100,6 +101,7 @@ describe("with METRICS_TOKEN", () => {
     expect(sample(after, "http_requests_total", { route: "unmatched", status_code: "404" })).toBe(
       1,
     );
+    expect(sample(after, "http_requests_total", { route: "other" })).toBeGreaterThanOrEqual(1);
     // Bounded labels: no id of a session, whatever URL was asked.
     expect(after).not.toContain(f.sessionId);
     expect(after).not.toContain(f.code);
