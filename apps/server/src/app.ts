@@ -3,7 +3,9 @@
  * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), the durable job
  * queue (features/jobs), mails sent after their answers (plugins/mail-jobs.ts), the services
  * wiring and its caches (services.ts), authentication
- * (plugins/authenticate.ts), and the routes of every feature.
+ * (plugins/authenticate.ts), and the routes of every feature; for operators, request ids
+ * (plugins/request-id.ts), tracing when configured (plugins/tracing.ts) and metrics
+ * (plugins/metrics.ts).
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
