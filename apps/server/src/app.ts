@@ -133,7 +133,7 @@ export async function buildApp(
     overrides.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   installShutdown(app, database);
-  installMetrics(app, config.metricsToken, database);
+  await installMetrics(app, config.metricsToken, database);
   const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer = openMailer(app, config, database, overrides.mailer);

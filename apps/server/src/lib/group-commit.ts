@@ -1,4 +1,4 @@
-import { groupCommitBatchSize } from "./metrics.ts";
+import { meter } from "./metrics.ts";
 
 /**
  * Group commit (docs/decisions/012): calls made while a batch is on its way wait, then go
@@ -14,7 +14,6 @@ export function groupCommit<In, Out>(
   maxBatch = 64,
   name = "other",
 ): (item: In) => Promise<Out> {
-  const sizes = groupCommitBatchSize.labels(name);
   let queue: Array<{ item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> =
     [];
   let running = false;
@@ -23,7 +22,7 @@ export function groupCommit<In, Out>(
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      sizes.observe(batch.length);
+      meter.batch(name, batch.length);
       try {
         const answers = await runBatch(batch.map((waiting) => waiting.item));
         if (answers.length !== batch.length) {

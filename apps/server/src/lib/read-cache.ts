@@ -5,10 +5,7 @@
  * `usable` says whether it may answer now: never while this instance might miss another's write
  * (its LISTEN connection is down).
  */
-import { cacheHits, cacheMisses } from "./metrics.ts";
-
-const hits = cacheHits.labels("reads");
-const misses = cacheMisses.labels("reads");
+import { meter } from "./metrics.ts";
 
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
@@ -34,10 +31,10 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       const caching = usable();
       const hit = caching ? entries.get(key) : undefined;
       if (hit !== undefined) {
-        hits.inc();
+        meter.cacheLookup("reads", true);
         return reply.type(JSON_TYPE).send(hit);
       }
-      if (caching) misses.inc();
+      if (caching) meter.cacheLookup("reads", false);
       const started = epoch;
       const text = reply.serialize(await compute());
       // A write that finished meanwhile may be missing from this answer: do not keep it.

@@ -4,13 +4,11 @@ import type { FastifyInstance, FastifyPluginAsync, onResponseHookHandler } from 
 import type { Database } from "../db/client.ts";
 import { route } from "../lib/endpoint.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import {
-  collectProcessMetrics,
-  httpRequestDuration,
-  httpRequests,
-  registry,
-  sources,
-} from "../lib/metrics.ts";
+import type * as MetricsRegistry from "./metrics-registry.ts";
+
+/** prom-client and our metrics, imported the first time metrics are on (once per process). */
+let loaded: Promise<typeof MetricsRegistry> | undefined;
+const loadMetrics = () => (loaded ??= import("./metrics-registry.ts"));
 
 /** The endpoint table's paths by method: a route's label is its pattern, never the raw URL. */
 const TABLE_PATHS = new Map<string, Set<string>>();
@@ -35,7 +33,11 @@ export function routeLabel(method: string, url: string | undefined): string {
  * Records each answer's count and duration under its method, route and status. The children of
  * each status are made once per route, so a request costs two lookups and two updates.
  */
-function recorder(method: string, routeName: string): onResponseHookHandler {
+function recorder(
+  { httpRequests, httpRequestDuration }: Awaited<ReturnType<typeof loadMetrics>>,
+  method: string,
+  routeName: string,
+): onResponseHookHandler {
   const byStatus = new Map<
     number,
     { count: { inc(): void }; duration: { observe(v: number): void } }
@@ -78,29 +80,32 @@ export const metricsRoutes =
         reply.header("www-authenticate", 'Bearer realm="metrics"');
         throw new AppError(401, ErrorCode.UNAUTHORIZED, "The metrics token is missing or wrong");
       }
+      const { registry } = await loadMetrics();
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   };
 
 /**
- * With METRICS_TOKEN set, every answer is counted and timed, and the pool and the job queue of
+ * With METRICS_TOKEN set, prom-client is loaded, every answer is counted and timed, and the pool and the job queue of
  * `database` are read at each scrape. Install before the routes: it hooks each one as it is added.
  */
-export function installMetrics(
+export async function installMetrics(
   app: FastifyInstance,
   token: string | undefined,
   database: Database,
-): void {
+): Promise<void> {
   if (token === undefined) return;
-
-  collectProcessMetrics();
+  const metrics = await loadMetrics();
+  const { sources } = metrics;
   const source = { database };
   sources.add(source);
   app.addHook("onClose", async () => void sources.delete(source));
 
   app.addHook("onRoute", (options) => {
     const methods = [options.method].flat();
-    const byMethod = new Map(methods.map((m) => [m, recorder(m, routeLabel(m, options.url))]));
+    const byMethod = new Map(
+      methods.map((m) => [m, recorder(metrics, m, routeLabel(m, options.url))]),
+    );
     const only = methods.length === 1 ? byMethod.get(methods[0]!) : undefined;
     // A route of several methods (static files' GET and HEAD) picks by the request's.
     const hook: onResponseHookHandler =
@@ -114,7 +119,7 @@ export function installMetrics(
     options.onResponse = hooks === undefined ? [hook] : [hook, ...[hooks].flat()];
   });
   // Requests no route matched (404s, refusals before routing).
-  const unmatched = recorder("any", UNMATCHED_ROUTE);
+  const unmatched = recorder(metrics, "any", UNMATCHED_ROUTE);
   app.addHook("onResponse", function (request, reply, done) {
     if (request.is404) unmatched.call(this, request, reply, done);
     else done();

@@ -4,7 +4,7 @@
  * Cartner's own metrics, each moved by what it counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobQueueCounts } from "../../src/lib/metrics.ts";
+import { jobQueueCounts } from "../../src/plugins/metrics-registry.ts";
 import { createTestApp, sessionWithEveryRole, signUp, type TestApp } from "../helpers.ts";
 import { listenForLive, signedIn, within } from "../live-peers.ts";
 

@@ -8,11 +8,8 @@ import { AUTH_SESSION_IDLE_MS, AUTH_SESSION_MAX_AGE_MS } from "@cartner/contract
 import { and, eq, isNull, lt } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { unauthorized } from "../../lib/errors.ts";
-import { cacheHits, cacheMisses } from "../../lib/metrics.ts";
+import { meter } from "../../lib/metrics.ts";
 import { toUser, type Auth, type AuthContext, type AuthDeps, type SessionMemory } from "./deps.ts";
-
-const authCacheHits = cacheHits.labels("auth_sessions");
-const authCacheMisses = cacheMisses.labels("auth_sessions");
 
 /** How often a device's use of the API moves its "last seen" (one write per auth session). */
 export const LAST_SEEN_EVERY_MS = 60_000;
@@ -68,11 +65,11 @@ export async function authenticate(auth: Auth, token: string): Promise<AuthConte
       cached.until > clock.now().getTime() &&
       cached.context.user._id === claims.userId
     ) {
-      authCacheHits.inc();
+      meter.cacheLookup("auth_sessions", true);
       await markSeen(auth, claims.sid);
       return cached.context;
     }
-    authCacheMisses.inc();
+    meter.cacheLookup("auth_sessions", false);
   }
   const started = memory.epoch;
   const { context, lastSeenAt } = await readSession(auth, claims.sid, claims.userId);

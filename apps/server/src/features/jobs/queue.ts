@@ -15,7 +15,7 @@ import {
   type QueueOptions,
 } from "pg-boss";
 import type { Database, Tx } from "../../db/client.ts";
-import { jobFailures } from "../../lib/metrics.ts";
+import { meter } from "../../lib/metrics.ts";
 
 /**
  * Every queue and how its failures are retried. A job is a wake-up: its handler reads what is due
@@ -147,7 +147,6 @@ export function createJobs(options: JobsOptions): Jobs {
       }
     },
     async work(name, handler) {
-      const failures = jobFailures.labels(name);
       const worker: { id?: string } = {};
       worker.id = await boss.work(name, { pollingIntervalSeconds: pollSeconds }, async (jobs) => {
         try {
@@ -155,7 +154,7 @@ export function createJobs(options: JobsOptions): Jobs {
             try {
               await handler(job.data as never);
             } catch (error) {
-              failures.inc();
+              meter.jobFailed(name);
               log.warn({ err: error, queue: name, job: job.id }, "job failed; it will be retried");
               throw error;
             }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.ts";
 import { devMails } from "../../db/schema.ts";
-import { mailsFailed, mailsSent } from "../../lib/metrics.ts";
+import { meter } from "../../lib/metrics.ts";
 
 export interface Mail {
   to: string;
@@ -24,10 +24,10 @@ export function countedMailer(mailer: Mailer): Mailer {
       try {
         await mailer.send(mail);
       } catch (error) {
-        mailsFailed.inc();
+        meter.mail(false);
         throw error;
       }
-      mailsSent.inc();
+      meter.mail(true);
     },
     close: () => mailer.close(),
   };

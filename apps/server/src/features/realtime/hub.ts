@@ -1,7 +1,7 @@
 import { LIVE_MAX_SOCKETS_PER_USER, LiveClose } from "@cartner/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
-import { liveDeliverySeconds, liveSockets } from "../../lib/metrics.ts";
+import { meter } from "../../lib/metrics.ts";
 import type { BusMessage, EventBus } from "./bus.ts";
 
 interface Peer {
@@ -70,7 +70,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       }
     }
     if (sent && message.at !== undefined) {
-      liveDeliverySeconds.observe(Math.max(0, Date.now() - message.at) / 1000);
+      meter.liveDelivered(Math.max(0, Date.now() - message.at) / 1000);
     }
   }
 
@@ -126,10 +126,10 @@ export function createLiveHub(deps: LiveHubDeps) {
       };
       if (!peers) byUser.set(userId, (peers = new Set()));
       peers.add(peer);
-      liveSockets.inc();
+      meter.liveSocket(1);
       socket.on("pong", () => (peer.alive = true));
       socket.on("close", () => {
-        liveSockets.dec();
+        meter.liveSocket(-1);
         peers.delete(peer);
         if (peers.size === 0 && byUser.get(userId) === peers) byUser.delete(userId);
       });
