@@ -3,9 +3,12 @@
  * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), the durable job
  * queue (features/jobs), mails sent after their answers (plugins/mail-jobs.ts), the services
  * wiring and its caches (services.ts), authentication
- * (plugins/authenticate.ts), and the routes of every feature.
+ * (plugins/authenticate.ts), and the routes of every feature; for operators, request ids
+ * (plugins/request-id.ts), tracing when configured (plugins/tracing.ts) and metrics
+ * (plugins/metrics.ts).
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Clock as QueueClock } from "pg-boss";
 import {
   serializerCompiler,
@@ -48,10 +51,13 @@ import {
 } from "./plugins/error-handler.ts";
 import { installIdempotency } from "./plugins/idempotency.ts";
 import { installMailJobs } from "./plugins/mail-jobs.ts";
+import { installMetrics, metricsRoutes } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
+import { installRequestId, requestIdFrom } from "./plugins/request-id.ts";
 import { installSecurityHeaders, registerCors } from "./plugins/security-headers.ts";
 import { installShutdown } from "./plugins/shutdown.ts";
+import { registerTracing } from "./plugins/tracing.ts";
 import { serveWebApp } from "./plugins/web-static.ts";
 import { registerWebSocket } from "./plugins/websocket.ts";
 import { createServices, openMailer } from "./services.ts";
@@ -74,6 +80,8 @@ export interface AppOverrides {
   liveCheckMs?: number;
   /** Notification channels (push, email); tests pass recording ones. */
   channels?: { push?: Channel; email?: Channel };
+  /** Where spans go instead of OTLP when tracing is configured (tests: an in-memory exporter). */
+  spanExporter?: SpanExporter;
 }
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
@@ -95,6 +103,8 @@ function createFastify(config: Config) {
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    genReqId: requestIdFrom(config.trustProxy),
+    logController: new LogController({ requestIdLogLabel: "requestId" }),
     // Stop taking new requests on close and answer them 503 while in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -112,6 +122,8 @@ export async function buildApp(
   const app = createFastify(config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installRequestId(app);
+  await registerTracing(app, config.otel, overrides.spanExporter);
   installErrorHandling(app);
   installApiCacheControl(app);
 
@@ -123,6 +135,7 @@ export async function buildApp(
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   installShutdown(app, database);
   await installBackupSocket(app, database, config.dataDir);
+  await installMetrics(app, config.metricsToken, database);
   const secrets = await loadSecrets(config.jwtSecret, config.dataDir);
   const devOutbox = !config.smtpUrl && config.env !== "production";
   const mailer = openMailer(app, config, database, overrides.mailer);
@@ -162,7 +175,7 @@ export async function buildApp(
   endRefusedUpgrades(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(database, devOutbox));
+      await api.register(healthRoutes(database, events, devOutbox));
       await api.register(
         liveRoutes({
           hub: services.hub,
@@ -196,6 +209,7 @@ export async function buildApp(
     },
     { prefix: "/api" },
   );
+  await app.register(metricsRoutes(config.metricsToken));
   if (devOutbox) await app.register(devMailboxRoutes(database.db));
   await serveWebApp(app, config.webDist);
 

@@ -146,6 +146,19 @@ const EnvSchema = z
       .transform((value) => value.trim().toUpperCase())
       .refine(isCentCurrency, "must be an ISO 4217 code of a currency with cents, e.g. USD or EUR")
       .default("USD"),
+    /** Set: GET /metrics answers Prometheus text to `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    /**
+     * OpenTelemetry's standard variables: traces are exported over OTLP/HTTP only when one of the
+     * endpoints is set (the traces one is the full URL, the other the base of /v1/traces).
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default("cartner"),
   })
   // Runs even when a variable above failed, so every problem is reported at once; the values may
   // then be unparsed strings.
@@ -219,6 +232,10 @@ export interface Config {
   pushServiceOrigins: string[];
   /** The currency of every amount (CURRENCY, ISO 4217, default USD). */
   currency: string;
+  /** The bearer token GET /metrics asks for; unset, /metrics is 404. */
+  metricsToken: string | undefined;
+  /** Where traces go (OTLP/HTTP), and the service they name; unset, tracing is off. */
+  otel: { tracesUrl: string; serviceName: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -267,7 +284,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     vapidSubject: e.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, e.MAIL_FROM),
     pushServiceOrigins: e.PUSH_SERVICE_ORIGINS ?? [],
     currency: e.CURRENCY,
+    metricsToken: e.METRICS_TOKEN,
+    otel: otelConfig(e),
   };
+}
+
+/** The traces URL OpenTelemetry's variables name (the signal's own one first), or off. */
+function otelConfig(e: z.output<typeof EnvSchema>): Config["otel"] {
+  const base = e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, "");
+  const tracesUrl = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base && `${base}/v1/traces`);
+  return tracesUrl ? { tracesUrl, serviceName: e.OTEL_SERVICE_NAME } : undefined;
 }
 
 /** PUBLIC_URL when it is https (push services refuse others), else the address MAIL_FROM names. */

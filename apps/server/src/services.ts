@@ -9,7 +9,12 @@ import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
 import { createCartService } from "./features/carts/service.ts";
 import { createDeadlines } from "./features/deadlines/index.ts";
-import { createDevOutbox, createSmtpMailer, type Mailer } from "./features/mail/mailer.ts";
+import {
+  countedMailer,
+  createDevOutbox,
+  createSmtpMailer,
+  type Mailer,
+} from "./features/mail/mailer.ts";
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
 import { createOrderService } from "./features/orders/service.ts";
@@ -56,7 +61,7 @@ export function openMailer(
       ? createSmtpMailer(config.smtpUrl, config.mailFrom)
       : createDevOutbox(database.db, app.log));
   app.addHook("onClose", async () => mailer.close());
-  return mailer;
+  return countedMailer(mailer);
 }
 
 export async function createServices(input: {

@@ -252,6 +252,13 @@ export function postProfileForm(t: TestApp, token: string, fields: Record<string
   });
 }
 
+/** An error body without its request id (each request has its own), to compare two answers. */
+export function withoutRequestId(body: unknown): unknown {
+  if (typeof body !== "object" || body === null) return body;
+  const { requestId: _requestId, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
 /** An API amount (currency units) in cents. */
 export const cents = (amount: number) => Math.round(amount * 100);
 /** The sum of some cents. */

@@ -11,10 +11,11 @@
  */
 import type { z } from "zod";
 import { authEndpoints } from "./endpoints/auth.ts";
-import type { Endpoint, HttpMethod } from "./endpoints/base.ts";
+import type { Endpoint, EndpointKeyPattern, HttpMethod } from "./endpoints/base.ts";
 import { cartEndpoints } from "./endpoints/carts.ts";
 import { notificationEndpoints } from "./endpoints/notifications.ts";
 import { deadlineEndpoints } from "./endpoints/deadlines.ts";
+import { opsEndpoints } from "./endpoints/ops.ts";
 import { orderEndpoints } from "./endpoints/orders.ts";
 import { paymentEndpoints } from "./endpoints/payments.ts";
 import { productEndpoints } from "./endpoints/products.ts";
@@ -57,7 +58,8 @@ export const endpoints = {
   ...profileEndpoints,
   ...notificationEndpoints,
   ...pushEndpoints,
-} as const satisfies Record<`${HttpMethod} /api/${string}`, Endpoint>;
+  ...opsEndpoints,
+} as const satisfies Partial<Record<EndpointKeyPattern, Endpoint>>;
 
 export type Endpoints = typeof endpoints;
 export type EndpointKey = keyof Endpoints;

@@ -1,10 +1,14 @@
 import { z } from "zod";
 
-/** Every error the API returns has this shape, with its HTTP status. */
+/**
+ * Every error the API returns has this shape, with its HTTP status. `requestId` is the request's
+ * id, also in its `X-Request-Id` header and in every log line of the request.
+ */
 export const ApiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
+  requestId: z.string().describe("The request's id: its X-Request-Id and its log lines' requestId"),
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 

@@ -2,6 +2,7 @@ export * from "./constants.ts";
 export * from "./text.ts";
 export * from "./errors.ts";
 export * from "./auth.ts";
+export * from "./health.ts";
 export * from "./products.ts";
 export * from "./money.ts";
 export * from "./deadlines.ts";

@@ -30,6 +30,8 @@ export interface Database {
    * node-postgres parse them by default (json as objects, integers as numbers).
    */
   rows<T>(query: SQL): Promise<T[]>;
+  /** node-postgres's pool (PostgreSQL): its connection counts are metrics. */
+  pool?: pg.Pool;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -120,6 +122,7 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
     db,
     kind: "postgres",
     url,
+    pool,
     rows: async <T>(query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
       return (await pool.query(text, params)).rows as T[];

@@ -60,7 +60,8 @@ export function route<K extends EndpointKey>(
     ...(signedIn ? [401] : []),
     ...(keyed ? [409, 422] : []),
   ]);
-  const tag = path.split("/")[2] ?? "api";
+  // Tagged by resource: /api/<resource>/..., and /metrics outside /api.
+  const tag = path.startsWith("/api/") ? (path.split("/")[2] ?? "api") : path.split("/")[1]!;
   const body = "body" in endpoint ? endpoint.body : undefined;
   const options: RouteOptions = {
     ...extras,

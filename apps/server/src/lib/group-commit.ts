@@ -1,3 +1,5 @@
+import { meter } from "./metrics.ts";
+
 /**
  * Group commit (docs/decisions/012): calls made while a batch is on its way wait, then go
  * together as the next batch, so the database commits once for all of them. The first call after
@@ -5,10 +7,12 @@
  * timer), so the requests read in the same turn join it: the embedded database runs on this
  * thread, and without that turn each request would finish before the next one is read. Each caller
  * gets its own answer, in order; if the batch as a whole fails, every caller in it gets that error.
+ * Each batch's size is a metric, under `name`.
  */
 export function groupCommit<In, Out>(
   runBatch: (items: In[]) => Promise<Out[]>,
   maxBatch = 64,
+  name = "other",
 ): (item: In) => Promise<Out> {
   let queue: Array<{ item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> =
     [];
@@ -18,6 +22,7 @@ export function groupCommit<In, Out>(
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
+      meter.batch(name, batch.length);
       try {
         const answers = await runBatch(batch.map((waiting) => waiting.item));
         if (answers.length !== batch.length) {
@@ -51,13 +56,14 @@ export function groupCommitBy<In, Out>(
   keyOf: (item: In) => string,
   runBatch: (items: In[]) => Promise<Out[]>,
   maxBatch = 64,
+  name = "other",
 ): (item: In) => Promise<Out> {
   const lanes = new Map<string, { call: (item: In) => Promise<Out>; waiting: number }>();
   return (item) => {
     const key = keyOf(item);
     let lane = lanes.get(key);
     if (!lane) {
-      lane = { call: groupCommit(runBatch, maxBatch), waiting: 0 };
+      lane = { call: groupCommit(runBatch, maxBatch, name), waiting: 0 };
       lanes.set(key, lane);
     }
     const current = lane;

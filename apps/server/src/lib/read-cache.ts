@@ -5,6 +5,8 @@
  * `usable` says whether it may answer now: never while this instance might miss another's write
  * (its LISTEN connection is down).
  */
+import { meter } from "./metrics.ts";
+
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
   /** Answers as the JSON sent, so a hit costs no serialisation. */
@@ -26,8 +28,13 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       compute: () => Promise<unknown>,
     ): Promise<R> {
       const key = `${request.auth.user._id} ${request.url}`;
-      const hit = usable() ? entries.get(key) : undefined;
-      if (hit !== undefined) return reply.type(JSON_TYPE).send(hit);
+      const caching = usable();
+      const hit = caching ? entries.get(key) : undefined;
+      if (hit !== undefined) {
+        meter.cacheLookup("reads", true);
+        return reply.type(JSON_TYPE).send(hit);
+      }
+      if (caching) meter.cacheLookup("reads", false);
       const started = epoch;
       const text = reply.serialize(await compute());
       // A write that finished meanwhile may be missing from this answer: do not keep it.

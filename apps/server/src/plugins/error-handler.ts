@@ -1,10 +1,12 @@
 import { ErrorCode } from "@cartner/contract";
+import crypto from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, invalidFields, issueField } from "../lib/errors.ts";
 import { loggableError } from "../lib/loggable-error.ts";
+import { REQUEST_ID_HEADER } from "./request-id.ts";
 
 /** Fastify's own client-error codes, mapped to the API's `{ message, code }` error shape. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message: string }> = {
@@ -98,24 +100,36 @@ function sendAppError(reply: FastifyReply, error: AppError) {
     message: error.message,
     code: error.code,
     ...(error.fields ? { fields: error.fields } : {}),
+    requestId: reply.request.id,
   });
+}
+
+/** An error answer in the API's shape: `{ message, code, requestId }` (the id of this request). */
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  body: { message: string; code: string },
+) {
+  return reply.code(status).send({ ...body, requestId: reply.request.id });
 }
 
 /**
  * Errors Fastify answers before any route (a path parameter over maxParamLength, a malformed
  * URL): the API's `{ message, code }` shape, never echoing the path (a 414 once echoed it).
  */
-export function frameworkErrors(
-  error: FastifyError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // No hook ran before these: the request id header is set here.
+  reply.header(REQUEST_ID_HEADER, request.id);
   if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
-    return reply
-      .code(414)
-      .send({ message: "The address is too long.", code: ErrorCode.URI_TOO_LONG });
+    return sendError(reply, 414, {
+      message: "The address is too long.",
+      code: ErrorCode.URI_TOO_LONG,
+    });
   }
-  return reply.code(400).send({ message: "The address is malformed.", code: ErrorCode.VALIDATION });
+  return sendError(reply, 400, {
+    message: "The address is malformed.",
+    code: ErrorCode.VALIDATION,
+  });
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; message: string; code: string }> = {
@@ -142,10 +156,13 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
     message: "The request is malformed.",
     code: ErrorCode.VALIDATION,
   };
-  const body = JSON.stringify({ message: known.message, code: known.code });
+  // Refused before Fastify made a request of it, so it gets an id of its own (and no log line).
+  const requestId = crypto.randomUUID();
+  const body = JSON.stringify({ message: known.message, code: known.code, requestId });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
@@ -177,11 +194,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     const fastifyCode = (error as FastifyError).code;
     const known = fastifyCode ? FASTIFY_CLIENT_ERRORS[fastifyCode] : undefined;
     const status = (error as FastifyError).statusCode ?? 500;
-    if (known) return reply.code(status).send(known);
+    if (known) return sendError(reply, status, known);
 
     // The schemas refuse such text first; this is the net for a field that slipped through.
     if (INVALID_TEXT_SQLSTATES.has(sqlState(error) ?? "")) {
-      return reply.code(400).send({
+      return sendError(reply, 400, {
         message: "The request contains characters that cannot be stored (such as NUL).",
         code: ErrorCode.VALIDATION,
       });
@@ -199,14 +216,14 @@ export function installErrorHandling(app: FastifyInstance): void {
       } else {
         databaseDownUnlogged += 1;
       }
-      return reply.code(503).header("retry-after", "5").send({
+      return sendError(reply.header("retry-after", "5"), 503, {
         message: "The database is unavailable right now. Please try again in a moment.",
         code: ErrorCode.UNAVAILABLE,
       });
     }
 
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({
+      return sendError(reply, status, {
         message: error.message || "Bad request",
         code:
           status === 404
@@ -218,8 +235,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
 
     request.log.error({ err: loggableError(error) }, "unhandled error");
-    return reply
-      .code(500)
-      .send({ message: "Something went wrong on our side", code: ErrorCode.INTERNAL });
+    return sendError(reply, 500, {
+      message: "Something went wrong on our side",
+      code: ErrorCode.INTERNAL,
+    });
   });
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import { ErrorCode } from "@cartner/contract";
 import type { FastifyInstance } from "fastify";
+import { sendError } from "./error-handler.ts";
 
 /**
  * The pages the build prerendered (apps/web/src/prerender.tsx): / is index.html and /login is
@@ -54,7 +55,7 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
       // SPA fallback: the client router draws every other path, including its own 404 page.
       return reply.header("cache-control", "no-cache").sendFile(htmlFileFor(pathname));
     }
-    return reply.code(404).send({
+    return sendError(reply, 404, {
       message: `No route for ${request.method} ${pathname}`,
       code: ErrorCode.NOT_FOUND,
     });

@@ -16,6 +16,7 @@ import {
   signUp,
   uniqueEmail,
   type TestApp,
+  withoutRequestId,
 } from "../helpers.ts";
 import { listenForLive, signedIn, within } from "../live-peers.ts";
 
@@ -137,7 +138,7 @@ describe("reset-password with a known or an unknown email", () => {
     const answer = (res: Awaited<ReturnType<typeof attempt>>) => ({
       status: res.statusCode,
       retryAfter: res.headers["retry-after"],
-      body: res.json() as unknown,
+      body: withoutRequestId(res.json()),
     });
     // Two live codes' worth of wrong guesses for the known email, the same for the unknown one.
     for (let round = 0; round < 2; round++) {
@@ -422,6 +423,7 @@ describe("deleting an account with shares not yet settled", () => {
     const asBen = await f.as.participant("DELETE", "/api/users/me", { password: PASSWORD });
     expect(asBen.statusCode, asBen.body).toBe(409);
     expect(asBen.json()).toEqual({
+      requestId: asBen.headers["x-request-id"],
       code: "UNSETTLED_SHARES",
       message: expect.stringMatching(/^You have 1 unsettled share on orders\./),
       shares: [

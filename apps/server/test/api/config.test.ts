@@ -139,6 +139,30 @@ describe("config", () => {
   it("refuses a short JWT_SECRET", () => {
     expect(() => loadConfig({ JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
   });
+
+  it("serves metrics only with a METRICS_TOKEN of 16 characters or more", () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "a".repeat(16) }).metricsToken).toBe("a".repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it("traces only when an OTLP endpoint is set, the traces one first", () => {
+    expect(loadConfig({}).otel).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).otel).toEqual({
+      tracesUrl: "http://collector:4318/v1/traces",
+      serviceName: "cartner",
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/in",
+        OTEL_SERVICE_NAME: "cartner-eu",
+      }).otel,
+    ).toEqual({ tracesUrl: "https://traces.example/in", serviceName: "cartner-eu" });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+  });
 });
 
 describe("a second allowed origin, through the API", () => {

@@ -1,5 +1,5 @@
 /**
- * Every refusal uses the API's `{ message, code }` error shape, also those made before a
+ * Every refusal uses the API's `{ message, code, requestId }` error shape, also those made before a
  * route runs (headers too large, a path parameter too long), and none echoes more than a short,
  * cut name of what the client sent.
  */
@@ -36,16 +36,23 @@ describe("refusals before any route", () => {
       `GET /api/conhealth HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
-    expect(bodyOf(answer)).toEqual({
+    const body = bodyOf(answer);
+    expect(body).toEqual({
       message: "The request's headers are too large.",
       code: "HEADERS_TOO_LARGE",
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+    expect(answer).toContain(`\r\nX-Request-Id: ${body.requestId}\r\n`);
   });
 
   it("answers a path parameter over the limit with 414 without echoing the path", async () => {
     const res = await t.app.inject({ method: "GET", url: `/api/sessions/${"z".repeat(400)}` });
     expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ message: "The address is too long.", code: "URI_TOO_LONG" });
+    expect(res.json()).toEqual({
+      message: "The address is too long.",
+      code: "URI_TOO_LONG",
+      requestId: res.headers["x-request-id"],
+    });
     expect(res.body).not.toContain("zzzz");
   });
 });

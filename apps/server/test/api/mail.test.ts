@@ -73,6 +73,7 @@ describe("a mail server that goes down and comes back", () => {
   const mailFailed = {
     code: "MAIL_FAILED",
     message: expect.stringMatching(/could not send your code/),
+    requestId: expect.any(String),
   };
 
   it("answers 503 MAIL_FAILED to register, login and resend while it is down, then delivers again", async () => {

@@ -170,6 +170,7 @@ describe("invites by email", () => {
     expect(accepted.json()).toEqual({
       code: "CONFLICT",
       message: "You are already in this session.",
+      requestId: accepted.headers["x-request-id"],
     });
     const session = (await zoeAs("GET", `/api/sessions/${f.sessionId}`)).json().session;
     expect(session.invitedUsers.find((m: { userId: string }) => m.userId === zoe.userId).role).toBe(

@@ -204,7 +204,11 @@ describe("GET /api/products/:id", () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: "Product not found.", code: "NOT_FOUND" });
+      expect(res.json()).toEqual({
+        message: "Product not found.",
+        code: "NOT_FOUND",
+        requestId: res.headers["x-request-id"],
+      });
     },
   );
 });

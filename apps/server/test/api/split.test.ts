@@ -225,6 +225,7 @@ describe("budgets and ready marks", () => {
     expect(refused.json()).toEqual({
       code: "MEMBER_HAS_LINES",
       message: "Ben still has 2 lines in the cart: remove them or share them with others first.",
+      requestId: refused.headers["x-request-id"],
     });
     // Nothing changed: still a participant, no budget, still carrying both lines.
     let cart = await cartOf(f);

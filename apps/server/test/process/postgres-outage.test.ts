@@ -116,6 +116,7 @@ it("answers 503 while PostgreSQL is down, does not crash, and recovers on its ow
     expect(health.body).toEqual({
       code: "SERVICE_UNAVAILABLE",
       message: expect.stringMatching(/database is unavailable/i),
+      requestId: expect.any(String),
     });
 
     phase = "starting";

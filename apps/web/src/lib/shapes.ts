@@ -21,15 +21,23 @@ export function isUser(value: unknown): value is User {
   );
 }
 
-/** The API's error body `{ message, code, fields? }`, or null when the body is something else. */
-export function asApiErrorBody(value: unknown): ApiError | null {
+/** An error body as read: a proxy's or an older server's may lack the request id. */
+export type ApiErrorBody = Omit<ApiError, "requestId"> & { requestId?: string };
+
+/**
+ * The API's error body `{ message, code, fields?, requestId }`, or null when the body is something
+ * else.
+ */
+export function asApiErrorBody(value: unknown): ApiErrorBody | null {
   if (!isRecord(value) || typeof value.message !== "string" || typeof value.code !== "string") {
     return null;
   }
-  const { fields } = value;
-  if (fields === undefined) return { message: value.message, code: value.code };
+  const { fields, requestId } = value;
+  const body: ApiErrorBody = { message: value.message, code: value.code };
+  if (typeof requestId === "string") body.requestId = requestId;
+  if (fields === undefined) return body;
   if (!isRecord(fields) || !Object.values(fields).every((v) => typeof v === "string")) return null;
-  return { message: value.message, code: value.code, fields: fields as Record<string, string> };
+  return { ...body, fields: fields as Record<string, string> };
 }
 
 /** The token of a refresh answer `{ token }`, or null. */

@@ -37,8 +37,9 @@ export interface Endpoint {
   secretAnswer?: true;
 }
 
-/** One resource's routes, keyed "METHOD /api/path". */
-export type EndpointGroup = Record<`${HttpMethod} /api/${string}`, Endpoint>;
+/** One resource's routes, keyed "METHOD /api/path" (the operator's /metrics is the one outside /api). */
+export type EndpointKeyPattern = `${HttpMethod} /api/${string}` | "GET /metrics";
+export type EndpointGroup = Partial<Record<EndpointKeyPattern, Endpoint>>;
 
 // Path parameters. The messages are what a client sees for a malformed id (a 400 names the field).
 export const SessionIdParams = z.strictObject({ id: z.uuid("Session not found") });

@@ -8,6 +8,7 @@ import { AUTH_SESSION_IDLE_MS, AUTH_SESSION_MAX_AGE_MS } from "@cartner/contract
 import { and, eq, isNull, lt } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { unauthorized } from "../../lib/errors.ts";
+import { meter } from "../../lib/metrics.ts";
 import { toUser, type Auth, type AuthContext, type AuthDeps, type SessionMemory } from "./deps.ts";
 
 /** How often a device's use of the API moves its "last seen" (one write per auth session). */
@@ -64,9 +65,11 @@ export async function authenticate(auth: Auth, token: string): Promise<AuthConte
       cached.until > clock.now().getTime() &&
       cached.context.user._id === claims.userId
     ) {
+      meter.cacheLookup("auth_sessions", true);
       await markSeen(auth, claims.sid);
       return cached.context;
     }
+    meter.cacheLookup("auth_sessions", false);
   }
   const started = memory.epoch;
   const { context, lastSeenAt } = await readSession(auth, claims.sid, claims.userId);

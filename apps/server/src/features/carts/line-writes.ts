@@ -144,8 +144,8 @@ export function createLineWrites(deps: {
   };
   const callCartWrite =
     deps.batching === "all"
-      ? groupCommit(runBatch)
-      : groupCommitBy((call: WriteCall) => call.cart, runBatch);
+      ? groupCommit(runBatch, undefined, "cart_writes")
+      : groupCommitBy((call: WriteCall) => call.cart, runBatch, undefined, "cart_writes");
 
   /**
    * One cart change as one call of cart_write(): the embedded database runs one statement at a

@@ -3,26 +3,37 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { route } from "../../lib/endpoint.ts";
 import { AppError } from "../../lib/errors.ts";
-
-const PING_TIMEOUT_MS = 2_000;
+import type { EventBus } from "../realtime/index.ts";
+import { CHECK_TIMEOUT_MS, migrationsCheck, readiness, within } from "./readiness.ts";
 
 export const healthRoutes =
-  (database: Database, devMailbox: boolean): FastifyPluginAsync =>
+  (database: Database, bus: Pick<EventBus, "connected">, devMailbox: boolean): FastifyPluginAsync =>
   async (app) => {
     route(app, "GET /api/conhealth", async () => {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          database.ping(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error("timeout")), PING_TIMEOUT_MS);
-          }),
-        ]);
+        await within(database.ping(), CHECK_TIMEOUT_MS);
       } catch {
         throw new AppError(503, ErrorCode.UNAVAILABLE, "The database is unavailable");
-      } finally {
-        clearTimeout(timer);
       }
       return { status: "ok" as const, db: "ok" as const, devMailbox };
+    });
+
+    // Liveness: the process answers. Nothing else, so a busy database never restarts it.
+    route(app, "GET /api/health/live", async () => ({ status: "ok" as const }));
+
+    const probes = {
+      database: () => database.ping(),
+      migrations: migrationsCheck(database),
+      bus: () => bus.connected(),
+    };
+    route(app, "GET /api/health/ready", async () => {
+      const { checks, failed } = await readiness(probes);
+      if (failed.length > 0) {
+        throw new AppError(503, ErrorCode.UNAVAILABLE, `Not ready: ${failed.join(", ")} failed`, {
+          details: { checks, failed },
+          retryAfterSeconds: 5,
+        });
+      }
+      return { status: "ok" as const, checks };
     });
   };

@@ -15,6 +15,7 @@ import {
   type QueueOptions,
 } from "pg-boss";
 import type { Database, Tx } from "../../db/client.ts";
+import { meter } from "../../lib/metrics.ts";
 
 /**
  * Every queue and how its failures are retried. A job is a wake-up: its handler reads what is due
@@ -153,6 +154,7 @@ export function createJobs(options: JobsOptions): Jobs {
             try {
               await handler(job.data as never);
             } catch (error) {
+              meter.jobFailed(name);
               log.warn({ err: error, queue: name, job: job.id }, "job failed; it will be retried");
               throw error;
             }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.ts";
 import { devMails } from "../../db/schema.ts";
+import { meter } from "../../lib/metrics.ts";
 
 export interface Mail {
   to: string;
@@ -14,6 +15,22 @@ export interface Mailer {
   /** Resolves once the mail is accepted for delivery; rejects when it could not be sent. */
   send(mail: Mail): Promise<void>;
   close(): void;
+}
+
+/** The mailer, counting what it sent and what failed (metrics). */
+export function countedMailer(mailer: Mailer): Mailer {
+  return {
+    async send(mail) {
+      try {
+        await mailer.send(mail);
+      } catch (error) {
+        meter.mail(false);
+        throw error;
+      }
+      meter.mail(true);
+    },
+    close: () => mailer.close(),
+  };
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {

@@ -11,6 +11,13 @@ export interface Published {
   event: LiveEvent;
   members?: string;
   users?: string[];
+  /** When it was published (epoch ms), set by the bus: its delivery's latency is a metric. */
+  at?: number;
+}
+
+/** A live event stamped with its publish time; other messages as they are. */
+function stamped<M extends Published | Disconnect | Invalidate>(message: M): M {
+  return "event" in message ? { ...message, at: Date.now() } : message;
 }
 
 /**
@@ -63,7 +70,10 @@ export function createLocalBus(): EventBus {
   const subscribers = listeners();
   return {
     // After the current call stack, as a NOTIFY would arrive: the caller's answer is not delayed.
-    publish: (published) => queueMicrotask(() => subscribers.emit(published)),
+    publish: (published) => {
+      const message = stamped(published);
+      queueMicrotask(() => subscribers.emit(message));
+    },
     subscribe: subscribers.add,
     connected: () => true,
     shared: false,
@@ -96,10 +106,13 @@ export function createPostgresBus(options: {
   // many writes', share a round trip and a commit instead of paying one each. One statement at a
   // time also keeps them in the order they were published. One retry: a revocation that does not
   // arrive leaves a token alive on the others.
-  const send = groupCommit((payloads: string[]) =>
-    notify(LIVE_CHANNEL, payloads)
-      .catch(() => notify(LIVE_CHANNEL, payloads))
-      .then(() => payloads.map(() => undefined)),
+  const send = groupCommit(
+    (payloads: string[]) =>
+      notify(LIVE_CHANNEL, payloads)
+        .catch(() => notify(LIVE_CHANNEL, payloads))
+        .then(() => payloads.map(() => undefined)),
+    undefined,
+    "live_notify",
   );
 
   async function connect(): Promise<void> {
@@ -152,7 +165,7 @@ export function createPostgresBus(options: {
   return {
     ready: connect(),
     publish(published) {
-      send(JSON.stringify(published)).catch((error: unknown) =>
+      send(JSON.stringify(stamped(published))).catch((error: unknown) =>
         log.warn(
           {
             err: error,

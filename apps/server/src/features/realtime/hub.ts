@@ -1,6 +1,7 @@
 import { LIVE_MAX_SOCKETS_PER_USER, LiveClose } from "@cartner/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
+import { meter } from "../../lib/metrics.ts";
 import type { BusMessage, EventBus } from "./bus.ts";
 
 interface Peer {
@@ -61,8 +62,15 @@ export function createLiveHub(deps: LiveHubDeps) {
     const users = new Set(message.users);
     if (message.members) for (const id of await memberIds(message.members)) users.add(id);
     const text = JSON.stringify(message.event);
+    let sent = false;
     for (const id of users) {
-      for (const peer of byUser.get(id) ?? []) peer.socket.send(text);
+      for (const peer of byUser.get(id) ?? []) {
+        peer.socket.send(text);
+        sent = true;
+      }
+    }
+    if (sent && message.at !== undefined) {
+      meter.liveDelivered(Math.max(0, Date.now() - message.at) / 1000);
     }
   }
 
@@ -118,8 +126,10 @@ export function createLiveHub(deps: LiveHubDeps) {
       };
       if (!peers) byUser.set(userId, (peers = new Set()));
       peers.add(peer);
+      meter.liveSocket(1);
       socket.on("pong", () => (peer.alive = true));
       socket.on("close", () => {
+        meter.liveSocket(-1);
         peers.delete(peer);
         if (peers.size === 0 && byUser.get(userId) === peers) byUser.delete(userId);
       });

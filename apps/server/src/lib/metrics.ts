@@ -1,0 +1,20 @@
+/**
+ * What the modules with a natural hook count (the caches, the live hub, group commit, the mailer,
+ * the jobs): a call each, which does nothing until plugins/metrics.ts turns metrics on
+ * (METRICS_TOKEN) and points these at prom-client's counters. So a server without metrics loads
+ * no metrics library and pays a call to an empty function.
+ */
+export const meter = {
+  /** A lookup of a per-process cache: answered from it (hit) or not. */
+  cacheLookup(_cache: "reads" | "auth_sessions", _hit: boolean): void {},
+  /** A signed-in live socket opened (+1) or closed (-1). */
+  liveSocket(_delta: 1 | -1): void {},
+  /** A change's event reached this instance's sockets this long after its publish. */
+  liveDelivered(_seconds: number): void {},
+  /** `size` calls went to the database as one batch of group commit `name`. */
+  batch(_name: string, _size: number): void {},
+  /** A mail was accepted (sent) or refused. */
+  mail(_sent: boolean): void {},
+  /** A job run of `queue` failed (it is retried by its queue's rule). */
+  jobFailed(_queue: string): void {},
+};
