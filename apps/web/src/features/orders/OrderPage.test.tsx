@@ -114,6 +114,43 @@ describe("order page", () => {
     await waitFor(() => expect(bodies).toEqual([{ to: ben._id, amount: 4.84 }]));
   });
 
+  it("paying a credit back takes the reader's own open part to the same member with it, in one transfer", async () => {
+    // Ben paid half the shop and his own share, then it was adjusted down: Ada owes him $4.84
+    // back, and her own share's part for him, $10.00, is open too.
+    const order = makeOrder({
+      split: makeOrder().split.map((s) =>
+        s.userId === ben._id
+          ? { ...s, total: 10, paid: 14.84, credit: 4.84, status: "confirmed" as const }
+          : s,
+      ),
+      parts: [
+        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84 },
+        { debtor: testUser._id, payer: ben._id, amount: 10, open: 10, credit: 0 },
+      ],
+    });
+    const bodies: unknown[] = [];
+    const { user } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "POST /api/balances/transfers": ({ body }) => {
+        bodies.push(body);
+        return json(201, { settled: [{ orderId: "o-1", amount: 14.84 }] });
+      },
+    });
+    const shares = await screen.findByRole("list", { name: "Shares" });
+    const benCard = within(shares).getAllByRole("listitem")[1]!;
+    await user.click(
+      within(benCard).getByRole("button", { name: "Paid back $14.84 to Ben Brown" }),
+    );
+    const dialog = await screen.findByRole("dialog", {
+      name: "Record that you paid Ben Brown $14.84?",
+    });
+    expect(dialog).toHaveTextContent(
+      "$4.84 back, with what else is open between you on this order: one transfer settles it all.",
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Record transfer" }));
+    await waitFor(() => expect(bodies).toEqual([{ to: ben._id, amount: 14.84 }]));
+  });
+
   it("lets the payee confirm a paid share and resend a failed email", async () => {
     let order: Order = withShareStatus(makeOrder(), ben._id, "paid");
     order = {

@@ -201,10 +201,17 @@ function ShareCard({
   const action = useOrderAction(order._id);
   const payBack = useRecordTransfer();
   const [askingBack, setAskingBack] = useState(false);
-  /** What the reader owes this share's member back (a credit on the reader's part). */
-  const owedBack = order.parts
-    .filter((p) => p.debtor === share.userId && p.payer === viewerId)
-    .reduce((a, p) => a + toCents(p.credit), 0);
+  /** What the reader owes this share's member back (a credit on the reader's part), in cents. */
+  const owedBack = centsOf(order, share.userId, viewerId, "credit");
+  /**
+   * What paying it back takes in one transfer: the transfer route settles everything between the
+   * two on this order at once, so the reader's own part owed to the member goes with it, less
+   * what the member still owes the reader here.
+   */
+  const payBackCents =
+    owedBack +
+    centsOf(order, viewerId, share.userId, "open") -
+    centsOf(order, share.userId, viewerId, "open");
   const payeeShare = share.userId === order.payee._id;
   /** The payee settling an unpaid share without a transfer: asked first. */
   const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
@@ -267,13 +274,13 @@ function ShareCard({
           {PAID_BUTTON}
         </Button>
       )}
-      {owedBack > 0 && (
+      {owedBack > 0 && payBackCents > 0 && (
         <Button
           size="sm"
           variant="secondary"
           loading={payBack.isPending}
           onClick={() => setAskingBack(true)}
-          aria-label={`Paid back ${formatMoney(owedBack / 100)} to ${share.name}`}
+          aria-label={`Paid back ${formatMoney(payBackCents / 100)} to ${share.name}`}
         >
           Paid back
         </Button>
@@ -281,13 +288,17 @@ function ShareCard({
       <ConfirmDialog
         open={askingBack}
         tone="primary"
-        title={`Record that you paid ${share.name} ${formatMoney(owedBack / 100)} back?`}
-        description={`Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`}
+        title={`Record that you paid ${share.name} ${formatMoney(payBackCents / 100)}${payBackCents === owedBack ? " back" : ""}?`}
+        description={
+          payBackCents === owedBack
+            ? `Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`
+            : `${formatMoney(owedBack / 100)} back, with what else is open between you on this order: one transfer settles it all. Say so once the money is on its way to ${share.name}.`
+        }
         confirmLabel="Record transfer"
         onCancel={() => setAskingBack(false)}
         onConfirm={() => {
           setAskingBack(false);
-          payBack.mutate({ to: share.userId, amount: owedBack / 100 });
+          payBack.mutate({ to: share.userId, amount: payBackCents / 100 });
         }}
       />
       {isPayee && share.status === "paid" && (
@@ -439,4 +450,16 @@ function OrderNotFound() {
       </CardBody>
     </Card>
   );
+}
+
+/** The cents of `field` over this order's parts that `debtor` owes `payer`. */
+function centsOf(
+  order: Order,
+  debtor: string | undefined,
+  payer: string | undefined,
+  field: "open" | "credit",
+): number {
+  return order.parts
+    .filter((p) => p.debtor === debtor && p.payer === payer)
+    .reduce((a, p) => a + toCents(p[field]), 0);
 }
