@@ -59,6 +59,11 @@ export const PlannedTransferSchema = z.object({
   from: PlanPersonSchema,
   to: PlanPersonSchema,
   amount: z.number(),
+  /**
+   * Whether POST /balances/transfers can record it: its amount settles whole parts between the
+   * two. False when the plan nets debts through a third person (Cat's debt to Ann paid to Ben).
+   */
+  recordable: z.boolean(),
 });
 export type PlannedTransfer = z.infer<typeof PlannedTransferSchema>;
 export const SettlePlanResponseSchema = z.object({ transfers: z.array(PlannedTransferSchema) });

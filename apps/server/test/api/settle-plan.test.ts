@@ -64,7 +64,12 @@ async function orderOf(payee: Person, members: Person[]) {
   return { ...order, shareOf };
 }
 
-type Plan = { from: { name: string }; to: { name: string }; amount: number }[];
+type Plan = {
+  from: { _id: string; name: string };
+  to: { _id: string; name: string };
+  amount: number;
+  recordable: boolean;
+}[];
 const planOf = async (p: Person, query = "") =>
   (await p.as("GET", `/api/balances/settle-plan${query}`)).json().transfers as Plan;
 const netsOf = async (p: Person) =>
@@ -134,12 +139,36 @@ describe("GET /balances/settle-plan", () => {
         from: { _id: ben.userId, name: "Ben" },
         to: { _id: ann.userId, name: "Ann" },
         amount: withBen.shareOf(ben) / 100,
+        recordable: true,
       },
     ]);
     expect(await planOf(ann)).toHaveLength(2);
     const bad = await ann.as("GET", "/api/balances/settle-plan?with=nobody");
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields.with).toBeTruthy();
+  });
+
+  it("marks which transfers the transfer route can record: not one that nets a third person's debt", async () => {
+    // Cat owes Ann; Ann owes Ben more: greedy routes Cat's debt to Ben, so neither planned
+    // transfer settles whole shares between its two people.
+    const [ann, ben, cat] = [await person("Ann"), await person("Ben"), await person("Cat")];
+    await orderOf(ann, [cat]);
+    await orderOf(ben, [ann]);
+    const plan = await planOf(ann);
+    const byPerson = new Map([ann, ben, cat].map((p) => [p.userId, p]));
+    // Each planned transfer is recorded by its payer: the flag says whether the route takes it.
+    for (const tr of [...plan].sort((a, b) => Number(a.recordable) - Number(b.recordable))) {
+      const recorded = await byPerson.get(tr.from._id)!.as("POST", "/api/balances/transfers", {
+        to: tr.to._id,
+        amount: tr.amount,
+      });
+      // Refused (400 naming the amounts that would do, or 404 with nothing between the two).
+      expect(recorded.statusCode === 201, `${tr.from.name} → ${tr.to.name}: ${recorded.body}`).toBe(
+        tr.recordable,
+      );
+      expect(recorded.statusCode).toBeLessThan(500);
+    }
+    expect(plan.some((tr) => !tr.recordable)).toBe(true);
   });
 
   it("is empty for someone with nothing open", async () => {

@@ -47,7 +47,24 @@ export async function planFor(db: Db, userId: string, withId?: string): Promise<
     from: person(t.from),
     to: person(t.to),
     amount: fromCents(t.cents),
+    recordable: between(parts, t.from, t.to).matching.includes(t.cents),
   }));
+}
+
+/**
+ * What `fromId` owes `toId` (their shares' parts, and credits `toId` is owed back), oldest first;
+ * what `toId` owes `fromId`; and the amounts that settle whole parts, in cents: the oldest k owed
+ * less everything owed back, for k = 1, 2, … (only those above 0).
+ */
+function between(parts: OpenPart[], fromId: string, toId: string) {
+  const owe = parts
+    .filter((p) => flowOf(p).fromId === fromId && flowOf(p).toId === toId)
+    .sort(oldestFirst);
+  const back = parts.filter((p) => flowOf(p).fromId === toId && flowOf(p).toId === fromId);
+  const owedBack = sum(back);
+  let running = 0;
+  const upTo = owe.map((p) => (running += flowOf(p).cents) - owedBack);
+  return { owe, back, upTo, matching: upTo.filter((c) => c > 0) };
 }
 
 /**
@@ -73,29 +90,15 @@ export async function recordTransfer(
 ): Promise<{ orderId: string; amount: number }[]> {
   if (body.to === userId) throw invalidFields({ to: "You cannot pay yourself" });
   const parts = await openParts(db, userId, body.to);
-  // What the caller owes `to` (their shares' parts, and credits `to` is owed back on the caller's
-  // orders), oldest first, and what `to` owes the caller.
-  const owe = parts
-    .filter((p) => flowOf(p).fromId === userId && flowOf(p).toId === body.to)
-    .sort(oldestFirst);
-  const back = parts.filter((p) => flowOf(p).fromId === body.to && flowOf(p).toId === userId);
+  const { owe, back, upTo, matching } = between(parts, userId, body.to);
   requireAllowed(
     roleTowards(owe, back),
     "order.transfer",
     "Nothing is open between you and that person",
   );
-  // The amounts that settle whole parts: the oldest k owed, less everything owed back.
-  const owedBack = sum(back);
-  const matching: number[] = [];
-  let running = 0;
-  let take = -1;
   const cents = toCents(body.amount);
-  owe.forEach((p, i) => {
-    running += flowOf(p).cents;
-    if (running - owedBack > 0) matching.push(running - owedBack);
-    if (running - owedBack === cents) take = i + 1;
-  });
-  if (take < 0) {
+  const take = upTo.indexOf(cents) + 1;
+  if (take === 0) {
     throw invalidFields({
       amount: `${formatMoney(body.amount, deps.currency)} does not settle whole shares; ${matching
         .map((c) => formatMoney(fromCents(c), deps.currency))

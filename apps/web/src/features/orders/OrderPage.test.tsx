@@ -318,6 +318,7 @@ describe("orders and balances", () => {
               from: { _id: testUser._id, name: testUser.name },
               to: { _id: ben._id, name: ben.name },
               amount: 4.84,
+              recordable: true,
             },
           ],
         }),

@@ -195,8 +195,8 @@ describe("the settle plan on the balances page", () => {
 
   it("says who pays whom and lets the payer record their transfer after a confirm", async () => {
     let transfers: PlannedTransfer[] = [
-      { from: { _id: testUser._id, name: testUser.name }, to: ben, amount: 12.4 },
-      { from: cat, to: ben, amount: 3 },
+      { from: { _id: testUser._id, name: testUser.name }, to: ben, amount: 12.4, recordable: true },
+      { from: cat, to: ben, amount: 3, recordable: true },
     ];
     const bodies: unknown[] = [];
     const { user, mock } = open("/balances", {
@@ -204,7 +204,7 @@ describe("the settle plan on the balances page", () => {
       "GET /api/balances/settle-plan": () => json(200, { transfers }),
       "POST /api/balances/transfers": ({ body }) => {
         bodies.push(body);
-        transfers = [{ from: cat, to: ben, amount: 3 }];
+        transfers = [{ from: cat, to: ben, amount: 3, recordable: true }];
         return json(201, { settled: [{ orderId: "o-1", amount: 12.4 }] });
       },
     });
@@ -229,6 +229,29 @@ describe("the settle plan on the balances page", () => {
     await screen.findByText("Cat pays Ben Brown $3.00");
     expect(screen.queryByText(/You pay Ben Brown/)).toBeNull();
     expect(callsTo(mock, "GET /api/balances").length).toBeGreaterThan(1);
+  });
+
+  it("offers no record button for a transfer that passes on what others owe the payer", async () => {
+    open("/balances", {
+      "GET /api/balances": () => json(200, { balances }),
+      "GET /api/balances/settle-plan": () =>
+        json(200, {
+          transfers: [
+            { from: cat, to: ben, amount: 38.81, recordable: false },
+            {
+              from: { _id: testUser._id, name: testUser.name },
+              to: ben,
+              amount: 9.13,
+              recordable: false,
+            },
+          ],
+        }),
+    });
+    const items = await screen.findAllByTestId("planned-transfer");
+    expect(items[1]).toHaveTextContent(
+      "You pay Ben Brown $9.13It nets what others owe you, so it can't be recorded as one transfer: settle with Ben Brown on each order instead.",
+    );
+    expect(screen.queryByRole("button", { name: /Record that you paid/ })).toBeNull();
   });
 
   it("says when nothing is left to transfer", async () => {

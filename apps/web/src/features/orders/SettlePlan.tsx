@@ -40,7 +40,13 @@ export function SettlePlan() {
                 className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset"
               >
                 <span className="font-semibold break-words text-ink">{sentence}</span>
-                {mine && (
+                {mine && !t.recordable && (
+                  <span className="text-sm text-slate-600">
+                    It nets what others owe you, so it can't be recorded as one transfer: settle
+                    with {t.to.name} on each order instead.
+                  </span>
+                )}
+                {mine && t.recordable && (
                   <Button
                     size="sm"
                     loading={record.isPending && record.variables?.to === t.to._id}
