@@ -8,6 +8,7 @@ import { formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../cart/index.ts";
 import { SETTLED_UP_MESSAGE, balanceSentence } from "./order-model.ts";
 import { useBalances } from "../../api/orders.ts";
+import { RecordTransferButton } from "./RecordTransfer.tsx";
 import { SettlePlan } from "./SettlePlan.tsx";
 
 /** /balances: who owes whom across every order not yet settled, and the orders behind it. */
@@ -85,6 +86,18 @@ function BalanceRow({ balance }: { balance: Balance }) {
           {formatMoney(Math.abs(balance.amount))}
         </p>
       </div>
+      {/* What you owe someone on balance always settles whole shares: it is all of them. */}
+      {balance.amount < 0 && (
+        <div className="flex justify-end">
+          <RecordTransferButton
+            to={balance.user}
+            amount={-balance.amount}
+            label={`I've paid ${balance.user.name}`}
+            variant="secondary"
+            ariaLabel={`Record that you paid ${balance.user.name} all you owe them, ${formatMoney(-balance.amount)}`}
+          />
+        </div>
+      )}
       <ul
         aria-label={`Orders behind this balance with ${balance.user.name}`}
         className="flex flex-col gap-1 text-sm text-slate-600"

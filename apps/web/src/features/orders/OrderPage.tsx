@@ -51,14 +51,10 @@ import {
   shareTone,
 } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
-import {
-  useOrder,
-  useOrderAction,
-  useReceiptDownload,
-  useRecordTransfer,
-} from "../../api/orders.ts";
+import { useOrder, useOrderAction, useReceiptDownload } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
+import { RecordTransferButton } from "./RecordTransfer.tsx";
 import { PayersPanel } from "./PayersPanel.tsx";
 
 /** /orders/:id: a checked-out cart, its shares and who has paid; live (order.updated). */
@@ -199,8 +195,6 @@ function ShareCard({
   viewerId: string | undefined;
 }) {
   const action = useOrderAction(order._id);
-  const payBack = useRecordTransfer();
-  const [askingBack, setAskingBack] = useState(false);
   /** What the reader owes this share's member back (a credit on the reader's part), in cents. */
   const owedBack = centsOf(order, share.userId, viewerId, "credit");
   /**
@@ -275,32 +269,20 @@ function ShareCard({
         </Button>
       )}
       {owedBack > 0 && payBackCents > 0 && (
-        <Button
-          size="sm"
+        <RecordTransferButton
+          to={{ _id: share.userId, name: share.name }}
+          amount={payBackCents / 100}
+          label="Paid back"
           variant="secondary"
-          loading={payBack.isPending}
-          onClick={() => setAskingBack(true)}
-          aria-label={`Paid back ${formatMoney(payBackCents / 100)} to ${share.name}`}
-        >
-          Paid back
-        </Button>
+          ariaLabel={`Paid back ${formatMoney(payBackCents / 100)} to ${share.name}`}
+          title={`Record that you paid ${share.name} ${formatMoney(payBackCents / 100)}${payBackCents === owedBack ? " back" : ""}?`}
+          description={
+            payBackCents === owedBack
+              ? `Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`
+              : `${formatMoney(owedBack / 100)} back, with what else is open between you on this order: one transfer settles it all. Say so once the money is on its way to ${share.name}.`
+          }
+        />
       )}
-      <ConfirmDialog
-        open={askingBack}
-        tone="primary"
-        title={`Record that you paid ${share.name} ${formatMoney(payBackCents / 100)}${payBackCents === owedBack ? " back" : ""}?`}
-        description={
-          payBackCents === owedBack
-            ? `Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`
-            : `${formatMoney(owedBack / 100)} back, with what else is open between you on this order: one transfer settles it all. Say so once the money is on its way to ${share.name}.`
-        }
-        confirmLabel="Record transfer"
-        onCancel={() => setAskingBack(false)}
-        onConfirm={() => {
-          setAskingBack(false);
-          payBack.mutate({ to: share.userId, amount: payBackCents / 100 });
-        }}
-      />
       {isPayee && share.status === "paid" && (
         <Button
           size="sm"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { Balance, Order, PlannedTransfer } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
@@ -232,8 +232,13 @@ describe("the settle plan on the balances page", () => {
   });
 
   it("offers no record button for a transfer that passes on what others owe the payer", async () => {
-    open("/balances", {
+    const bodies: unknown[] = [];
+    const { user } = open("/balances", {
       "GET /api/balances": () => json(200, { balances }),
+      "POST /api/balances/transfers": ({ body }) => {
+        bodies.push(body);
+        return json(201, { settled: [{ orderId: "o-1", amount: 12.4 }] });
+      },
       "GET /api/balances/settle-plan": () =>
         json(200, {
           transfers: [
@@ -249,9 +254,19 @@ describe("the settle plan on the balances page", () => {
     });
     const items = await screen.findAllByTestId("planned-transfer");
     expect(items[1]).toHaveTextContent(
-      "You pay Ben Brown $9.13It nets what others owe you, so it can't be recorded as one transfer: settle with Ben Brown on each order instead.",
+      "You pay Ben Brown $9.13It nets what others owe you, so it can't be recorded as one transfer: record what you pay Ben Brown from your balance with them below.",
     );
-    expect(screen.queryByRole("button", { name: /Record that you paid/ })).toBeNull();
+    for (const item of items) expect(within(item).queryByRole("button")).toBeNull();
+    // The balance with Ben is what Ada can record: all she owes him, which settles whole shares.
+    await user.click(
+      screen.getByRole("button", {
+        name: "Record that you paid Ben Brown all you owe them, $12.40",
+      }),
+    );
+    await user.click(
+      within(await screen.findByRole("dialog")).getByRole("button", { name: "Record transfer" }),
+    );
+    await waitFor(() => expect(bodies).toEqual([{ to: ben._id, amount: 12.4 }]));
   });
 
   it("says when nothing is left to transfer", async () => {

@@ -1,11 +1,11 @@
-import { useState } from "react";
 import { ArrowRightLeft } from "lucide-react";
 import type { PlannedTransfer } from "@cartner/contract";
-import { Button, ConfirmDialog, LoadError, Panel } from "../../components/ui/index.ts";
+import { LoadError, Panel } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { useRecordTransfer, useSettlePlan } from "../../api/orders.ts";
+import { useSettlePlan } from "../../api/orders.ts";
+import { RecordTransferButton } from "./RecordTransfer.tsx";
 
 /** "Ben pays Ann $12.40", naming the reader "you". */
 export function transferSentence(t: PlannedTransfer, myId: string | undefined): string {
@@ -21,8 +21,6 @@ export function transferSentence(t: PlannedTransfer, myId: string | undefined): 
 export function SettlePlan() {
   const { user } = useAuth();
   const plan = useSettlePlan();
-  const record = useRecordTransfer();
-  const [asking, setAsking] = useState<PlannedTransfer | null>(null);
   let body;
   if (plan.data) {
     body =
@@ -42,21 +40,11 @@ export function SettlePlan() {
                 <span className="font-semibold break-words text-ink">{sentence}</span>
                 {mine && !t.recordable && (
                   <span className="text-sm text-slate-600">
-                    It nets what others owe you, so it can't be recorded as one transfer: settle
-                    with {t.to.name} on each order instead.
+                    It nets what others owe you, so it can't be recorded as one transfer: record
+                    what you pay {t.to.name} from your balance with them below.
                   </span>
                 )}
-                {mine && t.recordable && (
-                  <Button
-                    size="sm"
-                    loading={record.isPending && record.variables?.to === t.to._id}
-                    disabled={record.isPending}
-                    onClick={() => setAsking(t)}
-                    aria-label={`Record that you paid ${t.to.name} ${formatMoney(t.amount)}`}
-                  >
-                    I've paid this
-                  </Button>
-                )}
+                {mine && t.recordable && <RecordTransferButton to={t.to} amount={t.amount} />}
               </li>
             );
           })}
@@ -86,25 +74,6 @@ export function SettlePlan() {
         </p>
         {body}
       </div>
-      <ConfirmDialog
-        open={asking !== null}
-        tone="primary"
-        title={
-          asking ? `Record that you paid ${asking.to.name} ${formatMoney(asking.amount)}?` : ""
-        }
-        description={
-          asking
-            ? `Say so once the money is on its way to ${asking.to.name}. It settles your oldest shares owed to them, exactly this amount.`
-            : ""
-        }
-        confirmLabel="Record transfer"
-        onCancel={() => setAsking(null)}
-        onConfirm={() => {
-          const t = asking;
-          setAsking(null);
-          if (t) record.mutate({ to: t.to._id, amount: t.amount });
-        }}
-      />
     </Panel>
   );
 }
