@@ -29,10 +29,10 @@ import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } 
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
+import { checkoutNoticeBody } from "./checkout-notice.ts";
 import { balancesOf } from "./open-parts.ts";
 import {
   build,
-  partsOf,
   payersOf,
   sharesOf,
   type OrderRow,
@@ -134,44 +134,14 @@ export function createOrderService(deps: {
     actorId: string,
     placed: { row: OrderRow; shares: ShareRow[]; payers: PayerRow[] },
   ) {
-    const payeeId = order.payee._id;
-    // Payers named at checkout: each person hears who paid, what they owe and are owed.
-    const parts = partsOf(placed.row, placed.shares, placed.payers).filter(
-      (p) => p.debtor !== p.payer,
-    );
-    const total = (key: "debtor" | "payer", userId: string) =>
-      parts.filter((p) => p[key] === userId).reduce((sum, p) => sum + p.cents, 0);
-    const owed = order.split
-      .filter((s) => s.userId !== payeeId)
-      .reduce((sum, s) => sum + Math.round(s.total * 100), 0);
-    const opening = `${order.placedBy.name} checked out ${order.sessionName}`;
     deps.notices?.later({
       kind: "checkout",
-      userIds: [...order.split.map((s) => s.userId), payeeId],
+      userIds: [...order.split.map((s) => s.userId), order.payee._id],
       actorId,
       sessionId: order.sessionId,
       orderId: order._id,
       title: `${order.sessionName} was checked out`,
-      body: (userId) => {
-        if (placed.payers.length > 0) {
-          const owes = total("debtor", userId);
-          const owed = total("payer", userId);
-          const said = [
-            ...(owes > 0 ? [`you owe ${money(fromCents(owes))}`] : []),
-            ...(owed > 0 ? [`the others owe you ${money(fromCents(owed))}`] : []),
-          ];
-          const names = placed.payers.map((p) => p.name);
-          const paidBy = [names.slice(0, -1).join(", "), names.at(-1)]
-            .filter(Boolean)
-            .join(" and ");
-          return `${opening}, paid by ${paidBy}: ${said.join("; ") || "you owe nothing"}`;
-        }
-        if (userId === payeeId) {
-          return `${opening}: you paid, the others owe you ${money(fromCents(owed))}`;
-        }
-        const share = order.split.find((s) => s.userId === userId);
-        return `${opening}: you owe ${money(share?.total ?? 0)}`;
-      },
+      body: checkoutNoticeBody(order, placed, money),
       url: `/orders/${order._id}`,
     });
   }

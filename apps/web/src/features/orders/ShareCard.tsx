@@ -1,0 +1,211 @@
+/** One share on the order page: its amount and status, what changed, and what the reader may do. */
+import { useState } from "react";
+import { Banknote, CircleCheck, Mail, UserX } from "lucide-react";
+import {
+  creditOwedBy,
+  isSettled,
+  toCents,
+  type Order,
+  type OrderShare,
+  type SettlementKind,
+} from "@cartner/contract";
+import { Badge, Button, ConfirmDialog } from "../../components/ui/index.ts";
+import { formatMoney } from "../../lib/format.ts";
+import {
+  CASH_BUTTON,
+  CONFIRM_BUTTON,
+  DELETED_USER,
+  PAID_BUTTON,
+  WRITE_OFF_BUTTON,
+  canSayPaid,
+  shareChange,
+  shareStatusLabel,
+  shareTone,
+} from "./order-model.ts";
+import { useOrderAction } from "../../api/orders.ts";
+import { RecordTransferButton } from "./RecordTransfer.tsx";
+
+export function ShareCard({
+  order,
+  share,
+  isMe,
+  isPayee,
+  viewerId,
+}: {
+  order: Order;
+  share: OrderShare;
+  isMe: boolean;
+  isPayee: boolean;
+  viewerId: string | undefined;
+}) {
+  const action = useOrderAction(order._id);
+  /** What the reader owes this share's member back (a credit on the reader's part), in cents. */
+  const owedBack = centsOf(order, share.userId, viewerId, "credit");
+  /**
+   * What paying it back takes in one transfer: the transfer route settles everything between the
+   * two on this order at once, so the reader's own part owed to the member goes with it, less
+   * what the member still owes the reader here.
+   */
+  const payBackCents =
+    owedBack +
+    centsOf(order, viewerId, share.userId, "open") -
+    centsOf(order, share.userId, viewerId, "open");
+  const payeeShare = share.userId === order.payee._id;
+  /** The payee settling an unpaid share without a transfer: asked first. */
+  const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
+  const amount = formatMoney(share.total);
+  const pendingHow =
+    action.isPending && action.variables?.kind === "confirm" ? action.variables.how : undefined;
+  return (
+    <li
+      data-testid="order-share"
+      className="flex flex-col gap-3 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
+    >
+      <div className="flex items-baseline justify-between gap-3">
+        <p className="min-w-0 font-semibold break-words text-ink">
+          {share.name}
+          {isMe && <span className="font-normal text-slate-500"> (you)</span>}
+          {payeeShare && <span className="font-normal text-slate-500"> · payee</span>}
+        </p>
+        <p className="font-display text-lg font-bold text-ink tabular-nums">
+          <span className="sr-only">Share </span>
+          {formatMoney(share.total)}
+        </p>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone={shareTone(share)}>
+          {isSettled(share) && <CircleCheck aria-hidden="true" className="size-3.5" />}
+          {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
+          share.status === "confirmed" &&
+          share.settledAs === null
+            ? "Paid the shop"
+            : shareStatusLabel(share)}
+        </Badge>
+        {share.accountDeleted && (
+          <Badge tone="neutral">
+            <UserX aria-hidden="true" className="size-3.5" />
+            {DELETED_USER}
+          </Badge>
+        )}
+        {share.credit > 0 && <Badge tone="accent">Credit {formatMoney(share.credit)}</Badge>}
+        {isPayee && share.mail === "failed" && (
+          <Badge tone="danger">
+            <Mail aria-hidden="true" className="size-3.5" />
+            Email not delivered
+          </Badge>
+        )}
+      </div>
+      {/* Your own change is said at the top of the page. */}
+      {(!payeeShare || share.credit > 0) &&
+        !isMe &&
+        shareChange(share, creditOwedBy(order, share.userId), false) && (
+          <p className="text-sm text-slate-600">
+            {shareChange(share, creditOwedBy(order, share.userId), false)}
+          </p>
+        )}
+      {isMe && !payeeShare && canSayPaid(share) && (
+        <Button
+          size="sm"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "paid" })}
+        >
+          {PAID_BUTTON}
+        </Button>
+      )}
+      {owedBack > 0 && payBackCents > 0 && (
+        <RecordTransferButton
+          to={{ _id: share.userId, name: share.name }}
+          amount={payBackCents / 100}
+          label="Paid back"
+          variant="secondary"
+          ariaLabel={`Paid back ${formatMoney(payBackCents / 100)} to ${share.name}`}
+          title={`Record that you paid ${share.name} ${formatMoney(payBackCents / 100)}${payBackCents === owedBack ? " back" : ""}?`}
+          description={
+            payBackCents === owedBack
+              ? `Say so once the money is on its way to ${share.name}. It is recorded as a transfer to them, which settles what you owe them back, oldest order first.`
+              : `${formatMoney(owedBack / 100)} back, with what else is open between you on this order: one transfer settles it all. Say so once the money is on its way to ${share.name}.`
+          }
+        />
+      )}
+      {isPayee && share.status === "paid" && (
+        <Button
+          size="sm"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "confirm", userId: share.userId })}
+          aria-label={`${CONFIRM_BUTTON} from ${share.name}`}
+        >
+          {CONFIRM_BUTTON}
+        </Button>
+      )}
+      {isPayee && !payeeShare && canSayPaid(share) && (
+        <div className="flex flex-wrap gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={pendingHow === "cash"}
+            disabled={action.isPending}
+            onClick={() => setSettling("cash")}
+            aria-label={`${share.name}'s share: ${CASH_BUTTON}`}
+          >
+            <Banknote aria-hidden="true" className="size-4" />
+            {CASH_BUTTON}
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={pendingHow === "written_off"}
+            disabled={action.isPending}
+            onClick={() => setSettling("written_off")}
+            aria-label={`${share.name}'s share: ${WRITE_OFF_BUTTON}`}
+          >
+            {WRITE_OFF_BUTTON}
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={settling !== null}
+        tone={settling === "cash" ? "primary" : "danger"}
+        title={
+          settling === "cash"
+            ? `Record ${share.name}'s share as paid in cash?`
+            : `Write off ${share.name}'s share?`
+        }
+        description={
+          settling === "cash"
+            ? `Say so once ${share.name} has handed you ${amount}. The share is settled and leaves your balances.`
+            : `${share.name} will no longer owe you ${amount}: the share is settled as written off and leaves your balances. This cannot be undone.`
+        }
+        confirmLabel={settling === "cash" ? "Record cash payment" : "Write it off"}
+        onCancel={() => setSettling(null)}
+        onConfirm={() => {
+          const how = settling;
+          setSettling(null);
+          if (how) action.mutate({ kind: "confirm", userId: share.userId, how });
+        }}
+      />
+      {isPayee && share.mail === "failed" && (
+        <Button
+          size="sm"
+          variant="secondary"
+          loading={action.isPending}
+          onClick={() => action.mutate({ kind: "mail" })}
+          aria-label={`Resend email to ${share.name}`}
+        >
+          Resend email
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/** The cents of `field` over this order's parts that `debtor` owes `payer`. */
+function centsOf(
+  order: Order,
+  debtor: string | undefined,
+  payer: string | undefined,
+  field: "open" | "credit",
+): number {
+  return order.parts
+    .filter((p) => p.debtor === debtor && p.payer === payer)
+    .reduce((a, p) => a + toCents(p[field]), 0);
+}
