@@ -49,6 +49,7 @@ async function planOf(as: Client, query = "") {
     from: { _id: string; name: string };
     to: { _id: string; name: string };
     amount: number;
+    recordable: boolean;
   }[];
 }
 
@@ -172,6 +173,7 @@ describe("a share paid, then adjusted", () => {
         from: { _id: f.ids.ben, name: "Ben" },
         to: { _id: f.ids.ann, name: "Ann" },
         amount: rest / 100,
+        recordable: true,
       },
     ]);
     // The whole share again is not what is open.
@@ -233,6 +235,7 @@ describe("a share paid, then adjusted", () => {
         from: { _id: f.ids.ann, name: "Ann" },
         to: { _id: f.ids.ben, name: "Ben" },
         amount: credit / 100,
+        recordable: true,
       },
     ]);
     // Ben is owed, so he has nothing to transfer to Ann; Ann pays back exactly the credit.
