@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { Order, Session, SessionSummary } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
@@ -162,6 +162,8 @@ describe("session summary", () => {
     const toggle = within(payers).getByRole("button", { name: "Split the payment" });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
     await user.click(toggle);
+    // The focus moves to the first payer once the rows are drawn (a frame later).
+    await waitFor(() => expect(within(payers).getByLabelText("Payer 1")).toHaveFocus());
 
     // Two payers to start, in halves that add up: the creator and the other member with a share.
     expect(within(payers).getByLabelText("Payer 1")).toHaveValue(testUser._id);
@@ -212,6 +214,7 @@ describe("session summary", () => {
     await user.click(await screen.findByRole("button", { name: "Check out" }));
     const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
     await user.click(within(dialog).getByRole("button", { name: "Split the payment" }));
+    await waitFor(() => expect(within(dialog).getByLabelText("Payer 1")).toHaveFocus());
     await user.type(within(dialog).getByLabelText("Amount Ben Brown paid"), "9");
     expect(within(dialog).getByRole("button", { name: "Check out" })).toBeDisabled();
     await user.click(within(dialog).getByRole("button", { name: "Ada Lovelace pays it all" }));
