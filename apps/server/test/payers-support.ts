@@ -1,13 +1,14 @@
 /** An order three members share, for the several-payers and settle-plan API tests. */
+import type { Order } from "@cartner/contract";
 import { expect } from "vitest";
-import { client, sessionWithEveryRole, signUp, type TestApp } from "./helpers.ts";
-
-interface Share {
-  userId: string;
-  name: string;
-  total: number;
-  status: string;
-}
+import {
+  cents,
+  client,
+  sessionWithEveryRole,
+  signUp,
+  type Client,
+  type TestApp,
+} from "./helpers.ts";
 
 /**
  * Ann (creator, the payee), Ben and Cat (participants) each with a line, not yet checked out;
@@ -52,6 +53,14 @@ export async function threeWayOrder(test: TestApp) {
   const f = await threeWayCart(test);
   const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
   expect(placed.statusCode, placed.body).toBe(201);
-  const order = placed.json().order as { _id: string; total: number; split: Share[] };
+  const order = placed.json().order as Order;
   return { ...f, order };
+}
+
+/** Net of every balance the caller sees, in cents by name (positive: owed to them). */
+export async function netsOf(as: Client): Promise<Record<string, number>> {
+  const { balances } = (await as("GET", "/api/balances")).json() as {
+    balances: { user: { name: string }; amount: number }[];
+  };
+  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
 }

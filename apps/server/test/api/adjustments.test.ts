@@ -4,7 +4,7 @@
  * reach the payee, bad input stores nothing, and the receipt lists the changes. The roles per
  * route are also walked by authorization.test.ts.
  */
-import { resplit } from "@cartner/contract";
+import { resplit, type Order } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, sessionMembers } from "../../src/db/schema.ts";
@@ -17,41 +17,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
-
-interface Share {
-  userId: string;
-  name: string;
-  subtotal: number;
-  fees: number;
-  tax: number;
-  total: number;
-  originalTotal: number;
-  paid: number;
-  credit: number;
-  status: string;
-}
-interface Line {
-  name: string;
-  unitPrice: number;
-  quantity: number;
-  addedBy: { name: string };
-  adjusted: null | { lineTotal: number; missing: boolean; name: string };
-}
-interface Order {
-  _id: string;
-  total: number;
-  originalTotal: number;
-  subtotal: number;
-  fees: number;
-  tax: number;
-  lines: Line[];
-  split: Share[];
-  adjustments: {
-    _id: string;
-    kind: string;
-    disputes: { comment: string; by: { name: string } }[];
-  }[];
-}
 
 /** Ann (payee) and Ben each with a line, checked out; Vic views, Pat waits, Sam is a stranger. */
 async function placed() {

@@ -3,12 +3,12 @@
  * payee's later change (PUT /orders/:id/payers), written in the checkout's transaction; bad
  * payers refuse the checkout and nothing is written.
  */
-import { ActivityEntrySchema } from "@cartner/contract";
+import { ActivityEntrySchema, type OrderShare } from "@cartner/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMails } from "../../src/db/schema.ts";
 import { cents, createTestApp, type TestApp } from "../helpers.ts";
-import { threeWayCart } from "../payers-support.ts";
+import { netsOf, threeWayCart } from "../payers-support.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,12 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-interface Share {
-  userId: string;
-  name: string;
-  total: number;
-  status: string;
-}
 type Cart = Awaited<ReturnType<typeof threeWayCart>>;
 
 /** The cart's total as the summary shows it, in cents (the checkout's total: prices hold). */
@@ -34,14 +28,6 @@ const usd = (n: number) =>
 
 const checkout = (f: Cart, body?: unknown) =>
   f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`, body);
-
-/** Net of every balance the person sees, in cents (positive: owed to them). */
-async function balancesOf(as: Cart["asCat"]) {
-  const { balances } = (await as("GET", "/api/balances")).json() as {
-    balances: { user: { name: string }; amount: number }[];
-  };
-  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
-}
 
 /** Nothing was written: no order for the session, the session still active, its cart open. */
 async function expectNothingWritten(f: Cart) {
@@ -71,14 +57,15 @@ describe("POST /sessions/:id/checkout with payers", () => {
       { user: { _id: f.ids.cat, name: "Cat" }, amount: (total - annPaid) / 100 },
     ]);
     // Ann owes Cat her part, so even the payee's share is open; Cat owes Ann hers.
-    const status = Object.fromEntries(order.split.map((s: Share) => [s.name, s.status]));
+    const status = Object.fromEntries(order.split.map((s: OrderShare) => [s.name, s.status]));
     expect(status).toEqual({ Ann: "unpaid", Ben: "unpaid", Cat: "unpaid" });
 
-    const share = (name: string) => cents(order.split.find((s: Share) => s.name === name).total);
+    const share = (name: string) =>
+      cents(order.split.find((s: OrderShare) => s.name === name).total);
     const of = (b: Record<string, number>, name: string) => b[name] ?? 0;
-    const ann = await balancesOf(f.as.creator);
-    const ben = await balancesOf(f.as.participant);
-    const cat = await balancesOf(f.asCat);
+    const ann = await netsOf(f.as.creator);
+    const ben = await netsOf(f.as.participant);
+    const cat = await netsOf(f.asCat);
     // Ben owes both payers his whole share between them, each in proportion to what they paid.
     expect(-(of(ben, "Ann") + of(ben, "Cat"))).toBe(share("Ben"));
     expect(Math.abs(-of(ben, "Ann") - (share("Ben") * annPaid) / total)).toBeLessThan(1);
@@ -100,8 +87,8 @@ describe("POST /sessions/:id/checkout with payers", () => {
       ],
     });
     expect(put.statusCode, put.body).toBe(200);
-    expect(await balancesOf(g.as.participant)).toEqual(ben);
-    expect(await balancesOf(g.as.creator)).toEqual(ann);
+    expect(await netsOf(g.as.participant)).toEqual(ben);
+    expect(await netsOf(g.as.creator)).toEqual(ann);
 
     // The activity log says who paid.
     const { events } = (
@@ -157,9 +144,9 @@ describe("POST /sessions/:id/checkout with payers", () => {
     const res = await checkout(f, { payers: [{ userId: f.ids.ann, amount: total / 100 }] });
     expect(res.statusCode, res.body).toBe(201);
     const { order } = res.json();
-    expect(order.split.find((s: Share) => s.name === "Ann").status).toBe("confirmed");
-    expect(await balancesOf(f.as.participant)).toEqual({
-      Ann: -cents(order.split.find((s: Share) => s.name === "Ben").total),
+    expect(order.split.find((s: OrderShare) => s.name === "Ann").status).toBe("confirmed");
+    expect(await netsOf(f.as.participant)).toEqual({
+      Ann: -cents(order.split.find((s: OrderShare) => s.name === "Ben").total),
     });
   });
 

@@ -2,6 +2,7 @@
  * The orders as CSV (PGlite and PostgreSQL): parsed back, they hold what the API says, in a
  * form a spreadsheet opens as is (BOM, ISO times, plain amounts), only for those who may read.
  */
+import type { Order } from "@cartner/contract";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, filledSession, type TestApp } from "../helpers.ts";
@@ -11,26 +12,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
-
-interface Share {
-  userId: string;
-  name: string;
-  subtotal: number;
-  fees: number;
-  tax: number;
-  total: number;
-  status: string;
-}
-interface Order {
-  _id: string;
-  number: string;
-  placedAt: string;
-  sessionName: string;
-  total: number;
-  subtotal: number;
-  lines: { name: string; quantity: number; unitPrice: number; lineTotal: number }[];
-  split: Share[];
-}
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const AMOUNT = /^-?\d+\.\d{2}$/;

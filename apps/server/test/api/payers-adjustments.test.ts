@@ -3,10 +3,11 @@
  * computed from the adjusted shares, and what is open is the adjusted share less what was paid,
  * owed to the payers in proportion; balances, the settle plan and transfers all read it.
  */
+import type { Order, PlannedTransfer } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../helpers.ts";
 import { sum, cents, createTestApp, type TestApp } from "../helpers.ts";
-import { threeWayOrder } from "../payers-support.ts";
+import { netsOf, threeWayOrder } from "../payers-support.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,57 +15,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-interface Share {
-  userId: string;
-  name: string;
-  total: number;
-  paid: number;
-  credit: number;
-  status: string;
-}
-interface Line {
-  unitPrice: number;
-  quantity: number;
-  addedBy: { _id: string };
-}
-interface OrderView {
-  _id: string;
-  total: number;
-  lines: Line[];
-  split: Share[];
-  payers: { user: { _id: string; name: string }; amount: number }[];
-  parts: { debtor: string; payer: string; amount: number; open: number; credit: number }[];
-}
-
-/** Net of every balance the caller sees, in cents by name (positive: owed to them). */
-async function netsOf(as: Client): Promise<Record<string, number>> {
-  const { balances } = (await as("GET", "/api/balances")).json() as {
-    balances: { user: { name: string }; amount: number }[];
-  };
-  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
-}
-
 async function planOf(as: Client, query = "") {
-  return (await as("GET", `/api/balances/settle-plan${query}`)).json().transfers as {
-    from: { _id: string; name: string };
-    to: { _id: string; name: string };
-    amount: number;
-    recordable: boolean;
-  }[];
+  return (await as("GET", `/api/balances/settle-plan${query}`)).json()
+    .transfers as PlannedTransfer[];
 }
 
-const shareOf = (order: OrderView, name: string) => order.split.find((s) => s.name === name)!;
+const shareOf = (order: Order, name: string) => order.split.find((s) => s.name === name)!;
 
 /** The three-way order, with Ben's line and a way to adjust and read the order. */
 async function setup() {
   const f = await threeWayOrder(t);
   const url = `/api/orders/${f.order._id}`;
-  const first = (await f.as.creator("GET", url)).json().order as OrderView;
+  const first = (await f.as.creator("GET", url)).json().order as Order;
   const benLine = first.lines.findIndex((l) => l.addedBy._id === f.ids.ben);
   const adjust = async (body: Record<string, unknown>) => {
     const res = await f.as.creator("POST", `${url}/adjustments`, body);
     expect(res.statusCode, res.body).toBe(201);
-    return res.json().order as OrderView;
+    return res.json().order as Order;
   };
   /** Ben's line at a new unit price: his share changes, the others' do not. */
   const priceBen = (delta: number) =>
@@ -73,7 +40,7 @@ async function setup() {
       lineIndex: benLine,
       unitPrice: Math.round((first.lines[benLine]!.unitPrice + delta) * 100) / 100,
     });
-  const read = async () => (await f.as.creator("GET", url)).json().order as OrderView;
+  const read = async () => (await f.as.creator("GET", url)).json().order as Order;
   return { ...f, url, first, benLine, adjust, priceBen, read };
 }
 
@@ -101,7 +68,7 @@ describe("payers after an adjustment", () => {
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
-    const order = res.json().order as OrderView;
+    const order = res.json().order as Order;
     expect(sum(order.payers.map((p) => cents(p.amount)))).toBe(total);
     // Ben owes the payers his adjusted share between them, nothing more or less.
     const ben = await netsOf(f.as.participant);

@@ -3,31 +3,16 @@
  * shares are then owed to the payers in proportion to the cent, and balances follow. Roles are
  * walked by authorization.test.ts; here what the call does and its bad input.
  */
-import { ActivityEntrySchema } from "@cartner/contract";
+import { ActivityEntrySchema, type OrderShare } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sum, cents, createTestApp, type TestApp } from "../helpers.ts";
-import { threeWayOrder } from "../payers-support.ts";
+import { netsOf, threeWayOrder } from "../payers-support.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t.close());
-
-interface Share {
-  userId: string;
-  name: string;
-  total: number;
-  status: string;
-}
-
-/** Net of every balance the person sees, in cents (positive: owed to them). */
-async function balancesOf(as: (m: "GET", u: string) => Promise<{ json: () => unknown }>) {
-  const { balances } = (await as("GET", "/api/balances")).json() as {
-    balances: { user: { name: string }; amount: number }[];
-  };
-  return Object.fromEntries(balances.map((b) => [b.user.name, cents(b.amount)]));
-}
 
 describe("PUT /orders/:id/payers", () => {
   it("defaults to the payee having paid everything", async () => {
@@ -54,13 +39,14 @@ describe("PUT /orders/:id/payers", () => {
     ]);
     expect(sum(order.payers.map((p: { amount: number }) => cents(p.amount)))).toBe(total);
     // Ann now owes Cat her part, so her share is open; Cat paid the shop too but owes Ann.
-    const status = Object.fromEntries(order.split.map((s: Share) => [s.name, s.status]));
+    const status = Object.fromEntries(order.split.map((s: OrderShare) => [s.name, s.status]));
     expect(status).toEqual({ Ann: "unpaid", Ben: "unpaid", Cat: "unpaid" });
 
-    const share = (name: string) => cents(order.split.find((s: Share) => s.name === name).total);
-    const ann = await balancesOf(f.as.creator);
-    const ben = await balancesOf(f.as.participant);
-    const cat = await balancesOf(f.asCat);
+    const share = (name: string) =>
+      cents(order.split.find((s: OrderShare) => s.name === name).total);
+    const ann = await netsOf(f.as.creator);
+    const ben = await netsOf(f.as.participant);
+    const cat = await netsOf(f.asCat);
     // Ben owes both payers his whole share between them.
     const of = (b: Record<string, number>, name: string) => b[name] ?? 0;
     expect(-(of(ben, "Ann") + of(ben, "Cat"))).toBe(share("Ben"));
@@ -92,9 +78,9 @@ describe("PUT /orders/:id/payers", () => {
     expect(back.statusCode, back.body).toBe(200);
     const { order } = back.json();
     expect(order.payers).toEqual([{ user: { _id: f.ids.ann, name: "Ann" }, amount: order.total }]);
-    expect(order.split.find((s: Share) => s.name === "Ann").status).toBe("confirmed");
-    expect(await balancesOf(f.as.participant)).toEqual({
-      Ann: -cents(order.split.find((s: Share) => s.name === "Ben").total),
+    expect(order.split.find((s: OrderShare) => s.name === "Ann").status).toBe("confirmed");
+    expect(await netsOf(f.as.participant)).toEqual({
+      Ann: -cents(order.split.find((s: OrderShare) => s.name === "Ben").total),
     });
   });
 
@@ -154,7 +140,7 @@ describe("PUT /orders/:id/payers", () => {
     expect(Object.keys(zero.json().fields)[0]).toMatch(/^payers/);
     const { order } = (await f.as.creator("GET", `/api/orders/${f.order._id}`)).json();
     expect(order.payers).toHaveLength(1);
-    expect(order.split.find((s: Share) => s.name === "Ann").status).toBe("confirmed");
+    expect(order.split.find((s: OrderShare) => s.name === "Ann").status).toBe("confirmed");
   });
 
   it("answers a stranger 404 and a sharer 403", async () => {
