@@ -74,7 +74,7 @@ test("Ben allows notifications; a change by another member rings the bell, links
 
   // Ben turns changes by others off in the app.
   await ben.page.goto("/notifications");
-  const settings = ben.page.getByRole("region", { name: "Notifications" });
+  const settings = ben.page.getByRole("region", { name: "Notification settings" });
   const changesInApp = settings.getByRole("checkbox", { name: "Changes by others: In app" });
   await expect(changesInApp).toBeChecked();
   await changesInApp.uncheck();

@@ -151,7 +151,7 @@ describe("notification settings", () => {
   it("shows the choices by kind and channel, and saves changes with quiet hours in the browser's time zone", async () => {
     const server = serve([]);
     const { user } = renderApp("/notifications");
-    const card = await screen.findByRole("region", { name: "Notifications" });
+    const card = await screen.findByRole("region", { name: "Notification settings" });
     const changesInApp = await within(card).findByRole("checkbox", {
       name: "Changes by others: In app",
     });
@@ -188,7 +188,7 @@ describe("notification settings", () => {
   it("refuses quiet hours that start and end at once, and shows the server's refusal", async () => {
     const server = serve([]);
     const { user } = renderApp("/notifications");
-    const card = await screen.findByRole("region", { name: "Notifications" });
+    const card = await screen.findByRole("region", { name: "Notification settings" });
     await user.click(await within(card).findByRole("checkbox", { name: "Quiet hours" }));
     const to = within(card).getByLabelText("To");
     await user.clear(to);

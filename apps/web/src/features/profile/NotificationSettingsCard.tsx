@@ -51,7 +51,7 @@ function timeZones(current: string): string[] {
 }
 
 /**
- * "Notifications": what to hear about on which channel (kinds × channels), and quiet hours that
+ * "Notification settings": what to hear about on which channel (kinds × channels), and quiet hours that
  * hold push and email. Saved with one button.
  */
 export function NotificationSettingsCard() {
@@ -65,7 +65,7 @@ export function NotificationSettingsCard() {
       className="flex flex-col gap-4 p-5 sm:p-6"
     >
       <h2 id={titleId} className="text-lg font-bold sm:text-xl">
-        Notifications
+        Notification settings
       </h2>
       {preferences.isPending ? (
         <InlineLoading>Loading your notification settings…</InlineLoading>
