@@ -15,6 +15,13 @@ interface TabReport {
  * indicator when it is: an outline, or a box-shadow other than its unfocused one.
  */
 async function tabThrough(page: Page): Promise<TabReport> {
+  // / and /login are painted from prerendered HTML before React adopts it: tab once every control
+  // is React's (hydration can re-render a control while Tab is on its way).
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("#root a[href], #root button, #root input")).every((el) =>
+      Object.keys(el).some((key) => key.startsWith("__reactFiber$")),
+    ),
+  );
   await page.evaluate(() => document.body.focus());
   const stops = await page.evaluate(() => {
     const describe = (el: HTMLElement) =>
