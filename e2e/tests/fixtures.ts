@@ -234,3 +234,15 @@ export async function orderSummaryTotal(page: Page, sessionName: string): Promis
   const text = (await total.textContent()) ?? "";
   return Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
 }
+
+/** The creator checks the cart out from its summary page, past the confirm; answers the order's id. */
+export async function checkOutFromSummary(page: Page, sessionId: string): Promise<string> {
+  await page.goto(`/session-summary/${sessionId}`);
+  await page.getByRole("button", { name: "Check out" }).click();
+  await page
+    .getByRole("dialog", { name: "Check out this cart?" })
+    .getByRole("button", { name: "Check out" })
+    .click();
+  await expect(page).toHaveURL(/\/orders\/[0-9a-f-]{36}$/);
+  return page.url().split("/").pop()!;
+}

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { apiCall, sharedSession, person, type Product } from "./fixtures.ts";
+import { apiCall, checkOutFromSummary, sharedSession, person, type Product } from "./fixtures.ts";
 
 test("Ann makes the session weekly and keeps a staple; after checkout Ann and Ben land in the new session with it @phone", async ({
   browser,
@@ -44,13 +44,7 @@ test("Ann makes the session weekly and keeps a staple; after checkout Ann and Be
 
   // Ann checks out; Ben waits in the lobby.
   await ben.page.goto(`/session/${session._id}`);
-  await ann.page.goto(`/session-summary/${session._id}`);
-  await ann.page.getByRole("button", { name: "Check out" }).click();
-  await ann.page
-    .getByRole("dialog", { name: "Check out this cart?" })
-    .getByRole("button", { name: "Check out" })
-    .click();
-  await expect(ann.page).toHaveURL(/\/orders\/[0-9a-f-]{36}$/);
+  await checkOutFromSummary(ann.page, session._id);
 
   // Both are told the next session started, and follow the link to it.
   for (const who of [ben, ann]) {

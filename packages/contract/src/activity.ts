@@ -18,6 +18,7 @@ export const ACTIVITY_TYPES = [
   "item.removed",
   "item.restored",
   "item.shared",
+  "item.given",
   "cart.cleared",
   "member.joined",
   "member.left",
@@ -65,6 +66,8 @@ const member = { member: z.string(), memberId: z.string() };
 const line = { ...product, quantity: count, lineOf: z.string() };
 /** Why a change was made for someone: their account was deleted. */
 const accountDeleted = z.literal("account_deleted");
+/** Why a line went without its adder removing it: the account was deleted, or they left the session. */
+const lineGoneWith = z.enum(["account_deleted", "member_left"]);
 const order = { orderId: z.string(), number: z.string() };
 
 /** The session fields an edit names: what changed, never a new code or passcode itself. */
@@ -81,11 +84,16 @@ export type SessionField = (typeof SESSION_FIELDS)[number];
 export const ActivityEntrySchema = z.union([
   entry("item.added", { ...product, quantity: count }),
   entry("item.quantity", { ...line, change: z.union([z.literal(1), z.literal(-1)]) }),
-  /** `reason`: the line went with its adder's account (nobody removed it). */
-  entry("item.removed", { ...line, reason: accountDeleted.optional() }),
+  /**
+   * `reason`: the line went with its adder, whose account was deleted or who left or was removed
+   * from the session (then the actor is the one who chose to remove it).
+   */
+  entry("item.removed", { ...line, reason: lineGoneWith.optional() }),
   entry("item.restored", line),
   /** `with`: the sharers' names; empty when the line went back to the session's policy. */
   entry("item.shared", { ...product, with: z.array(z.string()) }),
+  /** A member who left (or was removed) gave their line to `to`, its adder from now on. */
+  entry("item.given", { ...line, to: z.string(), toId: z.string() }),
   entry("cart.cleared", { lines: count, items: count }),
   /** A join request approved: the entry is the new member's, `approvedBy` the creator's id. */
   entry("member.joined", { approvedBy: z.string() }),

@@ -103,6 +103,8 @@ export const CART_WRITE_VERDICTS = [
   "no_removal",
   /** Restore: the line's adder has that product on a line again. */
   "line_exists",
+  /** A step or restore of a line whose adder is no longer a member: nobody changes it. */
+  "adder_left",
   /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
   "error",
 ] as const;

@@ -223,3 +223,19 @@ export const InvitePreviewSchema = z.object({
 export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
 
 export const TransferBodySchema = z.strictObject({ userId: z.uuid("Member not found") });
+
+/**
+ * What becomes of the lines a member added when they are removed or leave: removed, or given to a
+ * creator or participant who stays (who becomes their adder). Needed only while they have lines in
+ * the active cart; without it such a member is refused with 409 MEMBER_HAS_LINES.
+ */
+export const MemberLinesQuerySchema = z
+  .strictObject({
+    lines: z.enum(["remove", "give"], "Choose remove or give for the member's lines").optional(),
+    to: z.uuid("Give the lines to a member of the session").optional(),
+  })
+  .refine((q) => (q.lines === "give") === (q.to !== undefined), {
+    message: "Name who gets the lines (to) with lines=give, and only then",
+    path: ["to"],
+  });
+export type MemberLinesQuery = z.infer<typeof MemberLinesQuerySchema>;

@@ -97,6 +97,16 @@ export function memberHasLinesMessage(name: string, lines: number): string {
 }
 
 /**
+ * What the server answers (409 MEMBER_HAS_LINES) to removing a member, or to a member leaving
+ * (`name` null), who still has lines in the cart and did not say what becomes of them.
+ */
+export function leavingWithLinesMessage(name: string | null, lines: number): string {
+  const count = `${lines} ${lines === 1 ? "line" : "lines"}`;
+  const them = lines === 1 ? "it" : "them";
+  return `${name === null ? "You still have" : `${name} still has`} ${count} in the cart: remove ${them} or give ${them} to someone who stays.`;
+}
+
+/**
  * Who carries each line and how much: its sharers in equal parts when set, else the policy
  * (the adder alone; every payer equally; payers by weight). Then fees per the policy's `fees`
  * (proportional to subtotals, equal among members with a subtotal, or all on the creator), and

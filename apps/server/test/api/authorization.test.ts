@@ -51,7 +51,8 @@ const ROWS: Row[] = [
   },
   {
     endpoint: "DELETE /api/sessions/:id/leave",
-    request: (f) => ({ url: `/api/sessions/${f.sessionId}/leave` }),
+    // The participant has a line: leaving says what becomes of it.
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/leave?lines=remove` }),
   },
   {
     endpoint: "PUT /api/sessions/:id/end",

@@ -305,9 +305,9 @@ describe("GET /api/live: events", () => {
     const { people, as, sessionId, cartId } = world;
     const ben = await signedIn(people.participant.token);
     const ann = await signedIn(people.creator.token);
-    expect((await as.participant("DELETE", `/api/sessions/${sessionId}/leave`)).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await as.participant("DELETE", `/api/sessions/${sessionId}/leave?lines=remove`)).statusCode,
+    ).toBe(200);
     expect(
       await within(
         ben.next((m) => m.type === "member.left"),

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Member, Session } from "@cartner/contract";
 import type { Answer, Reactions } from "../lib/mutation-reactions.ts";
-import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+import { sessionKeys, sessionsApi, type MemberLinesChoice } from "./sessions-calls.ts";
 
 // A session's members: the creator's changes to them; each member's ready mark and budget.
 
 export type MemberChange =
   | { kind: "role"; member: Member; role: "participant" | "viewer" }
-  | { kind: "remove"; member: Member }
+  | { kind: "remove"; member: Member; lines?: MemberLinesChoice }
   | { kind: "transfer"; member: Member }
   | { kind: "rotate" };
 
@@ -24,7 +24,7 @@ export function useMemberChange(
         case "role":
           return sessionsApi.updateMember(session._id, change.member.userId, { role: change.role });
         case "remove":
-          return sessionsApi.removeMember(session._id, change.member.userId);
+          return sessionsApi.removeMember(session._id, change.member.userId, change.lines);
         case "transfer":
           return sessionsApi.transfer(session._id, change.member.userId);
         case "rotate":

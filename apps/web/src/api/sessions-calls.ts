@@ -4,6 +4,8 @@ import { call } from "../lib/call.ts";
 /** What the create forms send (the contract's body, without the ignored `creator`). */
 export type CreateSessionBody = Omit<RequestOf<"POST /api/sessions">["body"], "creator">;
 export type CreateSessionResponse = ResponseOf<"POST /api/sessions">;
+/** What becomes of a leaving member's cart lines: removed, or given to a member who stays. */
+export type MemberLinesChoice = RequestOf<"DELETE /api/sessions/:id/leave">["query"];
 
 /**
  * The Sessions calls of the endpoint table and the sessions' query keys, without TanStack Query:
@@ -18,7 +20,9 @@ export const sessionsApi = {
     call("GET /api/sessions/:id", { params: { id } }, { signal }),
   update: (id: string, body: RequestOf<"PATCH /api/sessions/:id">["body"]) =>
     call("PATCH /api/sessions/:id", { params: { id }, body }),
-  leave: (id: string) => call("DELETE /api/sessions/:id/leave", { params: { id } }),
+  /** `lines`: what becomes of the caller's cart lines (needed while they have some). */
+  leave: (id: string, lines: MemberLinesChoice = {}) =>
+    call("DELETE /api/sessions/:id/leave", { params: { id }, query: lines }),
   setSplitPolicy: (id: string, body: RequestOf<"PUT /api/sessions/:id/split-policy">["body"]) =>
     call("PUT /api/sessions/:id/split-policy", { params: { id }, body }),
   setSeries: (id: string, body: RequestOf<"PUT /api/sessions/:id/series">["body"]) =>
@@ -58,8 +62,8 @@ export const sessionsApi = {
     call("POST /api/sessions/:id/links", { params: { id }, body }),
   revokeLink: (id: string, linkId: string) =>
     call("DELETE /api/sessions/:id/links/:linkId", { params: { id, linkId } }),
-  removeMember: (id: string, userId: string) =>
-    call("DELETE /api/sessions/:id/members/:userId", { params: { id, userId } }),
+  removeMember: (id: string, userId: string, lines: MemberLinesChoice = {}) =>
+    call("DELETE /api/sessions/:id/members/:userId", { params: { id, userId }, query: lines }),
   transfer: (id: string, userId: string) =>
     call("POST /api/sessions/:id/transfer", { params: { id }, body: { userId } }),
   rotateCode: (id: string) => call("POST /api/sessions/:id/rotate-code", { params: { id } }),

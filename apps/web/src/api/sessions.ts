@@ -10,6 +10,7 @@ import {
   sessionKeys,
   sessionsApi,
   type CreateSessionBody,
+  type MemberLinesChoice,
 } from "./sessions-calls.ts";
 
 export * from "./sessions-calls.ts";
@@ -40,26 +41,39 @@ export function useSessionDetail(id: string, options: { poll?: boolean } = {}) {
   });
 }
 
+/** Leaving a session, and what becomes of the caller's cart lines. */
+export interface LeaveRequest {
+  sessionId: string;
+  lines?: MemberLinesChoice;
+}
+
 /** Leave a session; the caller clears it as the active one and leaves its page, then lists refetch. */
-export function useLeaveSession(reactions: Reactions<Answer<typeof sessionsApi.leave>, string>) {
-  return useExitSession(sessionsApi.leave, reactions);
+export function useLeaveSession(
+  reactions: Reactions<Answer<typeof sessionsApi.leave>, LeaveRequest>,
+) {
+  return useExitSession(
+    (request: LeaveRequest) => sessionsApi.leave(request.sessionId, request.lines),
+    (request) => request.sessionId,
+    reactions,
+  );
 }
 
 /** End a session (its creator); as leaving, for everyone's lists. */
 export function useEndSession(reactions: Reactions<Answer<typeof sessionsApi.end>, string>) {
-  return useExitSession(sessionsApi.end, reactions);
+  return useExitSession(sessionsApi.end, (sessionId) => sessionId, reactions);
 }
 
-function useExitSession<T>(
-  exit: (sessionId: string) => Promise<T>,
-  reactions: Reactions<T, string>,
+function useExitSession<T, V>(
+  exit: (variables: V) => Promise<T>,
+  sessionIdOf: (variables: V) => string,
+  reactions: Reactions<T, V>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (sessionId: string) => exit(sessionId),
+    mutationFn: exit,
     onSuccess: async (...args) => {
-      dropFromActiveSessions(client, args[1]);
+      dropFromActiveSessions(client, sessionIdOf(args[1]));
       // The caller leaves the page before the refetch (a lobby refetched after leaving would
       // flash "not found").
       await reactions.onSuccess?.(...args);

@@ -26,7 +26,7 @@ export function useSessionActions(
   }
 
   const leave = useLeaveSession({
-    onSuccess: async (result, sessionId) => {
+    onSuccess: async (result, { sessionId }) => {
       toast.success(result?.message || "You left the session.", { autoClose: 6000 });
       await afterExit(sessionId);
     },

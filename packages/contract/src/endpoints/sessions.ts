@@ -11,11 +11,13 @@ import {
   InviteBodySchema,
   JoinByCodeBodySchema,
   JoinDecisionBodySchema,
+  MemberLinesQuerySchema,
   SessionCodeBodySchema,
   SessionCodeSchema,
   SplitPolicySchema,
   UpdateSessionBodySchema,
 } from "../sessions.ts";
+import { ApiErrorSchema } from "../errors.ts";
 import { SeriesBodySchema } from "../series.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 import {
@@ -35,6 +37,8 @@ import {
 const SessionCodeParams = z.strictObject({ code: SessionCodeSchema });
 /** Any string up to 64: a malformed invite token is the same 404 as an unknown one. */
 const InviteTokenParams = z.strictObject({ token: z.string().max(64, "Invite link not found") });
+/** 409 MEMBER_HAS_LINES: the member still has `lines` lines in the active cart. */
+const MemberHasLinesErrorSchema = ApiErrorSchema.extend({ lines: z.number().int().optional() });
 const InviteLinkResponseSchema = z.object({ link: InviteLinkSchema });
 const InviteLinksResponseSchema = z.object({ links: z.array(InviteLinkSchema) });
 
@@ -151,11 +155,14 @@ export const sessionEndpoints = {
     secretAnswer: true,
   },
   "DELETE /api/sessions/:id/members/:userId": {
-    summary: "Remove a member (creator): their access ends at once; their lines stay",
+    summary:
+      "Remove a member (creator): their access ends at once; their lines are removed or given to a member who stays (lines=remove, or lines=give&to=)",
     access: "session.manageMembers",
     params: z.strictObject({ id: z.uuid("Session not found"), userId: z.uuid("Member not found") }),
+    query: MemberLinesQuerySchema,
     responses: { 200: SessionResponseSchema },
     errors: sessionErrors,
+    errorBodies: { 409: MemberHasLinesErrorSchema },
   },
   "POST /api/sessions/:id/transfer": {
     summary: "Hand the session over to a participant (creator); you become a participant",
@@ -173,11 +180,14 @@ export const sessionEndpoints = {
     errors: sessionErrors,
   },
   "DELETE /api/sessions/:id/leave": {
-    summary: "Leave a session (participant, viewer); a pending requester withdraws",
+    summary:
+      "Leave a session (participant, viewer); a pending requester withdraws. Your lines are removed or given to a member who stays (lines=remove, or lines=give&to=)",
     access: "session.leave",
     params: SessionIdParams,
+    query: MemberLinesQuerySchema,
     responses: { 200: MessageResponseSchema },
     errors: sessionErrors,
+    errorBodies: { 409: MemberHasLinesErrorSchema },
   },
   "PUT /api/sessions/:id/end": {
     summary: "End a session (creator); its cart becomes history",

@@ -2,7 +2,9 @@
 -- +1/-1, remove a line, restore a removed line, clear) and its rules: member and role, active
 -- cart, not past the session's deadline (`now` against session_deadlines.closes_at, read under
 -- the cart's lock, so a write lands before the deadline or is refused; nor after the lock's
--- entry, so none follows it in the log), stock across the cart's lines, at most `max` per line, own line unless creator. Locks the cart row first, bumps the
+-- entry, so none follows it in the log), stock across the cart's lines, at most `max` per line,
+-- own line unless creator, and no step or restore of a line whose adder is no longer a member
+-- (such a line can only be removed). Locks the cart row first, bumps the
 -- session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or a
 -- refusal) and, when refused for stock, the stock and what the cart already holds.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
@@ -100,6 +102,10 @@ BEGIN
       verdict := 'no_line'; RETURN;
     ELSIF v_line_owner <> p_user AND v_role <> 'creator' THEN
       verdict := 'not_own'; RETURN;
+    ELSIF p_op = 'step' AND v_line_owner <> p_user AND NOT EXISTS (
+      SELECT 1 FROM session_members m WHERE m.session_id = v_session
+        AND m.user_id = v_line_owner AND m.role <> 'pending') THEN
+      verdict := 'adder_left'; RETURN;
     END IF;
     SELECT p.name, u.name INTO v_product_name, v_owner_name
     FROM products p, users u WHERE p.id = p_product AND u.id = v_line_owner;
@@ -159,6 +165,10 @@ BEGIN
       verdict := 'no_removal'; RETURN;
     ELSIF v_removed.added_by <> p_user AND v_role <> 'creator' THEN
       verdict := 'not_own'; RETURN;
+    ELSIF v_removed.added_by <> p_user AND NOT EXISTS (
+      SELECT 1 FROM session_members m WHERE m.session_id = v_session
+        AND m.user_id = v_removed.added_by AND m.role <> 'pending') THEN
+      verdict := 'adder_left'; RETURN;
     END IF;
     SELECT p.stock, p.name, coalesce(sum(l.quantity), 0),
            count(l.id) FILTER (WHERE l.added_by = v_removed.added_by)

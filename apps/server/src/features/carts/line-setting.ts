@@ -3,11 +3,11 @@ import { sql } from "drizzle-orm";
 import { executeRows, type Database, type Db } from "../../db/client.ts";
 import { carts } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession, type SessionWrite } from "../sessions/index.ts";
-import { endedError, lockedError, orderOfCart } from "./line-writes.ts";
+import { ADDER_LEFT_MESSAGE, endedError, lockedError, orderOfCart } from "./line-writes.ts";
 
 type Change<R> = SessionWrite<R>["change"];
 
@@ -45,14 +45,18 @@ export async function writeLineSetting<R>(
     // Checked below, after the line's own checks.
     active: false,
     change: async (ctx) => {
-      const [line] = await executeRows<{ addedBy: string }>(
+      const [line] = await executeRows<{ addedBy: string; adderIsMember: boolean }>(
         ctx.tx,
-        sql`select added_by as "addedBy" from cart_lines where id = ${lineId} and cart_id = ${cartId}`,
+        sql`select l.added_by as "addedBy", exists (select 1 from session_members m
+            where m.session_id = ${ctx.session.id} and m.user_id = l.added_by
+              and m.role <> 'pending') as "adderIsMember"
+          from cart_lines l where l.id = ${lineId} and l.cart_id = ${cartId}`,
       );
       if (!line) throw notFound("That item is not in the cart.");
       if (line.addedBy !== user._id) {
         requireAllowed(ctx.role, "cart.changeAnyLine", "Cart not found");
       }
+      if (!line.adderIsMember) throw conflict(ADDER_LEFT_MESSAGE);
       const ended = async () =>
         endedError((await executeRows<{ number: number }>(ctx.tx, orderOfCart(cartId)))[0]);
       if (ctx.session.status !== "active") throw await ended();

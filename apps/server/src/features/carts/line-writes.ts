@@ -56,6 +56,10 @@ const ACTION_OF: Record<WriteOp, Action> = {
   clear: "cart.clear",
 };
 
+/** A line whose adder left the session: it can be removed, never changed or brought back. */
+export const ADDER_LEFT_MESSAGE =
+  "Whoever added this item is no longer in the session: remove it or add the product again.";
+
 /** The number of the order a cart was checked out as (no row: it was not). */
 export function orderOfCart(cartId: string): SQL {
   return sql`select number from orders where cart_id = ${cartId}`;
@@ -202,6 +206,8 @@ export function createLineWrites(deps: {
         throw conflict("That removal can no longer be undone.");
       case "line_exists":
         throw conflict("That item is in the cart again on its own line; change that line instead.");
+      case "adder_left":
+        throw conflict(ADDER_LEFT_MESSAGE);
       case "stock": {
         const stock = result.product_stock!;
         const already = result.already_in_cart!;

@@ -41,6 +41,8 @@ import { exportAccount } from "./export.ts";
 import type { EventBus } from "../realtime/index.ts";
 import {
   endInTransaction,
+  linesTakenEvents,
+  takeLinesOf,
   toMembers,
   writeSessionsTogether,
   type SessionWrite,
@@ -143,53 +145,27 @@ async function leaveOtherSessions(
       userId: user.id,
       action: null,
       active: false,
-      change: async ({ tx, session, cartId, now }) => {
+      change: async ({ tx, cartId, now }) => {
         const left = await tx
           .delete(sessionMembers)
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, user.id)))
           .returning({ role: sessionMembers.role });
-        const [cart] = await tx
-          .select({ status: carts.status })
-          .from(carts)
-          .where(eq(carts.id, cartId));
-        // A checkout or an end that committed while we waited for the lock made it history.
-        const linesOpen = session.status === "active" && cart?.status === "active";
-        let removed: { productId: string; product: string; quantity: number }[] = [];
-        let shared = false;
-        if (linesOpen) {
-          removed = await executeRows(
-            tx,
-            sql`delete from ${cartLines} l using products p
-              where l.cart_id = ${cartId} and l.added_by = ${user.id} and p.id = l.product_id
-              returning p.id as "productId", p.name as product, l.quantity`,
-          );
-          const unshared = await executeRows<{ id: string }>(
-            tx,
-            sql`update ${cartLines} set shared_with = array_remove(shared_with, ${user.id}::uuid)
-              where cart_id = ${cartId} and ${user.id} = any(shared_with) returning id`,
-          );
-          shared = unshared.length > 0;
-          if (removed.length > 0 || shared) {
-            await tx.update(carts).set({ updatedAt: now }).where(eq(carts.id, cartId));
-          }
-        }
-        const cartChanged = removed.length > 0 || shared;
-        const activity = removed.map((line) => ({
-          type: "item.removed" as const,
-          details: { ...line, lineOf: user.name, reason: "account_deleted" as const },
-        }));
+        // A checkout or an end that committed while we waited for the lock made the cart history.
+        const { activity, cartChanged } = await takeLinesOf(tx, {
+          cartId,
+          leaver: user,
+          choice: { lines: "remove" },
+          reason: "account_deleted",
+          self: true,
+          now,
+        });
         const result = { cartChanged, member: left.length > 0 };
         return cartChanged || result.member
           ? { result, activity }
           : { result, version: "unchanged" as const };
       },
       events: ({ cartChanged, member }, row, cartId) => [
-        // Shares moved: cart pages and split panels (and ready marks) refetch.
-        ...(cartChanged
-          ? (["cart.updated", "session.updated"] as const).map((type) =>
-              toMembers(type, row, { cartId }),
-            )
-          : []),
+        ...linesTakenEvents(cartChanged, row, cartId),
         ...(member
           ? [{ event: { type: "member.left" as const, sessionId }, members: sessionId }]
           : []),

@@ -5,6 +5,7 @@
 export { announceActivity } from "./activity.ts";
 export { readyMark, type StoredMark } from "./ready.ts";
 export { newSessionCode } from "./codes.ts";
+export { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 export { endInTransaction, type SessionService } from "./service.ts";
 export {
   toMembers,

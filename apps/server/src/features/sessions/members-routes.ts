@@ -11,6 +11,7 @@ export const memberRoutes =
         request.params.id,
         request.auth.user._id,
         request.params.userId,
+        request.query,
       ),
     }));
 

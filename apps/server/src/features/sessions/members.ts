@@ -3,13 +3,14 @@
  * ends at once), handing the session over, and a fresh code (members keep their access). Each is
  * one session write (write.ts).
  */
-import type { Session, SessionField } from "@cartner/contract";
+import type { MemberLinesQuery, Session, SessionField } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { sessionMembers, sessions, users } from "../../db/schema.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import { newPasscode, newSessionCode } from "./codes.ts";
+import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 import type { SessionPartDeps } from "./service.ts";
 import { toMembers, writeSession } from "./write.ts";
 
@@ -29,15 +30,21 @@ export function createMemberService(
 
   /**
    * Removes a member (pending requests included): their access ends at once (every later call
-   * is a 404, and the live channel stops telling them anything), and they are told so. Their
-   * cart lines stay.
+   * is a 404, and the live channel stops telling them anything), and they are told so. Lines
+   * they added go as `choice` says (409 MEMBER_HAS_LINES without one), and they leave every
+   * line's sharers: nobody who is not a member pays for anything.
    */
-  async function removeMember(sessionId: string, actorId: string, targetId: string) {
+  async function removeMember(
+    sessionId: string,
+    actorId: string,
+    targetId: string,
+    choice: MemberLinesQuery = {},
+  ) {
     const { session } = await writeSession(db, deps, {
       sessionId,
       userId: actorId,
       action: "session.manageMembers",
-      change: async ({ tx }) => {
+      change: async ({ tx, cartId, now }) => {
         if (targetId === actorId) {
           throw conflict("You cannot remove yourself; hand the session over or end it.");
         }
@@ -46,11 +53,24 @@ export function createMemberService(
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)))
           .returning({ role: sessionMembers.role });
         if (gone.length === 0) throw notFound("Member not found");
-        const details = { member: await nameOf(tx, targetId), memberId: targetId };
-        return { result: null, activity: { type: "member.removed", details } };
+        const name = await nameOf(tx, targetId);
+        const lines = await takeLinesOf(tx, {
+          cartId,
+          leaver: { id: targetId, name },
+          choice,
+          reason: "member_left",
+          self: false,
+          now,
+        });
+        const details = { member: name, memberId: targetId };
+        return {
+          result: lines.cartChanged,
+          activity: [...lines.activity, { type: "member.removed", details }],
+        };
       },
-      events: (_, row) => [
+      events: (cartChanged, row, cartId) => [
         toMembers("member.removed", row, { users: [targetId], userId: targetId }),
+        ...linesTakenEvents(cartChanged, row, cartId),
       ],
     });
     const [actor] = await db.select({ name: users.name }).from(users).where(eq(users.id, actorId));

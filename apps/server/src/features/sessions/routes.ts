@@ -51,7 +51,7 @@ export const sessionRoutes =
     }));
 
     route(app, "DELETE /api/sessions/:id/leave", async (request) =>
-      service.leave(request.params.id, request.auth.user._id),
+      service.leave(request.params.id, request.auth.user._id, request.query),
     );
 
     route(app, "PUT /api/sessions/:id/end", async (request) =>

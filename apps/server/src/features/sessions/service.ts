@@ -3,18 +3,21 @@ import {
   type Session,
   type SessionStatus,
   type Action,
+  type MemberLinesQuery,
+  type Role,
   type UpdateSessionBody,
   type User,
 } from "@cartner/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { cartLines, carts, products, sessionMembers, sessions } from "../../db/schema.ts";
+import { cartLines, carts, products, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { listActivity } from "./activity.ts";
+import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 import { newSessionCode } from "./codes.ts";
 import { createSessionViews } from "./session-view.ts";
 import { toMembers, writeSession, type SessionRow } from "./write.ts";
@@ -197,29 +200,45 @@ export function createSessionService(deps: {
     return view(session, userId);
   }
 
-  async function leave(sessionId: string, userId: string) {
+  /**
+   * Leaves a session, or withdraws a join request. Lines the member added go as `choice` says
+   * (409 MEMBER_HAS_LINES without one), and they leave every line's sharers.
+   */
+  async function leave(sessionId: string, userId: string, choice: MemberLinesQuery = {}) {
     // Only while the session is still active: an ended session's members are its history.
-    const { result: role } = await writeSession(db, deps, {
+    const { result } = await writeSession<{ role: Role | null; cartChanged: boolean }>(db, deps, {
       sessionId,
       userId,
       action: "session.leave",
-      change: async ({ tx, role }) => {
+      change: async ({ tx, role, cartId, now }) => {
         await tx
           .delete(sessionMembers)
           .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, userId)));
-        // A member leaving is history; a join request withdrawn never made them one.
+        // A join request withdrawn never made them a member: no lines, no entry.
+        if (role === "pending") return { result: { role, cartChanged: false } };
+        const [me] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+        const lines = await takeLinesOf(tx, {
+          cartId,
+          leaver: { id: userId, name: me?.name ?? "" },
+          choice,
+          reason: "member_left",
+          self: true,
+          now,
+        });
         return {
-          result: role,
-          activity: role === "pending" ? undefined : { type: "member.left" },
+          result: { role, cartChanged: lines.cartChanged },
+          activity: [...lines.activity, { type: "member.left" }],
         };
       },
-      events: (role, row) => [
+      events: ({ role, cartChanged }, row, cartId) => [
         toMembers("member.left", row, {
           users: [userId],
           ...(role === "pending" ? { userId, joinRequest: "withdrawn" as const } : {}),
         }),
+        ...linesTakenEvents(cartChanged, row, cartId),
       ],
     });
+    const role = result.role;
     return { message: role === "pending" ? "Join request withdrawn" : "You left the session" };
   }
 

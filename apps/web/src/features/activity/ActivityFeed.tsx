@@ -30,6 +30,7 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "item.removed": Trash2,
   "item.restored": Undo2,
   "item.shared": Share2,
+  "item.given": Share2,
   "cart.cleared": Trash2,
   "member.joined": UserPlus,
   "member.left": UserMinus,

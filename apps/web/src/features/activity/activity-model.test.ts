@@ -72,6 +72,29 @@ describe("describeActivity", () => {
     ).toBe("Cat's line Oat milk was removed (account deleted)");
   });
 
+  it("says what became of the lines of a member who left or was removed", () => {
+    const line = { product: "Oat milk", quantity: 2, lineOf: "Cat" };
+    expect(
+      describeActivity(entry(1, "item.removed", { ...line, reason: "member_left" }), null),
+    ).toBe("Ben removed Oat milk (Cat's line, as Cat left)");
+    const cat = { actor: { _id: "u-cat", name: "Cat" } };
+    expect(
+      describeActivity(
+        { ...entry(2, "item.removed", { ...line, reason: "member_left" }), ...cat } as Activity,
+        "u-cat",
+      ),
+    ).toBe("You removed Oat milk on leaving");
+    expect(
+      describeActivity(entry(3, "item.given", { ...line, to: "Ann", toId: "u-ann" }), null),
+    ).toBe("Ben gave Cat's Oat milk to Ann, as Cat left");
+    expect(
+      describeActivity(
+        { ...entry(4, "item.given", { ...line, to: "Ann", toId: "u-ann" }), ...cat } as Activity,
+        null,
+      ),
+    ).toBe("Cat gave Oat milk to Ann on leaving");
+  });
+
   it("says what an order adjustment changed and what a dispute said", () => {
     const order = { orderId: "o-1", number: "CRT-000012", adjustmentId: "a-1" };
     expect(

@@ -68,13 +68,20 @@ export function activityAction(entry: Activity, you = false): string {
     case "item.quantity":
       return `${entry.change > 0 ? "raised" : "lowered"} ${entry.product} to ${entry.quantity}${lineOf(entry)}`;
     case "item.removed":
-      return `removed ${entry.product}${lineOf(entry)}`;
+      if (entry.reason !== "member_left") return `removed ${entry.product}${lineOf(entry)}`;
+      return entry.lineOf === entry.actor.name
+        ? `removed ${entry.product} on leaving`
+        : `removed ${entry.product} (${entry.lineOf}'s line, as ${entry.lineOf} left)`;
     case "item.restored":
       return `put back ${entry.product}${lineOf(entry)}`;
     case "item.shared":
       return entry.with.length > 0
         ? `shared ${entry.product} with ${listText(entry.with)}`
         : `stopped sharing ${entry.product}`;
+    case "item.given":
+      return entry.lineOf === entry.actor.name
+        ? `gave ${entry.product} to ${entry.to} on leaving`
+        : `gave ${entry.lineOf}'s ${entry.product} to ${entry.to}, as ${entry.lineOf} left`;
     case "cart.cleared":
       return "cleared the cart";
     case "member.joined":

@@ -12,6 +12,7 @@ import { useMemberChange } from "../../api/members.ts";
 import { Button, ConfirmDialog, NativeSelect } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useNavigate } from "../../lib/router.tsx";
+import { LeavingLinesDialog } from "./LeavingLinesDialog.tsx";
 
 /** The creator's member changes, each with a toast that says what happened. */
 function useMemberChangeToasts(session: Session) {
@@ -105,24 +106,30 @@ export function MemberControls({ session, member }: { session: Session; member: 
         Remove
       </Button>
       <ConfirmDialog
-        open={confirming !== null}
-        tone={confirming === "transfer" ? "primary" : "danger"}
-        title={
-          confirming === "transfer"
-            ? `Hand the session over to ${member.name}?`
-            : `Remove ${member.name}?`
-        }
-        description={
-          confirming === "transfer"
-            ? `${member.name} becomes the creator: they manage members, the split and the checkout. You stay as a participant and may leave.`
-            : `${member.name} loses access to this session and its cart at once. The items they added stay in the cart.`
-        }
-        confirmLabel={confirming === "transfer" ? "Hand over" : "Remove"}
+        open={confirming === "transfer"}
+        tone="primary"
+        title={`Hand the session over to ${member.name}?`}
+        description={`${member.name} becomes the creator: they manage members, the split and the checkout. You stay as a participant and may leave.`}
+        confirmLabel="Hand over"
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
-          const kind = confirming;
           setConfirming(null);
-          if (kind) change.mutate({ kind, member });
+          change.mutate({ kind: "transfer", member });
+        }}
+      />
+      <LeavingLinesDialog
+        open={confirming === "remove"}
+        sessionId={session._id}
+        leaver={member}
+        self={false}
+        members={session.invitedUsers}
+        title={`Remove ${member.name}?`}
+        description={`${member.name} loses access to this session and its cart at once.`}
+        confirmLabel="Remove"
+        onCancel={() => setConfirming(null)}
+        onConfirm={(lines) => {
+          setConfirming(null);
+          change.mutate({ kind: "remove", member, lines });
         }}
       />
       <ConfirmDialog

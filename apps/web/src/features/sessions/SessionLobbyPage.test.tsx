@@ -314,6 +314,30 @@ describe("session lobby", () => {
     expect(window.localStorage.getItem(`activeSession:${testUser._id}`)).toBeNull();
   });
 
+  it("leaving with lines names them and sends what becomes of them (give to the creator)", async () => {
+    const session = sessionAs("participant", { sessionName: "Their session" });
+    const cart = makeCart([makeLine(testUser, products.tea, 2), makeLine(ben, products.mug)]);
+    const { user, fetchMock } = await openLobby(session, {
+      routes: {
+        [`GET /api/sessions/${session._id}/cart`]: () => json(200, { cart }),
+        [`DELETE /api/sessions/${session._id}/leave`]: () => json(200, { message: "You left" }),
+      },
+    });
+    await user.click(screen.getByRole("button", { name: "Leave Session" }));
+    const dialog = screen.getByRole("dialog");
+    expect(await within(dialog).findByText("You added this item to the cart:")).toBeVisible();
+    expect(within(dialog).getByRole("listitem")).toHaveTextContent("2 × Jasmine Green Tea");
+    expect(within(dialog).getByRole("radio", { name: "Remove it from the cart" })).toBeChecked();
+    await user.click(within(dialog).getByRole("radio", { name: "Give it to" }));
+    expect(within(dialog).getByRole("combobox", { name: "Who gets the items" })).toHaveValue(
+      ben._id,
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Leave Session" }));
+    await waitFor(() => expect(window.location.pathname).toBe("/sessions"));
+    const [leave] = fetchMock.mock.calls.filter(([, init]) => init?.method === "DELETE");
+    expect(String(leave![0])).toContain(`/leave?lines=give&to=${ben._id}`);
+  });
+
   it("Add Items makes this the active session and opens the marketplace", async () => {
     const session = makeSession({ sessionName: "Party" });
     const { user } = await openLobby(session, {

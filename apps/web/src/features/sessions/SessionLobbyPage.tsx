@@ -30,8 +30,9 @@ import { roleIn } from "../../shared/roles.ts";
 import { membersOf, pendingOf, roleLabels } from "./session-model.ts";
 import { MoneyStats, StatusBadge } from "./session-parts.tsx";
 import { isNotFound } from "../../lib/api.ts";
-import { useSessionDetail } from "../../api/sessions.ts";
+import { useSessionDetail, type MemberLinesChoice } from "../../api/sessions.ts";
 import { SessionNotFound } from "./SessionNotFound.tsx";
+import { LeavingLinesDialog } from "./LeavingLinesDialog.tsx";
 import { END_SESSION_LABEL, EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 import { SeriesCard } from "./SeriesCard.tsx";
 import { SplitPolicyCard } from "./SplitPolicyCard.tsx";
@@ -107,10 +108,10 @@ function Lobby({ session }: { session: Session }) {
     navigate("/products");
   }
 
-  function confirm() {
+  function confirm(lines: MemberLinesChoice = {}) {
     const kind = confirming;
     setConfirming(null);
-    if (kind === "leave") leave.mutate(session._id);
+    if (kind === "leave") leave.mutate({ sessionId: session._id, lines });
     if (kind === "end") end.mutate(session._id);
   }
 
@@ -273,17 +274,34 @@ function Lobby({ session }: { session: Session }) {
       <EndSessionDialog
         sessionName={session.sessionName}
         open={confirming === "end"}
-        onConfirm={confirm}
+        onConfirm={() => confirm()}
         onCancel={() => setConfirming(null)}
       />
-      <ConfirmDialog
-        open={confirming === "leave"}
-        title="Leave this session?"
-        description="You will no longer see this session or its cart. You can ask to join again later."
-        confirmLabel="Leave Session"
-        onConfirm={confirm}
-        onCancel={() => setConfirming(null)}
-      />
+      {role === "pending" ? (
+        <ConfirmDialog
+          open={confirming === "leave"}
+          title="Withdraw your request?"
+          description="The creator will no longer see it. You can ask to join again later."
+          confirmLabel="Withdraw Request"
+          onConfirm={() => confirm()}
+          onCancel={() => setConfirming(null)}
+        />
+      ) : (
+        user && (
+          <LeavingLinesDialog
+            open={confirming === "leave"}
+            sessionId={session._id}
+            leaver={{ userId: user._id, name: user.name }}
+            self
+            members={session.invitedUsers}
+            title="Leave this session?"
+            description="You will no longer see this session or its cart. You can ask to join again later."
+            confirmLabel="Leave Session"
+            onConfirm={confirm}
+            onCancel={() => setConfirming(null)}
+          />
+        )
+      )}
     </Container>
   );
 }

@@ -2,14 +2,15 @@ import { useState, type ReactNode } from "react";
 import { Tabs } from "radix-ui";
 import { CalendarClock, History, Search, ShoppingBag } from "lucide-react";
 import type { Session } from "@cartner/contract";
-import { ConfirmDialog, EmptyState, Input, LoadError } from "../../components/ui/index.ts";
+import { EmptyState, Input, LoadError } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
 import { useMyJoinRequests } from "../../api/join-requests.ts";
-import { useMySessions } from "../../api/sessions.ts";
+import { useMySessions, type MemberLinesChoice } from "../../api/sessions.ts";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
+import { LeavingLinesDialog } from "./LeavingLinesDialog.tsx";
 import { useSessionActions } from "../../shared/session-actions.ts";
 import { EndSessionDialog } from "../../shared/EndSessionDialog.tsx";
 
@@ -53,13 +54,14 @@ export function SessionTabs() {
   const shownPast = past.filter((session) => matchesName(session, query));
   const searching = query.trim() !== "";
 
-  function confirm() {
+  function confirm(lines: MemberLinesChoice = {}) {
     if (!confirming) return;
     const { kind, session } = confirming;
     setConfirming(null);
     setRunning(confirming);
-    const mutation = kind === "leave" ? leave : end;
-    mutation.mutate(session._id, { onSettled: () => setRunning(null) });
+    const onSettled = () => setRunning(null);
+    if (kind === "leave") leave.mutate({ sessionId: session._id, lines }, { onSettled });
+    else end.mutate(session._id, { onSettled });
   }
 
   function renderList(sessions: Session[], total: number, empty: ReactNode) {
@@ -211,8 +213,12 @@ export function SessionTabs() {
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
       />
-      <ConfirmDialog
+      <LeavingLinesDialog
         open={confirming?.kind === "leave"}
+        sessionId={confirming?.session._id ?? ""}
+        leaver={{ userId: user?._id ?? "", name: user?.name ?? "" }}
+        self
+        members={confirming?.session.invitedUsers ?? []}
         title={`Leave “${confirming?.session.sessionName ?? ""}”?`}
         description="You will no longer see this session or its cart. You can ask to join again later."
         confirmLabel="Leave Session"

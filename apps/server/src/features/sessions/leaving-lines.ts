@@ -1,0 +1,188 @@
+/**
+ * What becomes of a member's cart lines when they leave a session (removed, leaving, or their
+ * account deleted): nobody who is not a member has a share in a cart or an order, so the lines
+ * they added are removed or given to a creator or participant who stays, and they leave every
+ * line's sharers. Runs inside the leaving write's transaction, after the session's lock.
+ */
+import {
+  ErrorCode,
+  leavingWithLinesMessage,
+  QUANTITY_MAX,
+  type MemberLinesQuery,
+} from "@cartner/contract";
+import { sql } from "drizzle-orm";
+import { executeRows, type Tx } from "../../db/client.ts";
+import { AppError, conflict, invalidFields } from "../../lib/errors.ts";
+import type { Published } from "../realtime/index.ts";
+import { toMembers, type SessionRow, type TypedEntry } from "./write.ts";
+
+interface LeavingLine {
+  id: string;
+  productId: string;
+  product: string;
+  quantity: number;
+  staple: boolean;
+}
+
+export interface LinesTaken {
+  /** The entries of what happened to each line (none when they had none). */
+  activity: TypedEntry[];
+  /** Whether any line or any line's sharers changed: shares move, so members refetch. */
+  cartChanged: boolean;
+}
+
+/**
+ * Takes `leaver`'s lines out of the session's active cart as `choice` says, or refuses with 409
+ * MEMBER_HAS_LINES `{ lines }` when they have some and no choice was made. `self`: the leaver asks
+ * (the refusal says "You"). A cart that is no longer active keeps its lines: it is history.
+ */
+export async function takeLinesOf(
+  tx: Tx,
+  target: {
+    cartId: string;
+    leaver: { id: string; name: string };
+    choice: MemberLinesQuery;
+    reason: "member_left" | "account_deleted";
+    self: boolean;
+    now: Date;
+  },
+): Promise<LinesTaken> {
+  const { cartId, leaver, choice, now } = target;
+  const [cart] = await executeRows<{ status: string; sessionId: string }>(
+    tx,
+    sql`select status, session_id as "sessionId" from carts where id = ${cartId}`,
+  );
+  if (!cart || cart.status !== "active") return { activity: [], cartChanged: false };
+
+  const lines = await executeRows<LeavingLine>(
+    tx,
+    sql`select l.id, l.product_id as "productId", p.name as product, l.quantity, l.staple
+      from cart_lines l join products p on p.id = l.product_id
+      where l.cart_id = ${cartId} and l.added_by = ${leaver.id}
+      order by l.added_at, l.id`,
+  );
+  if (lines.length > 0 && choice.lines === undefined) {
+    throw new AppError(
+      409,
+      ErrorCode.MEMBER_HAS_LINES,
+      leavingWithLinesMessage(target.self ? null : leaver.name, lines.length),
+      { details: { lines: lines.length } },
+    );
+  }
+
+  const activity: TypedEntry[] =
+    lines.length === 0
+      ? []
+      : choice.lines === "give"
+        ? await giveLines(tx, cartId, cart.sessionId, leaver, choice.to!, lines, now)
+        : await removeLines(tx, cartId, leaver, lines, target.reason);
+
+  // They share nothing any more, and no undo brings their line or their part back.
+  const unshared = await executeRows<{ id: string }>(
+    tx,
+    sql`update cart_lines set shared_with = array_remove(shared_with, ${leaver.id}::uuid)
+      where cart_id = ${cartId} and ${leaver.id}::uuid = any(shared_with) returning id`,
+  );
+  await tx.execute(
+    sql`delete from removed_lines where cart_id = ${cartId} and added_by = ${leaver.id}`,
+  );
+  await tx.execute(
+    sql`update removed_lines set shared_with = array_remove(shared_with, ${leaver.id}::uuid)
+      where cart_id = ${cartId} and ${leaver.id}::uuid = any(shared_with)`,
+  );
+  const cartChanged = lines.length > 0 || unshared.length > 0;
+  if (cartChanged) {
+    await tx.execute(sql`update carts set updated_at = ${now} where id = ${cartId}`);
+  }
+  return { activity, cartChanged };
+}
+
+/** After lines were taken: shares moved, so cart pages, split panels and ready marks refetch. */
+export function linesTakenEvents(taken: boolean, session: SessionRow, cartId: string): Published[] {
+  return taken
+    ? (["cart.updated", "session.updated"] as const).map((type) =>
+        toMembers(type, session, { cartId }),
+      )
+    : [];
+}
+
+async function removeLines(
+  tx: Tx,
+  cartId: string,
+  leaver: { id: string; name: string },
+  lines: LeavingLine[],
+  reason: "member_left" | "account_deleted",
+): Promise<TypedEntry[]> {
+  await tx.execute(
+    sql`delete from cart_lines where cart_id = ${cartId} and added_by = ${leaver.id}`,
+  );
+  return lines.map((l) => ({
+    type: "item.removed" as const,
+    details: {
+      productId: l.productId,
+      product: l.product,
+      quantity: l.quantity,
+      lineOf: leaver.name,
+      reason,
+    },
+  }));
+}
+
+/**
+ * The recipient becomes each line's adder. Where they already have a line of the product, the
+ * two become one (their line, its sharers, the quantities added), as adding it again would.
+ */
+async function giveLines(
+  tx: Tx,
+  cartId: string,
+  sessionId: string,
+  leaver: { id: string; name: string },
+  toId: string,
+  lines: LeavingLine[],
+  now: Date,
+): Promise<TypedEntry[]> {
+  const [to] = await executeRows<{ name: string; role: string }>(
+    tx,
+    sql`select u.name, m.role from session_members m join users u on u.id = m.user_id
+      where m.session_id = ${sessionId} and m.user_id = ${toId}`,
+  );
+  if (!to || toId === leaver.id || (to.role !== "creator" && to.role !== "participant")) {
+    throw invalidFields({ to: "Give the lines to the creator or a participant who stays" });
+  }
+  const entries: TypedEntry[] = [];
+  for (const line of lines) {
+    const [theirs] = await executeRows<{ id: string; quantity: number }>(
+      tx,
+      sql`select id, quantity from cart_lines
+        where cart_id = ${cartId} and product_id = ${line.productId} and added_by = ${toId}`,
+    );
+    if (theirs) {
+      if (theirs.quantity + line.quantity > QUANTITY_MAX) {
+        throw conflict(
+          `${to.name}'s line of ${line.product} would hold more than ${QUANTITY_MAX}: remove some first.`,
+        );
+      }
+      await tx.execute(
+        sql`update cart_lines set quantity = quantity + ${line.quantity},
+          staple = staple or ${line.staple}, updated_at = ${now} where id = ${theirs.id}`,
+      );
+      await tx.execute(sql`delete from cart_lines where id = ${line.id}`);
+    } else {
+      await tx.execute(
+        sql`update cart_lines set added_by = ${toId}, updated_at = ${now} where id = ${line.id}`,
+      );
+    }
+    entries.push({
+      type: "item.given",
+      details: {
+        productId: line.productId,
+        product: line.product,
+        quantity: line.quantity,
+        lineOf: leaver.name,
+        to: to.name,
+        toId,
+      },
+    });
+  }
+  return entries;
+}
