@@ -173,7 +173,7 @@ export async function buildApp(
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
-  await registerRateLimits(app, config);
+  await registerRateLimits(app, config, { clock, accountOf: auth.accountOf });
   await registerOpenApi(app);
   await registerWebSocket(app);
   endRefusedUpgrades(app);
