@@ -160,7 +160,7 @@ export function createPublicFetch(
 
   async function publicFetch(url: string, options: PublicFetchOptions): Promise<PublicResponse> {
     const problem = publicUrlProblem(url, rules);
-    if (problem) throw new NotPublicError(`${new URL(url).origin} ${problem}`);
+    if (problem) throw new NotPublicError(`the URL ${problem}`);
     const isTrusted = rules.trustedOrigins?.includes(new URL(url).origin) ?? false;
     const response = await request(url, {
       dispatcher: isTrusted ? trusted : guarded,

@@ -58,6 +58,8 @@ describe("a household behind one address, at the default limits", () => {
   let people: Person[];
   let sessionId: string;
   let cartId: string;
+  /** The live socket's URL once the app listens. */
+  let live: string;
   /** Every answer's status by request, for the assertions. */
   const answers: { who: string; url: string; status: number; minute: number }[] = [];
   let start = 0;
@@ -147,7 +149,7 @@ describe("a household behind one address, at the default limits", () => {
       expect(join.statusCode, join.body).toBe(202);
       await api(ann, "POST", `/api/sessions/approve/${code}`, { userId: person.userId });
     }
-    const live = await listenForLive(t);
+    live = await listenForLive(t);
     const inStock = (await browseProducts(ann)).filter((p) => p.stock > 20);
 
     // Every 5 s each person does what the app does: the 5 s sync poll (as while the live socket
@@ -219,6 +221,17 @@ describe("a household behind one address, at the default limits", () => {
     // A minute later Ann's budget is whole again.
     t.clock.advance(MINUTE);
     expect((await api(ann, "GET", "/api/sessions/sync")).statusCode).toBe(200);
+  });
+
+  it("anonymous calls that use up the address's budget leave the live socket's opening alone", async () => {
+    t.clock.advance(MINUTE);
+    const anonymous = () => t.app.inject({ method: "GET", url: "/api/push/public-key" });
+    for (let i = 0; i < 600; i++) expect((await anonymous()).statusCode).toBe(200);
+    expect((await anonymous()).statusCode).toBe(429);
+    const ben = people[1]!;
+    const socket = await signedIn(live, ben.token);
+    expect(socket.messages[0]).toEqual({ type: "ready" });
+    socket.socket.close();
   });
 });
 

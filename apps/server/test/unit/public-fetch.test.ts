@@ -179,7 +179,10 @@ describe("createPublicFetch", () => {
       expect(resolved).toContain("pics.example.com");
       // A URL refused by its form never gets as far as a lookup.
       await expect(fetch(`${origin}/x`, { timeoutMs: 5000, maxBytes: 100 })).rejects.toThrow(
-        NotPublicError,
+        new NotPublicError("the URL must use the standard port (80)"),
+      );
+      await expect(fetch("not a url", { timeoutMs: 5000, maxBytes: 100 })).rejects.toThrow(
+        new NotPublicError("the URL must be a URL"),
       );
       expect(requests.length).toBe(before);
     } finally {
