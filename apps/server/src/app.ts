@@ -41,6 +41,7 @@ import { memberRoutes } from "./features/sessions/members-routes.ts";
 import { membershipRoutes } from "./features/sessions/membership-routes.ts";
 import { sessionRoutes } from "./features/sessions/routes.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
+import type { HostResolver } from "./lib/public-fetch.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installAuthenticate } from "./plugins/authenticate.ts";
 import { installApiCacheControl } from "./plugins/cache-control.ts";
@@ -82,6 +83,8 @@ export interface AppOverrides {
   channels?: { push?: Channel; email?: Channel };
   /** Where spans go instead of OTLP when tracing is configured (tests: an in-memory exporter). */
   spanExporter?: SpanExporter;
+  /** How names in URLs users chose (push endpoints) resolve; tests answer without DNS. */
+  resolveHost?: HostResolver;
 }
 
 /** JSON bodies are small; uploads get their own limit where they are accepted. */
@@ -157,6 +160,7 @@ export async function buildApp(
     jobs,
     liveCheckMs: overrides.liveCheckMs,
     channels: overrides.channels,
+    resolveHost: overrides.resolveHost,
   });
   const { auth, readCache } = services;
   app.decorate("channels", services.channels);
@@ -169,7 +173,7 @@ export async function buildApp(
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
-  await registerRateLimits(app, config);
+  await registerRateLimits(app, config, { clock, accountOf: auth.accountOf });
   await registerOpenApi(app);
   await registerWebSocket(app);
   endRefusedUpgrades(app);

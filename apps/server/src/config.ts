@@ -106,8 +106,16 @@ const EnvSchema = z
     TRUST_PROXY: boolish.default(false),
     /** Requests per minute per IP on the sign-in endpoints (register, login, verify, resend). */
     AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
-    /** Requests per minute per IP on everything else. */
+    /**
+     * Requests per minute to the rest of the API: per account when signed in, else per address
+     * (pictures, avatars and the web app's files are not counted).
+     */
     RATE_LIMIT: z.coerce.number().int().positive().default(600),
+    /**
+     * Signed-in requests per minute from one address, every account there together (a household,
+     * an office). Unset: 10 × RATE_LIMIT.
+     */
+    RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().optional(),
     /**
      * Web Push's VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it), both or
      * neither. Unset: derived from the server secret (JWT_SECRET or DATA_DIR's), so every
@@ -221,7 +229,10 @@ export interface Config {
   webDist: string;
   trustProxy: boolean;
   authRateLimit: number;
+  /** API requests per minute per account (signed in) or per address (not). */
   rateLimit: number;
+  /** Signed-in API requests per minute per address, every account together. */
+  rateLimitPerAddress: number;
   /** Unset: on for the embedded database, off on PostgreSQL (decision 007). */
   processCaches: boolean | undefined;
   /** Web Push's VAPID keys when set; otherwise derived from the server secret (lib/secrets.ts). */
@@ -276,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     authRateLimit: e.AUTH_RATE_LIMIT,
     rateLimit: e.RATE_LIMIT,
+    rateLimitPerAddress: e.RATE_LIMIT_PER_ADDRESS ?? 10 * e.RATE_LIMIT,
     processCaches: e.PROCESS_CACHES,
     vapid:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY

@@ -37,6 +37,7 @@ import { createMembershipService } from "./features/sessions/membership.ts";
 import { createSessionService } from "./features/sessions/service.ts";
 import type { Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
+import { createPublicFetch, type HostResolver } from "./lib/public-fetch.ts";
 import { createReadCache } from "./lib/read-cache.ts";
 import type { Secrets } from "./lib/secrets.ts";
 import type { TrackJob } from "./plugins/mail-jobs.ts";
@@ -80,6 +81,8 @@ export async function createServices(input: {
   liveCheckMs?: number | undefined;
   /** Push and email for notifications (each absent: that channel is off). */
   channels?: { push?: Channel; email?: Channel } | undefined;
+  /** How names in URLs users chose resolve (tests: a fixed answer); the system's by default. */
+  resolveHost?: HostResolver | undefined;
 }) {
   const { app, config, database, clock, secrets, mailer, events, track } = input;
   const db = database.db;
@@ -111,6 +114,13 @@ export async function createServices(input: {
     clock,
     serviceOrigins: config.pushServiceOrigins,
   });
+  const pushFetch = createPublicFetch({
+    protocols: ["https:"],
+    trustedOrigins: config.pushServiceOrigins,
+    resolve: input.resolveHost,
+  });
+  // Closing waits for sends under way; a job that starts later fails and is tried again later.
+  app.addHook("onClose", async () => pushFetch.close());
   const pushChannel = createPushChannel({
     db,
     jobs: input.jobs,
@@ -118,6 +128,7 @@ export async function createServices(input: {
     log: app.log,
     vapid,
     subject: config.vapidSubject,
+    fetch: pushFetch,
   });
   const emailChannel = createEmailChannel({
     db,

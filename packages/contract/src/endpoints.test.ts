@@ -44,6 +44,20 @@ describe("the endpoint table", () => {
     expect("secretAnswer" in entry && entry.secretAnswer === true).toBe(secret);
   });
 
+  it("marks as media only public GETs that answer a picture, and every such one", () => {
+    const media = keys.filter((key) => "media" in endpoints[key]);
+    for (const key of media) {
+      expect(splitEndpointKey(key)[0], key).toBe("GET");
+      expect(endpoints[key].access, key).toBe("public");
+    }
+    // Pictures the web app shows many of on one page; none may count toward the rate limits.
+    expect(media.toSorted()).toEqual([
+      "GET /api/avatars/:file",
+      "GET /api/catalog/images/:file",
+      "GET /api/users/:userId/avatar",
+    ]);
+  });
+
   it("splits a key into method and path", () => {
     expect(splitEndpointKey("DELETE /api/carts/:cartId/product/:productId")).toEqual([
       "DELETE",

@@ -65,6 +65,8 @@ export function route<K extends EndpointKey>(
   const body = "body" in endpoint ? endpoint.body : undefined;
   const options: RouteOptions = {
     ...extras,
+    // Pictures are outside the API's rate limits (plugins/rate-limit.ts).
+    ...("media" in endpoint ? { config: { ...extras.config, rateLimit: false } } : {}),
     method,
     url: path.slice(app.prefix.length) || "/",
     schema: {

@@ -1,31 +1,112 @@
-import rateLimit from "@fastify/rate-limit";
-import { ErrorCode } from "@cartner/contract";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
-import { AppError } from "../lib/errors.ts";
+import { bearerToken } from "../features/auth/index.ts";
+import type { Clock } from "../lib/clock.ts";
+import { tooManyRequests } from "../lib/errors.ts";
+import { isApiPath } from "./web-static.ts";
+
+const MINUTE_MS = 60_000;
+/** Keys kept per store; the least recently counted go first (as the plugin's own store). */
+const MAX_KEYS = 10_000;
+
+const refusal = (ttlMs: number) => {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return tooManyRequests(`Too many requests. Please try again in ${seconds} s.`, seconds);
+};
+
+/** Counts per key in fixed windows, on the app's clock (tests move it as they move tokens). */
+function createWindows(clock: Clock) {
+  const windows = new Map<string, { count: number; start: number }>();
+  return {
+    /** One more request for `key`: the count in its current window and the time left in it. */
+    hit(key: string, windowMs: number): { count: number; ttlMs: number } {
+      const now = clock.now().getTime();
+      const current = windows.get(key);
+      const window = current && current.start + windowMs > now ? current : { count: 0, start: now };
+      window.count += 1;
+      windows.delete(key);
+      windows.set(key, window);
+      if (windows.size > MAX_KEYS) windows.delete(windows.keys().next().value!);
+      return { count: window.count, ttlMs: window.start + windowMs - now };
+    },
+  };
+}
+
+/** The plugin's store interface over createWindows; each route budget gets a store of its own. */
+function clockStore(clock: Clock) {
+  return class ClockStore {
+    private readonly windows = createWindows(clock);
+    incr(
+      key: string,
+      callback: (error: null, result: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
+      const { count, ttlMs } = this.windows.hit(key, timeWindow);
+      callback(null, { current: count, ttl: ttlMs });
+    }
+    child() {
+      return new ClockStore();
+    }
+  };
+}
 
 /**
- * Per-IP budgets: RATE_LIMIT a minute for the API, tighter ones set per route (sign-in, joining).
- * Answers 429 in the API's `{ message, code }` error shape, with Retry-After.
+ * Request budgets per minute, counted before any route hook (authentication included):
+ *
+ * - the sign-in and joining routes: their own per-address budgets, set on the route;
+ * - a signed-in call (a token that verifies, no database read): RATE_LIMIT for its account, and
+ *   RATE_LIMIT_PER_ADDRESS for every account behind one address together (a household, an
+ *   office), so many accounts from one place are still bounded;
+ * - any other call of the API or /metrics (no token, or one that does not verify): RATE_LIMIT
+ *   per address;
+ * - the live socket's upgrade: RATE_LIMIT per address of its own, so no page load starves it;
+ * - pictures, avatars (routes with `rateLimit: false`) and the web app's files: none, since a
+ *   page shows dozens of them and each is a file or a cached read.
+ *
+ * Answers 429 in the API's `{ message, code }` shape, with Retry-After.
  */
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  deps: {
+    clock: Clock;
+    /** The account a bearer token names if it verifies, else undefined. */
+    accountOf: (token: string) => Promise<string | undefined>;
+  },
+): Promise<void> {
   await app.register(rateLimit, {
     global: false,
-    max: config.rateLimit,
-    timeWindow: "1 minute",
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
-        ErrorCode.RATE_LIMITED,
-        `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} s.`,
-        { retryAfterSeconds: Math.ceil(context.ttl / 1000) },
-      ),
+    timeWindow: MINUTE_MS,
+    store: clockStore(deps.clock),
+    errorResponseBuilder: (_request, context) => refusal(context.ttl),
   });
 
-  // The general limit runs before any route hook (authentication included), so requests with a
-  // bad or revoked token are counted too; routes with their own budget (sign-in) use theirs.
-  const generalLimit = app.rateLimit();
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.routeOptions.config.rateLimit) await generalLimit.call(app, request, reply);
+  const windows = createWindows(deps.clock);
+  const spend = (key: string, max: number) => {
+    const { count, ttlMs } = windows.hit(key, MINUTE_MS);
+    if (count > max) throw refusal(ttlMs);
+  };
+
+  app.addHook("onRequest", async (request) => {
+    // A route's own budget (an object, applied by the plugin) or none (false).
+    if (request.routeOptions.config.rateLimit !== undefined) return;
+    const pathname = request.url.split("?")[0] ?? "/";
+    if (!isApiPath(pathname) && pathname !== "/metrics") return;
+    const address = normalizeIP(request.ip);
+    if (request.routeOptions.url === "/api/live") return spend(`live:${address}`, config.rateLimit);
+    const token = request.headers.authorization && bearerOrNothing(request.headers.authorization);
+    const account = token ? await deps.accountOf(token) : undefined;
+    if (account === undefined) return spend(`address:${address}`, config.rateLimit);
+    spend(`account:${account}`, config.rateLimit);
+    spend(`accounts-at:${address}`, config.rateLimitPerAddress);
   });
+}
+
+function bearerOrNothing(header: string): string | undefined {
+  try {
+    return bearerToken(header);
+  } catch {
+    return undefined;
+  }
 }

@@ -19,6 +19,10 @@ export function htmlFileFor(pathname: string): string {
   return PRERENDERED[path] ?? SHELL;
 }
 
+/** Paths of the API (and the dev mailbox), answered in JSON; the rest belongs to the web app. */
+export const isApiPath = (pathname: string) =>
+  pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/dev/");
+
 /**
  * The built web app (when there is one): fingerprinted assets cached for good, precompressed
  * variants, and every other non-API GET answered with an HTML page for the client router (see
@@ -47,8 +51,7 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
-    const isApi =
-      pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/dev/");
+    const isApi = isApiPath(pathname);
     // A missing file (a stale tab asking for an old chunk) is a 404, not the app.
     const isFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
     if (!isApi && !isFile && serveWeb && (request.method === "GET" || request.method === "HEAD")) {

@@ -8,15 +8,28 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../src/db/schema.ts";
 import type { Notification } from "../../src/features/push/index.ts";
+import type { HostResolver } from "../../src/lib/public-fetch.ts";
 import { loadSecrets } from "../../src/lib/secrets.ts";
 import { client, createTestApp, PASSWORD, signUp, type TestApp } from "../helpers.ts";
 import { startPushService } from "../push-service.ts";
+
+/** The names the app looked up to send, in order. */
+const lookedUp: string[] = [];
+/**
+ * A DNS as hostile as the internet's: nip.io and sslip.io names lead to the address they spell,
+ * every other name to this machine. Nothing here resolves through a real DNS.
+ */
+const hostileDns: HostResolver = async (name) => {
+  lookedUp.push(name);
+  const spelled = /^(\d+\.\d+\.\d+\.\d+)\.(nip|sslip)\.io$/.exec(name)?.[1];
+  return [{ address: spelled ?? "127.0.0.1", family: 4 }];
+};
 
 let t: TestApp;
 let push: Awaited<ReturnType<typeof startPushService>>;
 beforeAll(async () => {
   push = await startPushService();
-  t = await createTestApp({ env: { PUSH_SERVICE_ORIGINS: push.origin } });
+  t = await createTestApp({ env: { PUSH_SERVICE_ORIGINS: push.origin }, resolveHost: hostileDns });
 });
 afterAll(async () => {
   await t?.close();
@@ -32,6 +45,18 @@ const fakeSubscription = (host = "push.example.com") => ({
 });
 const devicesOf = (userId: string) =>
   t.database.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+
+/** A device subscribed at the local push service (PUSH_SERVICE_ORIGINS), as a browser would. */
+async function subscribedTo(app: TestApp, token: string) {
+  const { publicKey } = (
+    await app.app.inject({ method: "GET", url: "/api/push/public-key" })
+  ).json();
+  const subscription = await push.subscribe(publicKey);
+  const { clientHash: _hash, ...json } = subscription;
+  const res = await client(app, token)("POST", "/api/push/subscriptions", json);
+  expect(res.statusCode, res.body).toBe(201);
+  return subscription;
+}
 
 function notification(overrides: Partial<Notification> = {}): Notification {
   return {
@@ -120,6 +145,10 @@ describe("subscriptions", () => {
       ["a local endpoint", { ...good, endpoint: "https://localhost/x" }, "endpoint"],
       ["an IP address", { ...good, endpoint: "https://10.0.0.8/x" }, "endpoint"],
       ["an internal host", { ...good, endpoint: "https://push.internal/x" }, "endpoint"],
+      ["a cluster service", { ...good, endpoint: "https://kubernetes.default.svc/x" }, "endpoint"],
+      ["a port not 443", { ...good, endpoint: "https://10.0.0.1.sslip.io:5432/x" }, "endpoint"],
+      ["another port", { ...good, endpoint: "https://push.example.com:8443/x" }, "endpoint"],
+      ["a metadata address", { ...good, endpoint: "https://169.254.169.254/x" }, "endpoint"],
       ["no keys", { endpoint: good.endpoint }, "keys"],
       ["a short p256dh", { ...good, keys: { ...good.keys, p256dh: b64(32) } }, "keys.p256dh"],
       ["an auth of 17 bytes", { ...good, keys: { ...good.keys, auth: b64(17) } }, "keys.auth"],
@@ -130,6 +159,11 @@ describe("subscriptions", () => {
       expect(res.statusCode, label).toBe(400);
       expect(Object.keys(res.json().fields ?? {}), label).toContain(field);
     }
+    const port = await as("POST", "/api/push/subscriptions", {
+      ...good,
+      endpoint: "https://10.0.0.1.sslip.io:5432/x",
+    });
+    expect(port.json().fields).toEqual({ endpoint: "endpoint must use the standard port (443)" });
     const del = await as("DELETE", "/api/push/subscriptions", {});
     expect(del.statusCode).toBe(400);
     expect(Object.keys(del.json().fields)).toContain("endpoint");
@@ -181,16 +215,7 @@ describe("subscriptions", () => {
 });
 
 describe("delivery", () => {
-  async function subscribedDevice(token: string) {
-    const { publicKey } = (
-      await t.app.inject({ method: "GET", url: "/api/push/public-key" })
-    ).json();
-    const subscription = await push.subscribe(publicKey);
-    const { clientHash: _hash, ...json } = subscription;
-    const res = await client(t, token)("POST", "/api/push/subscriptions", json);
-    expect(res.statusCode, res.body).toBe(201);
-    return subscription;
-  }
+  const subscribedDevice = (token: string) => subscribedTo(t, token);
 
   it("sends every device of the person the notification, signed and encrypted to it", async () => {
     const dee = await signUp(t, "Dee");
@@ -234,5 +259,42 @@ describe("delivery", () => {
     expect((await devicesOf(fay.userId)).map((r) => r.endpoint)).toEqual([kept.endpoint]);
     // A link that is not an app path opens the app's start instead.
     expect(JSON.parse(push.messages(kept)[0]!)).toMatchObject({ url: "/" });
+  });
+});
+
+describe("endpoints that lead inside the server's network", () => {
+  it("are refused when the message is sent, though the URL passed at subscription: the device goes", async () => {
+    const hal = await signUp(t, "Hal");
+    const as = client(t, hal.token);
+    const endpoints = [
+      // Names that spell an internal address (wildcard DNS services).
+      "https://127.0.0.1.nip.io/x",
+      "https://169.254.169.254.nip.io/latest/meta-data/",
+      "https://10.0.0.1.sslip.io/x",
+      // An ordinary-looking name whose DNS answer is this machine (127.0.0.1).
+      "https://push.example.com/send/rebound",
+    ];
+    const { publicKey } = (await as("GET", "/api/push/public-key")).json();
+    for (const endpoint of endpoints) {
+      // Keys a browser would give, so the message is encrypted and ready to go.
+      const { keys } = await push.subscribe(publicKey);
+      const res = await as("POST", "/api/push/subscriptions", { endpoint, keys });
+      expect(res.statusCode, endpoint).toBe(201);
+    }
+    const trusted = await subscribedTo(t, hal.token);
+    lookedUp.length = 0;
+
+    await t.app.channels.push.deliver({
+      user: { id: hal.userId, name: "Hal", email: hal.email },
+      notification: notification(),
+    });
+    await t.app.idle();
+
+    // Each name was looked up once, as its connection opened, and refused there: nothing was
+    // sent to it, and it is not tried again. The local push service (PUSH_SERVICE_ORIGINS) still
+    // got its message.
+    expect(lookedUp.toSorted()).toEqual(endpoints.map((e) => new URL(e).hostname).toSorted());
+    expect((await devicesOf(hal.userId)).map((r) => r.endpoint)).toEqual([trusted.endpoint]);
+    expect(push.messages(trusted)).toHaveLength(1);
   });
 });

@@ -35,6 +35,11 @@ export interface Endpoint {
    * IDEMPOTENCY_ANSWER_NOT_KEPT (the write is still done once); a refusal replays as usual.
    */
   secretAnswer?: true;
+  /**
+   * A picture (product image, avatar): public, and outside the API's rate limits, since one page
+   * shows dozens of them.
+   */
+  media?: true;
 }
 
 /** One resource's routes, keyed "METHOD /api/path" (the operator's /metrics is the one outside /api). */

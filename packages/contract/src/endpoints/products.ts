@@ -29,6 +29,7 @@ export const productEndpoints = {
   "GET /api/catalog/images/:file": {
     summary: "A product image (public; the file name changes when the image does)",
     access: "public",
+    media: true,
     params: ImageFileParams,
     responses: { 200: svg },
     errors: [404],

@@ -57,6 +57,7 @@ export const profileEndpoints = {
   "GET /api/users/:userId/avatar": {
     summary: "A user's uploaded avatar (WebP), else a redirect to the generated one",
     access: "public",
+    media: true,
     params: z.strictObject({ userId: z.uuid() }),
     query: z.strictObject({ v: z.string().max(20).optional() }),
     responses: { 200: z.any().describe("image/webp"), 302: z.null() },
@@ -65,6 +66,7 @@ export const profileEndpoints = {
   "GET /api/avatars/:file": {
     summary: "A generated avatar for any seed (email, name, session code), as SVG",
     access: "public",
+    media: true,
     params: AvatarFileParamsSchema,
     responses: { 200: svg },
     errors: [400],

@@ -4,6 +4,11 @@
  * the request with the server's VAPID key (the `web-push` library), and posts it to the device's
  * push service. A push service answering 404 or 410 says the device unsubscribed: its row goes.
  * Network failures, 429 and 5xx are retried with backoff (features/jobs QUEUES).
+ *
+ * The endpoint is a URL a user gave, so it is posted through lib/public-fetch.ts: https on port
+ * 443 to a name whose every address is public, checked as the connection opens, unless its origin
+ * is one of PUSH_SERVICE_ORIGINS. An endpoint refused there is no push service: its row goes too,
+ * without another try (the browser subscribes again when its person next turns pushes on).
  */
 import type { PushPayload } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
@@ -12,6 +17,7 @@ import webpush from "web-push";
 import type { Db } from "../../db/client.ts";
 import { pushSubscriptions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { NotPublicError, type PublicFetch } from "../../lib/public-fetch.ts";
 import type { Jobs } from "../jobs/index.ts";
 import { appPath, type Channel, type Notification } from "./channel.ts";
 
@@ -19,6 +25,8 @@ import { appPath, type Channel, type Notification } from "./channel.ts";
 const TTL_SECONDS = 24 * 3600;
 /** A push service that has not answered by then is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
+/** A push service answers with a short status text or nothing; more is not read. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface VapidKeys {
   publicKey: string;
@@ -51,8 +59,16 @@ export function createPushChannel(deps: {
   vapid: VapidKeys;
   /** VAPID_SUBJECT: a mailto: or https: URL the push service may contact. */
   subject: string;
+  /** Posts to endpoints: public addresses only, besides PUSH_SERVICE_ORIGINS. */
+  fetch: PublicFetch;
 }): Channel & { start(): Promise<void> } {
   const { db, jobs, clock, log } = deps;
+  const forget = (device: { id: string; endpoint: string }) =>
+    db
+      .delete(pushSubscriptions)
+      .where(
+        and(eq(pushSubscriptions.id, device.id), eq(pushSubscriptions.endpoint, device.endpoint)),
+      );
   const vapidDetails = { subject: deps.subject, ...deps.vapid };
 
   async function send({ subscriptionId, payload }: PushJob): Promise<void> {
@@ -66,18 +82,25 @@ export function createPushChannel(deps: {
       JSON.stringify(payload),
       { vapidDetails, TTL: TTL_SECONDS, urgency: "normal", contentEncoding: "aes128gcm" },
     );
-    // fetch sets the length itself; web-push only builds the request (it would send over https
-    // alone), so the push service's answer is read here.
+    // The request is sent here, so the push service's answer is read here (web-push would send
+    // over https alone); the body's length is set by the client.
     const { "Content-Length": _length, ...headers } = request.headers as Record<string, string>;
-    const response = await fetch(request.endpoint, {
-      method: request.method,
-      headers,
-      body: new Uint8Array(request.body),
-      redirect: "error",
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    if (response.ok) {
+    let response;
+    try {
+      response = await deps.fetch(request.endpoint, {
+        method: "POST",
+        headers,
+        body: new Uint8Array(request.body),
+        timeoutMs: SEND_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
+      });
+    } catch (error) {
+      if (!(error instanceof NotPublicError)) throw error;
+      log.warn({ reason: error.message }, "push endpoint is not a public address: device removed");
+      await forget(device);
+      return;
+    }
+    if (response.status >= 200 && response.status < 300) {
       await db
         .update(pushSubscriptions)
         .set({ lastSuccessAt: clock.now() })
@@ -86,11 +109,7 @@ export function createPushChannel(deps: {
     }
     if (response.status === 404 || response.status === 410) {
       // Unsubscribed or expired: the endpoint will never take a message again.
-      await db
-        .delete(pushSubscriptions)
-        .where(
-          and(eq(pushSubscriptions.id, device.id), eq(pushSubscriptions.endpoint, device.endpoint)),
-        );
+      await forget(device);
       return;
     }
     if (response.status === 429 || response.status >= 500) {

@@ -2,40 +2,29 @@
  * The devices that asked for Web Push: one row per push service endpoint, owned by whoever posted
  * it last (a browser another person signs in on becomes theirs), at most MAX_DEVICES per account.
  */
-import net from "node:net";
 import type { PushSubscriptionBody } from "@cartner/contract";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pushSubscriptions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { invalidFields } from "../../lib/errors.ts";
+import { publicUrlProblem } from "../../lib/public-fetch.ts";
 
 /** Devices one account may have subscribed; a new one past this removes the oldest. */
 export const MAX_DEVICES = 20;
 
-/** Host names that never belong to a public push service. */
-const LOCAL_HOST = /(^|\.)(localhost|local|localdomain|internal|home|lan|intranet)$/i;
-
 /**
  * Why the server will not post to this endpoint, or undefined. The server sends to whatever URL
- * a user gives it, so it must be a push service's: https on a public host name, unless its
- * origin is one of PUSH_SERVICE_ORIGINS (a self-hosted service, a test's stand-in).
+ * a user gives it, so it must look like a push service's: https on port 443 on a public host name
+ * (lib/public-fetch.ts), unless its origin is one of PUSH_SERVICE_ORIGINS (a self-hosted service,
+ * a test's stand-in). Where the name leads is checked again at every send.
  */
 export function endpointProblem(endpoint: string, serviceOrigins: string[]): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return "endpoint must be the push service's https:// URL";
-  }
-  if (serviceOrigins.includes(url.origin)) return undefined;
-  if (url.protocol !== "https:") return "endpoint must be the push service's https:// URL";
-  if (url.username || url.password) return "endpoint must not carry a user name or password";
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (net.isIP(host) !== 0 || !host.includes(".") || LOCAL_HOST.test(host)) {
-    return "endpoint must be on a push service's public host name";
-  }
-  return undefined;
+  const problem = publicUrlProblem(endpoint, {
+    protocols: ["https:"],
+    trustedOrigins: serviceOrigins,
+  });
+  return problem && `endpoint ${problem}`;
 }
 
 export function createPushSubscriptions(deps: {
