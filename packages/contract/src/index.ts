@@ -16,6 +16,7 @@ export * from "./adjust.ts";
 export * from "./adjustments.ts";
 export * from "./carts.ts";
 export * from "./orders.ts";
+export * from "./ledger.ts";
 export * from "./payments.ts";
 export * from "./profile.ts";
 export * from "./push.ts";

@@ -10,11 +10,12 @@
 export const SESSION_ROLES = ["creator", "participant", "viewer", "pending"] as const;
 export type Role = (typeof SESSION_ROLES)[number];
 /**
- * A caller's part in an order: the payee (the creator, who paid the
- * shop) or a member with a share. Everyone else, session members without a share included, is a
- * stranger to the order and gets 404.
+ * A caller's part in an order: the payee (the creator, who runs the order and by default paid the
+ * shop), a payer (someone else the payee named as having paid part of the shop), or a member with
+ * a share. Everyone else, session members without a share included, is a stranger to the order
+ * and gets 404.
  */
-export const ORDER_ROLES = ["payee", "sharer"] as const;
+export const ORDER_ROLES = ["payee", "payer", "sharer"] as const;
 export type OrderRole = (typeof ORDER_ROLES)[number];
 
 /** Who is asking, as the table sees it: a role, or nobody in the session (or order) at all. */
@@ -99,11 +100,11 @@ export const PERMISSIONS = {
   "session.deadline": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** Turn the cart into an order and end the session. */
   "session.checkout": { allow: ["creator"], forbidden: CREATOR_ONLY },
-  /** See an order and its receipt. */
-  "order.read": { allow: ["payee", "sharer"] },
-  /** Say one has paid one's share to the payee. */
+  /** See an order, its book and its receipt. */
+  "order.read": { allow: ["payee", "payer", "sharer"] },
+  /** Say one has paid what one owes on the order (to each payer one owes). */
   "order.pay": {
-    allow: ["sharer"],
+    allow: ["sharer", "payer"],
     instead: { payee: { status: 409, message: "You are the payee: your share is settled." } },
   },
   /**
@@ -111,13 +112,21 @@ export const PERMISSIONS = {
    * nobody else learns the payee's IBAN.
    */
   "order.payInfo": {
-    allow: ["sharer"],
+    allow: ["sharer", "payer"],
     forbidden: "You are the payee: the members who owe you see your payment details here.",
   },
-  /** Confirm a member's payment arrived; send the checkout mail again. */
+  /**
+   * Settle what a member owes oneself on the order (confirm their payment, cash, write-off): each
+   * who paid the shop settles only their own part.
+   */
   "order.confirm": {
+    allow: ["payee", "payer"],
+    forbidden: "Only those who paid the shop confirm payments to them.",
+  },
+  /** Send the checkout mail again to members it did not reach. */
+  "order.mail": {
     allow: ["payee"],
-    forbidden: "Only the payee confirms payments.",
+    forbidden: "Only the payee sends the checkout mail again.",
   },
   /** Record what the shop delivered and charged: the order re-splits. */
   "order.adjust": {
@@ -126,7 +135,7 @@ export const PERMISSIONS = {
   },
   /** Dispute an adjustment (the payee records them, so disputes them by changing them). */
   "order.dispute": {
-    allow: ["sharer"],
+    allow: ["sharer", "payer"],
     forbidden: "Only members with a share dispute an adjustment.",
   },
   /** Say who paid the shop and how much (several payers). */

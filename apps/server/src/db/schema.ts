@@ -7,6 +7,7 @@ export * from "./schema/catalog.ts";
 export * from "./schema/sessions.ts";
 export * from "./schema/carts.ts";
 export * from "./schema/orders.ts";
+export * from "./schema/ledger.ts";
 export * from "./schema/requests.ts";
 export * from "./schema/notifications.ts";
 export * from "./schema/channels.ts";

@@ -22,7 +22,14 @@ import {
 } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createTestApp, sessionWithEveryRole, uniqueEmail, type TestApp } from "../helpers.ts";
+import {
+  client,
+  createTestApp,
+  sessionWithEveryRole,
+  signUp,
+  uniqueEmail,
+  type TestApp,
+} from "../helpers.ts";
 
 type Fixture = Awaited<ReturnType<typeof sessionWithEveryRole>> & {
   productId: string;
@@ -419,8 +426,9 @@ it("lets a line be shared by exactly the members who carry a share, as the contr
 });
 
 /**
- * The order's actions, by the caller's part in it: the payee (Ann, the creator), a sharer (Ben)
- * and anyone else (Sam; a viewer or pending member without a share is the same stranger).
+ * The order's actions, by the caller's part in it: the payee (Ann, the creator), a payer (Cat, a
+ * participant who paid part of the shop), a sharer (Ben) and anyone else (Sam; a viewer or
+ * pending member without a share is the same stranger).
  */
 interface OrderRow {
   endpoint: EndpointKey;
@@ -428,13 +436,14 @@ interface OrderRow {
   /** The body each caller sends (the order's total, and Ann and Ben, at hand). */
   body?: (
     caller: OrderCaller,
-    o: { total: number; benShare: number; ann: string; ben: string },
+    o: { total: number; benToAnn: number; ann: string; ben: string },
   ) => unknown;
   /** Ben has not paid (a paid share would lock what the route changes). */
   unpaid?: true;
 }
 const ORDER_ROWS: OrderRow[] = [
   { endpoint: "GET /api/orders/:id", url: (id) => `/api/orders/${id}` },
+  { endpoint: "GET /api/orders/:id/entries", url: (id) => `/api/orders/${id}/entries` },
   { endpoint: "GET /api/orders/:id/receipt.pdf", url: (id) => `/api/orders/${id}/receipt.pdf` },
   { endpoint: "POST /api/orders/:id/paid", url: (id) => `/api/orders/${id}/paid` },
   {
@@ -458,11 +467,15 @@ const ORDER_ROWS: OrderRow[] = [
     body: (_caller, o) => ({ payers: [{ userId: o.ann, amount: o.total }] }),
     unpaid: true,
   },
-  // Between two people: Ben owes Ann ("sharer" pays), Ann is owed (403), Sam has nothing open.
+  // Between two people: Ben owes Ann ("sharer" pays), Ann and Cat are owed by Ben (403), Sam
+  // has nothing open with Ann.
   {
     endpoint: "POST /api/balances/transfers",
     url: () => "/api/balances/transfers",
-    body: (caller, o) => ({ to: caller === "payee" ? o.ben : o.ann, amount: o.benShare }),
+    body: (caller, o) => ({
+      to: caller === "sharer" || caller === "stranger" ? o.ann : o.ben,
+      amount: o.benToAnn,
+    }),
     unpaid: true,
   },
   { endpoint: "GET /api/orders/:id/pay-info", url: (id) => `/api/orders/${id}/pay-info` },
@@ -477,20 +490,44 @@ it("has a row for every order route the permissions table guards", () => {
 });
 
 describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_name, row) => {
-  it("answers the payee, a sharer and anyone else as the permissions table says", async () => {
+  it("answers the payee, a payer, a sharer and anyone else as the permissions table says", async () => {
     const f = await sessionWithEveryRole(t);
     const [product] = (await f.as.creator("GET", "/api/products?limit=1")).json().products;
-    for (const role of ["creator", "participant"] as const) {
-      await f.as[role]("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
+    // Cat joins as a participant by an invite, and pays a part of the shop at checkout.
+    const cat = await signUp(t, "Cat");
+    const asCat = client(t, cat.token);
+    await f.as.creator("POST", "/api/sessions/invite", {
+      sessionCode: f.code,
+      emailOrUsername: cat.email,
+      role: "participant",
+    });
+    expect(
+      (await asCat("POST", "/api/sessions/accinvite", { sessionCode: f.code })).statusCode,
+    ).toBe(200);
+    for (const as of [f.as.creator, f.as.participant, asCat]) {
+      await as("POST", `/api/carts/${f.cartId}/product`, { productId: product._id });
     }
-    const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
+    const summary = (await f.as.creator("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    const catPays = Math.round(summary.total * 30) / 100;
+    const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`, {
+      payers: [
+        {
+          userId: f.people.creator.userId,
+          amount: Math.round((summary.total - catPays) * 100) / 100,
+        },
+        { userId: cat.userId, amount: catPays },
+      ],
+    });
     expect(placed.statusCode, placed.body).toBe(201);
     const order = placed.json().order;
     const orderId: string = order._id;
     const ben = f.people.participant.userId;
     const o = {
       total: order.total as number,
-      benShare: order.split.find((s: { userId: string }) => s.userId === ben).total as number,
+      benToAnn: order.parts.find(
+        (p: { debtor: string; payer: string }) =>
+          p.debtor === ben && p.payer === f.people.creator.userId,
+      ).amount as number,
       ann: f.people.creator.userId,
       ben,
     };
@@ -509,6 +546,7 @@ describe.each(ORDER_ROWS.map((row) => [row.endpoint, row] as const))("%s", (_nam
     const adjId: string = adjusted.json().order.adjustments[0]._id;
     const as: Record<OrderCaller, (typeof f.as)["creator"]> = {
       payee: f.as.creator,
+      payer: asCat,
       sharer: f.as.participant,
       stranger: f.as.stranger,
     };

@@ -44,11 +44,19 @@ describe("one order as CSV", () => {
     );
     expect(res.body).toContain("\r\n");
     const rows = readCsv(res.body);
+    const { entries } = (
+      await f.as.participant("GET", `/api/orders/${f.order._id}/entries`)
+    ).json() as { entries: { kind: string; amount: number; from: { name: string } }[] };
     expect(rows.map((r) => r.type)).toEqual([
       ...f.order.lines.map(() => "line"),
       ...f.order.split.map((s) => (s.userId === f.people.creator.userId ? "payee_share" : "share")),
+      ...entries.map(() => "entry"),
       "order_total",
     ]);
+    // The book's entries, each with who owes whom and how much.
+    expect(
+      rows.filter((r) => r.type === "entry").map((r) => [r.name, r.from, Number(r.total)]),
+    ).toEqual(entries.map((e) => [e.kind, e.from.name, e.amount]));
     for (const row of rows) {
       expect(row.order).toBe(f.order.number);
       expect(row.placed_at).toMatch(ISO_UTC);

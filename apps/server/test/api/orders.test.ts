@@ -304,7 +304,7 @@ describe("settling up", () => {
     for (const how of ["cash", "written_off"] as const) {
       const own = await f.as.participant("POST", url, { how });
       expect(own.statusCode).toBe(403);
-      expect(own.json().message).toBe("Only the payee confirms payments.");
+      expect(own.json().message).toBe("Only those who paid the shop confirm payments to them.");
       for (const role of ["viewer", "pending", "stranger"] as const) {
         expect((await f.as[role]("POST", url, { how })).statusCode, role).toBe(404);
       }

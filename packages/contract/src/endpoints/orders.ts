@@ -14,6 +14,7 @@ import {
   RecordTransferBodySchema,
   RecordTransferResponseSchema,
 } from "../payers.ts";
+import { EntriesQuerySchema, EntriesResponseSchema } from "../ledger.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 
 const pdf = z.string().describe("application/pdf");
@@ -43,6 +44,15 @@ export const orderEndpoints = {
     responses: { 200: OrderResponseSchema },
     errors: [400, 404],
   },
+  "GET /api/orders/:id/entries": {
+    summary:
+      "The order's ledger, oldest first: every debt, payment, settlement and correction between two people on it (its payee, payers and members with a share)",
+    access: "order.read",
+    params: OrderIdParams,
+    query: EntriesQuerySchema,
+    responses: { 200: EntriesResponseSchema },
+    errors: [400, 404],
+  },
   "GET /api/orders/:id/receipt.pdf": {
     summary: "The order's receipt as a PDF: every line, every share and its status",
     access: "order.read",
@@ -51,7 +61,8 @@ export const orderEndpoints = {
     errors: [400, 404],
   },
   "POST /api/orders/:id/paid": {
-    summary: "Say you paid your share to the payee (a member with a share); twice changes nothing",
+    summary:
+      "Say you paid what you owe on the order: a claim to each payer you owe, which they confirm (a member with a share); twice changes nothing",
     access: "order.pay",
     params: OrderIdParams,
     responses: { 200: OrderResponseSchema },
@@ -59,7 +70,7 @@ export const orderEndpoints = {
   },
   "POST /api/orders/:id/confirm/:userId": {
     summary:
-      "Settle that member's share (payee): confirm their transfer arrived (the default; the share must be paid), or record it as paid in cash or written off (also when unpaid)",
+      "Settle what that member owes you on the order (the payee, or another payer: each settles only their own part): confirm their payment arrived (the default; they must have said they paid), or record it as paid in cash or written off (also when unpaid)",
     access: "order.confirm",
     params: z.strictObject({ id: z.uuid("Order not found"), userId: z.uuid("Share not found") }),
     body: ConfirmShareBodySchema,
@@ -68,7 +79,7 @@ export const orderEndpoints = {
   },
   "POST /api/orders/:id/mail": {
     summary: "Send the checkout mail again to members whose mail failed (payee)",
-    access: "order.confirm",
+    access: "order.mail",
     params: OrderIdParams,
     responses: { 200: OrderResponseSchema },
     errors: [400, 403, 404],

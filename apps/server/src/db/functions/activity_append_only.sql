@@ -1,9 +1,13 @@
--- activity_append_only(): the trigger function that refuses any update or delete of an activity
--- entry (the trigger itself is in the migrations).
+-- activity_append_only(): the trigger function that refuses any update or delete of a row of an
+-- append-only table: the activity log, and the ledger (the triggers are in the migrations). A
+-- correction is a new row.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION activity_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  RAISE EXCEPTION 'the activity log is append-only';
+  IF TG_TABLE_NAME = 'activity' THEN
+    RAISE EXCEPTION 'the activity log is append-only';
+  END IF;
+  RAISE EXCEPTION '% is append-only: a correction is a new entry', TG_TABLE_NAME;
 END
 $$;

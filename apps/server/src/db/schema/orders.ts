@@ -2,8 +2,6 @@
 import {
   type AdjustmentKind,
   MAIL_STATUSES,
-  SETTLEMENT_KINDS,
-  SHARE_STATUSES,
   type SplitPolicy,
 } from "@cartner/contract";
 import {
@@ -93,7 +91,10 @@ export const orders = pgTable(
   (t) => [index("orders_payee_idx").on(t.payeeId)],
 );
 
-/** One member's part of an order and its settlement: unpaid -> paid (by them) -> confirmed (payee). */
+/**
+ * One member's share of an order: the split's figures (adjusted), and whether the checkout mail
+ * reached them. What they owe, paid and are owed back is the ledger's (ledger.ts).
+ */
 export const orderShares = pgTable(
   "order_shares",
   {
@@ -110,25 +111,8 @@ export const orderShares = pgTable(
     totalCents: integer("total_cents").notNull(),
     /** The share at checkout; null on shares from before adjustments existed (= total). */
     originalTotalCents: integer("original_total_cents"),
-    /**
-     * Paid toward the share before an adjustment last changed it (0 until then), plus what
-     * recorded transfers paid (settledTo): the rest, total - paid, is what an unpaid share owes
-     * (owed to the payers, contract's openToPayers); beyond the total it is the member's credit.
-     */
-    paidCents: integer("paid_cents").notNull().default(0),
-    status: text("status", { enum: SHARE_STATUSES }).notNull(),
-    paidAt: timestamp("paid_at", { withTimezone: true }),
-    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
-    /** How the payee settled it (set with "confirmed"; null for the payee's own share). */
-    settledAs: text("settled_as", { enum: SETTLEMENT_KINDS }),
     /** The checkout mail to this member: it never undoes the order; the payee may resend. */
     mail: text("mail", { enum: MAIL_STATUSES }).notNull().default("pending"),
-    /**
-     * What recorded transfers paid each payer towards this share, by payer id, in cents (several
-     * payers: a share owes each its part). Also counted in paidCents; when nothing is left open
-     * to anyone the share is confirmed.
-     */
-    settledTo: jsonb("settled_to").$type<Record<string, number>>().notNull().default({}),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.userId] }),

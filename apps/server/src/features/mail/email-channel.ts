@@ -23,7 +23,7 @@ import {
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
-import { formatMoney, shareStatusLabel } from "../orders/index.ts";
+import { formatMoney, orderOf, shareStatusLabel } from "../orders/index.ts";
 import { appPath, type Channel } from "../push/index.ts";
 import type { Mailer } from "./mailer.ts";
 import { digestMail, noticeMail } from "./notice-mail.ts";
@@ -76,21 +76,12 @@ export function createEmailChannel(deps: {
       : undefined;
   }
 
-  /** "Your share of CRT-000042: $12.40 (Paid)". */
+  /** "Your share of CRT-000042: $12.40 (Paid)", as the book says it stands. */
   async function orderShare(orderId: string, userId: string): Promise<string | undefined> {
-    const [share] = await db
-      .select({
-        number: orders.number,
-        total: orderShares.totalCents,
-        paid: orderShares.paidCents,
-        status: orderShares.status,
-        settledAs: orderShares.settledAs,
-      })
-      .from(orderShares)
-      .innerJoin(orders, eq(orders.id, orderShares.orderId))
-      .where(and(eq(orderShares.orderId, orderId), eq(orderShares.userId, userId)));
-    if (!share) return undefined;
-    return `Your share of ${orderNumber(share.number)}: ${formatMoney(fromCents(share.total), deps.currency)} (${shareStatusLabel(share)})`;
+    const order = await orderOf(db, orderId);
+    const share = order?.split.find((s) => s.userId === userId);
+    if (!order || !share) return undefined;
+    return `Your share of ${order.number}: ${formatMoney(share.total, deps.currency)} (${shareStatusLabel(share)})`;
   }
 
   const hasShare = async (orderId: string, userId: string) =>

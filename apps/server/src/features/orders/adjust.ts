@@ -11,7 +11,6 @@ import {
   fromCents,
   orderNumber,
   resplit,
-  settleAfter,
   toCents,
   type AdjustmentBody,
   type Order,
@@ -28,13 +27,16 @@ import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
+import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
 import {
   adjustmentCents,
-  payersFor,
+  partsOf,
   payersOf,
+  sharesOf,
   type OrderRow,
   type ShareRow,
 } from "./order-view.ts";
+import type { Actor } from "./settle.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
@@ -71,7 +73,7 @@ export const frozenOf = (row: OrderRow, shares: ShareRow[]) => ({
 });
 
 /** The body as stored (cents), with who recorded it and when. */
-function stored(body: AdjustmentBody, by: User, now: Date): StoredAdjustment {
+function stored(body: AdjustmentBody, by: Pick<User, "_id" | "name">, now: Date): StoredAdjustment {
   const cents = (n: number | undefined) => (n === undefined ? undefined : toCents(n));
   const a: StoredAdjustment = {
     id: randomUUID(),
@@ -105,19 +107,21 @@ const orderUpdated = (row: OrderRow, shares: ShareRow[]) => () => [
 
 /**
  * Records one adjustment and re-splits: the order's totals and every share become the adjusted
- * ones; each share's settlement follows settleAfter (a member who had paid keeps what they paid:
- * a credit when it is more than the new share, the rest owed when it is less; what recorded
- * transfers paid is in it, and the rest is owed to the payers in proportion, open-parts.ts). Members who had
- * no share and now carry one (an order fee on the creator) get one.
+ * ones, and the book's parts move to the new split's ("adjustment" entries of each pair's
+ * difference), so what was already paid stays paid: a member who paid more than their new part
+ * has a credit with that payer, one who paid less owes the rest. What a change takes off the total
+ * goes back to the payers in proportion to what each paid the shop (partsOf). Members who had no
+ * share and now carry one (an order fee on the creator) get one.
  */
 export async function recordAdjustment(
   db: Db,
   deps: Deps,
   order: { row: OrderRow; shares: ShareRow[] },
-  user: User,
+  actor: Actor,
   body: AdjustmentBody,
 ): Promise<void> {
   const { row: before } = order;
+  const { user } = actor;
   await writeSession(db, deps, {
     sessionId: before.sessionId,
     userId: user._id,
@@ -126,11 +130,6 @@ export async function recordAdjustment(
     active: false,
     change: async ({ tx, now }) => {
       const { row, shares } = await lockedOrder(tx, before.id);
-      // Who paid the shop: a share owed to its own member alone (the payee's, by default) stays
-      // settled at any total; with several payers every share owes the others their parts.
-      const payers = await payersOf(tx, [row.id]);
-      const sole = payersFor(row, payers);
-      const paidShop = (userId: string) => sole.length === 1 && sole[0]!.userId === userId;
       const adjustment = stored(body, user, now);
       const adjustments = [...row.adjustments, adjustment];
       let result: ReturnType<typeof resplit>;
@@ -141,7 +140,7 @@ export async function recordAdjustment(
         throw error;
       }
       const { summary } = result;
-      await tx
+      const [updated] = await tx
         .update(orders)
         .set({
           adjustments,
@@ -151,7 +150,8 @@ export async function recordAdjustment(
           totalCents: summary.total,
           originalTotalCents: row.originalTotalCents ?? row.totalCents,
         })
-        .where(eq(orders.id, row.id));
+        .where(eq(orders.id, row.id))
+        .returning();
       for (const s of shares) {
         const next = result.shares.find((x) => x.userId === s.userId) ?? {
           subtotal: 0,
@@ -160,11 +160,6 @@ export async function recordAdjustment(
           total: 0,
         };
         if (next.total === s.totalCents && next.subtotal === s.subtotalCents) continue;
-        const after = settleAfter(
-          { status: s.status, settledAs: s.settledAs, total: s.totalCents, paid: s.paidCents },
-          next.total,
-          paidShop(s.userId),
-        );
         await tx
           .update(orderShares)
           .set({
@@ -173,14 +168,6 @@ export async function recordAdjustment(
             taxCents: next.tax,
             totalCents: next.total,
             originalTotalCents: s.originalTotalCents ?? s.totalCents,
-            paidCents: after.paid,
-            status: after.status,
-            ...(after.reopened ? { paidAt: null, confirmedAt: null, settledAs: null } : {}),
-            ...(after.status === "paid" && s.status === "unpaid" ? { paidAt: now } : {}),
-            // Nothing to pay and nothing paid: settled as it stands (isSettled).
-            ...(after.status === "confirmed" && s.status !== "confirmed"
-              ? { confirmedAt: now, settledAs: null }
-              : {}),
           })
           .where(and(eq(orderShares.orderId, row.id), eq(orderShares.userId, s.userId)));
       }
@@ -189,26 +176,28 @@ export async function recordAdjustment(
       );
       if (added.length > 0) {
         await tx.insert(orderShares).values(
-          added.map((x) => {
-            const isPayee = paidShop(x.userId);
-            return {
-              orderId: row.id,
-              userId: x.userId,
-              name: x.name,
-              subtotalCents: x.subtotal,
-              feesCents: x.fees,
-              taxCents: x.tax,
-              totalCents: x.total,
-              originalTotalCents: 0,
-              status: isPayee ? ("confirmed" as const) : ("unpaid" as const),
-              confirmedAt: isPayee ? now : null,
-              // Nobody mails a share an adjustment made: the order page and notices tell them.
-              mail: "sent" as const,
-            };
-          }),
+          added.map((x) => ({
+            orderId: row.id,
+            userId: x.userId,
+            name: x.name,
+            subtotalCents: x.subtotal,
+            feesCents: x.fees,
+            taxCents: x.tax,
+            totalCents: x.total,
+            originalTotalCents: 0,
+            // Nobody mails a share an adjustment made: the order page and notices tell them.
+            mail: "sent" as const,
+          })),
         );
       }
       const line = adjustment.lineIndex === undefined ? undefined : row.lines[adjustment.lineIndex];
+      const moves = partMoves(
+        row.id,
+        await pairsOfOrder(tx, row.id),
+        partsOf(updated!, await sharesOf(tx, [row.id]), await payersOf(tx, [row.id])),
+        "adjustment",
+        line ? `${ADJUSTMENT_LABEL[adjustment.kind]}: ${line.name}` : ADJUSTMENT_LABEL[adjustment.kind],
+      );
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),
@@ -222,11 +211,25 @@ export async function recordAdjustment(
         result: undefined,
         activity: { type: "order.adjusted", details },
         version: "unchanged",
+        afterActivity: async ([seq]) => {
+          const by = { id: user._id, name: user.name };
+          await post(tx, { at: now, by, key: actor.key }, moves, seq ?? null);
+        },
       };
     },
     events: orderUpdated(before, order.shares),
   });
 }
+
+/** An adjustment's kind as the book's notes say it. */
+const ADJUSTMENT_LABEL: Record<StoredAdjustment["kind"], string> = {
+  missing: "Not delivered",
+  substituted: "Substituted",
+  quantity: "Quantity changed",
+  price: "Price changed",
+  refund: "Refunded",
+  order_fee: "Order fee or discount",
+};
 
 /** A member with a share disputes an adjustment: their comment joins it, for the payee to see. */
 export async function disputeAdjustment(
@@ -276,7 +279,7 @@ export async function disputeAdjustment(
 export function adjustmentNotice(
   was: Order,
   order: Order,
-  actor: User,
+  actor: Pick<User, "_id" | "name">,
   money: (amount: number) => string,
 ): Parameters<NotificationService["later"]>[0] | null {
   const moved = order.split.filter(

@@ -11,7 +11,6 @@ import {
   fromCents,
   orderNumber,
   type SetPayersBody,
-  type ShareStatus,
   type User,
 } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
@@ -29,7 +28,8 @@ import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
-import { sharesOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
+import { partMoves, post } from "../ledger/index.ts";
+import { partsOf, sharesOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
 import { namedPayers, writePayers } from "./payers.ts";
 
 /** People an order concerns: its payee and everyone with a share. */
@@ -50,6 +50,8 @@ export interface CheckoutOptions {
   automatic?: boolean;
   /** Who pays the shop, checked as the payee's later change is (payers.ts); absent: the payee. */
   payers?: SetPayersBody["payers"] | undefined;
+  /** The request's Idempotency-Key, kept with the order's entries in the book. */
+  key?: string | null | undefined;
 }
 
 /**
@@ -143,32 +145,26 @@ export async function placeOrder(
             .map((m) => ({ userId: m.userId, name: m.name, role: m.role }) as OrderMemberSnapshot),
         })
         .returning();
-      // Those who carry something; the payee's own share is settled by paying the shop.
-      const inserted = await tx
-        .insert(orderShares)
-        .values(
-          shares
-            .filter((s) => s.total > 0)
-            .map((s) => {
-              const isPayee = s.userId === payee.userId;
-              return {
-                orderId: row!.id,
-                userId: s.userId,
-                name: s.name,
-                subtotalCents: s.subtotal,
-                feesCents: s.fees,
-                taxCents: s.tax,
-                totalCents: s.total,
-                originalTotalCents: s.total,
-                status: (isPayee ? "confirmed" : "unpaid") as ShareStatus,
-                confirmedAt: isPayee ? now : null,
-              };
-            }),
-        )
-        .returning();
+      // Those who carry something.
+      await tx.insert(orderShares).values(
+        shares
+          .filter((s) => s.total > 0)
+          .map((s) => ({
+            orderId: row!.id,
+            userId: s.userId,
+            name: s.name,
+            subtotalCents: s.subtotal,
+            feesCents: s.fees,
+            taxCents: s.tax,
+            totalCents: s.total,
+            originalTotalCents: s.total,
+          })),
+      );
       // Several payers: each share owes them in proportion, the payee's own included.
-      const payerRows = named.length > 0 ? await writePayers(tx, row!, named, now) : [];
-      const shareRows = payerRows.length > 0 ? await sharesOf(tx, [row!.id]) : inserted;
+      const payerRows = named.length > 0 ? await writePayers(tx, row!, named) : [];
+      const shareRows = await sharesOf(tx, [row!.id]);
+      // The book: each share's parts owed to the payers (the payee alone, by default).
+      const owed = partMoves(row!.id, [], partsOf(row!, shareRows, payerRows), "share");
       await endInTransaction(tx, sessionId, now);
       await deps.mailShares(
         tx,
@@ -189,6 +185,10 @@ export async function placeOrder(
       return {
         result: { row: row!, shares: shareRows, payers: payerRows },
         activity: { type: "order.placed", details },
+        afterActivity: async ([seq]) => {
+          const by = { id: user._id, name: user.name };
+          await post(tx, { at: now, by, key: options.key }, owed, seq ?? null);
+        },
       };
     },
     events: (placed, session) => [

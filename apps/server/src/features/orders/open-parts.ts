@@ -1,23 +1,15 @@
 /**
- * The parts of shares still open between people (openOfShare): a share not settled owes each
- * payer its part of its adjusted total (owedToPayers) less what was paid towards it
- * (openToPayers: paid_cents, of which settled_to went to each payer by recorded transfer); a share
- * paid beyond its adjusted total is owed the difference back by the payers (a credit, a negative
- * part). Balances, the settle plan, transfers and an account's deletion all read them.
+ * What is still open between people, from the ledger (features/ledger): each pair of people on
+ * an order whose posted entries do not net to zero, positive when the debtor owes, negative when
+ * the creditor owes a credit back. Balances, the settle plan, transfers, pay-info and an
+ * account's deletion all read them here.
  */
 import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner/contract";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
-import {
-  openOfShare,
-  partsOf,
-  payersFor,
-  payersOf,
-  sharesOf,
-  type OrderRow,
-  type ShareRow,
-} from "./order-view.ts";
+import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
+import type { OrderRow } from "./order-view.ts";
 
 /**
  * One share's open part of one order with one payer: positive, the debtor (the share's member)
@@ -51,69 +43,97 @@ const concerns = (userId: string): SQL => sql`(${orders.payeeId} = ${userId}
   or exists (select 1 from ${orderPayers} where ${orderPayers.orderId} = ${orders.id}
     and ${orderPayers.userId} = ${userId}))`;
 
-/**
- * Something may be open on the order: a share not confirmed yet, or adjustments (only they leave
- * a credit on a settled share).
- */
-const stillOpen = sql`(jsonb_array_length(${orders.adjustments}) > 0
-  or exists (select 1 from ${orderShares} where ${orderShares.orderId} = ${orders.id}
-  and ${orderShares.status} <> 'confirmed'))`;
+/** The order has entries in the book (every order does, once it has any share owed). */
+const inBook = sql`exists (select 1 from ledger_entries e where e.order_id = ${orders.id})`;
 
 /**
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
  * order first. People are named as they are now, a deleted one as the order recorded them.
  */
-export async function openParts(db: Db | Tx, userId: string, withId?: string): Promise<OpenPart[]> {
+export async function openParts(
+  db: Db | Tx,
+  userId: string,
+  withId?: string,
+): Promise<OpenPart[]> {
   const rows = await db
     .select()
     .from(orders)
-    .where(and(stillOpen, concerns(userId), withId ? concerns(withId) : undefined))
+    .where(and(inBook, concerns(userId), withId ? concerns(withId) : undefined))
     .orderBy(orders.placedAt, orders.number);
-  const ids = rows.map((r) => r.id);
-  const [shares, payers] = await Promise.all([sharesOf(db, ids), payersOf(db, ids)]);
-  const people = [...new Set([...shares.map((s) => s.userId), ...payers.map((p) => p.userId)])];
-  const current = new Map(
-    people.length === 0
-      ? []
-      : (
-          await db
-            .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
-            .from(users)
-            .where(inArray(users.id, people))
-        ).map((u) => [u.id, u.deletedAt ? null : u.name]),
+  const pairs = await pairsOfOrders(
+    db,
+    rows.map((r) => r.id),
   );
-  return rows.flatMap((row) => partsOfOrder(row, shares, payers, current));
+  const open = pairs.filter((p) => p.net !== 0);
+  const names = await namesOf(db, rows, open);
+  return rows.flatMap((row) =>
+    partsOfOrder(
+      row,
+      pairs.filter((p) => p.orderId === row.id),
+      names,
+    ),
+  );
 }
 
-/** One order's open parts (a helper of openParts, also used under a transfer's lock). */
+/**
+ * People as they are named now; a deleted one as the order recorded them (their share's or
+ * their payer row's name, else the payee's).
+ */
+async function namesOf(db: Db | Tx, rows: OrderRow[], pairs: Pair[]) {
+  const people = [...new Set(pairs.flatMap((p) => [p.debtor, p.creditor]))];
+  const ids = rows.map((r) => r.id);
+  if (people.length === 0) return new Map<string, Map<string, string>>();
+  const [current, recorded, payers] = await Promise.all([
+    db
+      .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
+      .from(users)
+      .where(inArray(users.id, people)),
+    db
+      .select({ orderId: orderShares.orderId, userId: orderShares.userId, name: orderShares.name })
+      .from(orderShares)
+      .where(inArray(orderShares.orderId, ids)),
+    db
+      .select({ orderId: orderPayers.orderId, userId: orderPayers.userId, name: orderPayers.name })
+      .from(orderPayers)
+      .where(inArray(orderPayers.orderId, ids)),
+  ]);
+  const now = new Map(current.map((u) => [u.id, u.deletedAt ? null : u.name]));
+  const byOrder = new Map<string, Map<string, string>>();
+  for (const row of rows) {
+    const names = new Map<string, string>();
+    if (row.payeeId) names.set(row.payeeId, row.payeeName);
+    for (const r of [...payers, ...recorded].filter((x) => x.orderId === row.id)) {
+      names.set(r.userId, r.name);
+    }
+    for (const [id, name] of now) if (name !== null) names.set(id, name);
+    byOrder.set(row.id, names);
+  }
+  return byOrder;
+}
+
+/** One order's open parts, from its pairs (also used under a transfer's lock). */
 export function partsOfOrder(
   row: OrderRow,
-  shares: ShareRow[],
-  payers: Awaited<ReturnType<typeof payersOf>>,
-  current: Map<string, string | null> = new Map(),
+  pairs: Pair[],
+  names: Map<string, Map<string, string>> = new Map(),
 ): OpenPart[] {
-  const own = shares.filter((s) => s.orderId === row.id);
-  const payerName = (id: string) =>
-    current.get(id) ??
-    payers.find((p) => p.orderId === row.id && p.userId === id)?.name ??
-    (id === row.payeeId ? row.payeeName : (own.find((s) => s.userId === id)?.name ?? ""));
-  const parts = partsOf(row, own, payers);
-  const payerIds = payersFor(row, payers).map((p) => p.userId);
-  return own.flatMap((share) =>
-    openOfShare(share, parts, payerIds).map((part) => ({
+  const nameOf = (id: string) => names.get(row.id)?.get(id) ?? "";
+  const placedAt = new Date(row.placedAt);
+  return pairs
+    .filter((p) => p.orderId === row.id && p.net !== 0)
+    .map((p) => ({
       orderId: row.id,
       sessionId: row.sessionId,
       number: row.number,
       sessionName: row.sessionName,
-      placedAt: new Date(row.placedAt),
-      debtorId: share.userId,
-      debtorName: current.get(share.userId) ?? share.name,
-      payerId: part.payer,
-      payerName: payerName(part.payer),
-      cents: part.cents,
-      status: share.status,
-    })),
-  );
+      placedAt,
+      debtorId: p.debtor,
+      debtorName: nameOf(p.debtor),
+      payerId: p.creditor,
+      payerName: nameOf(p.creditor),
+      cents: p.net,
+      status: shareBook(pairs, p.debtor, placedAt).status,
+    }));
 }
 
 /**
@@ -126,15 +146,14 @@ export async function openOwed(
   debtorId: string,
   payerId: string,
 ): Promise<number> {
-  const [row] = await db
-    .select()
-    .from(orders)
-    .where(sql`${orders.id} = ${orderId}`);
-  if (!row) return 0;
-  const parts = partsOfOrder(row, await sharesOf(db, [orderId]), await payersOf(db, [orderId]));
-  return parts
-    .filter((p) => p.debtorId === debtorId && p.payerId === payerId)
-    .reduce((sum, p) => sum + p.cents, 0);
+  const pairs = await pairsOfOrders(db, [orderId]);
+  const pair = pairs.find(
+    (p) =>
+      (p.debtor === debtorId && p.creditor === payerId) ||
+      (p.debtor === payerId && p.creditor === debtorId),
+  );
+  if (!pair) return 0;
+  return pair.debtor === debtorId ? pair.net : -pair.net;
 }
 
 /** A share not yet confirmed between the user and someone else, from the user's side. */

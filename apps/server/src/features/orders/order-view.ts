@@ -1,13 +1,12 @@
 /**
- * Orders as the API shows them, and who owes which payer what on one (the shares still open
- * between people are open-parts.ts).
+ * Orders as the API shows them: the split's figures from the order's rows, and every amount owed,
+ * paid and owed back from the ledger's pairs (features/ledger). partsOf() is what the split says
+ * each share owes each payer, which the ledger's share and adjustment entries follow.
  */
 import {
   allocate,
   applyAdjustments,
   fromCents,
-  isSettled,
-  openToPayers,
   orderNumber,
   owedToPayers,
   type Adjustment,
@@ -16,11 +15,12 @@ import {
 } from "@cartner/contract";
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
+import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
 import {
   orderPayers,
   orderShares,
+  orders,
   users,
-  type orders,
   type StoredAdjustment,
 } from "../../db/schema.ts";
 
@@ -113,31 +113,34 @@ export const adjustmentCents = (a: StoredAdjustment) => ({
   name: a.name,
 });
 
-/**
- * What is open on one share with each payer, signed (openToPayers: positive, the member owes the
- * payer; negative, a credit the payer owes back). A settled share (isSettled) owes nothing but may
- * still be owed a credit; a written-off one neither. `parts` are the order's (partsOf), `payers`
- * who paid the shop (payersFor's ids): a share adjusted to 0 has no parts, but what was paid
- * towards it still comes back (from the first payer named, when several were). The one rule the
- * order view, balances, the settle plan, transfers and account deletion read.
- */
-export function openOfShare(
-  s: ShareRow,
-  parts: Owed[],
-  payers: string[],
-): { payer: string; cents: number }[] {
-  if (s.settledAs === "written_off") return [];
-  const mine = payers.map((payer) => ({
-    payer,
-    cents: parts.find((p) => p.debtor === s.userId && p.payer === payer)?.cents ?? 0,
-  }));
-  const open = openToPayers(s.userId, mine, s.paidCents, s.settledTo);
-  const settled = isSettled({ status: s.status, total: s.totalCents, paid: s.paidCents });
-  return settled ? open.filter((p) => p.cents < 0) : open;
+/** An order's rows and its book, as build() takes them; null when there is no such order. */
+export async function loadOrder(
+  db: Db | Tx,
+  orderId: string,
+): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[]; pairs: Pair[] } | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!row) return null;
+  const [shares, payers, pairs] = await Promise.all([
+    sharesOf(db, [orderId]),
+    payersOf(db, [orderId]),
+    pairsOfOrders(db, [orderId]),
+  ]);
+  return { row, shares, payers, pairs };
+}
+
+/** The order as the API shows it, read whole (for mails and notices outside a request). */
+export async function orderOf(db: Db | Tx, orderId: string): Promise<Order | null> {
+  const found = await loadOrder(db, orderId);
+  return found ? build(found.row, found.shares, found.payers, found.pairs) : null;
 }
 
 /** The order as the API shows it (money in currency units, as everywhere in the API). */
-export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []): Order {
+export function build(
+  row: OrderRow,
+  shares: ShareRow[],
+  payers: PayerRow[],
+  pairs: Pair[],
+): Order {
   const adjusted = applyAdjustments(
     row.lines.map((l) => ({
       name: l.name,
@@ -148,13 +151,8 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
     row.adjustments.map(adjustmentCents),
   ).lines;
   const touched = new Set(row.adjustments.map((a) => a.lineIndex));
-  const parts = partsOf(row, shares, payers);
-  const payerIds = payersFor(row, payers).map((p) => p.userId);
-  const open = new Map(shares.map((s) => [s.userId, openOfShare(s, parts, payerIds)]));
-  const openWith = (debtor: string, payer: string) =>
-    open.get(debtor)?.find((p) => p.payer === payer)?.cents ?? 0;
-  const creditOf = (debtor: string) =>
-    -(open.get(debtor) ?? []).reduce((a, p) => a + Math.min(0, p.cents), 0);
+  const placedAt = new Date(row.placedAt);
+  const books = new Map(shares.map((s) => [s.userId, shareBook(pairs, s.userId, placedAt)]));
   return {
     _id: row.id,
     number: orderNumber(row.number),
@@ -189,23 +187,26 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
           Number(b.userId === row.payeeId) - Number(a.userId === row.payeeId) ||
           a.name.localeCompare(b.name),
       )
-      .map((s) => ({
-        userId: s.userId,
-        name: s.name,
-        subtotal: fromCents(s.subtotalCents),
-        fees: fromCents(s.feesCents),
-        tax: fromCents(s.taxCents),
-        total: fromCents(s.totalCents),
-        originalTotal: fromCents(s.originalTotalCents ?? s.totalCents),
-        paid: fromCents(s.paidCents),
-        credit: fromCents(creditOf(s.userId)),
-        status: s.status,
-        paidAt: iso(s.paidAt),
-        confirmedAt: iso(s.confirmedAt),
-        settledAs: s.settledAs,
-        accountDeleted: s.accountDeleted ?? false,
-        mail: s.mail,
-      })),
+      .map((s) => {
+        const book = books.get(s.userId)!;
+        return {
+          userId: s.userId,
+          name: s.name,
+          subtotal: fromCents(s.subtotalCents),
+          fees: fromCents(s.feesCents),
+          tax: fromCents(s.taxCents),
+          total: fromCents(s.totalCents),
+          originalTotal: fromCents(s.originalTotalCents ?? s.totalCents),
+          paid: fromCents(book.paid),
+          credit: fromCents(book.credit),
+          status: book.status,
+          paidAt: iso(book.paidAt),
+          confirmedAt: iso(book.confirmedAt),
+          settledAs: book.settledAs,
+          accountDeleted: s.accountDeleted ?? false,
+          mail: s.mail,
+        };
+      }),
     subtotal: fromCents(row.subtotalCents),
     fees: fromCents(row.feesCents),
     tax: fromCents(row.taxCents),
@@ -216,14 +217,17 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[] = []
       user: { _id: p.userId, name: p.name },
       amount: fromCents(p.cents),
     })),
-    parts: parts
-      .filter((p) => p.debtor !== p.payer)
+    // What each two people owe each other on it, from the book: the part by the split, and what
+    // of it is still open or owed back.
+    parts: pairs
+      .filter((p) => p.orderId === row.id && (p.part !== 0 || p.net !== 0))
+      .sort((a, b) => (a.debtor + a.creditor < b.debtor + b.creditor ? -1 : 1))
       .map((p) => ({
         debtor: p.debtor,
-        payer: p.payer,
-        amount: fromCents(p.cents),
-        open: fromCents(Math.max(0, openWith(p.debtor, p.payer))),
-        credit: fromCents(Math.max(0, -openWith(p.debtor, p.payer))),
+        payer: p.creditor,
+        amount: fromCents(p.part),
+        open: fromCents(Math.max(0, p.net)),
+        credit: fromCents(Math.max(0, -p.net)),
       })),
   };
 }

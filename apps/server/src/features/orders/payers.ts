@@ -3,25 +3,28 @@
  * (checkout.ts) or afterwards by the payee (set-payers.ts), and how they are written.
  */
 import { fromCents, toCents, type SetPayersBody } from "@cartner/contract";
-import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client.ts";
-import { orderPayers, orderShares } from "../../db/schema.ts";
-import { conflict, invalidFields } from "../../lib/errors.ts";
+import { eq, sql } from "drizzle-orm";
+import { executeRows, type Tx } from "../../db/client.ts";
+import { orderPayers } from "../../db/schema.ts";
+import { invalidFields } from "../../lib/errors.ts";
 import { formatMoney } from "./format.ts";
-import { partsOf, sharesOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "./order-view.ts";
 
 export const PAYERS_LOCKED =
   "The payers can no longer change: a share is already paid or settled under the current payers.";
 
 /**
- * A share paid, or settled other than by paying the shop, or with a part settled by transfer, or
- * reopened by an adjustment after a payment (paid_cents counts it).
+ * Money moved under the current payers: the book has more than the shares and adjustments (a
+ * claim, a payment, a settlement). Changing the payers then would re-point money already paid.
  */
-export const isSettled = (s: ShareRow) =>
-  s.status === "paid" ||
-  (s.status === "confirmed" && s.settledAs !== null) ||
-  Object.keys(s.settledTo).length > 0 ||
-  (s.status === "unpaid" && s.paidCents > 0);
+export async function moneyMoved(tx: Tx, orderId: string): Promise<boolean> {
+  const [row] = await executeRows<{ moved: boolean }>(
+    tx,
+    sql`select exists (select 1 from ledger_entries where order_id = ${orderId}
+      and kind not in ('share', 'adjustment')) as moved`,
+  );
+  return row?.moved ?? false;
+}
 
 /** A payer as stored, before the order has an id (checkout checks before it writes the order). */
 export type NamedPayer = Omit<PayerRow, "orderId">;
@@ -60,26 +63,10 @@ export function namedPayers(
   }));
 }
 
-/**
- * Inside the session write: the new payers, and each share unpaid if it owes anyone else, settled
- * by paying the shop if it owes nobody (409 once a share is paid or settled).
- */
-export async function writePayers(tx: Tx, row: OrderRow, named: NamedPayer[], now: Date) {
-  const shares = await sharesOf(tx, [row.id]);
-  if (shares.some(isSettled)) throw conflict(PAYERS_LOCKED);
+/** Inside the session write: the new payers (none: the payee paid it all). */
+export async function writePayers(tx: Tx, row: OrderRow, named: NamedPayer[]) {
   const rows: PayerRow[] = named.map((p) => ({ ...p, orderId: row.id }));
   await tx.delete(orderPayers).where(eq(orderPayers.orderId, row.id));
   if (rows.length > 0) await tx.insert(orderPayers).values(rows);
-  const parts = partsOf(row, shares, rows);
-  for (const share of shares) {
-    const owes = parts.some((p) => p.debtor === share.userId && p.payer !== share.userId);
-    const status = owes ? "unpaid" : "confirmed";
-    if (share.status === status) continue;
-    await tx
-      .update(orderShares)
-      // Nothing was paid (checked above) but the shop: a share that owes starts from nothing paid.
-      .set({ status, confirmedAt: owes ? null : now, paidAt: null, settledAs: null, paidCents: 0 })
-      .where(and(eq(orderShares.orderId, row.id), eq(orderShares.userId, share.userId)));
-  }
   return rows;
 }

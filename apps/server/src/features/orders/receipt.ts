@@ -7,6 +7,7 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { creditOwedBy, describeAdjustment, type Order } from "@cartner/contract";
+import { openOf, paidToShop } from "./receipt-text.ts";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
 import { formatDateTime, formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
@@ -109,7 +110,7 @@ export async function renderReceipt(order: Order, now: Date, currency: string): 
   doc.moveDown(0.3);
   doc.font("body").fontSize(10).fillColor(MUTED);
   doc.text(`Placed ${formatDateTime(order.placedAt)} by ${order.placedBy.name}`);
-  doc.text(`Paid to the shop by ${order.payee.name}: every other share is owed to them.`);
+  doc.text(paidToShop(order, formatMoney));
   doc.moveDown(1.2);
 
   /** Starts a new page unless `height` more points fit on this one (PDFKit would split text). */
@@ -281,11 +282,37 @@ export async function renderReceipt(order: Order, now: Date, currency: string): 
               s.credit > 0
                 ? `; credit ${formatMoney(s.credit)} owed back by ${creditOwedBy(order, s.userId)}`
                 : ""
-            }${s.status === "unpaid" && s.paid > 0 ? `; ${formatMoney(s.paid)} already paid, ${formatMoney(s.total - s.paid)} left` : ""}`,
+            }${s.status === "unpaid" && s.paid > 0 ? `; ${formatMoney(s.paid)} already paid, ${formatMoney(openOf(order, s.userId))} left` : ""}`,
           }
         : {}),
     })),
   );
+
+  // What each member owes each payer, from the book: the part, and what of it is still open.
+  const owes = order.parts.filter((p) => p.amount > 0 || p.open > 0 || p.credit > 0);
+  if (owes.length > 0) {
+    const nameOf = (id: string) =>
+      order.split.find((x) => x.userId === id)?.name ??
+      order.payers.find((x) => x.user._id === id)?.user.name ??
+      order.payee.name;
+    table(
+      "Who owes whom",
+      [
+        { label: "Member", width: w(0.28) },
+        { label: "Owes", width: w(0.28) },
+        { label: "Part", width: w(0.15), align: "right" },
+        { label: "Still owed", width: width - w(0.28) - w(0.28) - w(0.15), align: "right" },
+      ],
+      owes.map((p) => ({
+        cells: [
+          nameOf(p.debtor),
+          nameOf(p.payer),
+          formatMoney(p.amount),
+          p.credit > 0 ? `${formatMoney(p.credit)} owed back` : formatMoney(p.open),
+        ],
+      })),
+    );
+  }
 
   keep(40);
   doc
@@ -293,7 +320,7 @@ export async function renderReceipt(order: Order, now: Date, currency: string): 
     .fontSize(8)
     .fillColor(MUTED)
     .text(
-      `Members pay ${order.payee.name} directly; Cartner records it. Statuses as of ${formatDateTime(now.toISOString())}.`,
+      `Members pay ${order.payers.length > 1 ? "the payers" : order.payee.name} directly; Cartner records it. Statuses as of ${formatDateTime(now.toISOString())}.`,
       left,
       doc.y,
       { width },

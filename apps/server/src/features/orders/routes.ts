@@ -1,8 +1,14 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { Clock } from "../../lib/clock.ts";
 import { route } from "../../lib/endpoint.ts";
 import { renderReceipt } from "./receipt.ts";
 import type { OrderService } from "./service.ts";
+
+/** The caller and the request's Idempotency-Key, which the book keeps with what it writes. */
+const actorOf = (request: FastifyRequest) => ({
+  user: request.auth.user,
+  key: request.idempotency?.key ?? null,
+});
 
 /** Checkout, orders and their receipts, balances, settling up. */
 export const orderRoutes =
@@ -12,6 +18,7 @@ export const orderRoutes =
       reply.code(201).send({
         order: await orders.checkout(request.params.id, request.auth.user, {
           payers: request.body?.payers,
+          key: request.idempotency?.key ?? null,
         }),
       }),
     );
@@ -24,6 +31,10 @@ export const orderRoutes =
       order: await orders.get(request.params.id, request.auth.user._id),
     }));
 
+    route(app, "GET /api/orders/:id/entries", async (request) =>
+      orders.entries(request.params.id, request.auth.user._id, request.query),
+    );
+
     route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
       const order = await orders.get(request.params.id, request.auth.user._id);
       const pdf = await renderReceipt(order, clock.now(), currency);
@@ -34,13 +45,13 @@ export const orderRoutes =
     });
 
     route(app, "POST /api/orders/:id/paid", async (request) => ({
-      order: await orders.markPaid(request.params.id, request.auth.user._id),
+      order: await orders.markPaid(request.params.id, actorOf(request)),
     }));
 
     route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
       order: await orders.confirm(
         request.params.id,
-        request.auth.user._id,
+        actorOf(request),
         request.params.userId,
         request.body?.how,
       ),
@@ -52,7 +63,7 @@ export const orderRoutes =
 
     route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
       reply.code(201).send({
-        order: await orders.adjust(request.params.id, request.auth.user, request.body),
+        order: await orders.adjust(request.params.id, actorOf(request), request.body),
       }),
     );
 
@@ -66,7 +77,7 @@ export const orderRoutes =
     }));
 
     route(app, "PUT /api/orders/:id/payers", async (request) => ({
-      order: await orders.setPayers(request.params.id, request.auth.user._id, request.body),
+      order: await orders.setPayers(request.params.id, actorOf(request), request.body),
     }));
 
     route(app, "GET /api/balances/settle-plan", async (request) => ({
@@ -74,7 +85,7 @@ export const orderRoutes =
     }));
 
     route(app, "POST /api/balances/transfers", async (request, reply) =>
-      reply.code(201).send({ settled: await orders.transfer(request.auth.user, request.body) }),
+      reply.code(201).send({ settled: await orders.transfer(actorOf(request), request.body) }),
     );
 
     route(app, "GET /api/balances", async (request) => ({

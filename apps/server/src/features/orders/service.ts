@@ -31,8 +31,11 @@ import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
 import { checkoutNoticeBody } from "./checkout-notice.ts";
 import { balancesOf } from "./open-parts.ts";
+import { pairsOfOrders, type Pair } from "../ledger/index.ts";
+import { entriesOf } from "./entries.ts";
 import {
   build,
+  loadOrder,
   payersOf,
   sharesOf,
   type OrderRow,
@@ -40,7 +43,7 @@ import {
   type ShareRow,
 } from "./order-view.ts";
 import { setPayers as storePayers } from "./set-payers.ts";
-import { markPaid as markSharePaid, settleShare } from "./settle.ts";
+import { markPaid as markSharePaid, settleShare, type Actor } from "./settle.ts";
 import { planFor, recordTransfer } from "./transfers.ts";
 
 export { unsettledShares, type UnsettledRow } from "./open-parts.ts";
@@ -63,21 +66,18 @@ export function createOrderService(deps: {
   const { db, events, media } = deps;
   const money = (amount: number) => formatMoney(amount, deps.currency);
 
-  async function load(
-    orderId: string,
-  ): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] } | null> {
-    const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
-    if (!row) return null;
-    const [shares, payers] = await Promise.all([sharesOf(db, [orderId]), payersOf(db, [orderId])]);
-    return { row, shares, payers };
-  }
+  const load = (orderId: string) => loadOrder(db, orderId);
+  type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
+  const view = (found: Loaded) => build(found.row, found.shares, found.payers, found.pairs);
 
-  const roleIn = (row: OrderRow, shares: ShareRow[], userId: string): OrderCaller =>
-    row.payeeId === userId
+  const roleIn = (found: Loaded, userId: string): OrderCaller =>
+    found.row.payeeId === userId
       ? "payee"
-      : shares.some((s) => s.userId === userId)
-        ? "sharer"
-        : "stranger";
+      : found.payers.some((p) => p.userId === userId)
+        ? "payer"
+        : found.shares.some((s) => s.userId === userId)
+          ? "sharer"
+          : "stranger";
 
   /** The order and the caller's part in it; anyone without one gets 404 (ids reveal nothing). */
   async function access(
@@ -87,16 +87,13 @@ export function createOrderService(deps: {
       | "order.read"
       | "order.pay"
       | "order.confirm"
+      | "order.mail"
       | "order.adjust"
       | "order.dispute"
       | "order.payers",
   ) {
     const found = await load(orderId);
-    requireAllowed(
-      found ? roleIn(found.row, found.shares, userId) : null,
-      action,
-      "Order not found",
-    );
+    requireAllowed(found ? roleIn(found, userId) : null, action, "Order not found");
     return found!;
   }
 
@@ -120,8 +117,9 @@ export function createOrderService(deps: {
   ): Promise<Order> {
     const placed = await placeOrder(db, { ...deps, mailShares }, sessionId, user, options);
     deps.mails.wake();
-    const order = build(placed.row, placed.shares, placed.payers);
-    noticeCheckout(order, user._id, placed);
+    const found = (await load(placed.row.id))!;
+    const order = view(found);
+    noticeCheckout(order, user._id, found);
     return order;
   }
 
@@ -132,7 +130,7 @@ export function createOrderService(deps: {
   function noticeCheckout(
     order: Order,
     actorId: string,
-    placed: { row: OrderRow; shares: ShareRow[]; payers: PayerRow[] },
+    placed: { row: OrderRow; shares: ShareRow[]; payers: PayerRow[]; pairs: Pair[] },
   ) {
     deps.notices?.later({
       kind: "checkout",
@@ -185,7 +183,7 @@ export function createOrderService(deps: {
       const fresh = await load(orderId);
       if (fresh) announce(fresh.row, fresh.shares);
     };
-    const order = build(found.row, found.shares, found.payers);
+    const order = view(found);
     try {
       await deps.mailer.send(orderMail(order, to, media.orderPage(orderId), deps.currency));
     } catch (error) {
@@ -209,68 +207,88 @@ export function createOrderService(deps: {
       )
       .orderBy(desc(orders.placedAt), desc(orders.number));
     const ids = rows.map((r) => r.id);
-    const [shares, payers] = await Promise.all([sharesOf(db, ids), payersOf(db, ids)]);
+    const [shares, payers, pairs] = await Promise.all([
+      sharesOf(db, ids),
+      payersOf(db, ids),
+      pairsOfOrders(db, ids),
+    ]);
     return rows.map((row) =>
       build(
         row,
         shares.filter((s) => s.orderId === row.id),
-        payers,
+        payers.filter((p) => p.orderId === row.id),
+        pairs.filter((p) => p.orderId === row.id),
       ),
     );
   }
 
   async function get(orderId: string, userId: string): Promise<Order> {
-    const { row, shares, payers } = await access(orderId, userId, "order.read");
-    return build(row, shares, payers);
+    return view(await access(orderId, userId, "order.read"));
   }
 
-  /** Your share becomes "paid"; already paid or confirmed: 200, nothing changes (settle.ts). */
-  async function markPaid(orderId: string, userId: string): Promise<Order> {
-    const paid = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), userId);
-    const { row, shares, payers } = (await load(orderId))!;
-    const order = build(row, shares, payers);
+  /** The order's book, oldest first (entries.ts). */
+  async function entries(orderId: string, userId: string, page: { cursor?: string; limit: number }) {
+    await access(orderId, userId, "order.read");
+    return entriesOf(db, orderId, page);
+  }
+
+  /**
+   * "I've paid": a claim to each payer the caller owes (settle.ts); already claimed or settled:
+   * 200, nothing changes. Each payer owed hears what was claimed to them.
+   */
+  async function markPaid(orderId: string, actor: Actor): Promise<Order> {
+    const userId = actor.user._id;
+    const claimed = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), actor);
+    const order = view((await load(orderId))!);
     const share = order.split.find((s) => s.userId === userId);
-    if (paid && share) {
+    if (claimed > 0 && share) {
+      const owed = order.parts.filter((p) => p.debtor === userId && p.open > 0);
       deps.notices?.later({
         kind: "payment",
-        userIds: [order.payee._id],
+        userIds: owed.map((p) => p.payer),
         actorId: userId,
         sessionId: order.sessionId,
         orderId,
         title: `${share.name} paid their share`,
-        body: `${share.name} marked ${money(Math.max(0, share.total - share.paid))} for ${order.sessionName} (${order.number}) as paid`,
+        body: (payerId: string) =>
+          `${share.name} marked ${money(owed.find((p) => p.payer === payerId)?.open ?? 0)} for ${order.sessionName} (${order.number}) as paid to you`,
         url: `/orders/${orderId}`,
       });
     }
     return order;
   }
 
-  /** The payee settles a member's share (settle.ts): confirmed, paid in cash or written off. */
+  /**
+   * A creditor (the payee, or another payer) settles what a member owes them (settle.ts):
+   * confirmed, paid in cash or written off; only their own part.
+   */
   async function confirm(
     orderId: string,
-    payeeId: string,
+    actor: Actor,
     memberId: string,
     how: SettlementKind = "transfer",
   ): Promise<Order> {
-    const order = await access(orderId, payeeId, "order.confirm");
+    const order = await access(orderId, actor.user._id, "order.confirm");
     const share = order.shares.find((s) => s.userId === memberId);
     if (!share) throw notFound("Share not found");
-    if (how === "transfer" && share.status === "unpaid") {
+    const pair = order.pairs.find(
+      (p) => p.debtor === memberId && p.creditor === actor.user._id && p.net > 0,
+    );
+    if (how === "transfer" && pair && pair.claimed === 0) {
       throw conflict(
         `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
       );
     }
-    const settled = await settleShare(db, deps, order, payeeId, share, how);
-    const fresh = (await load(orderId))!;
-    const built = build(fresh.row, fresh.shares, fresh.payers);
-    if (settled) {
-      const amount = money(fromCents(share.totalCents));
-      const payee = built.payee.name;
+    const settled = await settleShare(db, deps, order, actor, share, how);
+    const built = view((await load(orderId))!);
+    if (settled > 0) {
+      const amount = money(fromCents(settled));
+      const payee = actor.user.name;
       const where = `${built.sessionName} (${built.number})`;
       deps.notices?.later({
         kind: "payment",
         userIds: [memberId],
-        actorId: payeeId,
+        actorId: actor.user._id,
         sessionId: built.sessionId,
         orderId,
         title: how === "written_off" ? "Your share was written off" : "Your share is settled",
@@ -291,7 +309,7 @@ export function createOrderService(deps: {
    * once (the failed job's own retries may still come; whichever sends first marks it sent).
    */
   async function resendMail(orderId: string, payeeId: string): Promise<Order> {
-    const { shares } = await access(orderId, payeeId, "order.confirm");
+    const { shares } = await access(orderId, payeeId, "order.mail");
     const failed = shares.filter((s) => s.mail === "failed").map((s) => s.userId);
     if (failed.length > 0) {
       await db.transaction(async (tx) => {
@@ -309,21 +327,19 @@ export function createOrderService(deps: {
       });
       deps.mails.wake();
     }
-    const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares, fresh.payers);
+    return view((await load(orderId))!);
   }
 
   /** Your net with each person across orders (open-parts.ts). */
   const balances = (userId: string) => balancesOf(db, userId, media.userAvatar);
 
   /** The payee records what the shop delivered and charged; the order re-splits (adjust.ts). */
-  async function adjust(orderId: string, user: User, body: AdjustmentBody): Promise<Order> {
-    const found = await access(orderId, user._id, "order.adjust");
-    const was = build(found.row, found.shares, found.payers);
-    await recordAdjustment(db, deps, found, user, body);
-    const fresh = (await load(orderId))!;
-    const order = build(fresh.row, fresh.shares, fresh.payers);
-    const notice = adjustmentNotice(was, order, user, money);
+  async function adjust(orderId: string, actor: Actor, body: AdjustmentBody): Promise<Order> {
+    const found = await access(orderId, actor.user._id, "order.adjust");
+    const was = view(found);
+    await recordAdjustment(db, deps, found, actor, body);
+    const order = view((await load(orderId))!);
+    const notice = adjustmentNotice(was, order, actor.user, money);
     if (notice) deps.notices?.later(notice);
     return order;
   }
@@ -337,25 +353,29 @@ export function createOrderService(deps: {
   ): Promise<Order> {
     const order = await access(orderId, user._id, "order.dispute");
     await disputeAdjustment(db, deps, order, user, adjustmentId, comment);
-    const fresh = (await load(orderId))!;
-    const built = build(fresh.row, fresh.shares, fresh.payers);
+    const built = view((await load(orderId))!);
     deps.notices?.later(disputeNotice(built, user, comment));
     return built;
   }
 
   /** The payee says who paid the shop (set-payers.ts). */
-  async function setPayers(orderId: string, payeeId: string, body: SetPayersBody): Promise<Order> {
-    await storePayers(db, deps, await access(orderId, payeeId, "order.payers"), payeeId, body);
-    const fresh = (await load(orderId))!;
-    return build(fresh.row, fresh.shares, fresh.payers);
+  async function setPayers(orderId: string, actor: Actor, body: SetPayersBody): Promise<Order> {
+    await storePayers(db, deps, await access(orderId, actor.user._id, "order.payers"), actor, body);
+    return view((await load(orderId))!);
   }
 
   /** The fewest transfers that settle the caller's orders (transfers.ts). */
   const settlePlan = (userId: string, withId?: string) => planFor(db, userId, withId);
 
   /** The caller paid someone they owe (transfers.ts); the one paid hears of it. */
-  async function transfer(user: User, body: RecordTransferBody) {
-    const settled = await recordTransfer(db, deps, user._id, body);
+  async function transfer(actor: Actor, body: RecordTransferBody) {
+    const { user } = actor;
+    const settled = await recordTransfer(
+      db,
+      deps,
+      { userId: user._id, name: user.name, key: actor.key },
+      body,
+    );
     const count = settled.length;
     deps.notices?.later({
       kind: "payment",
@@ -372,6 +392,7 @@ export function createOrderService(deps: {
     checkout,
     list,
     get,
+    entries,
     markPaid,
     confirm,
     resendMail,

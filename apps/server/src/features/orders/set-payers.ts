@@ -1,10 +1,10 @@
 /**
  * Several payers: the payee says who paid the shop and how much (two cards). The amounts add up
- * to the order's total (the adjusted one, after adjustments) to the cent; each payer is the payee or a member with a share. Changing
- * the payers re-points every share's parts, so it is refused once any share is paid or settled
- * (money already moved under the old payers; undoing it is the people's business, not a silent
- * re-split). Shares that now owe nobody (a payer's own part) are settled by paying the shop; the
- * others are unpaid. The check and the write are payers.ts, which the checkout uses too.
+ * to the order's total (the adjusted one, after adjustments) to the cent; each payer is the payee
+ * or a member with a share. Changing the payers re-points every share's parts: the book's parts
+ * move to the new ones ("share" entries of the difference). It is refused once money moved (a
+ * claim, a payment, a settlement: undoing it is the people's business, not a silent re-split).
+ * The check and the write are payers.ts, which the checkout uses too.
  */
 import { fromCents, orderNumber, type SetPayersBody } from "@cartner/contract";
 import type { Db } from "../../db/client.ts";
@@ -13,8 +13,10 @@ import { conflict } from "../../lib/errors.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
-import type { OrderRow, ShareRow } from "./order-view.ts";
-import { isSettled, namedPayers, PAYERS_LOCKED, writePayers } from "./payers.ts";
+import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
+import { partsOf, sharesOf, type OrderRow, type ShareRow } from "./order-view.ts";
+import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "./payers.ts";
+import type { Actor } from "./settle.ts";
 
 /** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
 type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };
@@ -24,21 +26,28 @@ export async function setPayers(
   db: Db,
   deps: Deps,
   order: { row: OrderRow; shares: ShareRow[] },
-  payeeId: string,
+  actor: Actor,
   body: SetPayersBody,
 ): Promise<void> {
   const { row, shares } = order;
   const named = namedPayers(row, shares, body.payers, deps.currency);
-  // Checked here for a clear answer, and again under the session's lock for a race.
-  if (shares.some(isSettled)) throw conflict(PAYERS_LOCKED);
   await writeSession(db, deps, {
     sessionId: row.sessionId,
-    userId: payeeId,
+    userId: actor.user._id,
     // The order service checked the caller is the payee.
     action: null,
     active: false,
     change: async ({ tx, now }) => {
-      const rows = await writePayers(tx, row, named, now);
+      // Under the session's lock: a payment racing this either came first (refused) or waits.
+      if (await moneyMoved(tx, row.id)) throw conflict(PAYERS_LOCKED);
+      const rows = await writePayers(tx, row, named);
+      const moves = partMoves(
+        row.id,
+        await pairsOfOrder(tx, row.id),
+        partsOf(row, await sharesOf(tx, [row.id]), rows),
+        "share",
+        "Payers changed",
+      );
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),
@@ -47,7 +56,15 @@ export async function setPayers(
             ? rows.map((p) => ({ name: p.name, amount: fromCents(p.amountCents) }))
             : [{ name: row.payeeName, amount: fromCents(row.totalCents) }],
       };
-      return { result: true, activity: { type: "order.payers", details }, version: "unchanged" };
+      return {
+        result: true,
+        activity: { type: "order.payers", details },
+        version: "unchanged",
+        afterActivity: async ([seq]) => {
+          const by = { id: actor.user._id, name: actor.user.name };
+          await post(tx, { at: now, by, key: actor.key }, moves, seq ?? null);
+        },
+      };
     },
     events: () => [
       {

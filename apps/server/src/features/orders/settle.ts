@@ -1,24 +1,38 @@
 /**
- * Settling up, recorded only (there is no card payment): a sharer says they paid, the payee
- * confirms or settles a share another way. Each is a guarded update, a no-op the second time, and
- * a session write (write.ts) of the order's session: an entry when something changed, the version
- * kept (an ended session's members' views do not change), `order.updated` to the order's people.
+ * Settling up, recorded only (there is no card payment), in the ledger (features/ledger): a
+ * member says they paid (a claim to each person they owe), a creditor confirms it or settles what
+ * the member owes them another way. Each is a session write of the order's session (write.ts):
+ * under its lock, the book read and appended to; an activity entry when something changed, the
+ * version kept (an ended session's members' views do not change), `order.updated` to the order's
+ * people. Doing it a second time changes nothing.
  */
-import { fromCents, orderNumber, type SettlementKind, type ShareStatus } from "@cartner/contract";
-import { and, eq, inArray } from "drizzle-orm";
+import { fromCents, orderNumber, type User } from "@cartner/contract";
 import type { Db } from "../../db/client.ts";
-import { orderShares } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
+import {
+  claimsOf,
+  pairsOfOrder,
+  post,
+  settlementOf,
+  type Posting,
+  type Settlement,
+} from "../ledger/index.ts";
 import { peopleOf } from "./checkout.ts";
 import type { OrderRow, ShareRow } from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
-/** After commit, when a share changed: the order's people refetch it. */
-const orderUpdated = (row: OrderRow, shares: ShareRow[]) => (changed: boolean) =>
-  changed
+/** Who acts, and the request's Idempotency-Key (kept with the entries). */
+export interface Actor {
+  user: Pick<User, "_id" | "name">;
+  key?: string | null | undefined;
+}
+
+/** After commit, when something was written: the order's people refetch it. */
+const orderUpdated = (row: OrderRow, shares: ShareRow[]) => (cents: number) =>
+  cents > 0
     ? [
         {
           event: { type: "order.updated" as const, sessionId: row.sessionId, orderId: row.id },
@@ -27,40 +41,40 @@ const orderUpdated = (row: OrderRow, shares: ShareRow[]) => (changed: boolean) =
       ]
     : [];
 
-/** The sharer's share becomes "paid"; already paid or confirmed: nothing changes. */
+const sum = (postings: Posting[]) =>
+  postings.filter((p) => !p.refId || p.kind === "confirmed").reduce((a, p) => a + p.cents, 0);
+
+/**
+ * "I've paid": a claim to each person the member still owes on the order. Answers the cents
+ * claimed (0: already claimed or nothing owed).
+ */
 export async function markPaid(
   db: Db,
   deps: Deps,
   order: { row: OrderRow; shares: ShareRow[] },
-  userId: string,
-): Promise<boolean> {
+  actor: Actor,
+): Promise<number> {
   const { row } = order;
   const { result } = await writeSession(db, deps, {
     sessionId: row.sessionId,
-    userId,
+    userId: actor.user._id,
     // The order service checked the caller's part in the order.
     action: null,
     active: false,
     change: async ({ tx, now }) => {
-      const [paid] = await tx
-        .update(orderShares)
-        .set({ status: "paid", paidAt: now })
-        .where(
-          and(
-            eq(orderShares.orderId, row.id),
-            eq(orderShares.userId, userId),
-            eq(orderShares.status, "unpaid"),
-          ),
-        )
-        .returning({ total: orderShares.totalCents, before: orderShares.paidCents });
-      if (!paid) return { result: false, version: "unchanged" };
-      // What they paid now: the rest, when an adjustment raised a share they had paid.
-      const details = {
-        orderId: row.id,
-        number: orderNumber(row.number),
-        amount: fromCents(Math.max(0, paid.total - paid.before)),
+      const claims = claimsOf(row.id, await pairsOfOrder(tx, row.id), actor.user._id);
+      const cents = sum(claims);
+      if (cents === 0) return { result: 0, version: "unchanged" };
+      const details = { orderId: row.id, number: orderNumber(row.number), amount: fromCents(cents) };
+      return {
+        result: cents,
+        activity: { type: "order.paid", details },
+        version: "unchanged",
+        afterActivity: async ([seq]) => {
+          const by = { id: actor.user._id, name: actor.user.name };
+          await post(tx, { at: now, by, key: actor.key }, claims, seq ?? null);
+        },
       };
-      return { result: true, activity: { type: "order.paid", details }, version: "unchanged" };
     },
     events: orderUpdated(row, order.shares),
   });
@@ -68,47 +82,49 @@ export async function markPaid(
 }
 
 /**
- * The payee settles a member's share: "transfer" confirms a payment the member marked as paid;
- * "cash" and "written_off" settle it paid or not. Settling a settled share changes nothing.
+ * A creditor settles what `member` owes them on the order (settlementOf): "transfer" confirms
+ * the member's claims, "cash" and "written_off" settle what is open. Answers the cents settled (0:
+ * nothing changed).
  */
 export async function settleShare(
   db: Db,
   deps: Deps,
   order: { row: OrderRow; shares: ShareRow[] },
-  payeeId: string,
-  share: ShareRow,
-  how: SettlementKind,
-): Promise<boolean> {
+  actor: Actor,
+  member: ShareRow,
+  how: Settlement,
+): Promise<number> {
   const { row } = order;
-  const settleable: ShareStatus[] = how === "transfer" ? ["paid"] : ["unpaid", "paid"];
   const { result } = await writeSession(db, deps, {
     sessionId: row.sessionId,
-    userId: payeeId,
-    // The order service checked the caller is the payee.
+    userId: actor.user._id,
+    // The order service checked the caller is a creditor of the order.
     action: null,
     active: false,
     change: async ({ tx, now }) => {
-      const [confirmed] = await tx
-        .update(orderShares)
-        .set({ status: "confirmed", confirmedAt: now, settledAs: how })
-        .where(
-          and(
-            eq(orderShares.orderId, row.id),
-            eq(orderShares.userId, share.userId),
-            inArray(orderShares.status, settleable),
-          ),
-        )
-        .returning({ total: orderShares.totalCents, before: orderShares.paidCents });
-      if (!confirmed) return { result: false, version: "unchanged" };
+      const pair = (await pairsOfOrder(tx, row.id)).find(
+        (p) => p.debtor === member.userId && p.creditor === actor.user._id,
+      );
+      const postings = pair ? settlementOf(row.id, pair, how) : [];
+      const cents = sum(postings);
+      if (cents === 0) return { result: 0, version: "unchanged" };
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),
-        member: share.name,
-        memberId: share.userId,
-        amount: fromCents(Math.max(0, confirmed.total - confirmed.before)),
+        member: member.name,
+        memberId: member.userId,
+        amount: fromCents(cents),
         how,
       };
-      return { result: true, activity: { type: "order.confirmed", details }, version: "unchanged" };
+      return {
+        result: cents,
+        activity: { type: "order.confirmed", details },
+        version: "unchanged",
+        afterActivity: async ([seq]) => {
+          const by = { id: actor.user._id, name: actor.user.name };
+          await post(tx, { at: now, by, key: actor.key }, postings, seq ?? null);
+        },
+      };
     },
     events: orderUpdated(row, order.shares),
   });

@@ -14,9 +14,9 @@ import {
   type PlannedTransfer,
   type RecordTransferBody,
 } from "@cartner/contract";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { orderShares, orders } from "../../db/schema.ts";
+import { orders } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, invalidFields } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
@@ -24,8 +24,9 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSessionsTogether } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { formatMoney } from "./format.ts";
-import { flowOf, openParts, partsOfOrder, type OpenPart } from "./open-parts.ts";
-import { payersOf, sharesOf } from "./order-view.ts";
+import { pairsOfOrder, post, voids, type Posting } from "../ledger/index.ts";
+import { flowOf, openParts, type OpenPart } from "./open-parts.ts";
+import { sharesOf } from "./order-view.ts";
 
 /** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
 type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };
@@ -85,9 +86,10 @@ const oldestFirst = (a: OpenPart, b: OpenPart) =>
 export async function recordTransfer(
   db: Db,
   deps: Deps,
-  userId: string,
+  caller: { userId: string; name: string; key?: string | null | undefined },
   body: RecordTransferBody,
 ): Promise<{ orderId: string; amount: number }[]> {
+  const { userId } = caller;
   if (body.to === userId) throw invalidFields({ to: "You cannot pay yourself" });
   const parts = await openParts(db, userId, body.to);
   const { owe, back, upTo, matching } = between(parts, userId, body.to);
@@ -105,7 +107,7 @@ export async function recordTransfer(
         .join(", ")} would`,
     });
   }
-  return settle(db, deps, userId, body.to, [...owe.slice(0, take), ...back]);
+  return settle(db, deps, userId, body.to, [...owe.slice(0, take), ...back], caller);
 }
 
 /** Settles these parts, each order a session write, all in one transaction. */
@@ -115,6 +117,7 @@ async function settle(
   userId: string,
   toId: string,
   chosen: OpenPart[],
+  event: { key?: string | null | undefined; name: string },
 ): Promise<{ orderId: string; amount: number }[]> {
   const byOrder = new Map<string, OpenPart[]>();
   for (const p of chosen) byOrder.set(p.orderId, [...(byOrder.get(p.orderId) ?? []), p]);
@@ -142,7 +145,7 @@ async function settle(
         action: null,
         active: false,
         change: async ({ tx, now }) => {
-          const row = await settleOrder(tx, orderId, mine, now);
+          const { row, postings } = await settleOrder(tx, orderId, mine);
           const details = {
             orderId,
             number: orderNumber(first.number),
@@ -150,10 +153,14 @@ async function settle(
             toId,
             amount: fromCents(cents),
           };
+          const by = { id: userId, name: event.name };
           return {
             result: row,
             activity: { type: "order.transfer", details },
             version: "unchanged",
+            afterActivity: async ([seq]) => {
+              await post(tx, { at: now, by, key: event.key }, postings, seq ?? null);
+            },
           };
         },
         events: (row) => [
@@ -170,41 +177,31 @@ async function settle(
 }
 
 /**
- * Under the session's lock: the parts must still be open as read (else 409, nothing stored);
- * each part's amount, signed, is added to what its share paid that payer (settled_to) and to
- * what the share paid in all (paid_cents, which adjustments and balances read): a credit paid
- * back takes its amount off both, the mirror of a part paid. A share not settled yet with nothing
- * left open to anyone is confirmed; a settled one keeps how it was settled.
+ * Under the session's lock: the parts must still be open as read (else 409, nothing stored).
+ * Each part settled is one entry between the two, from the one paid to the one who paid: a debt
+ * the caller pays ("transfer"), or a credit the payer pays back ("credit_back"); a part settled
+ * in full voids the debtor's waiting claims to that creditor.
  */
-async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[], now: Date) {
+async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[]) {
   const [row] = await tx.select().from(orders).where(eq(orders.id, orderId));
-  const [shares, payers] = await Promise.all([sharesOf(tx, [orderId]), payersOf(tx, [orderId])]);
-  const open = partsOfOrder(row!, shares, payers);
+  const [shares, pairs] = await Promise.all([sharesOf(tx, [orderId]), pairsOfOrder(tx, orderId)]);
+  const postings: Posting[] = [];
   for (const part of chosen) {
-    const still = open.find((o) => o.debtorId === part.debtorId && o.payerId === part.payerId);
-    if (!still || still.cents !== part.cents) {
+    const pair = pairs.find((p) => p.debtor === part.debtorId && p.creditor === part.payerId);
+    if (!pair || pair.net !== part.cents) {
       throw conflict("These shares changed meanwhile: reload the balances and try again.");
     }
-  }
-  const debtors = [...new Set(chosen.map((p) => p.debtorId))];
-  for (const debtorId of debtors) {
-    const settledNow = chosen.filter((p) => p.debtorId === debtorId);
-    const left = open.filter(
-      (o) => o.debtorId === debtorId && !settledNow.some((p) => p.payerId === o.payerId),
+    const flow = flowOf(part);
+    postings.push(
+      ...(part.cents > 0 ? voids(orderId, pair) : []),
+      {
+        orderId,
+        kind: part.cents > 0 ? "transfer" : "credit_back",
+        fromId: flow.toId,
+        toId: flow.fromId,
+        cents: flow.cents,
+      },
     );
-    const share = shares.find((s) => s.userId === debtorId)!;
-    const settledTo = { ...share.settledTo };
-    for (const p of settledNow) settledTo[p.payerId] = (settledTo[p.payerId] ?? 0) + p.cents;
-    await tx
-      .update(orderShares)
-      .set({
-        settledTo,
-        paidCents: share.paidCents + settledNow.reduce((a, p) => a + p.cents, 0),
-        ...(left.length === 0 && share.status !== "confirmed"
-          ? { status: "confirmed" as const, confirmedAt: now, settledAs: "transfer" as const }
-          : {}),
-      })
-      .where(and(eq(orderShares.orderId, orderId), eq(orderShares.userId, debtorId)));
   }
-  return { row: row!, shares };
+  return { row: { row: row!, shares }, postings };
 }

@@ -3,7 +3,7 @@
  * UTF-8 only with it), CRLF rows (RFC 4180), one header row, ISO 8601 UTC times, amounts as plain
  * numbers with a dot and two decimals, and text that could start a formula defused.
  */
-import type { Order } from "@cartner/contract";
+import type { LedgerEntry, Order } from "@cartner/contract";
 import { stringify } from "csv-stringify/sync";
 
 type Cell = string | number | null;
@@ -73,8 +73,14 @@ export function ordersCsv(orders: Order[], userId: string): string {
   return toCsv(header, rows);
 }
 
-/** One order: a row per line, a row per share, and the totals; `type` says which. */
-export function orderCsv(order: Order): string {
+/**
+ * One order, adding up: a row per line as placed, a row per change after checkout (a line's new
+ * total less its old one; an order fee or discount), a row per share, a row per entry of the
+ * order's book (who owes whom what, and every payment and settlement), and the totals; `type`
+ * says which. The lines and their changes add up to the subtotal, the shares to the total, and
+ * each two people's entries to what the shares' parts say is still open between them.
+ */
+export function orderCsv(order: Order, entries: LedgerEntry[]): string {
   const header = [
     "order",
     "placed_at",
@@ -91,8 +97,46 @@ export function orderCsv(order: Order): string {
     "settled_as",
     "paid_at",
     "confirmed_at",
+    "from",
+    "to",
+    "note",
   ];
   const start = [order.number, isoTime(order.placedAt)];
+  const blank = (n: number) => Array<Cell>(n).fill("");
+  const changes = order.lines.flatMap((line) =>
+    line.adjusted && line.adjusted.lineTotal !== line.lineTotal
+      ? [
+          [
+            ...start,
+            "line_change",
+            textCell(line.adjusted.name),
+            textCell(line.addedBy.name),
+            line.adjusted.quantity,
+            amount(line.adjusted.unitPrice),
+            "",
+            "",
+            "",
+            amount(line.adjusted.lineTotal - line.lineTotal),
+            ...blank(7),
+          ],
+        ]
+      : [],
+  );
+  const fees = order.adjustments
+    .filter((a) => a.kind === "order_fee" && a.amount !== undefined)
+    .map((a) => [
+      ...start,
+      "order_fee",
+      textCell(a.note ?? "Order fee or discount"),
+      textCell(a.by.name),
+      "",
+      "",
+      "",
+      amount(a.amount!),
+      "",
+      amount(a.amount!),
+      ...blank(7),
+    ]);
   const rows: Cell[][] = [
     ...order.lines.map((line) => [
       ...start,
@@ -105,11 +149,10 @@ export function orderCsv(order: Order): string {
       "",
       "",
       amount(line.lineTotal),
-      "",
-      "",
-      "",
-      "",
+      ...blank(7),
     ]),
+    ...changes,
+    ...fees,
     ...order.split.map((share) => [
       ...start,
       share.userId === order.payee._id ? "payee_share" : "share",
@@ -125,6 +168,28 @@ export function orderCsv(order: Order): string {
       share.settledAs ?? "",
       isoTime(share.paidAt),
       isoTime(share.confirmedAt),
+      "",
+      "",
+      "",
+    ]),
+    ...entries.map((e) => [
+      ...start,
+      "entry",
+      e.pending ? `${e.kind} (waiting)` : e.kind,
+      textCell(e.by.name),
+      "",
+      "",
+      "",
+      "",
+      "",
+      amount(e.amount),
+      "",
+      "",
+      isoTime(e.at),
+      "",
+      textCell(e.from.name),
+      textCell(e.to.name),
+      textCell(e.note ?? ""),
     ]),
     [
       ...start,
@@ -137,10 +202,7 @@ export function orderCsv(order: Order): string {
       amount(order.fees),
       amount(order.tax),
       amount(order.total),
-      "",
-      "",
-      "",
-      "",
+      ...blank(7),
     ],
   ];
   return toCsv(header, rows);

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { orders, users } from "../../db/schema.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import { openOwed, sharesOf } from "../orders/index.ts";
+import { openOwed, payersOf, sharesOf } from "../orders/index.ts";
 import { detailsOf, NO_DETAILS } from "./details.ts";
 import { epcPayload } from "./epc.ts";
 
@@ -26,8 +26,17 @@ export function createPayInfo(deps: { db: Db; currency: string }) {
       .leftJoin(users, eq(users.id, orders.payeeId))
       .where(eq(orders.id, orderId));
     const share = row && (await sharesOf(db, [orderId])).find((s) => s.userId === userId);
-    // The payee, a sharer, or nobody (404): the table lets only those who owe see the details.
-    const role = !row ? null : row.payeeId === userId ? "payee" : share ? "sharer" : "stranger";
+    const payer = row && (await payersOf(db, [orderId])).some((p) => p.userId === userId);
+    // The payee, a payer, a sharer, or nobody (404): the table lets only those who owe see it.
+    const role = !row
+      ? null
+      : row.payeeId === userId
+        ? "payee"
+        : payer
+          ? "payer"
+          : share
+            ? "sharer"
+            : "stranger";
     requireAllowed(role, "order.payInfo", "Order not found");
     // What is still open of the share towards the payee, by the same rule as balances: the rest
     // after an adjustment raised a paid share, only the payee's part when several paid the shop.

@@ -13,7 +13,7 @@ export const paymentRoutes =
     currency: string;
     details: PaymentDetailsService;
     payInfo: PayInfoReader;
-    orders: Pick<OrderService, "list" | "get">;
+    orders: Pick<OrderService, "list" | "get" | "entries">;
   }): FastifyPluginAsync =>
   async (app) => {
     route(app, "GET /api/config", async () => ({ currency: deps.currency }));
@@ -39,10 +39,13 @@ export const paymentRoutes =
     });
 
     route(app, "GET /api/orders/:id/export.csv", async (request, reply) => {
-      const order = await deps.orders.get(request.params.id, request.auth.user._id);
+      const userId = request.auth.user._id;
+      const order = await deps.orders.get(request.params.id, userId);
+      // The whole book: an order's entries are a few dozen.
+      const { entries } = await deps.orders.entries(order._id, userId, { limit: 10_000 });
       return reply
         .type(CSV_TYPE)
         .header("content-disposition", `attachment; filename="cartner-${order.number}.csv"`)
-        .send(orderCsv(order));
+        .send(orderCsv(order, entries));
     });
   };

@@ -36,7 +36,8 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/index.ts";
-import { unsettledShares } from "../orders/index.ts";
+import { pairsOfOrder, post, settlementOf, type Pair } from "../ledger/index.ts";
+import { sharesOf, unsettledShares } from "../orders/index.ts";
 import { exportAccount } from "./export.ts";
 import type { EventBus } from "../realtime/index.ts";
 import {
@@ -61,55 +62,68 @@ export function unsettledMessage(count: number): string {
 type SessionWriter = <R>(w: SessionWrite<R>) => Promise<Written<R>>;
 
 /**
- * Writes off what others still owe the user as payee, one session write per order's session:
- * nobody is left to be paid or to confirm it, so it would stay on their balances for good. Each
- * share leaves an `order.confirmed` entry (how "written_off", reason "account_deleted") under the
- * user's name, the (ended) session's version stays, and `order.updated` tells that member.
+ * Writes off what others still owe the user, one session write per order's session: nobody is
+ * left to be paid or to confirm it, so it would stay on their balances for good. Each debt is a
+ * "written_off" entry in the book (its waiting claims voided) under the user's name, with an
+ * `order.confirmed` activity entry (how "written_off", reason "account_deleted"); the (ended)
+ * session's version stays, and `order.updated` tells that member. What the user owes stays owed.
  */
-async function writeOffOwedToThem(tx: Tx, write: SessionWriter, userId: string) {
-  const owed = await executeRows<{ sessionId: string }>(
+async function writeOffOwedToThem(
+  tx: Tx,
+  write: SessionWriter,
+  user: { id: string; name: string },
+) {
+  const orderRows = await executeRows<{ orderId: string; sessionId: string; number: number }>(
     tx,
-    sql`select distinct o.session_id as "sessionId" from order_shares s
-      join orders o on o.id = s.order_id
-      where o.payee_id = ${userId} and s.user_id <> ${userId} and s.status <> 'confirmed'
-      order by 1`,
+    sql`select o.id as "orderId", o.session_id as "sessionId", o.number from orders o
+      where exists (select 1 from ledger_entries e where e.order_id = o.id and e.to_id = ${user.id})
+      order by o.session_id, o.number`,
   );
-  for (const { sessionId } of owed) {
+  const bySession = new Map<string, typeof orderRows>();
+  for (const r of orderRows) bySession.set(r.sessionId, [...(bySession.get(r.sessionId) ?? []), r]);
+  for (const [sessionId, inSession] of bySession) {
     await write({
       sessionId,
-      userId,
+      userId: user.id,
       action: null,
       active: false,
       change: async ({ tx, now }) => {
-        const shares = await executeRows<{
-          orderId: string;
-          number: number;
-          memberId: string;
-          member: string;
-          totalCents: number;
-        }>(
-          tx,
-          sql`update order_shares s
-            set status = 'confirmed', settled_as = 'written_off', confirmed_at = ${now}
-            from orders o
-            where o.id = s.order_id and o.session_id = ${sessionId} and o.payee_id = ${userId}
-              and s.user_id <> ${userId} and s.status <> 'confirmed'
-            returning s.order_id as "orderId", o.number, s.user_id as "memberId",
-              s.name as member, s.total_cents as "totalCents"`,
-        );
-        const activity = shares.map((s) => ({
+        const debts: { order: (typeof inSession)[number]; pair: Pair; member: string }[] = [];
+        for (const order of inSession) {
+          const pairs = await pairsOfOrder(tx, order.orderId);
+          const shares = await sharesOf(tx, [order.orderId]);
+          for (const pair of pairs.filter((p) => p.creditor === user.id && p.net > 0)) {
+            const member = shares.find((s) => s.userId === pair.debtor)?.name ?? "";
+            debts.push({ order, pair, member });
+          }
+        }
+        const activity = debts.map(({ order, pair, member }) => ({
           type: "order.confirmed" as const,
           details: {
-            orderId: s.orderId,
-            number: orderNumber(Number(s.number)),
-            member: s.member,
-            memberId: s.memberId,
-            amount: fromCents(Number(s.totalCents)),
+            orderId: order.orderId,
+            number: orderNumber(Number(order.number)),
+            member,
+            memberId: pair.debtor,
+            amount: fromCents(pair.net),
             how: "written_off" as const,
             reason: "account_deleted" as const,
           },
         }));
-        return { result: shares, activity, version: "unchanged" as const };
+        return {
+          result: debts.map((d) => ({ orderId: d.order.orderId, memberId: d.pair.debtor })),
+          activity,
+          version: "unchanged" as const,
+          afterActivity: async (seqs: number[]) => {
+            const event = { at: now, by: { id: user.id, name: user.name } };
+            for (const [i, { order, pair }] of debts.entries()) {
+              const postings = settlementOf(order.orderId, pair, "written_off").map((p) => ({
+                ...p,
+                note: "Account deleted",
+              }));
+              await post(tx, event, postings, seqs[i] ?? null);
+            }
+          },
+        };
       },
       events: (shares) =>
         shares.map(({ orderId, memberId }) => ({
@@ -256,7 +270,7 @@ export function createAccountService(deps: {
         { id: user._id, name: row.name },
         others.map((m) => m.sessionId),
       );
-      await writeOffOwedToThem(tx, write, user._id);
+      await writeOffOwedToThem(tx, write, { id: user._id, name: row.name });
       // The memberships of the sessions that ended above, and any made since they were read.
       await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
       // Every invite to the address, answered ones too: the next account on it must not see them.

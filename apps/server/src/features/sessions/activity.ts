@@ -6,7 +6,7 @@
  */
 import type { Activity, ActivityWrite } from "@cartner/contract";
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { activity, users } from "../../db/schema.ts";
 import type { EventBus } from "../realtime/index.ts";
 
@@ -20,9 +20,10 @@ export function entry(e: NewEntry): SQL {
     from ${users} where ${users.id} = ${e.actorId}`;
 }
 
-/** Writes one entry inside the caller's transaction. */
-export async function record(tx: Db | Tx, e: NewEntry): Promise<void> {
-  await tx.execute(entry(e));
+/** Writes one entry inside the caller's transaction; answers its seq. */
+export async function record(tx: Db | Tx, e: NewEntry): Promise<number> {
+  const [row] = await executeRows<{ seq: string | number }>(tx, sql`${entry(e)} returning seq`);
+  return Number(row!.seq);
 }
 
 /** After commit: members refetch the feed. */

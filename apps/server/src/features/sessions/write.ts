@@ -46,6 +46,11 @@ export interface Changed<R> {
    * invite link, an order's settlement), or there was nothing to do. Otherwise it moves once.
    */
   version?: "unchanged";
+  /**
+   * Runs after the activity entries are written, in the same transaction, with their seqs: for
+   * rows that name the entry explaining them (the ledger's entries).
+   */
+  afterActivity?: (activitySeqs: number[]) => Promise<void>;
 }
 
 export interface WriteContext {
@@ -144,14 +149,18 @@ async function apply<R>(
   });
 
   const entries = [changed.activity ?? []].flat();
+  const seqs: number[] = [];
   for (const entry of entries) {
-    await record(tx, {
-      ...entry,
-      sessionId: write.sessionId,
-      actorId: entry.actorId ?? write.userId,
-      at: now,
-    });
+    seqs.push(
+      await record(tx, {
+        ...entry,
+        sessionId: write.sessionId,
+        actorId: entry.actorId ?? write.userId,
+        at: now,
+      }),
+    );
   }
+  await changed.afterActivity?.(seqs);
   let session = locked.session;
   if (changed.version !== "unchanged") {
     const [bumped] = await tx
