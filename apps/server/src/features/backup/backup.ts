@@ -14,13 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { Config } from "../../config.ts";
 import { secretFile } from "../../lib/secrets.ts";
-import {
-  describeDump,
-  dumpDefect,
-  headerLine,
-  readHeader,
-  type BackupHeader,
-} from "./archive.ts";
+import { describeDump, dumpDefect, headerLine, readHeader, type BackupHeader } from "./archive.ts";
 import { backupSocketPath, dumpPglite } from "./socket.ts";
 
 const gunzip = promisify(zlib.gunzip);

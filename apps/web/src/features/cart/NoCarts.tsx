@@ -1,7 +1,6 @@
 import { Hourglass, ShoppingBag } from "lucide-react";
 import { ButtonLink, EmptyState } from "../../components/ui/index.ts";
-import { useMyJoinRequests } from "../../api/join-requests.ts";
-import { WAITING_ANCHOR } from "../sessions/WaitingRequests.tsx";
+import { WAITING_ANCHOR, useMyJoinRequests } from "../../api/join-requests.ts";
 
 export const NO_CARTS_MESSAGE = "You have no carts yet.";
 

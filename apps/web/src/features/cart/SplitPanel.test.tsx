@@ -32,7 +32,7 @@ describe("the ready mark in the split panel", () => {
     expect(screen.getByText("Share changed")).toBeInTheDocument();
   });
 
-  it("cuts a long name, never the \"(you)\" beside it, and lets the badges wrap", () => {
+  it('cuts a long name, never the "(you)" beside it, and lets the badges wrap', () => {
     panel({ ready: false, shareChanged: true });
     const you = screen.getByText("(you)");
     const row = you.closest("li")!;

@@ -4,14 +4,16 @@ import { Badge, Button, Card } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { toast } from "../../lib/toast.ts";
-import { useMyJoinRequests, useWithdrawJoinRequest } from "../../api/join-requests.ts";
+import {
+  WAITING_ANCHOR,
+  useMyJoinRequests,
+  useWithdrawJoinRequest,
+} from "../../api/join-requests.ts";
 
 export const WAITING_TITLE = "Waiting for approval";
 export const REQUEST_WITHDRAWN = "Request withdrawn";
 export const WITHDRAW_FAILED = "Failed to withdraw request";
 export const NO_REQUESTS_WAITING = "No requests waiting.";
-/** The card's id: My Cart links here (/sessions#waiting-requests) while a request waits. */
-export const WAITING_ANCHOR = "waiting-requests";
 
 /**
  * My join requests the creators have not answered yet, each with Withdraw request (the leave
@@ -51,12 +53,7 @@ export function WaitingRequests() {
   if (!shown && !withdrew) return null;
 
   return (
-    <Card
-      id={WAITING_ANCHOR}
-      aria-labelledby={headingId}
-      role="region"
-      className="p-5 sm:p-6"
-    >
+    <Card id={WAITING_ANCHOR} aria-labelledby={headingId} role="region" className="p-5 sm:p-6">
       <div className="flex items-start gap-3">
         <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-accent-100 text-accent-700">
           <Hourglass aria-hidden="true" className="size-5" />
