@@ -58,6 +58,17 @@ export function closesText(iso: string, timeZone?: string): string {
   return `The cart closes ${formatDeadline(iso, timeZone)}`;
 }
 
+/**
+ * What a member reads of a closed cart the server checks out at its deadline ("6:00 PM" in the
+ * reader's zone). An empty cart is not checked out: it waits for the creator.
+ */
+export function autoCheckoutText(iso: string): string {
+  const time = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" }).format(
+    new Date(iso),
+  );
+  return `Nothing can be added or changed. It is checked out automatically at ${time}, unless it is empty.`;
+}
+
 /** "1 week", "2 days", "24 h", "3 h", "1 h", "15 min" (minutes before the deadline). */
 export function reminderLabel(minutes: number): string {
   if (minutes % (7 * 24 * 60) === 0) {
