@@ -31,6 +31,7 @@ import {
 } from "./profile-model.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { PaymentDetailsCard } from "./PaymentDetailsCard.tsx";
+import { TimeZoneCard } from "./TimeZoneCard.tsx";
 
 export const PROFILE_UPDATED_MESSAGE = "Profile updated successfully!";
 export const PROFILE_UPDATE_FAILED_MESSAGE = "Failed to update profile.";
@@ -66,6 +67,7 @@ export function EditProfilePage() {
         ) : (
           <EditProfileForm profile={profile.data} />
         )}
+        {profile.data && <TimeZoneCard current={profile.data.timeZone} />}
         {/* Reachable before a profile exists too (the profile page sends empty profiles here). */}
         <PaymentDetailsCard />
         <DevicesCard />

@@ -18,6 +18,7 @@ import {
 } from "../../components/ui/index.ts";
 import { useNotificationPreferences, useSavePreferences } from "../../api/notifications.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
+import { browserTimeZone, timeZoneChoices } from "../../lib/time-zones.ts";
 import { toast } from "../../lib/toast.ts";
 import { checkboxClasses } from "./CheckField.tsx";
 
@@ -41,14 +42,6 @@ export const CHANNEL_LABELS: Record<NotificationChannel, string> = {
   email: "Email",
 };
 
-/** The browser's own time zone, the default of new quiet hours. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-
-function timeZones(current: string): string[] {
-  const all =
-    typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
-  return all.includes(current) ? all : [current, ...all];
-}
 
 /**
  * "Notification settings": what to hear about on which channel (kinds × channels), and quiet hours that
@@ -179,7 +172,7 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
                 value={timeZone}
                 onChange={(event) => setTimeZone(event.target.value)}
               >
-                {timeZones(timeZone).map((zone) => (
+                {timeZoneChoices(timeZone).map((zone) => (
                   <option key={zone} value={zone}>
                     {zone.replaceAll("_", " ")}
                   </option>
