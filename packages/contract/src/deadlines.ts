@@ -96,8 +96,6 @@ export function deadlineAt(stored: StoredDeadline | null, now: Date): Deadline |
     remindersAhead: remindAt.filter(
       (m) => reminderTime(stored.closesAt, m).getTime() > now.getTime(),
     ),
-    remindedOnSetAt: stored.remindedOnSetAt
-      ? new Date(stored.remindedOnSetAt).toISOString()
-      : null,
+    remindedOnSetAt: stored.remindedOnSetAt ? new Date(stored.remindedOnSetAt).toISOString() : null,
   };
 }

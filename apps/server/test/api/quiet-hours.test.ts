@@ -170,10 +170,11 @@ describe("quiet hours", () => {
     await clock.setTime(quietEnds);
     await until(clock, () => expect(benMails()).toHaveLength(2));
     await drain(clock);
-    expect(benMails().map((m) => m.subject).sort()).toEqual([
-      "Ann invited you to “Saturday market” on Cartner",
-      "You're invited",
-    ]);
+    expect(
+      benMails()
+        .map((m) => m.subject)
+        .sort(),
+    ).toEqual(["Ann invited you to “Saturday market” on Cartner", "You're invited"]);
     const pushed = push.messages(phone).map((m) => JSON.parse(m) as { title: string });
     expect(pushed.map((m) => m.title)).toEqual(["You're invited"]);
   });

@@ -38,7 +38,8 @@ describe("a deadline in words", () => {
 
   it("says which reminders are still to come, and that one went at once when it was set", () => {
     const closesAt = new Date(at).toISOString();
-    const done = "Reminders 2 days, 1 h and 15 min before to members who have not marked themselves done.";
+    const done =
+      "Reminders 2 days, 1 h and 15 min before to members who have not marked themselves done.";
     // Set six minutes before: the 1 h and 15 min reminders' times had gone, the 2 days' too.
     const setAt = new Date(at - 6 * 60_000).toISOString();
     expect(

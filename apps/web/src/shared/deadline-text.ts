@@ -72,7 +72,9 @@ export function reminderLabel(minutes: number): string {
 /** "2 days and 15 min" (largest first). */
 function reminderList(minutes: readonly number[]): string {
   const labels = [...minutes].sort((a, b) => b - a).map(reminderLabel);
-  return labels.length === 1 ? labels[0]! : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+  return labels.length === 1
+    ? labels[0]!
+    : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
 }
 
 /**

@@ -3,12 +3,7 @@
  * carries: a restarted sign-up's details, a confirmed credential change) and opens an auth session
  * (a device) with its token; refresh renews the token while the session lives, logout ends it.
  */
-import {
-  ErrorCode,
-  canonicalTimeZone,
-  type LoginBody,
-  type RegisterBody,
-} from "@cartner/contract";
+import { ErrorCode, canonicalTimeZone, type LoginBody, type RegisterBody } from "@cartner/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";

@@ -104,9 +104,7 @@ async function scheduleDeadline(
       .where(eq(sessionDeadlines.sessionId, sessionId));
   }
   const times = [
-    ...remindAt
-      .map((m) => reminderTime(closesAt, m))
-      .filter((at) => at.getTime() > now.getTime()),
+    ...remindAt.map((m) => reminderTime(closesAt, m)).filter((at) => at.getTime() > now.getTime()),
     closesAt,
   ];
   for (const at of times) {
@@ -149,7 +147,15 @@ export function createDeadlineService(deps: {
     closesAt: Date,
     remindAt: readonly number[],
     previousClosesAt: Date | undefined,
-  ) => scheduleDeadline(ctx.tx, jobs, ctx.session.id, { closesAt, remindAt }, ctx.now, previousClosesAt);
+  ) =>
+    scheduleDeadline(
+      ctx.tx,
+      jobs,
+      ctx.session.id,
+      { closesAt, remindAt },
+      ctx.now,
+      previousClosesAt,
+    );
 
   /** PUT /sessions/:id/deadline: set or move it (null: clear it). */
   async function set(sessionId: string, userId: string, body: SetDeadlineBody): Promise<Session> {

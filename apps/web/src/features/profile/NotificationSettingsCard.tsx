@@ -42,7 +42,6 @@ export const CHANNEL_LABELS: Record<NotificationChannel, string> = {
   email: "Email",
 };
 
-
 /**
  * "Notification settings": what to hear about on which channel (kinds × channels), and quiet hours that
  * hold push and email. Saved with one button.

@@ -22,7 +22,9 @@ describe("the profile editor's time zone", () => {
     const select = await screen.findByLabelText("Time zone", { selector: "select" });
     expect(select).toHaveValue("Europe/London");
     expect(within(card()).getByText("Europe/London", { selector: "strong" })).toBeVisible();
-    const options = within(select).getAllByRole("option").map((o) => o.getAttribute("value"));
+    const options = within(select)
+      .getAllByRole("option")
+      .map((o) => o.getAttribute("value"));
     expect(options).toEqual(expect.arrayContaining(["UTC", "Europe/Berlin", "Asia/Tokyo"]));
     const save = within(card()).getByRole("button", { name: "Save time zone" });
     expect(save).toBeDisabled();
@@ -30,9 +32,9 @@ describe("the profile editor's time zone", () => {
     await user.selectOptions(select, "Europe/Berlin");
     await user.click(save);
     await waitFor(() => expect(callsTo(fetchMock, "PUT /api/users/me/time-zone")).toHaveLength(1));
-    expect(JSON.parse(String(callsTo(fetchMock, "PUT /api/users/me/time-zone")[0]!.body))).toEqual(
-      { timeZone: "Europe/Berlin" },
-    );
+    expect(JSON.parse(String(callsTo(fetchMock, "PUT /api/users/me/time-zone")[0]!.body))).toEqual({
+      timeZone: "Europe/Berlin",
+    });
     expect(await screen.findByText("Time zone saved.")).toBeInTheDocument();
     expect(within(card()).getByText("Europe/Berlin", { selector: "strong" })).toBeVisible();
   });
