@@ -1,7 +1,7 @@
 /**
  * Instants in words for what the server sends a person (mails, notifications, pushes, receipts,
  * CSV): on the wall clock of the reader's IANA time zone, always with the zone's name, so "21:25
- * (Europe/Berlin)" can be read by someone elsewhere too (decision 027). The name is the IANA one:
+ * (Europe/Berlin)" can be read by someone elsewhere too (decision 040). The name is the IANA one:
  * abbreviations exist for few zones in any one locale ("CET" in en-GB, "EST" in en-US, "GMT+9"
  * for Tokyo in both) and some are ambiguous ("CST"). The same instant is the same words in every
  * process, whatever the server's own zone. A zone this runtime does not know (its rules dropped by

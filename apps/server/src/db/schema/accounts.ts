@@ -32,7 +32,7 @@ export const users = pgTable("users", {
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
   /**
    * The IANA time zone every time sent to the person is stated in (mails, notifications, pushes,
-   * receipts; decision 027). Taken from the browser at sign-in until the person chooses one.
+   * receipts; decision 040). Taken from the browser at sign-in until the person chooses one.
    */
   timeZone: text("time_zone").notNull().default("UTC"),
   /** The person chose the zone in their profile: a sign-in no longer sets it from the browser. */

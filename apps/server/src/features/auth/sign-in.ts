@@ -129,7 +129,7 @@ export async function verifyOtp(
       otpSentAt: null,
       emailVerifiedAt: user.emailVerifiedAt ?? now,
     };
-    // The browser's zone is the account's until its owner chooses one (decision 027); a name
+    // The browser's zone is the account's until its owner chooses one (decision 040); a name
     // this server does not know changes nothing.
     const timeZone = browserTimeZone ? canonicalTimeZone(browserTimeZone) : null;
     if (timeZone && !user.timeZoneChosen) changes.timeZone = timeZone;

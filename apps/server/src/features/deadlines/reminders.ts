@@ -112,7 +112,7 @@ export function leadTime(minutes: number): string {
 
 /**
  * A reminder's words: how long is left and when the cart closes, in the member's own time zone
- * with its name (decision 027), and their own share.
+ * with its name (decision 040), and their own share.
  */
 export function reminderText(input: {
   sessionName: string;

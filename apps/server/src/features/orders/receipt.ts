@@ -71,7 +71,7 @@ function lineNote(
   return notes.length > 0 ? { note: notes.join(" · ") } : {};
 }
 
-/** The receipt as `timeZone`'s reader reads it: every time on their clock, named (decision 027). */
+/** The receipt as `timeZone`'s reader reads it: every time on their clock, named (decision 040). */
 export async function renderReceipt(
   order: Order,
   now: Date,

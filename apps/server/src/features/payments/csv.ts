@@ -1,7 +1,7 @@
 /**
  * Orders as CSV a spreadsheet opens without fixing: UTF-8 with a byte order mark (Excel reads
  * UTF-8 only with it), CRLF rows (RFC 4180), one header row, ISO 8601 times on the reader's clock
- * with their offset (lib/time.ts, decision 027), amounts as plain numbers with a dot and two
+ * with their offset (lib/time.ts, decision 040), amounts as plain numbers with a dot and two
  * decimals, and text that could start a formula defused.
  */
 import type { Order } from "@cartner/contract";
