@@ -82,18 +82,25 @@ export function zonedDateTime(at: Date | string, timeZone: string): string {
  * (the same instant as the UTC form; "Z" in UTC), for CSV a spreadsheet shows as the reader's time.
  */
 export function zonedIso(at: Date | string, timeZone: string): string {
+  const { wall, offset } = wallClock(at, timeZone);
+  if (offset === 0) return `${wall}Z`;
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${wall}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * The zone's wall clock at `at`, to the second ("2026-11-26T21:25:07"), and how far it is ahead
+ * of UTC then, in minutes (60 in Berlin in winter, -300 in New York).
+ */
+export function wallClock(at: Date | string, timeZone: string): { wall: string; offset: number } {
   const date = new Date(Math.floor(new Date(at).getTime() / 1000) * 1000);
-  const f = formatsOf(timeZone);
-  const parts = f.parts.formatToParts(date);
+  const parts = formatsOf(timeZone).parts.formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? "00";
   const wall = `${part("year")}-${part("month")}-${part("day")}T${part("hour")}:${part("minute")}:${part("second")}`;
-  const offsetMinutes = Math.round((Date.parse(`${wall}Z`) - date.getTime()) / 60_000);
-  if (offsetMinutes === 0) return `${wall}Z`;
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${wall}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return { wall, offset: Math.round((Date.parse(`${wall}Z`) - date.getTime()) / 60_000) };
 }
 
 /**

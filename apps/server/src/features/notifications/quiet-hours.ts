@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { notificationPreferences } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { wallClock } from "../../lib/time.ts";
 
 /** Minutes since midnight of "HH:MM". */
 const minutesOf = (time: string): number => {
@@ -45,22 +46,6 @@ export function inQuietHours(quiet: QuietHours | null, at: Date): boolean {
 
 const MINUTE = 60_000;
 
-/** How far the zone's wall clock is ahead of UTC at `at`, in minutes. */
-function offsetIn(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"));
-  return Math.round((wall - Math.floor(at.getTime() / MINUTE) * MINUTE) / MINUTE);
-}
-
 /**
  * When the quiet hours `at` falls in end: the first instant after it whose wall clock in their
  * zone reads `to` (or, when a spring change skips `to`, where the clock jumps past it), across
@@ -72,7 +57,7 @@ export function quietHoursEnd(quiet: QuietHours | null, at: Date): Date | null {
   // The wall-clock minutes to go, then corrected by any change of offset on the way.
   const wallLeft = (minutesOf(quiet.to) - minutesIn(at, timeZone) + 1440) % 1440;
   let end = Math.floor(at.getTime() / MINUTE) * MINUTE + wallLeft * MINUTE;
-  end -= (offsetIn(new Date(end), timeZone) - offsetIn(at, timeZone)) * MINUTE;
+  end -= (wallClock(new Date(end), timeZone).offset - wallClock(at, timeZone).offset) * MINUTE;
   // `to` did not exist that night: quiet lasts until the minute the clock jumps over it.
   for (let i = 0; i < 1440 && (end <= at.getTime() || inQuietHours(quiet, new Date(end))); i++) {
     end += MINUTE;

@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from "react";
-import { Button, Card, FormAlert, Label, NativeSelect } from "../../components/ui/index.ts";
+import { Button, Card, FormAlert, Label } from "../../components/ui/index.ts";
 import { useSetTimeZone } from "../../api/profile.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
-import { browserTimeZone, timeZoneChoices } from "../../lib/time-zones.ts";
+import { browserTimeZone } from "../../lib/time-zones.ts";
 import { toast } from "../../lib/toast.ts";
+import { TimeZoneSelect } from "./TimeZoneSelect.tsx";
 
 export const TIME_ZONE_SAVED = "Time zone saved.";
 
@@ -49,18 +50,12 @@ export function TimeZoneCard({ current }: { current: string }) {
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate aria-label="Time zone">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${ids}-zone`}>Time zone</Label>
-          <NativeSelect
+          <TimeZoneSelect
             id={`${ids}-zone`}
             value={timeZone}
-            onChange={(event) => setTimeZone(event.target.value)}
+            onChange={setTimeZone}
             className="sm:max-w-xs"
-          >
-            {timeZoneChoices(timeZone).map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll("_", " ")}
-              </option>
-            ))}
-          </NativeSelect>
+          />
           {here !== timeZone && (
             <p className="text-xs text-slate-500">
               This browser is in {here.replaceAll("_", " ")}.{" "}
