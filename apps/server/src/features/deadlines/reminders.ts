@@ -117,7 +117,10 @@ export function leadTime(minutes: number): string {
 export function reminderText(input: {
   sessionName: string;
   closesAt: Date;
-  /** Whole minutes left when it is sent (a reminder sent late, or at once, says the truth). */
+  /**
+   * Minutes left when it is sent, rounded (a reminder sent late, or at once, says the truth; under
+   * half a minute is "less than a minute").
+   */
   minutesLeft: number;
   share: number;
   /** The deployment's currency (CURRENCY). */
@@ -125,7 +128,7 @@ export function reminderText(input: {
   /** The member's IANA time zone. */
   timeZone: string;
 }): { title: string; body: string } {
-  const left = leadTime(input.minutesLeft);
+  const left = input.minutesLeft < 1 ? "less than a minute" : leadTime(input.minutesLeft);
   return {
     title: `${input.sessionName}: the cart closes in ${left}`,
     body:
@@ -191,7 +194,7 @@ export function createReminders(deps: {
         currency: deps.currency,
         sessionName: found.sessionName,
         closesAt: found.closesAt,
-        minutesLeft: Math.max(1, Math.round((found.closesAt.getTime() - now.getTime()) / MINUTE)),
+        minutesLeft: Math.round((found.closesAt.getTime() - now.getTime()) / MINUTE),
         share: fromCents(share),
         timeZone: found.timeZone,
       }),

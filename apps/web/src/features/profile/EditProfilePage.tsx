@@ -67,7 +67,8 @@ export function EditProfilePage() {
         ) : (
           <EditProfileForm profile={profile.data} />
         )}
-        {profile.data && <TimeZoneCard current={profile.data.timeZone} />}
+        {/* A profile kept offline from before accounts had a zone has none: UTC until read again. */}
+        {profile.data && <TimeZoneCard current={profile.data.timeZone ?? "UTC"} />}
         {/* Reachable before a profile exists too (the profile page sends empty profiles here). */}
         <PaymentDetailsCard />
         <DevicesCard />
