@@ -195,6 +195,8 @@ describe("a weekly series", () => {
       remindAt: [120],
       autoCheckout: true,
       locked: false,
+      remindersAhead: [120],
+      remindedOnSetAt: null,
     });
     expect(next.sessionCode).not.toBe(f.code);
     expect(next.cartId).not.toBe(f.cartId);

@@ -14,6 +14,8 @@ export const paymentRoutes =
     details: PaymentDetailsService;
     payInfo: PayInfoReader;
     orders: Pick<OrderService, "list" | "get">;
+    /** The reader's time zone: the CSV's times are on their clock. */
+    timeZoneOf: (userId: string) => Promise<string>;
   }): FastifyPluginAsync =>
   async (app) => {
     route(app, "GET /api/config", async () => ({ currency: deps.currency }));
@@ -35,14 +37,15 @@ export const paymentRoutes =
       return reply
         .type(CSV_TYPE)
         .header("content-disposition", 'attachment; filename="cartner-orders.csv"')
-        .send(ordersCsv(await deps.orders.list(userId), userId));
+        .send(ordersCsv(await deps.orders.list(userId), userId, await deps.timeZoneOf(userId)));
     });
 
     route(app, "GET /api/orders/:id/export.csv", async (request, reply) => {
-      const order = await deps.orders.get(request.params.id, request.auth.user._id);
+      const userId = request.auth.user._id;
+      const order = await deps.orders.get(request.params.id, userId);
       return reply
         .type(CSV_TYPE)
         .header("content-disposition", `attachment; filename="cartner-${order.number}.csv"`)
-        .send(orderCsv(order));
+        .send(orderCsv(order, await deps.timeZoneOf(userId)));
     });
   };

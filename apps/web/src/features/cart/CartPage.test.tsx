@@ -670,9 +670,15 @@ describe("cart page", () => {
 });
 
 describe("a cart with a deadline", () => {
-  const withDeadline = (cart: Cart, deadline: Deadline): Cart => ({
+  const withDeadline = (
+    cart: Cart,
+    deadline: Omit<Deadline, "remindersAhead" | "remindedOnSetAt">,
+  ): Cart => ({
     ...cart,
-    sessionId: { ...cart.sessionId, deadline },
+    sessionId: {
+      ...cart.sessionId,
+      deadline: { remindersAhead: [], remindedOnSetAt: null, ...deadline },
+    },
   });
   const minutesFromNow = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
 
