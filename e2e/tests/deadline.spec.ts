@@ -74,9 +74,19 @@ test("a deadline: Ann sets it in Vienna's time, Ben reads it in New York's, and 
   const increase = benCart.getByRole("button", { name: `Increase quantity of ${product.name}` });
   await expect(increase).toBeVisible();
 
+  // Signing in in New York made it his account's zone, which mails and receipts state times in.
+  const profile = await apiCall<{ timeZone: string }>(ben, "GET", "/api/profile/me");
+  expect(profile.timeZone).toBe("America/New_York");
+
   // Ann moves it to a few seconds from now through the API: Ben's page follows live, then closes.
+  // Its 24 h and 1 h reminders' times have gone: one reminder goes at once, and Ann's card says so.
   const soon = new Date(Date.now() + 6_000).toISOString();
   await apiCall(ann, "PUT", `/api/sessions/${session._id}/deadline`, { closesAt: soon });
+  const reminders = card.getByTestId("reminder-status");
+  await expect(reminders).toContainText("None still to come.");
+  await expect(reminders).toContainText(
+    "When the deadline was set, the 24 h and 1 h reminders' times had already passed: one reminder went out at once",
+  );
   await expect(benNotice).toContainText("closes in less than a minute");
   await expect(benNotice).toContainText(
     new RegExp(`The cart closed at ${inZone(soon, "America/New_York").source}\\.`),

@@ -1,6 +1,7 @@
 /**
  * `npm run restore -- FILE`: brings a backup back into an empty DATA_DIR (embedded database) or an
- * empty PostgreSQL database (DATABASE_URL); refuses a non-empty one (exit 1, nothing changed).
+ * empty PostgreSQL database (DATABASE_URL); refuses a non-empty one, or a truncated or altered
+ * file, saying why (exit 1, nothing changed).
  */
 import { loadConfig } from "../src/config.ts";
 import { BackupRefusal, restore } from "../src/features/backup/backup.ts";
@@ -19,8 +20,9 @@ try {
       ` database in ${seconds} s. Start the server on it (it runs any newer migrations).`,
   );
 } catch (error) {
-  console.error(
-    `Restore refused: ${error instanceof BackupRefusal ? error.message : String(error)}`,
-  );
+  // A refusal says what is wrong; anything else at least its message, never just its class.
+  const message =
+    error instanceof BackupRefusal ? error.message : (error as Error).message || String(error);
+  console.error(`Restore refused: ${message}`);
   process.exit(1);
 }

@@ -28,7 +28,11 @@ import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/realtime/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
 import { createLiveHub } from "./features/realtime/hub.ts";
-import { createNotificationService, type Channel } from "./features/notifications/index.ts";
+import {
+  createNotificationService,
+  createQuietHold,
+  type Channel,
+} from "./features/notifications/index.ts";
 import { createSeriesService } from "./features/series/service.ts";
 import { createInviteLinkService } from "./features/sessions/invite-links.ts";
 import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
@@ -105,8 +109,11 @@ export async function createServices(input: {
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
+  // Every push and mail the server sends on its own waits out its recipient's quiet hours: the
+  // one rule, asked by the job queue before each runs (features/notifications/quiet-hours.ts).
+  const heldUntil = createQuietHold({ db, clock });
   // Mails the server sends on its own go on the durable job queue (features/mail/queue.ts).
-  const mails = createMailQueue(input.jobs, app.log);
+  const mails = createMailQueue(input.jobs, app.log, heldUntil);
   // The channels that reach people away from the app; the notification service calls deliver().
   const vapid = config.vapid ?? secrets.vapid;
   const pushSubscriptions = createPushSubscriptions({
@@ -129,6 +136,7 @@ export async function createServices(input: {
     vapid,
     subject: config.vapidSubject,
     fetch: pushFetch,
+    heldUntil,
   });
   const emailChannel = createEmailChannel({
     db,

@@ -59,6 +59,11 @@ export const OtpCodeSchema = z
 export const VerifyOtpBodySchema = z.strictObject({
   userId: z.uuid("Invalid user id"),
   code: OtpCodeSchema,
+  /**
+   * The browser's IANA time zone, a hint: the account takes it unless its owner chose one in the
+   * profile; a zone the server does not know is ignored, so it never stands in a sign-in's way.
+   */
+  timeZone: z.string().max(64).optional(),
 });
 export type VerifyOtpBody = z.infer<typeof VerifyOtpBodySchema>;
 

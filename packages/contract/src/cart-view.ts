@@ -37,6 +37,7 @@ export const CartViewSchema = z.strictObject({
         closesAt: timestamp,
         remindAt: z.array(z.number().int()),
         autoCheckout: z.boolean(),
+        remindedOnSetAt: timestamp.nullable(),
       })
       .nullable(),
   }),

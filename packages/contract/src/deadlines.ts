@@ -16,6 +16,13 @@ export const DeadlineSchema = z.object({
   autoCheckout: z.boolean(),
   /** closesAt has passed (by the server's clock): the cart takes no more changes. */
   locked: z.boolean(),
+  /** The reminders (minutes before) whose time is still to come, by the server's clock. */
+  remindersAhead: z.array(z.number().int()),
+  /**
+   * When the deadline was set, moved or reopened with a reminder's time already gone: the instant
+   * one reminder went at once instead (never several); null when none did.
+   */
+  remindedOnSetAt: z.string().nullable(),
 });
 export type Deadline = z.infer<typeof DeadlineSchema>;
 
@@ -65,7 +72,12 @@ export interface StoredDeadline {
   closesAt: Date | string;
   remindAt: readonly number[];
   autoCheckout: boolean;
+  remindedOnSetAt?: Date | string | null | undefined;
 }
+
+/** When the reminder `minutes` before `closesAt` is due. */
+export const reminderTime = (closesAt: Date | string, minutes: number): Date =>
+  new Date(new Date(closesAt).getTime() - minutes * 60_000);
 
 /** Has the deadline passed at `now`? From closesAt on, to the millisecond, the cart is closed. */
 export function deadlinePassed(closesAt: Date | string, now: Date): boolean {
@@ -75,10 +87,15 @@ export function deadlinePassed(closesAt: Date | string, now: Date): boolean {
 /** The API's Deadline at `now` (the server's clock): closesAt in UTC, reminders largest first. */
 export function deadlineAt(stored: StoredDeadline | null, now: Date): Deadline | null {
   if (!stored) return null;
+  const remindAt = [...stored.remindAt].sort((a, b) => b - a);
   return {
     closesAt: new Date(stored.closesAt).toISOString(),
-    remindAt: [...stored.remindAt].sort((a, b) => b - a),
+    remindAt,
     autoCheckout: stored.autoCheckout,
     locked: deadlinePassed(stored.closesAt, now),
+    remindersAhead: remindAt.filter(
+      (m) => reminderTime(stored.closesAt, m).getTime() > now.getTime(),
+    ),
+    remindedOnSetAt: stored.remindedOnSetAt ? new Date(stored.remindedOnSetAt).toISOString() : null,
   };
 }

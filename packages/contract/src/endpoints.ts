@@ -81,7 +81,10 @@ export type RequestOf<K extends EndpointKey> = (Field<K, "params"> extends z.Zod
   (Field<K, "body"> extends "multipart"
     ? { body: FormData }
     : Field<K, "body"> extends z.ZodType
-      ? { body: SchemaIn<Field<K, "body">> }
+      ? // A body the route may go without (NoBody) may be left out.
+        undefined extends SchemaIn<Field<K, "body">>
+        ? { body?: SchemaIn<Field<K, "body">> }
+        : { body: SchemaIn<Field<K, "body">> }
       : { body?: never });
 
 type Responses<K extends EndpointKey> = Endpoints[K]["responses"];

@@ -100,9 +100,10 @@ export const PaymentDetailsResponseSchema = z.object({ details: PaymentDetailsSc
 
 /**
  * GET /orders/:id/pay-info: what a member pays the payee for this order. `amount` is what is
- * still owed (0 once the payee settled the share); `reference` is the order number; `epcQr` is
- * the EPC (SEPA credit transfer) QR payload when the deployment's currency is EUR, the payee has
- * a SEPA IBAN and something is owed, else null.
+ * still owed (0 once the payee settled the share); `details` are the payee's payment details
+ * while something is owed, every field null once nothing is; `reference` is the order number;
+ * `epcQr` is the EPC (SEPA credit transfer) QR payload when the deployment's currency is EUR, the
+ * payee has a SEPA IBAN and something is owed, else null.
  */
 export const PayInfoSchema = z.object({
   payee: z.object({ _id: z.string(), name: z.string() }),

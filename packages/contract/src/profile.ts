@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EmailSchema } from "./auth.ts";
 import { text } from "./text.ts";
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.ts";
+import { isTimeZone } from "./time-zones.ts";
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_MAX_SIDE = 4096;
@@ -45,6 +46,8 @@ export const ProfileSchema = z.object({
   occupation: z.string(),
   phoneNumber: z.string(),
   joinedAt: z.string(),
+  /** The IANA zone the server states times in for you (mails, notices, receipts); "UTC" unset. */
+  timeZone: z.string(),
   user: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
   sessions: z.array(z.object({ _id: z.string(), sessionName: z.string(), status: z.string() })),
   carts: z.array(
@@ -57,6 +60,15 @@ export const ProfileSchema = z.object({
   ),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
+
+/** PUT /users/me/time-zone: the zone to read every time the server sends you in. */
+export const SetTimeZoneBodySchema = z.strictObject({
+  timeZone: z
+    .string("timeZone is an IANA time zone name")
+    .refine(isTimeZone, "Not a known time zone (an IANA name such as Europe/Berlin, or UTC)"),
+});
+export type SetTimeZoneBody = z.input<typeof SetTimeZoneBodySchema>;
+export const TimeZoneResponseSchema = z.object({ timeZone: z.string() });
 
 export const PublicUserSchema = z.object({
   user: z.object({ _id: z.string(), name: z.string(), avatar: z.string(), joinedAt: z.string() }),

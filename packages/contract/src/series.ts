@@ -34,11 +34,22 @@ function wholeNumber(text: string | undefined): number | null {
   return text !== undefined && /^\d{1,4}$/.test(text) ? Number(text) : null;
 }
 
+/** A time of day, 0..23 and 0..59. */
+export interface TimeOfDay {
+  hour: number;
+  minute: number;
+}
+
 /**
  * Reads an RRULE value ("FREQ=WEEKLY;INTERVAL=1;BYDAY=FR;BYHOUR=18;BYMINUTE=0", optionally
- * prefixed "RRULE:"); answers the rule, or why it is refused.
+ * prefixed "RRULE:"); answers the rule, or why it is refused. A rule without BYHOUR or BYMINUTE
+ * takes that part from `timeOfDay` (as RFC 5545 takes it from DTSTART: the server passes the
+ * session's time of day); without `timeOfDay` both are required.
  */
-export function parseSeriesRule(text: string): { rule: SeriesRule } | { error: string } {
+export function parseSeriesRule(
+  text: string,
+  timeOfDay?: TimeOfDay,
+): { rule: SeriesRule } | { error: string } {
   const body = text.trim().replace(/^RRULE:/i, "");
   if (body.length === 0 || body.length > 200) return { error: "A rule is 1 to 200 characters" };
   const parts = new Map<string, string>();
@@ -57,9 +68,11 @@ export function parseSeriesRule(text: string): { rule: SeriesRule } | { error: s
   if (interval === null || interval < 1 || interval > SERIES_INTERVAL_MAX) {
     return { error: `INTERVAL is 1 to ${SERIES_INTERVAL_MAX}` };
   }
-  const hour = wholeNumber(parts.get("BYHOUR"));
+  const hour = parts.has("BYHOUR") ? wholeNumber(parts.get("BYHOUR")) : (timeOfDay?.hour ?? null);
   if (hour === null || hour > 23) return { error: "BYHOUR is one hour, 0 to 23" };
-  const minute = wholeNumber(parts.get("BYMINUTE"));
+  const minute = parts.has("BYMINUTE")
+    ? wholeNumber(parts.get("BYMINUTE"))
+    : (timeOfDay?.minute ?? null);
   if (minute === null || minute > 59) return { error: "BYMINUTE is one minute, 0 to 59" };
   let byDay: Weekday[] = [];
   if (parts.has("BYDAY")) {
@@ -97,14 +110,18 @@ export function formatSeriesRule(rule: SeriesRule): string {
   ].join(";");
 }
 
-/** PUT /sessions/:id/series: the rule and its time zone, or null to end the series. */
+/**
+ * PUT /sessions/:id/series: the rule and its time zone, or null to end the series. A rule without
+ * BYHOUR/BYMINUTE keeps the session's time of day in that zone (the server fills it in, so any
+ * time checks the rest here).
+ */
 export const SeriesBodySchema = z
   .strictObject({
     rule: z
       .string()
       .max(200, "A rule is 1 to 200 characters")
       .superRefine((text, ctx) => {
-        const parsed = parseSeriesRule(text);
+        const parsed = parseSeriesRule(text, { hour: 0, minute: 0 });
         if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
       }),
     timeZone: z

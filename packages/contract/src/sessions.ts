@@ -56,14 +56,19 @@ export const CreateSessionBodySchema = z.strictObject({
 });
 export type CreateSessionBody = z.input<typeof CreateSessionBodySchema>;
 
-export const UpdateSessionBodySchema = z.strictObject({
-  sessionName: sessionName.optional(),
-  sessionType: SessionTypeSchema.optional(),
-  participants: ParticipantsSchema.optional(),
-  /** "" or null removes the passcode. */
-  passcode: passcode.nullable().optional(),
-  budget: budget.nullable().optional(),
-});
+/** PATCH /sessions/:id: the fields to change, at least one (an empty change stores nothing). */
+export const UpdateSessionBodySchema = z
+  .strictObject({
+    sessionName: sessionName.optional(),
+    sessionType: SessionTypeSchema.optional(),
+    participants: ParticipantsSchema.optional(),
+    /** "" or null removes the passcode. */
+    passcode: passcode.nullable().optional(),
+    budget: budget.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    message: "Send at least one of sessionName, sessionType, participants, passcode and budget",
+  });
 export type UpdateSessionBody = z.input<typeof UpdateSessionBodySchema>;
 
 export const JoinByCodeBodySchema = z.strictObject({

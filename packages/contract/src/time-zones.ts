@@ -13,3 +13,12 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+/**
+ * A known zone's canonical name ("europe/berlin" becomes "Europe/Berlin", as Intl resolves it);
+ * null for a name this runtime does not know.
+ */
+export function canonicalTimeZone(name: string): string | null {
+  if (!isTimeZone(name)) return null;
+  return new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions().timeZone;
+}

@@ -87,6 +87,8 @@ describe("setting a deadline", () => {
       remindAt: [1440, 60],
       autoCheckout: false,
       locked: false,
+      remindersAhead: [1440, 60],
+      remindedOnSetAt: null,
     });
     expect(session.version).toBe(before.version + 1);
     await ben.next((m) => m.type === "session.updated" && m.version === session.version);
@@ -104,11 +106,14 @@ describe("setting a deadline", () => {
       closesAt: withOffset,
       remindAt: [15, 2880, 15],
     });
+    // The 48-hour reminder's time has gone: one reminder went at once, the 15-minute one is ahead.
     expect(moved.deadline).toEqual({
       closesAt: iso(Math.floor(later.getTime() / 1000) * 1000),
       remindAt: [2880, 15],
       autoCheckout: false,
       locked: false,
+      remindersAhead: [15],
+      remindedOnSetAt: expect.any(String),
     });
     const auto = await setDeadline(f.as.Ann, f.sessionId, {
       closesAt: withOffset,
@@ -192,7 +197,7 @@ describe("the lock at the deadline", () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({
       code: "CART_LOCKED",
-      message: expect.stringMatching(/^The cart closed at \d\d:\d\d UTC on /),
+      message: expect.stringMatching(/^The cart closed at \d\d:\d\d \(UTC\) on /),
     });
     const cart = `/api/carts/${f.cartId}`;
     const line = (await f.as.Ann("GET", cart)).json().cart.products[0];
@@ -369,23 +374,64 @@ describe("reminders", () => {
     expect(sent().at(-1)!.to).toBe(f.people.Ann.email);
   });
 
-  it("passes over reminders whose time had gone when the deadline was set, and sends the nearest when several are due", async () => {
+  it("sends one reminder at once when reminders' times have gone as the deadline is set or moved, and says which are still to come", async () => {
     const f = await crew(t);
     const sent = () => remindersTo("Friday shop").filter((m) => m.text.includes(f.sessionId));
-    const closesAt = now() + 2 * HOUR;
-    // The 24 h reminder's time has gone: nothing about it is sent.
-    await setDeadline(f.as.Ann, f.sessionId, {
-      closesAt: iso(closesAt),
-      remindAt: [1440, 60, 30],
+    const notDone = [f.people.Ann.email, f.people.Ben.email, f.people.Cat.email].sort();
+    const recipients = (list: typeof mails.sent) => list.map((m) => m.to).sort();
+
+    // Six minutes ahead with the 15-minute reminder: it goes now, saying how long is really left.
+    const soon = now() + 6 * MINUTE;
+    const set = await setDeadline(f.as.Ann, f.sessionId, {
+      closesAt: iso(soon),
+      remindAt: [15],
     });
+    expect(set.deadline).toMatchObject({ remindersAhead: [], remindedOnSetAt: iso(now()) });
+    await until(clock, () => expect(recipients(sent())).toEqual(notDone));
     await drain(clock);
-    expect(sent()).toEqual([]);
-    // No worker ran at the 60-minute mark (the clock jumps past it): only the 30-minute one goes.
+    expect(recipients(sent())).toEqual(notDone);
+    for (const m of sent()) expect(m.subject).toBe("Friday shop: the cart closes in 6 minutes");
+
+    // Moved two hours ahead with three reminders, the 24-hour one already gone: one reminder
+    // (never one per reminder passed), and the two still to come are said.
+    const closesAt = now() + 2 * HOUR;
+    const moved = await setDeadline(f.as.Ann, f.sessionId, {
+      closesAt: iso(closesAt),
+      remindAt: [1440, 2880, 60, 30],
+    });
+    expect(moved.deadline).toMatchObject({
+      remindAt: [2880, 1440, 60, 30],
+      remindersAhead: [60, 30],
+      remindedOnSetAt: iso(now()),
+    });
+    await until(clock, () => expect(sent()).toHaveLength(6));
+    await drain(clock);
+    expect(sent()).toHaveLength(6);
+    for (const m of sent().slice(3)) {
+      expect(m.subject).toBe("Friday shop: the cart closes in 2 hours");
+    }
+    const read = (await f.as.Ben("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(read.deadline).toMatchObject({ remindersAhead: [60, 30] });
+
+    // No worker ran at the 60-minute mark (the clock jumps past it): only one goes, the nearest.
     await clock.setTime(closesAt - 20 * MINUTE);
-    await until(clock, () => expect(sent().length).toBeGreaterThanOrEqual(3));
+    await until(clock, () => expect(sent()).toHaveLength(9));
     await drain(clock);
-    expect(sent()).toHaveLength(3);
-    for (const m of sent()) expect(m.subject).toBe("Friday shop: the cart closes in 30 minutes");
+    expect(sent()).toHaveLength(9);
+    for (const m of sent().slice(6)) {
+      expect(m.subject).toBe("Friday shop: the cart closes in 20 minutes");
+    }
+    const ahead = (await f.as.Ann("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(ahead.deadline).toMatchObject({ remindersAhead: [] });
+
+    // A move with every reminder still ahead sends nothing now and says so.
+    const later = await setDeadline(f.as.Ann, f.sessionId, {
+      closesAt: iso(now() + 5 * HOUR),
+      remindAt: [60],
+    });
+    expect(later.deadline).toMatchObject({ remindersAhead: [60], remindedOnSetAt: null });
+    await drain(clock);
+    expect(sent()).toHaveLength(9);
   });
 });
 

@@ -452,10 +452,31 @@ describe("receipt and mails", () => {
       (await f.as.participant("GET", `/api/sessions/${f.sessionId}`)).json().session.status,
     ).toBe("ended");
 
-    // Only the payee resends; it goes to the failed ones.
+    // Only the payee resends; it goes to the failed ones. The route takes no body: anything in
+    // one (a 5,000-deep object too) is a 400 that sends nothing.
     expect((await f.as.participant("POST", `${url}/mail`)).statusCode).toBe(403);
     failingTo.delete(f.people.participant.email);
-    expect((await f.as.creator("POST", `${url}/mail`)).statusCode).toBe(200);
+    const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
+    for (const payload of [{ resend: true }, deep]) {
+      const refused = await t.app.inject({
+        method: "POST",
+        url: `${url}/mail`,
+        headers: {
+          authorization: `Bearer ${f.people.creator.token}`,
+          "content-type": "application/json",
+        },
+        payload,
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(Object.keys(refused.json().fields)).toEqual([
+        typeof payload === "string" ? "a" : "resend",
+      ]);
+    }
+    await t.app.idle();
+    expect(
+      (await f.as.creator("GET", url)).json().order.split.map((s: { mail: string }) => s.mail),
+    ).toEqual(["sent", "failed"]);
+    expect((await f.as.creator("POST", `${url}/mail`, {})).statusCode).toBe(200);
     await t.app.idle();
     expect(
       (await f.as.creator("GET", url)).json().order.split.map((s: { mail: string }) => s.mail),

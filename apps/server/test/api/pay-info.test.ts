@@ -102,6 +102,34 @@ describe("pay info", () => {
     expect((await f.as.participant("GET", f.url)).json()).toMatchObject({ amount: 0, epcQr: null });
   });
 
+  it("withholds the payee's details from a member whose share is settled", async () => {
+    const f = await placedOrder(eur, {
+      iban: IBAN,
+      accountName: "Ann Example",
+      payLink: "https://paypal.me/ann",
+      note: "Thanks!",
+    });
+    expect((await f.as.participant("GET", f.url)).json().details.iban).toBe(IBAN);
+    const paid = await f.as.participant("POST", `/api/orders/${f.order._id}/paid`);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const ben = f.people.participant.userId;
+    const settled = await f.as.creator("POST", `/api/orders/${f.order._id}/confirm/${ben}`, {
+      how: "transfer",
+    });
+    expect(settled.statusCode, settled.body).toBe(200);
+    const res = await f.as.participant("GET", f.url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      payee: { _id: f.people.creator.userId, name: "Ann" },
+      details: { iban: null, accountName: null, payLink: null, note: null },
+      amount: 0,
+      reference: f.order.number,
+      epcQr: null,
+    });
+    expect(res.body).not.toContain(IBAN);
+    expect(res.body).not.toContain("paypal.me");
+  });
+
   it("is refused to the payee (403), strangers and members without a share (404), and malformed ids (400)", async () => {
     const f = await placedOrder(eur);
     const payee = await f.as.creator("GET", f.url);

@@ -195,6 +195,8 @@ describe("a weekly series", () => {
       remindAt: [120],
       autoCheckout: true,
       locked: false,
+      remindersAhead: [120],
+      remindedOnSetAt: null,
     });
     expect(next.sessionCode).not.toBe(f.code);
     expect(next.cartId).not.toBe(f.cartId);
@@ -309,6 +311,62 @@ describe("a weekly series", () => {
   });
 });
 
+describe("a rule without a time of day", () => {
+  /** The hour and minute of `iso` on the wall clock of `timeZone`. */
+  const clock = (iso: string, timeZone: string) => {
+    const [hour, minute] = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .format(new Date(iso))
+      .split(":")
+      .map(Number);
+    return { hour: hour!, minute: minute! };
+  };
+
+  it("keeps the session's time of day in the rule's zone, and the answer's rule states it", async () => {
+    const f = await sessionWithEveryRole(t);
+    const { createdAt } = await sessionOf(f, f.sessionId, "creator");
+    const created = clock(createdAt, "Asia/Kolkata");
+    const set = await setSeries(f, {
+      rule: "RRULE:FREQ=WEEKLY;BYDAY=TU",
+      timeZone: "Asia/Kolkata",
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const series = set.json().session.series;
+    expect(series.rule).toBe(
+      `FREQ=WEEKLY;INTERVAL=1;BYDAY=TU;BYHOUR=${created.hour};BYMINUTE=${created.minute}`,
+    );
+    expect(clock(series.nextAt, "Asia/Kolkata")).toEqual(created);
+    expect(
+      new Date(series.nextAt).toLocaleDateString("en-US", {
+        weekday: "long",
+        timeZone: "Asia/Kolkata",
+      }),
+    ).toBe("Tuesday");
+
+    // A session that repeats already keeps its series' time: Friday 18:00 in Paris stays 18:00,
+    // and so does a rule giving only its minute.
+    expect((await setSeries(f, { rule: WEEKLY_FRIDAY, timeZone: "Europe/Paris" })).statusCode).toBe(
+      200,
+    );
+    const daily = await setSeries(f, { rule: "FREQ=DAILY;INTERVAL=2", timeZone: "Europe/Paris" });
+    expect(daily.statusCode, daily.body).toBe(200);
+    expect(daily.json().session.series.rule).toBe("FREQ=DAILY;INTERVAL=2;BYHOUR=18;BYMINUTE=0");
+    const minute = await setSeries(f, { rule: "FREQ=DAILY;BYMINUTE=30", timeZone: "Europe/Paris" });
+    expect(minute.json().session.series.rule).toBe("FREQ=DAILY;INTERVAL=1;BYHOUR=18;BYMINUTE=30");
+    const entries = await activityOf(f, f.sessionId);
+    expect(
+      entries.filter((e: { type: string }) => e.type === "series.updated").at(-1),
+    ).toMatchObject({
+      rule: "FREQ=DAILY;INTERVAL=1;BYHOUR=18;BYMINUTE=30",
+      timeZone: "Europe/Paris",
+    });
+  });
+});
+
 describe("who may set a series or mark a staple", () => {
   it("the creator sets the series; others are refused as the permissions table says", async () => {
     const f = await sessionWithEveryRole(t);
@@ -360,7 +418,7 @@ describe("bad series bodies are refused, naming the field, and change nothing", 
     ],
     ["monthly", { rule: "FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0", timeZone: "UTC" }, "rule"],
     ["hourly", { rule: "FREQ=HOURLY", timeZone: "UTC" }, "rule"],
-    ["no time of day", { rule: "FREQ=DAILY", timeZone: "UTC" }, "rule"],
+    ["a 25th hour", { rule: "FREQ=DAILY;BYHOUR=25", timeZone: "UTC" }, "rule"],
     [
       "weekly without a weekday",
       { rule: "FREQ=WEEKLY;BYHOUR=9;BYMINUTE=0", timeZone: "UTC" },

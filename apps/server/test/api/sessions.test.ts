@@ -494,6 +494,20 @@ describe("edit, leave and end", () => {
     expect(res.json().session.passcode).toBeUndefined();
   });
 
+  it("an empty edit is a 400 naming what may be sent, and stores nothing", async () => {
+    const { as, sessionId } = await sessionWithEveryRole(t);
+    const before = (await as.creator("GET", `/api/sessions/${sessionId}`)).json().session;
+    const res = await as.creator("PATCH", `/api/sessions/${sessionId}`, {});
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(
+      /sessionName, sessionType, participants, passcode and budget/,
+    );
+    const after = (await as.creator("GET", `/api/sessions/${sessionId}`)).json().session;
+    expect(after).toEqual(before);
+    const log = (await as.creator("GET", `/api/sessions/${sessionId}/activity`)).json().events;
+    expect(log.filter((e: { type: string }) => e.type === "session.updated")).toEqual([]);
+  });
+
   it("leave removes a participant and a viewer; a pending one withdraws; the creator gets 409", async () => {
     const { as, sessionId } = await sessionWithEveryRole(t);
     expect(

@@ -39,6 +39,54 @@ function runScript(name: "backup" | "restore", file: string, env: Record<string,
   );
 }
 
+/**
+ * A copy cut short, altered, or (made before dumps had checksums) cut short and not loadable is
+ * refused, saying what is wrong with it, and leaves the target as it was: DATA_DIR empty, the
+ * database empty (the real restore into it afterwards succeeds).
+ */
+async function refusesDamagedCopies(file: string, target: Record<string, string>) {
+  const bytes = await fs.readFile(file);
+  const newline = bytes.indexOf(0x0a);
+  const header = JSON.parse(bytes.subarray("CARTNER-BACKUP 1 ".length, newline).toString());
+  const dumpStart = newline + 1;
+  const variants: [string, Buffer, RegExp][] = [
+    [
+      "cut",
+      bytes.subarray(0, bytes.length - 1000),
+      onPostgres
+        ? /Restore refused: .*cut\.backup did not restore, the database is left empty: pg_restore failed/
+        : new RegExp(
+            `Restore refused: .*cut\\.backup is not a usable Cartner backup: ` +
+              `truncated at byte ${bytes.length - 1000} of ${bytes.length}`,
+          ),
+    ],
+  ];
+  if (!onPostgres) {
+    const altered = Buffer.from(bytes);
+    altered[dumpStart + Math.floor((bytes.length - dumpStart) / 2)]! ^= 0xff;
+    const unchecked = Buffer.concat([
+      Buffer.from(`CARTNER-BACKUP 1 ${JSON.stringify({ ...header, dump: undefined })}\n`),
+      bytes.subarray(dumpStart, bytes.length - 1000),
+    ]);
+    variants.push(
+      ["altered", altered, /Restore refused: .*altered\.backup .*checksum does not match/],
+      ["unchecked", unchecked, /Restore refused: .*unchecked\.backup .*database copy is damaged/],
+    );
+  }
+  // Each is refused before anything is written, so they may run side by side.
+  await Promise.all(
+    variants.map(async ([name, content, said]) => {
+      const damaged = path.join(path.dirname(file), `${name}.backup`);
+      await fs.writeFile(damaged, content);
+      const refused = await runScript("restore", damaged, target);
+      expect(refused.code, refused.output).toBe(1);
+      expect(refused.output).toMatch(said);
+      expect(refused.output).not.toMatch(/TypeError/);
+    }),
+  );
+  expect(await fs.readdir(target.DATA_DIR!)).toEqual([]);
+}
+
 it(`a backup taken during writes restores every acknowledged write and figure (${onPostgres ? "PostgreSQL" : "embedded"})`, async () => {
   const env = await fixture.backend();
   const server = await fixture.start(env);
@@ -86,6 +134,7 @@ it(`a backup taken during writes restores every acknowledged write and figure ($
   expect(acknowledgedAfterBackup).toBeGreaterThan(acknowledgedBeforeBackup);
 
   const target = await fixture.backend();
+  await refusesDamagedCopies(file, target);
   const restored = await runScript("restore", file, target);
   expect(restored.code, restored.output).toBe(0);
   // A second restore into the now non-empty target is refused and changes nothing.

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { headerLine, readHeader } from "../../src/features/backup/archive.ts";
+import {
+  describeDump,
+  dumpDefect,
+  headerLine,
+  readHeader,
+} from "../../src/features/backup/archive.ts";
 
 describe("a backup file's header", () => {
   it("reads back what was written, and says where the dump starts", () => {
@@ -24,5 +29,36 @@ describe("a backup file's header", () => {
         ),
       ),
     ).toThrow(/damaged/);
+  });
+});
+
+describe("an embedded dump against its header", () => {
+  const dump = Buffer.from("the data directory, as a tarball");
+  const header = {
+    database: "pglite" as const,
+    createdAt: "2026-11-27T03:00:00.000Z",
+    dump: describeDump(dump),
+  };
+  const offset = headerLine(header).length;
+
+  it("is accepted whole, and reads back its description", () => {
+    expect(readHeader(headerLine(header)).header.dump).toEqual(header.dump);
+    expect(dumpDefect(header, dump, offset)).toBeNull();
+  });
+
+  it("names where a cut-short file ends, a longer one, and an altered one", () => {
+    expect(dumpDefect(header, dump.subarray(0, 10), offset)).toBe(
+      `truncated at byte ${offset + 10} of ${offset + dump.length} (copy the whole file again)`,
+    );
+    expect(dumpDefect(header, Buffer.concat([dump, Buffer.from("xx")]), offset)).toMatch(
+      /^2 bytes longer/,
+    );
+    const altered = Buffer.from(dump);
+    altered[3] = 0x21;
+    expect(dumpDefect(header, altered, offset)).toMatch(/checksum does not match/);
+  });
+
+  it("is not checked here when the header describes none (a backup made before)", () => {
+    expect(dumpDefect({ ...header, dump: undefined }, dump.subarray(0, 1), offset)).toBeNull();
   });
 });

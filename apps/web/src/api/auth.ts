@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Device, RegisterBody, RequestOf } from "@cartner/contract";
 import { useInvalidatingMutation, type Reactions } from "../lib/mutation-reactions.ts";
+import { browserTimeZone } from "../lib/time-zones.ts";
 import { authApi } from "./auth-calls.ts";
 import { profileKeys } from "./profile.ts";
 
@@ -71,8 +72,8 @@ export function useResetPassword(
 }
 
 /**
- * Checks a sign-in or credentials code. After a credentials change the profile shows the new
- * email, so it is read again.
+ * Checks a sign-in or credentials code, naming the browser's time zone. After a credentials
+ * change the profile shows the new email, so it is read again.
  */
 export function useVerifyOtp(
   userId: string,
@@ -81,7 +82,9 @@ export function useVerifyOtp(
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (otp: string) => authApi.verifyOtp({ userId, code: otp }),
+    // The browser's zone: the account states times in it until its owner chooses one.
+    mutationFn: (otp: string) =>
+      authApi.verifyOtp({ userId, code: otp, timeZone: browserTimeZone() }),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       if (args[0].purpose === "update")

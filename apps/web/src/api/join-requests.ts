@@ -6,6 +6,9 @@ import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
 
 // Join requests: asking to join by code, the creator's answer, and withdrawing one's own.
 
+/** Where the sessions page lists my waiting requests: My Cart links to /sessions#waiting-requests. */
+export const WAITING_ANCHOR = "waiting-requests";
+
 /**
  * My own join requests still waiting (polled while the live socket is down). Kept for the tab's
  * life once read: when one ends, the live toast names its session and creator from this list.

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { RequestOf, ResponseOf, UpdateCredentialsBody } from "@cartner/contract";
+import type { Profile, RequestOf, ResponseOf, UpdateCredentialsBody } from "@cartner/contract";
 import { call } from "../lib/call.ts";
 import { saveFile } from "../lib/download.ts";
 import type { Reactions } from "../lib/mutation-reactions.ts";
@@ -12,13 +12,15 @@ export const profileKeys = {
   user: (userId: string) => [...profileKeys.all, "user", userId] as const,
 };
 
-/** The Profile calls of the endpoint table, plus PATCH /auth/update-credentials. */
+/** The Profile calls of the endpoint table (the account's time zone too), plus PATCH /auth/update-credentials. */
 export const profileApi = {
   me: (signal?: AbortSignal) => call("GET /api/profile/me", {}, signal ? { signal } : undefined),
   /** Multipart: api.ts sends FormData as is, so the browser sets the boundary. */
   update: (form: FormData) => call("POST /api/profile/me", { body: form }),
   updateCredentials: (body: RequestOf<"PATCH /api/auth/update-credentials">["body"]) =>
     call("PATCH /api/auth/update-credentials", { body }),
+  /** The zone every time the server sends this person is stated in. */
+  setTimeZone: (timeZone: string) => call("PUT /api/users/me/time-zone", { body: { timeZone } }),
   user: (userId: string, signal?: AbortSignal) =>
     call("GET /api/users/:userId", { params: { userId } }, signal ? { signal } : undefined),
   /** All of one's data, as the JSON file the server sends. */
@@ -65,6 +67,24 @@ export function useUpdateProfile(
     mutationFn: (form: FormData) => profileApi.update(form),
     onSuccess: (...args) => {
       client.setQueryData(profileKeys.me(), args[0]);
+      return reactions.onSuccess?.(...args);
+    },
+  });
+}
+
+/** Saves the account's time zone; the profile in the cache shows it at once. */
+export function useSetTimeZone(
+  reactions: Reactions<Awaited<ReturnType<typeof profileApi.setTimeZone>>, string>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: (timeZone: string) => profileApi.setTimeZone(timeZone),
+    onSuccess: (...args) => {
+      const { timeZone } = args[0];
+      client.setQueryData(profileKeys.me(), (old: Profile | undefined) =>
+        old ? { ...old, timeZone } : old,
+      );
       return reactions.onSuccess?.(...args);
     },
   });

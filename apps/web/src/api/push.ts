@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PushSubscriptionBody } from "@cartner/contract";
+import { ApiError, errorMessage } from "../lib/api.ts";
 import { call } from "../lib/call.ts";
 import type { Reactions } from "../lib/mutation-reactions.ts";
 
@@ -45,6 +46,26 @@ export function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 export const NO_WORKER_MESSAGE =
   "Notifications need the app's offline support, which has not started yet: reload the page and try again.";
+
+export const PUSH_BLOCKED_MESSAGE =
+  "Notifications are blocked for this site. Allow them in your browser's site settings, then try again.";
+
+/**
+ * What to tell someone whose change of this device's notifications failed: the server's own
+ * message, ours, or for the browser's errors (such as "Registration failed - permission denied")
+ * a sentence that says what to do, never the browser's words.
+ */
+export function pushFailureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return errorMessage(error, fallback);
+  // A DOMException (the Push API's errors) is not an Error everywhere: read its fields as they are.
+  const { name = "", message = "" } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (typeof name !== "string" || typeof message !== "string") return fallback;
+  if (message === NO_WORKER_MESSAGE) return message;
+  if (name === "NotAllowedError" || /permission denied/i.test(message)) {
+    return PUSH_BLOCKED_MESSAGE;
+  }
+  return fallback;
+}
 
 /** The app's service worker (app/pwa.tsx registers it after the page loaded). */
 async function registration(): Promise<ServiceWorkerRegistration> {

@@ -1,7 +1,7 @@
 import type { ToastContent, ToastOptions } from "react-toastify/unstyled";
 
 /**
- * The app's toasts (top-right, auto-closing), with react-toastify's API for the kinds the app uses.
+ * The app's toasts (bottom-right, auto-closing), with react-toastify's API for the kinds the app uses.
  * The library is loaded on first use rather than with the first page
  * (docs/decisions/013-first-load.md): a toast is never the first thing drawn, and the container
  * that shows them (app/toasts.tsx) loads right after the page starts. Toasts keep the order they

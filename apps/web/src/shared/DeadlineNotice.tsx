@@ -6,6 +6,7 @@ import { Button, ButtonLink, FieldError, Input } from "../components/ui/index.ts
 import { cn } from "../lib/cn.ts";
 import { failureToast, successToast } from "./cart-toasts.tsx";
 import {
+  autoCheckoutText,
   closedText,
   closesInText,
   closesText,
@@ -99,7 +100,9 @@ export function DeadlineNotice({
             ? deadline.autoCheckout
               ? "It is being checked out as you chose; if it was empty, reopen it or end the session."
               : "Nothing can be added or changed: check out, or reopen it until a new time."
-            : `Nothing can be added or changed. ${creatorName ?? "The creator"} checks out or reopens it.`}
+            : deadline.autoCheckout
+              ? autoCheckoutText(deadline.closesAt)
+              : `Nothing can be added or changed. ${creatorName ?? "The creator"} checks out or reopens it.`}
         </p>
       </div>
       {creator && (

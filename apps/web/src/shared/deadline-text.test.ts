@@ -6,7 +6,7 @@ import {
   fromLocalInput,
   isClosed,
   reminderLabel,
-  remindersText,
+  reminderStatus,
   timeLeft,
   toLocalInput,
 } from "./deadline-text.ts";
@@ -36,8 +36,52 @@ describe("a deadline in words", () => {
     expect(closesInText(iso, at)).toBeNull();
   });
 
+  it("says which reminders are still to come, and that one went at once when it was set", () => {
+    const closesAt = new Date(at).toISOString();
+    const done =
+      "Reminders 2 days, 1 h and 15 min before to members who have not marked themselves done.";
+    // Set six minutes before: the 1 h and 15 min reminders' times had gone, the 2 days' too.
+    const setAt = new Date(at - 6 * 60_000).toISOString();
+    expect(
+      reminderStatus(
+        { closesAt, remindAt: [2880, 60, 15], remindersAhead: [], remindedOnSetAt: setAt },
+        "Europe/Vienna",
+      ),
+    ).toEqual({
+      plan: `${done} None still to come.`,
+      sentAtOnce: expect.stringMatching(
+        /^When the deadline was set, the 2 days, 1 h and 15 min reminders' times had already passed: one reminder went out at once, Fri, Nov 27, 5:54\s?PM GMT\+1\.$/,
+      ),
+    });
+    // Set two hours before: the 15 min reminder is still to come.
+    expect(
+      reminderStatus({
+        closesAt,
+        remindAt: [2880, 60, 15],
+        remindersAhead: [15],
+        remindedOnSetAt: new Date(at - 2 * 3_600_000).toISOString(),
+      }),
+    ).toMatchObject({
+      plan: `${done} Still to come: 15 min before.`,
+      sentAtOnce: expect.stringMatching(/^When the deadline was set, the 2 days reminder's time/),
+    });
+    // Nothing gone: nothing more said.
+    expect(
+      reminderStatus({ closesAt, remindAt: [60], remindersAhead: [60], remindedOnSetAt: null }),
+    ).toEqual({
+      plan: "Reminders 1 h before to members who have not marked themselves done.",
+      sentAtOnce: null,
+    });
+  });
+
   it("is closed from its instant on, or when the server says so", () => {
-    const open = { closesAt: new Date(at).toISOString(), remindAt: [], autoCheckout: false };
+    const open = {
+      closesAt: new Date(at).toISOString(),
+      remindAt: [],
+      autoCheckout: false,
+      remindersAhead: [],
+      remindedOnSetAt: null,
+    };
     expect(isClosed({ ...open, locked: false }, at - 1)).toBe(false);
     expect(isClosed({ ...open, locked: false }, at)).toBe(true);
     expect(isClosed({ ...open, locked: true }, at - 60_000)).toBe(true);
@@ -54,9 +98,15 @@ describe("a deadline in words", () => {
       "15 min",
       "1 h 30 min",
     ]);
-    expect(remindersText([60, 1440])).toBe("reminders 24 h and 1 h before");
-    expect(remindersText([15])).toBe("reminders 15 min before");
-    expect(remindersText([])).toBe("no reminders");
+    const closesAt = new Date(at).toISOString();
+    const done = "to members who have not marked themselves done.";
+    expect(reminderStatus({ closesAt, remindAt: [60, 1440] }).plan).toBe(
+      `Reminders 24 h and 1 h before ${done}`,
+    );
+    expect(reminderStatus({ closesAt, remindAt: [] })).toEqual({
+      plan: "No reminders.",
+      sentAtOnce: null,
+    });
   });
 
   it("reads the date-and-time input in the browser's zone, and writes it back the same", () => {

@@ -5,11 +5,10 @@
  * use them.
  */
 import type { Deadline } from "@cartner/contract";
+import { browserTimeZone } from "../lib/time-zones.ts";
 
 /** The browser's IANA time zone ("Europe/Vienna"); "UTC" when it does not say. */
-export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
+export const localTimeZone = browserTimeZone;
 
 /** "Fri, Nov 27, 6:00 PM GMT+1": the instant in the reader's zone (or `timeZone`), named. */
 export function formatDeadline(iso: string, timeZone?: string): string {
@@ -58,6 +57,17 @@ export function closesText(iso: string, timeZone?: string): string {
   return `The cart closes ${formatDeadline(iso, timeZone)}`;
 }
 
+/**
+ * What a member reads of a closed cart the server checks out at its deadline ("6:00 PM" in the
+ * reader's zone). An empty cart is not checked out: it waits for the creator.
+ */
+export function autoCheckoutText(iso: string): string {
+  const time = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" }).format(
+    new Date(iso),
+  );
+  return `Nothing can be added or changed. It is checked out automatically at ${time}, unless it is empty.`;
+}
+
 /** "1 week", "2 days", "24 h", "3 h", "1 h", "15 min" (minutes before the deadline). */
 export function reminderLabel(minutes: number): string {
   if (minutes % (7 * 24 * 60) === 0) {
@@ -70,13 +80,46 @@ export function reminderLabel(minutes: number): string {
   return `${minutes} min`;
 }
 
-/** "24 h and 1 h before"; "no reminders". */
-export function remindersText(remindAt: readonly number[]): string {
-  if (remindAt.length === 0) return "no reminders";
-  const labels = [...remindAt].sort((a, b) => b - a).map(reminderLabel);
-  const list =
-    labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
-  return `reminders ${list} before`;
+/** "2 days and 15 min" (largest first). */
+function reminderList(minutes: readonly number[]): string {
+  const labels = [...minutes].sort((a, b) => b - a).map(reminderLabel);
+  return labels.length === 1
+    ? labels[0]!
+    : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+}
+
+/**
+ * The reminders as the Deadline card states them: which there are, which are still to come (by
+ * the server's `remindersAhead`; all, in an answer cached before it had them), and, when the
+ * deadline was set with some reminders' times already gone, that one reminder went at once.
+ */
+export function reminderStatus(
+  deadline: Pick<Deadline, "closesAt" | "remindAt"> &
+    Partial<Pick<Deadline, "remindersAhead" | "remindedOnSetAt">>,
+  timeZone?: string,
+): { plan: string; sentAtOnce: string | null } {
+  const { remindAt } = deadline;
+  if (remindAt.length === 0) return { plan: "No reminders.", sentAtOnce: null };
+  const ahead = deadline.remindersAhead ?? remindAt;
+  const plan = `Reminders ${reminderList(remindAt)} before to members who have not marked themselves done.`;
+  const still =
+    ahead.length === remindAt.length
+      ? ""
+      : ahead.length === 0
+        ? " None still to come."
+        : ` Still to come: ${reminderList(ahead)} before.`;
+  const sentAt = deadline.remindedOnSetAt;
+  if (!sentAt) return { plan: plan + still, sentAtOnce: null };
+  const closesAt = new Date(deadline.closesAt).getTime();
+  const gone = remindAt.filter((m) => closesAt - m * 60_000 <= new Date(sentAt).getTime());
+  const which =
+    gone.length === 1
+      ? `the ${reminderLabel(gone[0]!)} reminder's time had`
+      : `the ${reminderList(gone)} reminders' times had`;
+  return {
+    plan: plan + still,
+    sentAtOnce: `When the deadline was set, ${which} already passed: one reminder went out at once, ${formatDeadline(sentAt, timeZone)}.`,
+  };
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");

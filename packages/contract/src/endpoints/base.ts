@@ -49,6 +49,13 @@ export type EndpointGroup = Partial<Record<EndpointKeyPattern, Endpoint>>;
 // Path parameters. The messages are what a client sees for a malformed id (a 400 names the field).
 export const SessionIdParams = z.strictObject({ id: z.uuid("Session not found") });
 
+/**
+ * The body of a route that takes none: nothing (Fastify reads it as null), or `{}` (what some
+ * clients send with a POST). Anything else is a 400 naming the unknown field, before the route
+ * does anything.
+ */
+export const NoBody = z.strictObject({}).nullish();
+
 export const svg = z.string().describe("image/svg+xml");
 export const sessionErrors = [400, 403, 404, 409] as const;
 

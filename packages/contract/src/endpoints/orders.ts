@@ -15,7 +15,7 @@ import {
   RecordTransferResponseSchema,
 } from "../payers.ts";
 import { EntriesQuerySchema, EntriesResponseSchema } from "../ledger.ts";
-import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
+import { NoBody, SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 
 const pdf = z.string().describe("application/pdf");
 const OrderIdParams = z.strictObject({ id: z.uuid("Order not found") });
@@ -81,6 +81,7 @@ export const orderEndpoints = {
     summary: "Send the checkout mail again to members whose mail failed (payee)",
     access: "order.mail",
     params: OrderIdParams,
+    body: NoBody,
     responses: { 200: OrderResponseSchema },
     errors: [400, 403, 404],
   },

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { DeleteAccountBodySchema } from "../auth.ts";
 import { UnsettledSharesErrorSchema } from "../orders.ts";
-import { ProfileSchema, PublicUserSchema } from "../profile.ts";
+import {
+  ProfileSchema,
+  PublicUserSchema,
+  SetTimeZoneBodySchema,
+  TimeZoneResponseSchema,
+} from "../profile.ts";
 import { svg, type EndpointGroup } from "./base.ts";
 
 export const AvatarFileParamsSchema = z.strictObject({
@@ -31,6 +36,14 @@ export const profileEndpoints = {
     body: "multipart",
     responses: { 200: ProfileSchema },
     errors: [400, 413, 415],
+  },
+  "PUT /api/users/me/time-zone": {
+    summary:
+      "Choose the IANA time zone every time sent to you is stated in (mails, notifications, pushes, receipts, CSV); from then on a sign-in no longer sets it from the browser",
+    access: "user",
+    body: SetTimeZoneBodySchema,
+    responses: { 200: TimeZoneResponseSchema },
+    errors: [400],
   },
   "GET /api/users/me/export": {
     summary: "Download all your data as JSON",

@@ -14,7 +14,7 @@ BEGIN
       'version', s.version, 'splitPolicy', s.split_policy,
       'deadline', (
         SELECT json_build_object('closesAt', d.closes_at, 'remindAt', d.remind_at,
-          'autoCheckout', d.auto_checkout)
+          'autoCheckout', d.auto_checkout, 'remindedOnSetAt', d.reminded_on_set_at)
         FROM session_deadlines d WHERE d.session_id = s.id)),
     'members', (
       SELECT coalesce(json_agg(json_build_object(

@@ -1,6 +1,15 @@
 /** Accounts: users, their signed-in devices, one-time codes and profiles. */
 import { OTP_PURPOSES } from "@cartner/contract";
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { bytea, createdAt } from "./columns.ts";
 
 export const users = pgTable("users", {
@@ -21,6 +30,13 @@ export const users = pgTable("users", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   /** Set when the account was deleted: the row stays (others' carts and orders name it). */
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  /**
+   * The IANA time zone every time sent to the person is stated in (mails, notifications, pushes,
+   * receipts; decision 040). Taken from the browser at sign-in until the person chooses one.
+   */
+  timeZone: text("time_zone").notNull().default("UTC"),
+  /** The person chose the zone in their profile: a sign-in no longer sets it from the browser. */
+  timeZoneChosen: boolean("time_zone_chosen").notNull().default(false),
 });
 
 /** A signed-in device. JWTs carry its id as `sid`; revoking the row kills the token at once. */

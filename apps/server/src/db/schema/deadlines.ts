@@ -39,6 +39,11 @@ export const sessionDeadlines = pgTable(
      * checkout's own transaction (or when it was skipped for an empty cart).
      */
     checkoutDue: boolean("checkout_due").notNull().default(false),
+    /**
+     * When the deadline was set, moved or reopened with a reminder's time already gone: the
+     * instant the one reminder that stands for them went at once; null when none did.
+     */
+    remindedOnSetAt: timestamp("reminded_on_set_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -33,7 +33,13 @@ export const authRoutes =
       app,
       "POST /api/auth/verify-otp",
       async (request) =>
-        auth.verifyOtp(request.body.userId, request.body.code, request.ip, userAgentOf(request)),
+        auth.verifyOtp(
+          request.body.userId,
+          request.body.code,
+          request.ip,
+          userAgentOf(request),
+          request.body.timeZone,
+        ),
       limited,
     );
 

@@ -43,8 +43,13 @@ export function createAuthService(deps: AuthDeps) {
     revokeDevice: (context: AuthContext, sid: string) => revokeDevice(auth, context, sid),
     disconnect: (userId: string, sid?: string) => disconnect(auth.events, userId, sid),
     resend: (userId: string) => resend(auth, userId),
-    verifyOtp: (userId: string, code: string, address: string, userAgent?: string) =>
-      verifyOtp(auth, userId, code, address, userAgent),
+    verifyOtp: (
+      userId: string,
+      code: string,
+      address: string,
+      userAgent?: string,
+      timeZone?: string,
+    ) => verifyOtp(auth, userId, code, address, userAgent, timeZone),
     authenticate: (token: string) => authenticate(auth, token),
     /**
      * The account a token names when it verifies and has not expired, else undefined; no

@@ -3,7 +3,7 @@
  * carries: a restarted sign-up's details, a confirmed credential change) and opens an auth session
  * (a device) with its token; refresh renews the token while the session lives, logout ends it.
  */
-import { ErrorCode, type LoginBody, type RegisterBody } from "@cartner/contract";
+import { ErrorCode, canonicalTimeZone, type LoginBody, type RegisterBody } from "@cartner/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
@@ -104,6 +104,7 @@ export async function verifyOtp(
   code: string,
   address: string,
   userAgent = "",
+  browserTimeZone?: string,
 ) {
   const { db, clock, tokens } = auth;
   const now = clock.now();
@@ -128,6 +129,10 @@ export async function verifyOtp(
       otpSentAt: null,
       emailVerifiedAt: user.emailVerifiedAt ?? now,
     };
+    // The browser's zone is the account's until its owner chooses one (decision 040); a name
+    // this server does not know changes nothing.
+    const timeZone = browserTimeZone ? canonicalTimeZone(browserTimeZone) : null;
+    if (timeZone && !user.timeZoneChosen) changes.timeZone = timeZone;
     if (attempt.purpose === "register" && attempt.payload?.newPasswordHash) {
       // A sign-up started again before verifying: its details apply with its code.
       changes.name = attempt.payload.newName ?? user.name;

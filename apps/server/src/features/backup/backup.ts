@@ -8,12 +8,16 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { Config } from "../../config.ts";
 import { secretFile } from "../../lib/secrets.ts";
-import { headerLine, readHeader, type BackupHeader } from "./archive.ts";
+import { describeDump, dumpDefect, headerLine, readHeader, type BackupHeader } from "./archive.ts";
 import { backupSocketPath, dumpPglite } from "./socket.ts";
+
+const gunzip = promisify(zlib.gunzip);
 
 /** What an operator should see: the backup or restore is refused, nothing was changed. */
 export class BackupRefusal extends Error {}
@@ -45,23 +49,26 @@ export async function backup(config: Config, file: string): Promise<BackupResult
   if (await exists(file)) throw new BackupRefusal(`${file} exists: give the backup a new name`);
   const database = config.databaseUrl ? "postgres" : "pglite";
   const secret = await generatedSecret(config);
-  const header = headerLine({
-    database,
-    createdAt: new Date().toISOString(),
-    ...(secret ? { secret } : {}),
-  });
+  const header = (dump?: Buffer) =>
+    headerLine({
+      database,
+      createdAt: new Date().toISOString(),
+      ...(secret ? { secret } : {}),
+      ...(dump ? { dump: describeDump(dump) } : {}),
+    });
   // Written beside the target and renamed when complete: a failed backup leaves no FILE.
   const partial = `${file}.partial`;
   const out = createWriteStream(partial, { flags: "w", mode: 0o600 });
   let via: BackupResult["via"];
   try {
-    out.write(header);
     if (config.databaseUrl) {
+      out.write(header());
       await pgDump(config.databaseUrl, out);
       via = "pg_dump";
     } else {
       const copy = await pgliteCopy(config.dataDir);
       via = copy.via;
+      out.write(header(copy.bytes));
       await new Promise<void>((resolve, reject) =>
         out.end(copy.bytes, (error?: Error | null) => (error ? reject(error) : resolve())),
       );
@@ -88,6 +95,8 @@ async function finished(
   name: string,
   piping: Promise<void>,
 ): Promise<void> {
+  // Awaited below, after the exit code: until then its failure is not unhandled.
+  piping.catch(() => undefined);
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -96,8 +105,9 @@ async function finished(
     );
     child.once("close", resolve);
   });
-  await piping;
+  // Its own words first: a tool that stops early also breaks the pipe feeding it.
   if (code !== 0) throw new Error(`${name} failed (exit ${code}): ${stderr.trim()}`);
+  await piping;
 }
 
 async function pgliteCopy(
@@ -180,7 +190,7 @@ export async function restore(config: Config, file: string): Promise<RestoreResu
     }
   }
   if (config.databaseUrl) await restorePostgres(config.databaseUrl, file, dumpOffset);
-  else await restorePglite(config.dataDir, file, dumpOffset);
+  else await restorePglite(config.dataDir, file, parsed);
   if (secret && !(await exists(secretPath))) {
     await fs.mkdir(config.dataDir, { recursive: true });
     await fs.writeFile(secretPath, secret, { mode: 0o600, flag: "wx" });
@@ -188,22 +198,48 @@ export async function restore(config: Config, file: string): Promise<RestoreResu
   return { database: header.database, createdAt: header.createdAt };
 }
 
-async function restorePglite(dataDir: string, file: string, dumpOffset: number): Promise<void> {
+async function restorePglite(
+  dataDir: string,
+  file: string,
+  { header, dumpOffset }: { header: BackupHeader; dumpOffset: number },
+): Promise<void> {
   const dir = path.join(dataDir, "pglite");
   const entries = await fs.readdir(dir).catch(() => []);
   if (entries.length > 0) {
     throw new BackupRefusal(`${dir} already holds a database: restore into an empty DATA_DIR`);
   }
   const dump = (await fs.readFile(file)).subarray(dumpOffset);
-  // Loaded under another name and renamed when complete, as a first start makes it.
+  const defect = dumpDefect(header, dump, dumpOffset) ?? (await gzipDefect(dump));
+  if (defect) throw new BackupRefusal(`${file} is not a usable Cartner backup: ${defect}`);
+  // Loaded under another name and renamed when complete, as a first start makes it; a load that
+  // fails leaves neither behind.
   const loading = `${dir}.restoring`;
   await fs.rm(loading, { recursive: true, force: true });
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(loading, { loadDataDir: new Blob([dump]) });
-  await client.query("select 1");
-  await client.close();
+  try {
+    const client = await PGlite.create(loading, { loadDataDir: new Blob([dump]) });
+    await client.query("select 1");
+    await client.close();
+  } catch (error) {
+    await fs.rm(loading, { recursive: true, force: true });
+    throw error;
+  }
   await fs.rename(loading, dir);
+}
+
+/**
+ * Why the tarball does not decompress, or null. A backup made before dumps had checksums is
+ * checked by gzip's own length and CRC: PGlite, given a damaged one, fails outside any promise
+ * (an uncaught TypeError) and leaves its half-made directory.
+ */
+async function gzipDefect(dump: Buffer): Promise<string | null> {
+  try {
+    await gunzip(dump);
+    return null;
+  } catch (error) {
+    return `its database copy is damaged (${(error as Error).message})`;
+  }
 }
 
 /** Tables, views or sequences outside PostgreSQL's own schemas: the database is in use. */
@@ -237,9 +273,16 @@ async function restorePostgres(url: string, file: string, dumpOffset: number): P
     ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", "--dbname", url],
     { stdio: ["pipe", "ignore", "pipe"] },
   );
-  await finished(
-    child,
-    "pg_restore",
-    pipeline(createReadStream(file, { start: dumpOffset }), child.stdin!),
-  );
+  try {
+    await finished(
+      child,
+      "pg_restore",
+      pipeline(createReadStream(file, { start: dumpOffset }), child.stdin!),
+    );
+  } catch (error) {
+    // pg_restore checks its own format: a truncated or altered dump fails here, and rolls back.
+    throw new BackupRefusal(
+      `${file} did not restore, the database is left empty: ${(error as Error).message}`,
+    );
+  }
 }

@@ -7,19 +7,18 @@
  * more (docs/decisions/016-durable-jobs.md).
  */
 import { ErrorCode, deadlinePassed, type User } from "@cartner/contract";
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
-import { deadlineReminders, sessionDeadlines, sessions, users } from "../../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
-import type { CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { CheckoutOptions, OrderService } from "../orders/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession, type TypedEntry } from "../sessions/index.ts";
-import { membersNotDone, type ReminderJob } from "./reminders.ts";
-import { deadlineEvents, deadlineIn, reminderTime, type DueJob } from "./service.ts";
+import { remindDue } from "./reminders.ts";
+import { deadlineEvents, deadlineIn, type DueJob } from "./service.ts";
 
 /** A wake-up that comes this much early (clocks of database and app apart) waits instead. */
 const EARLY_WAIT_MS = 10_000;
@@ -46,58 +45,6 @@ export function createDeadlineDue(deps: {
 }) {
   const { db, clock, jobs, log } = deps;
 
-  /**
-   * The reminders due at `now` and not yet recorded: when several are (no server ran at the
-   * earlier ones' times), only the nearest to the deadline goes and the others are passed over.
-   * Its mails are jobs of their own, one per member not done, sent with the record.
-   */
-  async function remind(
-    tx: Tx,
-    row: { sessionId: string; closesAt: Date; remindAt: number[] },
-    cartId: string,
-    now: Date,
-  ): Promise<Processed["reminded"]> {
-    const recorded = await tx
-      .select({ minutesBefore: deadlineReminders.minutesBefore })
-      .from(deadlineReminders)
-      .where(eq(deadlineReminders.sessionId, row.sessionId));
-    const done = new Set(recorded.map((r) => r.minutesBefore));
-    const due = row.remindAt
-      .filter((m) => !done.has(m))
-      .filter((m) => reminderTime(row.closesAt, m).getTime() <= now.getTime());
-    if (due.length === 0) return null;
-    const nearest = Math.min(...due);
-    const [{ view }] = (await executeRows<{ view: CartView }>(
-      tx,
-      sql`select cart_view(${cartId}) as view`,
-    )) as [{ view: CartView }];
-    const recipients = membersNotDone(view);
-    // The record first: a second run inserts nothing (and a racing one waits on the session lock).
-    await tx
-      .insert(deadlineReminders)
-      .values(
-        due.map((minutesBefore) => ({
-          sessionId: row.sessionId,
-          minutesBefore,
-          closesAt: row.closesAt,
-          sent: minutesBefore === nearest,
-          recipients: minutesBefore === nearest ? recipients.length : 0,
-          createdAt: now,
-        })),
-      )
-      .onConflictDoNothing();
-    for (const userId of recipients) {
-      const job: ReminderJob = {
-        sessionId: row.sessionId,
-        userId,
-        minutesBefore: nearest,
-        closesAt: row.closesAt.toISOString(),
-      };
-      await jobs.send("deadline.remind", job, { tx });
-    }
-    return { minutesBefore: nearest, recipients: recipients.length };
-  }
-
   /** One pass over a session's deadline at the app's time: reminders, the lock's entry. */
   async function step(sessionId: string, creatorId: string): Promise<Processed> {
     const { result } = await writeSession(db, deps, {
@@ -106,14 +53,14 @@ export function createDeadlineDue(deps: {
       // The server acts: no caller's role to check. An ended session has nothing due.
       action: null,
       active: false,
-      change: async ({ tx, session, cartId, now }) => {
+      change: async ({ tx, session, now }) => {
         const nothing: Processed = { locked: false, checkout: false, reminded: null };
         const row = await deadlineIn(tx, sessionId);
         if (!row || session.status !== "active") {
           return { result: nothing, version: "unchanged" as const };
         }
         if (!deadlinePassed(row.closesAt, now)) {
-          const reminded = await remind(tx, row, cartId, now);
+          const reminded = await remindDue(tx, jobs, row, now);
           return { result: { ...nothing, reminded }, version: "unchanged" as const };
         }
         if (row.lockedAt) {

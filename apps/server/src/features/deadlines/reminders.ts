@@ -1,18 +1,29 @@
 /**
  * A deadline's reminders: who gets one (the members who carry a share and have not marked
- * themselves done; never viewers, pending requesters, or anyone who left or was removed), and the
- * one function that reminds a member, `sendReminder()`, through the notification service.
+ * themselves done; never viewers, pending requesters, or anyone who left or was removed), which
+ * are due (`remindDue()`: one at most, however many came due together), and the one function
+ * that reminds a member, `sendReminder()`, through the notification service.
  */
-import { can, fromCents } from "@cartner/contract";
+import { can, fromCents, reminderTime } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
-import { carts, sessionDeadlines, sessionMembers, sessions } from "../../db/schema.ts";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import {
+  carts,
+  deadlineReminders,
+  sessionDeadlines,
+  sessionMembers,
+  sessions,
+  users,
+} from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { utcInstant } from "../../lib/time.ts";
+import { zonedInstant } from "../../lib/time.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
+import type { Jobs } from "../jobs/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import { formatMoney } from "../orders/index.ts";
 import { readyMark } from "../sessions/index.ts";
+
+const MINUTE = 60_000;
 
 /** One member's reminder: a job of its own (queue "deadline.remind"), retried on its own. */
 export interface ReminderJob {
@@ -33,6 +44,60 @@ export function membersNotDone(view: CartView): string[] {
     .map((m) => m.userId);
 }
 
+/**
+ * Inside a session write (its locks held): the deadline's reminders due at `now` and not yet
+ * recorded. When several are (the deadline was set or moved past their times, or no server ran
+ * then), only the nearest to the deadline goes and the others are recorded as passed over, so a
+ * member never gets two at once. Its mails are jobs of their own, one per member not done, sent
+ * with the record. Answers the reminder sent (minutes before) and to how many, or null.
+ */
+export async function remindDue(
+  tx: Tx,
+  jobs: Pick<Jobs, "send">,
+  row: { sessionId: string; closesAt: Date; remindAt: readonly number[] },
+  now: Date,
+): Promise<{ minutesBefore: number; recipients: number } | null> {
+  const recorded = await tx
+    .select({ minutesBefore: deadlineReminders.minutesBefore })
+    .from(deadlineReminders)
+    .where(eq(deadlineReminders.sessionId, row.sessionId));
+  const done = new Set(recorded.map((r) => r.minutesBefore));
+  const due = row.remindAt
+    .filter((m) => !done.has(m))
+    .filter((m) => reminderTime(row.closesAt, m).getTime() <= now.getTime());
+  if (due.length === 0) return null;
+  const nearest = Math.min(...due);
+  const [{ view }] = (await executeRows<{ view: CartView }>(
+    tx,
+    sql`select cart_view(id) as view from ${carts} where session_id = ${row.sessionId}`,
+  )) as [{ view: CartView }];
+  const recipients = membersNotDone(view);
+  // The record first: a second run inserts nothing (and a racing one waits on the session lock).
+  await tx
+    .insert(deadlineReminders)
+    .values(
+      due.map((minutesBefore) => ({
+        sessionId: row.sessionId,
+        minutesBefore,
+        closesAt: row.closesAt,
+        sent: minutesBefore === nearest,
+        recipients: minutesBefore === nearest ? recipients.length : 0,
+        createdAt: now,
+      })),
+    )
+    .onConflictDoNothing();
+  for (const userId of recipients) {
+    const job: ReminderJob = {
+      sessionId: row.sessionId,
+      userId,
+      minutesBefore: nearest,
+      closesAt: row.closesAt.toISOString(),
+    };
+    await jobs.send("deadline.remind", job, { tx });
+  }
+  return { minutesBefore: nearest, recipients: recipients.length };
+}
+
 /** "3 days", "24 hours", "1 hour and 30 minutes", "15 minutes". */
 export function leadTime(minutes: number): string {
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
@@ -45,20 +110,29 @@ export function leadTime(minutes: number): string {
     : `${plural(hours, "hour")} and ${plural(rest, "minute")}`;
 }
 
-/** A reminder's words: when the cart closes (in UTC, decision 018) and the member's own share. */
+/**
+ * A reminder's words: how long is left and when the cart closes, in the member's own time zone
+ * with its name (decision 040), and their own share.
+ */
 export function reminderText(input: {
   sessionName: string;
   closesAt: Date;
-  minutesBefore: number;
+  /**
+   * Minutes left when it is sent, rounded (a reminder sent late, or at once, says the truth; under
+   * half a minute is "less than a minute").
+   */
+  minutesLeft: number;
   share: number;
   /** The deployment's currency (CURRENCY). */
   currency: string;
+  /** The member's IANA time zone. */
+  timeZone: string;
 }): { title: string; body: string } {
-  const left = leadTime(input.minutesBefore);
+  const left = input.minutesLeft < 1 ? "less than a minute" : leadTime(input.minutesLeft);
   return {
     title: `${input.sessionName}: the cart closes in ${left}`,
     body:
-      `The cart closes in ${left}, at ${utcInstant(input.closesAt)}; after that nothing can be ` +
+      `The cart closes in ${left}, at ${zonedInstant(input.closesAt, input.timeZone)}; after that nothing can be ` +
       `added or changed. Your share so far: ${formatMoney(input.share, input.currency)}. ` +
       "Finish your part and mark yourself done.",
   };
@@ -85,6 +159,7 @@ export function createReminders(deps: {
         closesAt: sessionDeadlines.closesAt,
         role: sessionMembers.role,
         cartId: carts.id,
+        timeZone: users.timeZone,
       })
       .from(sessions)
       .innerJoin(sessionDeadlines, eq(sessionDeadlines.sessionId, sessions.id))
@@ -93,6 +168,7 @@ export function createReminders(deps: {
         sessionMembers,
         and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, job.userId)),
       )
+      .innerJoin(users, eq(users.id, sessionMembers.userId))
       .where(and(eq(sessions.id, job.sessionId), eq(sessions.status, "active")));
     const now = clock.now();
     if (
@@ -118,10 +194,13 @@ export function createReminders(deps: {
         currency: deps.currency,
         sessionName: found.sessionName,
         closesAt: found.closesAt,
-        minutesBefore: job.minutesBefore,
+        minutesLeft: Math.round((found.closesAt.getTime() - now.getTime()) / MINUTE),
         share: fromCents(share),
+        timeZone: found.timeZone,
       }),
       url: `/cart/${job.sessionId}`,
+      // Held by quiet hours past the deadline, its push and mail would say what is no longer so.
+      expiresAt: found.closesAt,
     });
     return true;
   }

@@ -13,6 +13,7 @@ import {
   DEADLINE_MAX_DAYS_AHEAD,
   DEFAULT_REMIND_AT,
   deadlinePassed,
+  reminderTime,
   type ReopenBody,
   type Session,
   type SetDeadlineBody,
@@ -24,6 +25,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, invalidFields } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
+import { remindDue } from "./reminders.ts";
 import {
   toMembers,
   writeSession,
@@ -41,10 +43,6 @@ export interface DueJob {
   sessionId: string;
   at: string;
 }
-
-/** When a reminder of `minutes` before `closesAt` is due. */
-export const reminderTime = (closesAt: Date, minutes: number) =>
-  new Date(closesAt.getTime() - minutes * MINUTE);
 
 /** A new closing time: after `now`, and at most a year ahead (400 naming closesAt otherwise). */
 function futureClosingTime(iso: string, now: Date): Date {
@@ -78,9 +76,11 @@ export const deadlineEvents = (
 ) => [toMembers("session.updated", session), toMembers("cart.updated", session, { cartId })];
 
 /**
- * A new closing time from `now` on: the reminders start over (those whose time has already gone
- * are passed over, so setting a deadline two hours ahead sends no "24 hours left"), and the
- * wake-ups are queued in the caller's transaction.
+ * A deadline set from `now` on: a new closing time starts its reminders over (a change of the
+ * other settings keeps those already sent, so none goes twice), and the wake-ups are queued in the
+ * caller's transaction. Reminders whose time has already gone (a deadline six minutes ahead with
+ * the 15-minute reminder) are not dropped: one reminder goes at once for all of them, saying how
+ * long is really left, and the deadline records when (`reminded_on_set_at`).
  */
 async function scheduleDeadline(
   tx: Tx,
@@ -88,23 +88,23 @@ async function scheduleDeadline(
   sessionId: string,
   deadline: { closesAt: Date; remindAt: readonly number[] },
   now: Date,
+  previousClosesAt?: Date,
 ): Promise<void> {
   const { closesAt, remindAt } = deadline;
-  await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
-  const gone = remindAt.filter((m) => reminderTime(closesAt, m).getTime() <= now.getTime());
-  if (gone.length > 0) {
-    await tx.insert(deadlineReminders).values(
-      gone.map((minutesBefore) => ({
-        sessionId,
-        minutesBefore,
-        closesAt,
-        sent: false,
-        createdAt: now,
-      })),
-    );
+  const moved = previousClosesAt?.getTime() !== closesAt.getTime();
+  if (moved) {
+    await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
+  }
+  const reminded = await remindDue(tx, jobs, { sessionId, closesAt, remindAt }, now);
+  const sentNow = reminded !== null && reminded.recipients > 0;
+  if (moved || sentNow) {
+    await tx
+      .update(sessionDeadlines)
+      .set({ remindedOnSetAt: sentNow ? now : null })
+      .where(eq(sessionDeadlines.sessionId, sessionId));
   }
   const times = [
-    ...remindAt.filter((m) => !gone.includes(m)).map((m) => reminderTime(closesAt, m)),
+    ...remindAt.map((m) => reminderTime(closesAt, m)).filter((at) => at.getTime() > now.getTime()),
     closesAt,
   ];
   for (const at of times) {
@@ -142,8 +142,20 @@ export function createDeadlineService(deps: {
 }) {
   const { db, jobs, sessions } = deps;
 
-  const schedule = (ctx: WriteContext, closesAt: Date, remindAt: readonly number[]) =>
-    scheduleDeadline(ctx.tx, jobs, ctx.session.id, { closesAt, remindAt }, ctx.now);
+  const schedule = (
+    ctx: WriteContext,
+    closesAt: Date,
+    remindAt: readonly number[],
+    previousClosesAt: Date | undefined,
+  ) =>
+    scheduleDeadline(
+      ctx.tx,
+      jobs,
+      ctx.session.id,
+      { closesAt, remindAt },
+      ctx.now,
+      previousClosesAt,
+    );
 
   /** PUT /sessions/:id/deadline: set or move it (null: clear it). */
   async function set(sessionId: string, userId: string, body: SetDeadlineBody): Promise<Session> {
@@ -171,7 +183,7 @@ export function createDeadlineService(deps: {
           .insert(sessionDeadlines)
           .values({ sessionId, ...values, createdAt: now })
           .onConflictDoUpdate({ target: sessionDeadlines.sessionId, set: values });
-        await schedule(ctx, closesAt, remindAt);
+        await schedule(ctx, closesAt, remindAt, previous?.closesAt);
         return {
           result: null,
           activity: {
@@ -235,7 +247,7 @@ export function createDeadlineService(deps: {
           .update(sessionDeadlines)
           .set({ closesAt, lockedAt: null, checkoutDue: false, updatedAt: now })
           .where(eq(sessionDeadlines.sessionId, sessionId));
-        await schedule(ctx, closesAt, previous.remindAt);
+        await schedule(ctx, closesAt, previous.remindAt, previous.closesAt);
         return {
           result: null,
           activity: {

@@ -53,10 +53,23 @@ export interface SendOptions {
   tx?: Tx;
 }
 
+export interface WorkOptions<T> {
+  /**
+   * Asked before each job runs: a time it must wait for (its recipient's quiet hours end, for
+   * a push or a mail), or null to run it now. A held job is sent again to start then, and this
+   * one completes: the handler runs once, at that time.
+   */
+  holdUntil?: (data: T) => Promise<Date | null>;
+}
+
 export interface Jobs {
   send(name: QueueName, data: object, options?: SendOptions): Promise<void>;
   /** Runs `handler` for each job of the queue, one at a time per instance; a throw retries it. */
-  work(name: QueueName, handler: (data: never) => Promise<void>): Promise<void>;
+  work<T>(
+    name: QueueName,
+    handler: (data: T) => Promise<void>,
+    options?: WorkOptions<T>,
+  ): Promise<void>;
   /**
    * Tells this instance's workers of `name` to look for jobs now rather than at their next poll:
    * after the commit of a transaction that sent one (a send without `tx` does it itself).
@@ -146,12 +159,18 @@ export function createJobs(options: JobsOptions): Jobs {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    async work(name, handler) {
+    async work(name, handler, workOptions = {}) {
+      const { holdUntil } = workOptions;
       const worker: { id?: string } = {};
       worker.id = await boss.work(name, { pollingIntervalSeconds: pollSeconds }, async (jobs) => {
         try {
           for (const job of jobs) {
             try {
+              const until = await holdUntil?.(job.data as never);
+              if (until) {
+                await boss.send(name, job.data as object, { startAfter: until });
+                continue;
+              }
               await handler(job.data as never);
             } catch (error) {
               meter.jobFailed(name);

@@ -27,7 +27,7 @@ import { formatMoney, orderOf, shareStatusLabel } from "../orders/index.ts";
 import { appPath, type Channel } from "../push/index.ts";
 import type { Mailer } from "./mailer.ts";
 import { digestMail, noticeMail } from "./notice-mail.ts";
-import type { MailedNotification, MailQueue } from "./queue.ts";
+import type { MailJobs, MailQueue } from "./queue.ts";
 
 /** The shortest time between two digests of one session to one member. */
 export const DIGEST_INTERVAL_MS = 60 * 60 * 1000;
@@ -92,14 +92,9 @@ export function createEmailChannel(deps: {
         .where(and(eq(orderShares.orderId, orderId), eq(orderShares.userId, userId)))
     ).length > 0;
 
-  /** A "mail.send" job: one notification to one person. */
-  async function sendNotice({
-    userId,
-    notification,
-  }: {
-    userId: string;
-    notification: MailedNotification;
-  }) {
+  /** A "mail.send" job: one notification to one person, unless it no longer holds. */
+  async function sendNotice({ userId, notification, expiresAt }: MailJobs["notice"]) {
+    if (expiresAt && clock.now().getTime() >= Date.parse(expiresAt)) return;
     const to = await recipient(userId);
     if (!to) return;
     // What the member owes on the order paid for (a reminder's text says their share so far).
@@ -180,7 +175,7 @@ export function createEmailChannel(deps: {
   mails.handle("digest", sendDigest);
 
   return {
-    async deliver({ user, notification }) {
+    async deliver({ user, notification, expiresAt }) {
       const { kind, sessionId, orderId } = notification;
       if (kind === "changes" && sessionId) {
         const now = clock.now();
@@ -221,6 +216,7 @@ export function createEmailChannel(deps: {
           sessionId,
           orderId,
         },
+        expiresAt,
       });
     },
   };

@@ -10,5 +10,5 @@ export {
   type NotifyInput,
   type OutgoingNotice,
 } from "./service.ts";
-export { inQuietHours } from "./quiet-hours.ts";
+export { createQuietHold, inQuietHours, quietHoursEnd, type QuietHold } from "./quiet-hours.ts";
 export { notificationRoutes } from "./routes.ts";

@@ -3,7 +3,8 @@
  * actor, anyone no longer in the session, viewers for money, pending requesters but for their own
  * request), stores the in-app notification by each reader's choices (changes by others grouped
  * per reader and session until read), tells the reader's live sockets, and hands push and email
- * to their channels when chosen and outside quiet hours. The reader's own list, their choices.
+ * to their channels when chosen (their jobs wait out the reader's quiet hours: quiet-hours.ts).
+ * The reader's own list, their choices.
  */
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
@@ -22,13 +23,14 @@ import type { Clock } from "../../lib/clock.ts";
 import type { TrackJob } from "../../plugins/mail-jobs.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { noticeCartChange } from "./feeds.ts";
-import { inQuietHours } from "./quiet-hours.ts";
 
 /** One notification on its way to a channel other than the app's list. */
 export interface OutgoingNotice {
   user: { id: string; name: string; email: string };
   /** The contract's notification, as stored (or as it would be, when the app's list is off). */
   notification: Notification;
+  /** ISO: not pushed or mailed from then on (a reminder held by quiet hours past its deadline). */
+  expiresAt?: string | undefined;
 }
 
 /** Push or email: delivers one notice (its own throttling, digests and retries are its own). */
@@ -53,6 +55,8 @@ export interface NotifyInput {
   url: PerReader;
   /** Changes only: how many changes it stands for (1 unless several came while one was told). */
   changes?: number;
+  /** What it says stops being so then: no push or mail of it goes after (held by quiet hours). */
+  expiresAt?: Date | undefined;
 }
 
 export interface NotificationServiceDeps {
@@ -212,8 +216,12 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           readAt: null,
         };
       }
-      if ((choice.push || choice.email) && !inQuietHours(choices.quietHours, now)) {
-        const notice = { user: person, notification };
+      if (choice.push || choice.email) {
+        const notice = {
+          user: person,
+          notification,
+          expiresAt: input.expiresAt?.toISOString(),
+        };
         if (choice.push) await deliver(channels.push, notice, "push");
         if (choice.email) await deliver(channels.email, notice, "email");
       }

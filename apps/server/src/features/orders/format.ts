@@ -1,15 +1,10 @@
 import { nothingToPay, type OrderShare } from "@cartner/contract";
 
 /**
- * Money and dates on receipts and in mails: the web app's formats (en-US), fixed server-side, in
- * the deployment's currency (CURRENCY).
+ * Money on receipts and in mails: the web app's format (en-US), fixed server-side, in the
+ * deployment's currency (CURRENCY). Times are the reader's, by lib/time.ts.
  */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
 
 /** "$12.40" (USD), "€12.40" (EUR): an amount in currency units, in that ISO 4217 currency. */
 export function formatMoney(amount: number, currency: string): string {
@@ -20,7 +15,6 @@ export function formatMoney(amount: number, currency: string): string {
   }
   return format.format(amount);
 }
-export const formatDateTime = (iso: string): string => `${dateTime.format(new Date(iso))} UTC`;
 
 export const STATUS_LABEL = { unpaid: "Unpaid", paid: "Paid", confirmed: "Confirmed" } as const;
 

@@ -10,7 +10,8 @@ import { creditOwedBy, describeAdjustment, type Order } from "@cartner/contract"
 import { openOf, paidToShop } from "./receipt-text.ts";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
-import { formatDateTime, formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
+import { zonedDateTime } from "../../lib/time.ts";
+import { formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -71,8 +72,15 @@ function lineNote(
   return notes.length > 0 ? { note: notes.join(" · ") } : {};
 }
 
-export async function renderReceipt(order: Order, now: Date, currency: string): Promise<Buffer> {
+/** The receipt as `timeZone`'s reader reads it: every time on their clock, named (decision 040). */
+export async function renderReceipt(
+  order: Order,
+  now: Date,
+  currency: string,
+  timeZone: string,
+): Promise<Buffer> {
   const formatMoney = (amount: number) => formatAmount(amount, currency);
+  const formatDateTime = (at: string) => zonedDateTime(at, timeZone);
   const font = await loadFonts();
   const doc = new PDFDocument({
     size: "A4",

@@ -10,9 +10,17 @@ const actorOf = (request: FastifyRequest) => ({
   key: request.idempotency?.key ?? null,
 });
 
-/** Checkout, orders and their receipts, balances, settling up. */
+/**
+ * Checkout, orders and their receipts (in the reader's time zone: `timeZoneOf`), balances,
+ * settling up.
+ */
 export const orderRoutes =
-  (orders: OrderService, clock: Clock, currency: string): FastifyPluginAsync =>
+  (
+    orders: OrderService,
+    clock: Clock,
+    currency: string,
+    timeZoneOf: (userId: string) => Promise<string>,
+  ): FastifyPluginAsync =>
   async (app) => {
     route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
       reply.code(201).send({
@@ -37,7 +45,8 @@ export const orderRoutes =
 
     route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
       const order = await orders.get(request.params.id, request.auth.user._id);
-      const pdf = await renderReceipt(order, clock.now(), currency);
+      const timeZone = await timeZoneOf(request.auth.user._id);
+      const pdf = await renderReceipt(order, clock.now(), currency, timeZone);
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="cartner-${order.number}.pdf"`)

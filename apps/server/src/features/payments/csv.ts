@@ -1,19 +1,23 @@
 /**
  * Orders as CSV a spreadsheet opens without fixing: UTF-8 with a byte order mark (Excel reads
- * UTF-8 only with it), CRLF rows (RFC 4180), one header row, ISO 8601 UTC times, amounts as plain
- * numbers with a dot and two decimals, and text that could start a formula defused.
+ * UTF-8 only with it), CRLF rows (RFC 4180), one header row, ISO 8601 times on the reader's clock
+ * with their offset (lib/time.ts, decision 040), amounts as plain numbers with a dot and two
+ * decimals, and text that could start a formula defused.
  */
 import type { LedgerEntry, Order } from "@cartner/contract";
 import { stringify } from "csv-stringify/sync";
+import { zonedIso } from "../../lib/time.ts";
 
 type Cell = string | number | null;
 
 /** 12.4 -> "12.40": spreadsheets read it as a number in any locale that accepts a dot. */
 const amount = (value: number): string => value.toFixed(2);
 
-/** "2026-11-26T10:00:00Z": ISO 8601 in UTC, to the second. */
-const isoTime = (value: string | null): string =>
-  value === null ? "" : new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z");
+/** "2026-11-26T11:00:00+01:00" in Europe/Berlin ("…Z" in UTC): ISO 8601, to the second. */
+const timeIn =
+  (timeZone: string) =>
+  (value: string | null): string =>
+    value === null ? "" : zonedIso(value, timeZone);
 
 /**
  * Text people typed (names, products) may start with = + - @ or a tab: a spreadsheet would run
@@ -28,7 +32,8 @@ function toCsv(header: string[], rows: Cell[][]): string {
 }
 
 /** The person's side of each order: every share owed to them as payee, and their own share. */
-export function ordersCsv(orders: Order[], userId: string): string {
+export function ordersCsv(orders: Order[], userId: string, timeZone: string): string {
+  const isoTime = timeIn(timeZone);
   const header = [
     "order",
     "placed_at",
@@ -80,7 +85,8 @@ export function ordersCsv(orders: Order[], userId: string): string {
  * says which. The lines and their changes add up to the subtotal, the shares to the total, and
  * each two people's entries to what the shares' parts say is still open between them.
  */
-export function orderCsv(order: Order, entries: LedgerEntry[]): string {
+export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string): string {
+  const isoTime = timeIn(timeZone);
   const header = [
     "order",
     "placed_at",

@@ -1,6 +1,7 @@
 /**
  * What a member who owes on an order sees to pay its payee: the payee's details, what is still
  * owed, the order number as the reference, and the EPC QR payload for a SEPA transfer in EUR.
+ * A member with a share who owes nothing gets the amount 0 and no details.
  */
 import { fromCents, orderNumber, type PayInfo } from "@cartner/contract";
 import { eq } from "drizzle-orm";
@@ -44,9 +45,12 @@ export function createPayInfo(deps: { db: Db; currency: string }) {
     const owedCents = row!.payeeId
       ? Math.max(0, await openOwed(db, orderId, userId, row!.payeeId))
       : 0;
-    // A deleted payee's details went with their account.
+    // Only a member who still owes learns how the payee is paid: once the share is settled (or
+    // only a credit is left), the details are withheld. A deleted payee's went with the account.
     const details =
-      row!.payeeId && !row!.payeeDeletedAt ? await detailsOf(db, row!.payeeId) : NO_DETAILS;
+      owedCents > 0 && row!.payeeId && !row!.payeeDeletedAt
+        ? await detailsOf(db, row!.payeeId)
+        : NO_DETAILS;
     const reference = orderNumber(row!.number);
     const epcQr =
       deps.currency === "EUR" && details.iban

@@ -14,6 +14,8 @@ export const paymentRoutes =
     details: PaymentDetailsService;
     payInfo: PayInfoReader;
     orders: Pick<OrderService, "list" | "get" | "entries">;
+    /** The reader's time zone: the CSV's times are on their clock. */
+    timeZoneOf: (userId: string) => Promise<string>;
   }): FastifyPluginAsync =>
   async (app) => {
     route(app, "GET /api/config", async () => ({ currency: deps.currency }));
@@ -35,7 +37,7 @@ export const paymentRoutes =
       return reply
         .type(CSV_TYPE)
         .header("content-disposition", 'attachment; filename="cartner-orders.csv"')
-        .send(ordersCsv(await deps.orders.list(userId), userId));
+        .send(ordersCsv(await deps.orders.list(userId), userId, await deps.timeZoneOf(userId)));
     });
 
     route(app, "GET /api/orders/:id/export.csv", async (request, reply) => {
@@ -46,6 +48,6 @@ export const paymentRoutes =
       return reply
         .type(CSV_TYPE)
         .header("content-disposition", `attachment; filename="cartner-${order.number}.csv"`)
-        .send(orderCsv(order, entries));
+        .send(orderCsv(order, entries, await deps.timeZoneOf(userId)));
     });
   };

@@ -29,6 +29,8 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
       email: users.email,
       createdAt: users.createdAt,
       emailVerifiedAt: users.emailVerifiedAt,
+      timeZone: users.timeZone,
+      timeZoneChosen: users.timeZoneChosen,
     })
     .from(users)
     .where(eq(users.id, user._id));

@@ -23,6 +23,10 @@ export const profileRoutes =
       return reply.code(204).send(null);
     });
 
+    route(app, "PUT /api/users/me/time-zone", async (request) =>
+      profiles.setTimeZone(request.auth.user._id, request.body.timeZone),
+    );
+
     await app.register(multipart, {
       limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 11 },
     });

@@ -1,10 +1,10 @@
-import type { Profile } from "@cartner/contract";
+import { canonicalTimeZone, type Profile } from "@cartner/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { cartLines, carts, profiles, sessionMembers, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { notFound } from "../../lib/errors.ts";
+import { invalidFields, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import { isMemberRole } from "../../lib/permissions.ts";
 
@@ -61,6 +61,7 @@ export function createProfileService(deps: {
       occupation: profile.occupation,
       phoneNumber: profile.phoneNumber,
       joinedAt: user.createdAt.toISOString(),
+      timeZone: user.timeZone,
       user: { _id: user.id, name: user.name, email: user.email },
       sessions: joined.map((j) => ({
         _id: j.sessionId,
@@ -143,7 +144,27 @@ export function createProfileService(deps: {
     };
   }
 
-  return { get, update, avatar, publicUser };
+  /** The zone the person reads times in: every time the server sends them is stated in it. */
+  async function timeZoneOf(userId: string): Promise<string> {
+    const [row] = await db
+      .select({ timeZone: users.timeZone })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.timeZone ?? "UTC";
+  }
+
+  /** PUT /users/me/time-zone: the person's own choice, kept over the browser's from now on. */
+  async function setTimeZone(userId: string, name: string): Promise<{ timeZone: string }> {
+    const timeZone = canonicalTimeZone(name);
+    if (!timeZone) throw invalidFields({ timeZone: "Not a known time zone" });
+    await db
+      .update(users)
+      .set({ timeZone, timeZoneChosen: true, updatedAt: clock.now() })
+      .where(eq(users.id, userId));
+    return { timeZone };
+  }
+
+  return { get, update, avatar, publicUser, timeZoneOf, setTimeZone };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -8,7 +8,8 @@
  * The endpoint is a URL a user gave, so it is posted through lib/public-fetch.ts: https on port
  * 443 to a name whose every address is public, checked as the connection opens, unless its origin
  * is one of PUSH_SERVICE_ORIGINS. An endpoint refused there is no push service: its row goes too,
- * without another try (the browser subscribes again when its person next turns pushes on).
+ * without another try (the browser subscribes again when its person next turns pushes on). Each
+ * job waits out its recipient's quiet hours (features/notifications/quiet-hours.ts).
  */
 import type { PushPayload } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
@@ -35,7 +36,11 @@ export interface VapidKeys {
 
 interface PushJob {
   subscriptionId: string;
+  /** The device's owner when it was sent, whose quiet hours hold it (absent in older jobs). */
+  userId?: string;
   payload: PushPayload;
+  /** ISO: not sent from then on. */
+  expiresAt?: string | undefined;
 }
 
 /** What the service worker shows (apps/web/public/push-sw.js), kept well under 4 KB. */
@@ -61,6 +66,8 @@ export function createPushChannel(deps: {
   subject: string;
   /** Posts to endpoints: public addresses only, besides PUSH_SERVICE_ORIGINS. */
   fetch: PublicFetch;
+  /** The quiet hours rule: when a push to this account may go, if not now. */
+  heldUntil: (userId: string) => Promise<Date | null>;
 }): Channel & { start(): Promise<void> } {
   const { db, jobs, clock, log } = deps;
   const forget = (device: { id: string; endpoint: string }) =>
@@ -71,7 +78,8 @@ export function createPushChannel(deps: {
       );
   const vapidDetails = { subject: deps.subject, ...deps.vapid };
 
-  async function send({ subscriptionId, payload }: PushJob): Promise<void> {
+  async function send({ subscriptionId, payload, expiresAt }: PushJob): Promise<void> {
+    if (expiresAt && clock.now().getTime() >= Date.parse(expiresAt)) return;
     const [device] = await db
       .select()
       .from(pushSubscriptions)
@@ -124,16 +132,20 @@ export function createPushChannel(deps: {
   }
 
   return {
-    async deliver({ user, notification }) {
+    async deliver({ user, notification, expiresAt }) {
       const devices = await db
         .select({ id: pushSubscriptions.id })
         .from(pushSubscriptions)
         .where(eq(pushSubscriptions.userId, user.id));
       const payload = pushPayload(notification);
       for (const device of devices) {
-        await jobs.send("push.send", { subscriptionId: device.id, payload } satisfies PushJob);
+        const job: PushJob = { subscriptionId: device.id, userId: user.id, payload, expiresAt };
+        await jobs.send("push.send", job);
       }
     },
-    start: () => jobs.work("push.send", send),
+    start: () =>
+      jobs.work("push.send", send, {
+        holdUntil: async (job: PushJob) => (job.userId ? deps.heldUntil(job.userId) : null),
+      }),
   };
 }

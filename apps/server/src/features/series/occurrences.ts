@@ -5,7 +5,12 @@
  * anchor (DTSTART: midnight, in the series' time zone, of the day it was set), which fixes the
  * phase of INTERVAL and where COUNT counts from.
  */
-import { formatSeriesRule, parseSeriesRule, type SeriesRule } from "@cartner/contract";
+import {
+  formatSeriesRule,
+  parseSeriesRule,
+  type SeriesRule,
+  type TimeOfDay,
+} from "@cartner/contract";
 import { RRuleTemporal } from "rrule-temporal";
 
 /** The wall-clock date and time of `at` in `timeZone`. */
@@ -28,9 +33,21 @@ function wallClock(at: Date, timeZone: string) {
   };
 }
 
-/** The rule's canonical text; throws on a rule the contract refuses (bodies are checked first). */
-export function canonicalRule(text: string): { text: string; rule: SeriesRule } {
-  const parsed = parseSeriesRule(text);
+/** The hour and minute of `at` on the wall clock of `timeZone`. */
+export function timeOfDayIn(at: Date, timeZone: string): TimeOfDay {
+  const { time } = wallClock(at, timeZone);
+  return { hour: Number(time.slice(0, 2)), minute: Number(time.slice(2, 4)) };
+}
+
+/**
+ * The rule's canonical text, with BYHOUR and BYMINUTE always stated (a rule without them takes
+ * `timeOfDay`'s); throws on a rule the contract refuses (bodies are checked first).
+ */
+export function canonicalRule(
+  text: string,
+  timeOfDay?: TimeOfDay,
+): { text: string; rule: SeriesRule } {
+  const parsed = parseSeriesRule(text, timeOfDay);
   if ("error" in parsed) throw new Error(`series rule refused: ${parsed.error}`);
   return { text: formatSeriesRule(parsed.rule), rule: parsed.rule };
 }

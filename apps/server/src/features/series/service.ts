@@ -31,7 +31,13 @@ import {
   type SessionRow,
   type SessionService,
 } from "../sessions/index.ts";
-import { anchorOf, canonicalRule, carriedDeadline, nextOccurrence } from "./occurrences.ts";
+import {
+  anchorOf,
+  canonicalRule,
+  carriedDeadline,
+  nextOccurrence,
+  timeOfDayIn,
+} from "./occurrences.ts";
 
 /** The job that starts a series' next session: after a checkout (no `at`) or at an occurrence. */
 export interface SeriesStartJob {
@@ -113,7 +119,10 @@ export function createSeriesService(deps: {
             .where(eq(sessions.id, sessionId));
           return { result: null, activity: { type: "series.updated", details: { ended: true } } };
         }
-        const rule = canonicalRule(body.rule).text;
+        // A rule without a time of day keeps the session's, in the rule's zone: its series' next
+        // start when it repeats already, else when it was created.
+        const current = timeOfDayIn(session.seriesNextAt ?? session.createdAt, body.timeZone);
+        const rule = canonicalRule(body.rule, current).text;
         let anchor: Date;
         let nextAt: Date | null;
         try {

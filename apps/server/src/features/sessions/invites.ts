@@ -113,7 +113,16 @@ export function createInviteService(deps: MembershipDeps) {
       }),
     );
   }
-  deps.mails?.handle("invite", mailInvite);
+  /** An invite mail to an address with an account waits out that account's quiet hours. */
+  async function inviteeOf({ inviteId }: { inviteId: string }): Promise<string | null> {
+    const [invitee] = await db
+      .select({ id: users.id })
+      .from(sessionInvites)
+      .innerJoin(users, eq(users.email, sessionInvites.email))
+      .where(and(eq(sessionInvites.id, inviteId), isNull(users.deletedAt)));
+    return invitee?.id ?? null;
+  }
+  deps.mails?.handle("invite", mailInvite, inviteeOf);
 
   async function myInvites(user: User): Promise<Invite[]> {
     const rows = await db

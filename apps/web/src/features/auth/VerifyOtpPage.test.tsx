@@ -74,8 +74,13 @@ describe("Verify OTP page", () => {
 
     await waitFor(() => expect(window.location.pathname).toBe(path));
     expect(await screen.findByRole("heading", { level: 1, name: heading })).toBeVisible();
+    // With the browser's time zone, which the account takes until its owner chooses one.
     expect(callsTo(fetchMock, "POST /api/auth/verify-otp")[0]?.body).toBe(
-      JSON.stringify({ userId: testUser._id, code: "123456" }),
+      JSON.stringify({
+        userId: testUser._id,
+        code: "123456",
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      }),
     );
     expect(window.localStorage.getItem("token")).toBe("fresh-token");
     expect(JSON.parse(window.localStorage.getItem("user") ?? "null")).toEqual(testUser);

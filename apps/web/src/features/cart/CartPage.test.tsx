@@ -614,6 +614,39 @@ describe("cart page", () => {
     expect(await screen.findByText("You have no carts yet.")).toBeVisible();
   });
 
+  it("with no cart but a join request waiting, says it waits and links to it, where it can be withdrawn", async () => {
+    const request = {
+      sessionId: "5e0f3a1c-2b4d-4e6f-8a9b-0c1d2e3f4a5b",
+      sessionName: "Friday dinner",
+      creator: { _id: "a0000000-0000-4000-8000-000000000001", name: "Ann Archer" },
+      requestedAt: "2025-05-01T09:00:00.000Z",
+    };
+    const { user } = openCart([], {
+      routes: {
+        "GET /api/sessions/join-requests/mine": () => json(200, { requests: [request] }),
+        "GET /api/sessions/my": () => json(200, { sessions: [] }),
+      },
+    });
+    expect(
+      await screen.findByText("Your request to join “Friday dinner” is waiting"),
+    ).toBeVisible();
+    expect(
+      screen.getByText(/Ann Archer lets you in; then the session's cart shows here/),
+    ).toBeVisible();
+    expect(screen.queryByText("You have no carts yet.")).toBeNull();
+    await user.click(screen.getByRole("link", { name: "See your request" }));
+    expect(window.location.pathname).toBe("/sessions");
+    expect(window.location.hash).toBe("#waiting-requests");
+    const waiting = await screen.findByRole("region", { name: "Waiting for approval" });
+    expect(within(waiting).getByText("Friday dinner")).toBeVisible();
+    await waitFor(() =>
+      expect(within(waiting).getByRole("heading", { name: "Waiting for approval" })).toHaveFocus(),
+    );
+    expect(
+      within(waiting).getByRole("button", { name: "Withdraw request to join Friday dinner" }),
+    ).toBeVisible();
+  });
+
   it("refetches the carts when the session sync reports a new version", async () => {
     const cart = withName(sharedCart("creator"), "Party");
     let version = 1;
@@ -637,9 +670,15 @@ describe("cart page", () => {
 });
 
 describe("a cart with a deadline", () => {
-  const withDeadline = (cart: Cart, deadline: Deadline): Cart => ({
+  const withDeadline = (
+    cart: Cart,
+    deadline: Omit<Deadline, "remindersAhead" | "remindedOnSetAt">,
+  ): Cart => ({
     ...cart,
-    sessionId: { ...cart.sessionId, deadline },
+    sessionId: {
+      ...cart.sessionId,
+      deadline: { remindersAhead: [], remindedOnSetAt: null, ...deadline },
+    },
   });
   const minutesFromNow = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
 
@@ -689,6 +728,23 @@ describe("a cart with a deadline", () => {
     );
     expect(within(theirNotice).queryByRole("link", { name: "Check out" })).toBeNull();
     expect(controlsIn(other)).toEqual([]);
+  });
+
+  it("once closed with automatic checkout, tells a member it is checked out at the deadline's time", async () => {
+    const closesAt = "2025-05-02T16:30:00.000Z";
+    const closed = { closesAt, remindAt: [], autoCheckout: true, locked: true };
+    openCart([withName(withDeadline(sharedCart("participant"), closed), "Theirs")]);
+    const notice = within(await screen.findByRole("region", { name: "Theirs" })).getByTestId(
+      "deadline-notice",
+    );
+    const time = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" }).format(
+      new Date(closesAt),
+    );
+    expect(notice).toHaveTextContent(
+      `${closedText(closesAt)} Nothing can be added or changed. It is checked out automatically at ${time}, unless it is empty.`,
+    );
+    expect(notice).not.toHaveTextContent("checks out or reopens");
+    expect(within(notice).queryByRole("link", { name: "Check out" })).toBeNull();
   });
 
   it("closes on the page at the deadline itself, before any answer from the server", async () => {

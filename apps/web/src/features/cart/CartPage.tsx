@@ -11,7 +11,6 @@ import {
   ButtonLink,
   ConfirmDialog,
   Container,
-  EmptyState,
   LoadError,
 } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
@@ -30,11 +29,10 @@ import { useCartLookup, useCarts } from "../../api/carts.ts";
 import { usePendingWrites } from "../../api/cart-writes.ts";
 import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CartSection } from "./CartSection.tsx";
+import { NoCarts } from "./NoCarts.tsx";
 import { formatMoney } from "../../lib/format.ts";
 import { PAID_BUTTON, canSayPaid, myShare, shareStatusLabel, shareTone } from "../orders/index.ts";
 import { useOrderAction, useOrders } from "../../api/orders.ts";
-
-export const NO_CARTS_MESSAGE = "You have no carts yet.";
 
 export function activeCartsBanner(count: number): string {
   return `You have ${count} active cart(s).`;
@@ -120,21 +118,6 @@ export function CartPage() {
       </p>
       {body}
     </Container>
-  );
-}
-
-function NoCarts() {
-  return (
-    <EmptyState
-      size="lg"
-      icon={<ShoppingBag aria-hidden="true" className="size-7" />}
-      title={NO_CARTS_MESSAGE}
-    >
-      <p>Each shopping session has one shared cart. Start or join a session to fill one.</p>
-      <ButtonLink to="/sessions" size="sm">
-        Go to sessions
-      </ButtonLink>
-    </EmptyState>
   );
 }
 

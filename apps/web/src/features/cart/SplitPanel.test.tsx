@@ -32,6 +32,22 @@ describe("the ready mark in the split panel", () => {
     expect(screen.getByText("Share changed")).toBeInTheDocument();
   });
 
+  it('cuts a long name, never the "(you)" beside it, and lets the badges wrap', () => {
+    panel({ ready: false, shareChanged: true });
+    const you = screen.getByText("(you)");
+    const row = you.closest("li")!;
+    // Nothing between "(you)" and its row clips it: only the name itself is truncated.
+    for (let el = you.parentElement; el && el !== row; el = el.parentElement) {
+      expect(el.className).not.toMatch(/\b(truncate|overflow-hidden)\b/);
+    }
+    expect(you).toHaveClass("shrink-0");
+    expect(screen.getAllByText("Ada Lovelace").find((el) => row.contains(el))).toHaveClass(
+      "truncate",
+    );
+    expect(screen.getByText("Share changed").parentElement).toHaveClass("flex-wrap");
+    expect(row).toHaveTextContent(/^Ada Lovelace \(you\)Share changed/);
+  });
+
   it("says nothing of the kind while the mark holds, or was never set", () => {
     panel({ ready: true, shareChanged: false });
     expect(screen.queryByText(SHARE_CHANGED_MESSAGE)).not.toBeInTheDocument();

@@ -103,17 +103,20 @@ export function SplitPanel({
           return (
             <li key={share.userId} className="flex flex-col gap-1" data-testid="running-total">
               <div className="flex items-baseline justify-between gap-2">
-                <span className="flex min-w-0 items-center gap-2">
-                  <span className="truncate font-medium text-ink">
-                    {share.name}
-                    {share.userId === userId && <span className="text-slate-500"> (you)</span>}
+                {/* On a phone the badges wrap below the name; a long name is cut, never "(you)". */}
+                <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+                  <span className="flex max-w-full min-w-0 font-medium text-ink">
+                    <span className="truncate">{share.name}</span>
+                    {share.userId === userId && (
+                      <span className="shrink-0 whitespace-pre text-slate-500"> (you)</span>
+                    )}
                   </span>
                   {member?.ready && <Badge tone="success">Done</Badge>}
                   {member?.shareChanged && <Badge tone="accent">Share changed</Badge>}
                 </span>
                 <span
                   className={cn(
-                    "font-semibold tabular-nums",
+                    "shrink-0 font-semibold whitespace-nowrap tabular-nums",
                     share.overBudget ? "text-danger-700" : "text-ink",
                   )}
                 >

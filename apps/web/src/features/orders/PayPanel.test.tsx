@@ -108,6 +108,22 @@ describe("pay panel", () => {
     expect(screen.getByRole("button", { name: "Copy the amount" })).toBeVisible();
   });
 
+  it("says there is nothing left to pay when the server gives no amount and no details", async () => {
+    open(
+      payInfo({
+        details: { iban: null, accountName: null, payLink: null, note: null },
+        amount: 0,
+        epcQr: null,
+      }),
+    );
+    const panel = await screen.findByRole("region", { name: "Pay Ada Lovelace" });
+    expect(
+      await within(panel).findByText("You have nothing left to pay Ada Lovelace on this order."),
+    ).toBeVisible();
+    expect(within(panel).queryByText(/hasn't said how they like to be paid/)).toBeNull();
+    expect(within(panel).queryByRole("button")).toBeNull();
+  });
+
   it("offers a retry when the details do not load", async () => {
     const { user, mock } = open(null);
     await screen.findByRole("region", { name: "Pay Ada Lovelace" });

@@ -54,6 +54,14 @@ export function PayPanel({ order }: { order: Order }) {
 
 function PayDetails({ info }: { info: PayInfo }) {
   const { details } = info;
+  // Settled meanwhile (or only a credit is left): the server no longer gives the details.
+  if (info.amount === 0) {
+    return (
+      <p role="status" className="text-sm text-slate-700">
+        You have nothing left to pay {info.payee.name} on this order.
+      </p>
+    );
+  }
   const nothingSaid = !details.iban && !details.accountName && !details.payLink && !details.note;
   return (
     <div className="flex flex-col gap-4">

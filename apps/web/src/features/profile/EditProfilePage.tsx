@@ -31,6 +31,7 @@ import {
 } from "./profile-model.ts";
 import { DevicesCard, YourDataCard } from "./AccountCards.tsx";
 import { PaymentDetailsCard } from "./PaymentDetailsCard.tsx";
+import { TimeZoneCard } from "./TimeZoneCard.tsx";
 
 export const PROFILE_UPDATED_MESSAGE = "Profile updated successfully!";
 export const PROFILE_UPDATE_FAILED_MESSAGE = "Failed to update profile.";
@@ -66,6 +67,8 @@ export function EditProfilePage() {
         ) : (
           <EditProfileForm profile={profile.data} />
         )}
+        {/* A profile kept offline from before accounts had a zone has none: UTC until read again. */}
+        {profile.data && <TimeZoneCard current={profile.data.timeZone ?? "UTC"} />}
         {/* Reachable before a profile exists too (the profile page sends empty profiles here). */}
         <PaymentDetailsCard />
         <DevicesCard />

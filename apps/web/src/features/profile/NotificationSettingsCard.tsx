@@ -14,12 +14,13 @@ import {
   InlineLoading,
   Input,
   Label,
-  NativeSelect,
 } from "../../components/ui/index.ts";
 import { useNotificationPreferences, useSavePreferences } from "../../api/notifications.ts";
 import { ApiError, errorMessage } from "../../lib/api.ts";
+import { browserTimeZone } from "../../lib/time-zones.ts";
 import { toast } from "../../lib/toast.ts";
 import { checkboxClasses } from "./CheckField.tsx";
+import { TimeZoneSelect } from "./TimeZoneSelect.tsx";
 
 export const KIND_LABELS: Record<NotificationKind, string> = {
   changes: "Changes by others",
@@ -40,15 +41,6 @@ export const CHANNEL_LABELS: Record<NotificationChannel, string> = {
   push: "Push",
   email: "Email",
 };
-
-/** The browser's own time zone, the default of new quiet hours. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-
-function timeZones(current: string): string[] {
-  const all =
-    typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
-  return all.includes(current) ? all : [current, ...all];
-}
 
 /**
  * "Notification settings": what to hear about on which channel (kinds × channels), and quiet hours that
@@ -174,17 +166,7 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
             <TimeField label="To" value={to} onChange={setTo} />
             <div className="flex min-w-0 flex-col gap-1.5">
               <Label htmlFor={`${ids}-zone`}>Time zone</Label>
-              <NativeSelect
-                id={`${ids}-zone`}
-                value={timeZone}
-                onChange={(event) => setTimeZone(event.target.value)}
-              >
-                {timeZones(timeZone).map((zone) => (
-                  <option key={zone} value={zone}>
-                    {zone.replaceAll("_", " ")}
-                  </option>
-                ))}
-              </NativeSelect>
+              <TimeZoneSelect id={`${ids}-zone`} value={timeZone} onChange={setTimeZone} />
             </div>
           </div>
         )}

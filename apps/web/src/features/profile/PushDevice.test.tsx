@@ -129,6 +129,34 @@ describe("notifications on this device", () => {
     expect(callsTo(mock, "POST /api/push/subscriptions")).toEqual([]);
   });
 
+  it("says what to do, not the browser's words, when the browser refuses the subscription", async () => {
+    const browser = fakeBrowser("default", false, "granted");
+    browser.pushManager.subscribe.mockRejectedValueOnce(
+      new DOMException("Registration failed - permission denied", "NotAllowedError"),
+    );
+    browser.pushManager.subscribe.mockRejectedValueOnce(
+      new DOMException("Registration failed - push service error", "AbortError"),
+    );
+    const mock = serve();
+    const { user } = renderApp("/profile");
+    const region = await card();
+    await user.click(await within(region).findByRole("button", { name: "Turn on" }));
+    expect(
+      await screen.findByText(
+        "Notifications are blocked for this site. Allow them in your browser's site settings, then try again.",
+      ),
+    ).toBeVisible();
+    await user.click(within(region).getByRole("button", { name: "Turn on" }));
+    expect(
+      await screen.findByText(
+        "Your browser couldn't turn on notifications for this device. Try again later.",
+      ),
+    ).toBeVisible();
+    expect(screen.queryByText(/Registration failed/)).toBeNull();
+    expect(callsTo(mock, "POST /api/push/subscriptions")).toEqual([]);
+    expect(within(region).getByRole("button", { name: "Turn on" })).toBeVisible();
+  });
+
   it("says so in a browser without push", async () => {
     serve();
     renderApp("/profile");

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { BellOff, BellRing } from "lucide-react";
 import {
+  pushFailureMessage,
   useTurnOffPush,
   useTurnOnPush,
   usePushDevice,
@@ -25,13 +26,16 @@ const SAID: Record<PushDeviceState, string> = {
 export function PushDeviceCard() {
   const titleId = useId();
   const device = usePushDevice();
-  const reactions = {
+  const reactions = (failed: string) => ({
     onSuccess: (state: PushDeviceState) => toast.success(SAID[state]),
-    onError: (error: Error) =>
-      toast.error(errorMessage(error, error.message || "We couldn't change notifications here.")),
-  };
-  const turnOn = useTurnOnPush(reactions);
-  const turnOff = useTurnOffPush(reactions);
+    onError: (error: Error) => toast.error(pushFailureMessage(error, failed)),
+  });
+  const turnOn = useTurnOnPush(
+    reactions("Your browser couldn't turn on notifications for this device. Try again later."),
+  );
+  const turnOff = useTurnOffPush(
+    reactions("We couldn't turn off notifications for this device. Try again."),
+  );
   const busy = turnOn.isPending || turnOff.isPending;
 
   return (

@@ -10,6 +10,7 @@ export function makeProfile(overrides: Partial<Profile> = {}): Profile {
     occupation: "Mathematician",
     phoneNumber: "",
     joinedAt: "2024-03-05T10:00:00.000Z",
+    timeZone: "Europe/London",
     user: { ...testUser },
     sessions: [{ _id: "s-1", sessionName: "Groceries", status: "active" }],
     carts: [

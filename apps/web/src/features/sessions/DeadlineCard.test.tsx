@@ -28,9 +28,18 @@ async function openLobby(session: Session) {
       json(200, { cart: makeCart([], { members: session.invitedUsers }) }),
     [`PUT /api/sessions/${session._id}/deadline`]: ({ body }) => {
       const b = body as { closesAt: string; remindAt: number[]; autoCheckout: boolean } | null;
+      // As the server answers: reminders whose time has gone are one reminder sent now.
+      const now = Date.now();
+      const ahead = (m: number) => Date.parse(b!.closesAt) - m * 60_000 > now;
       state.session = {
         ...state.session,
-        deadline: b && { ...b, remindAt: [...b.remindAt].sort((x, y) => y - x), locked: false },
+        deadline: b && {
+          ...b,
+          remindAt: [...b.remindAt].sort((x, y) => y - x),
+          locked: false,
+          remindersAhead: b.remindAt.filter(ahead).sort((x, y) => y - x),
+          remindedOnSetAt: b.remindAt.every(ahead) ? null : new Date(now).toISOString(),
+        },
       };
       return json(200, { session: state.session });
     },
@@ -57,6 +66,8 @@ function deadline(overrides: Partial<Deadline> = {}): Deadline {
     remindAt: [1440, 60],
     autoCheckout: false,
     locked: false,
+    remindersAhead: [1440, 60],
+    remindedOnSetAt: null,
     ...overrides,
   };
 }
@@ -99,6 +110,37 @@ describe("the lobby's Deadline card", () => {
     expect(within(card()).getByText("It is checked out automatically then.")).toBeVisible();
   });
 
+  it("says at once when a reminder's time had gone: one went out, and which are still to come", async () => {
+    const session = makeSession();
+    const { user } = await openLobby(session);
+    // Six minutes ahead with the 1 h and 15 min reminders.
+    fireEvent.change(within(card()).getByLabelText(/The cart closes at/), {
+      target: { value: toLocalInput(Date.now() + 6 * 60_000 + 30_000) },
+    });
+    await user.click(box("24 h"));
+    await user.click(box("15 min"));
+    await user.click(within(card()).getByRole("button", { name: "Save deadline" }));
+    const status = await within(card()).findByTestId("reminder-status");
+    await waitFor(() =>
+      expect(status).toHaveTextContent(
+        "Reminders 1 h and 15 min before to members who have not marked themselves done. None still to come.",
+      ),
+    );
+    expect(status).toHaveTextContent(
+      /When the deadline was set, the 1 h and 15 min reminders' times had already passed: one reminder went out at once, /,
+    );
+  });
+
+  it("tells members which reminders are still to come", async () => {
+    const session = sessionAs("participant", {
+      deadline: deadline({ remindAt: [1440, 60], remindersAhead: [60] }),
+    });
+    await openLobby(session);
+    expect(within(card()).getByTestId("reminder-status")).toHaveTextContent(
+      "Reminders 24 h and 1 h before to members who have not marked themselves done. Still to come: 1 h before.",
+    );
+  });
+
   it("offers at most five reminders, and refuses a time that has passed", async () => {
     const session = makeSession();
     const { user, fetchMock } = await openLobby(session);
@@ -117,7 +159,9 @@ describe("the lobby's Deadline card", () => {
   });
 
   it("lets the creator move or remove a deadline", async () => {
-    const session = makeSession({ deadline: deadline({ remindAt: [2880, 15] }) });
+    const session = makeSession({
+      deadline: deadline({ remindAt: [2880, 15], remindersAhead: [15] }),
+    });
     const { user, fetchMock } = await openLobby(session);
     expect(within(card()).getByText(/\(closes in 3 h\)/)).toBeVisible();
     expect(within(card()).getByText(/Reminders 2 days and 15 min before/)).toBeVisible();

@@ -19,7 +19,7 @@ import {
   isPast,
   localTimeZone,
   reminderLabel,
-  remindersText,
+  reminderStatus,
   toLocalInput,
 } from "../../shared/deadline-text.ts";
 
@@ -60,18 +60,24 @@ export function DeadlineCard({ session, role }: { session: Session; role: Role |
           creatorName={session.creator.name}
         />
       )}
-      {deadline && (
-        <p className="text-sm text-slate-600">
-          {remindersText(deadline.remindAt).replace(/^./, (c) => c.toUpperCase())} to members who
-          have not marked themselves done.
-        </p>
-      )}
+      {deadline && <ReminderStatus deadline={deadline} />}
       {creator && !closed && (
         // Drawn again from the saved deadline whenever it changes (here, or live from elsewhere).
         <DeadlineEditor key={JSON.stringify(deadline)} session={session} />
       )}
       {creator && closed && <RemoveDeadline sessionId={session._id} />}
     </section>
+  );
+}
+
+/** Which reminders there are, which are still to come, and one sent at once when it was set. */
+function ReminderStatus({ deadline }: { deadline: NonNullable<Session["deadline"]> }) {
+  const { plan, sentAtOnce } = reminderStatus(deadline);
+  return (
+    <div className="flex flex-col gap-1 text-sm text-slate-600" data-testid="reminder-status">
+      <p>{plan}</p>
+      {sentAtOnce && <p>{sentAtOnce}</p>}
+    </div>
   );
 }
 

@@ -1,10 +1,14 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Hourglass, Undo2 } from "lucide-react";
 import { Badge, Button, Card } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { toast } from "../../lib/toast.ts";
-import { useMyJoinRequests, useWithdrawJoinRequest } from "../../api/join-requests.ts";
+import {
+  WAITING_ANCHOR,
+  useMyJoinRequests,
+  useWithdrawJoinRequest,
+} from "../../api/join-requests.ts";
 
 export const WAITING_TITLE = "Waiting for approval";
 export const REQUEST_WITHDRAWN = "Request withdrawn";
@@ -39,10 +43,17 @@ export function WaitingRequests() {
   });
 
   const list = requests.data ?? [];
-  if (list.length === 0 && !withdrew) return null;
+  const shown = list.length > 0;
+  useEffect(() => {
+    // Arrived by the link to this card: bring it into view (below the sticky header) and focus it.
+    if (!shown || window.location.hash !== `#${WAITING_ANCHOR}`) return;
+    heading.current?.scrollIntoView?.({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, [shown]);
+  if (!shown && !withdrew) return null;
 
   return (
-    <Card aria-labelledby={headingId} role="region" className="p-5 sm:p-6">
+    <Card id={WAITING_ANCHOR} aria-labelledby={headingId} role="region" className="p-5 sm:p-6">
       <div className="flex items-start gap-3">
         <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-accent-100 text-accent-700">
           <Hourglass aria-hidden="true" className="size-5" />
@@ -52,7 +63,7 @@ export function WaitingRequests() {
             id={headingId}
             ref={heading}
             tabIndex={-1}
-            className="rounded-sm text-lg font-bold sm:text-xl"
+            className="scroll-mt-24 rounded-sm text-lg font-bold sm:text-xl"
           >
             {WAITING_TITLE}
           </h2>
