@@ -86,6 +86,8 @@ export const OrderPartSchema = z.object({
   amount: money,
   open: money,
   credit: money,
+  /** What the debtor says they paid the payer, waiting for the payer to confirm it. */
+  claimed: money,
 });
 export type OrderPart = z.infer<typeof OrderPartSchema>;
 
@@ -117,9 +119,10 @@ export const OrderSchema = z.object({
    */
   payers: z.array(z.object({ user: PersonSchema, amount: money })),
   /**
-   * What each share owes each payer other than its own member (`amount`, the part of the adjusted
-   * share), and what of it is still open by the rule balances use: `open`, still owed by the
-   * member; `credit`, owed back to the member by the payer; both 0 once settled.
+   * What each two people owe each other on the order, from its book: `amount`, the part of the
+   * debtor's adjusted share owed to the payer (net of the payer's part owed to the debtor, when
+   * both paid the shop); `open`, still owed; `credit`, owed back to the debtor by the payer;
+   * `claimed`, said paid and waiting for the payer. All 0 once settled.
    */
   parts: z.array(OrderPartSchema),
 });

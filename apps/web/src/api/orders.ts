@@ -18,6 +18,9 @@ export const ordersApi = {
   list: (signal?: AbortSignal) => call("GET /api/orders", {}, { signal }),
   get: (id: string, signal?: AbortSignal) =>
     call("GET /api/orders/:id", { params: { id } }, { signal }),
+  /** The order's book, oldest first (the page's history; a few dozen entries). */
+  entries: (id: string, signal?: AbortSignal) =>
+    call("GET /api/orders/:id/entries", { params: { id }, query: { limit: 200 } }, { signal }),
   markPaid: (id: string) => call("POST /api/orders/:id/paid", { params: { id } }),
   /** Settles a member's share (payee): a confirmed transfer, or cash, or written off. */
   confirm: (id: string, userId: string, how: SettlementKind = "transfer") =>
@@ -54,6 +57,8 @@ export const orderKeys = {
   all: ["orders"] as const,
   list: () => ["orders", "list"] as const,
   detail: (id: string) => ["orders", "detail", id] as const,
+  /** Under the order's key: whatever refreshes the order refreshes its book. */
+  entries: (id: string) => ["orders", "detail", id, "entries"] as const,
   balances: () => ["orders", "balances"] as const,
   settlePlan: () => ["orders", "balances", "plan"] as const,
 };
@@ -72,6 +77,11 @@ export const orderQueries = {
       queryKey: orderKeys.detail(id),
       queryFn: ({ signal }) => ordersApi.get(id, signal),
       retry: (count, error) => count < 2 && !isNotFound(error),
+    }),
+  entries: (id: string) =>
+    queryOptions({
+      queryKey: orderKeys.entries(id),
+      queryFn: ({ signal }) => ordersApi.entries(id, signal).then((body) => body.entries),
     }),
   balances: () =>
     queryOptions({
@@ -111,6 +121,7 @@ export function useSetPayers(orderId: string) {
     mutationFn: (body: SetPayersBody) => ordersApi.setPayers(orderId, body),
     onSuccess: (body) => {
       client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
       void client.invalidateQueries({ queryKey: orderKeys.list() });
       void client.invalidateQueries({ queryKey: orderKeys.balances() });
       toast.success("Payers saved.");
@@ -129,6 +140,11 @@ export function useOrderCount() {
 
 export function useOrder(id: string) {
   return useQuery({ ...orderQueries.detail(id), select: (body) => body.order });
+}
+
+/** The order's book, for its history (refreshed with the order). */
+export function useOrderEntries(id: string) {
+  return useQuery(orderQueries.entries(id));
 }
 
 export function useBalances() {
@@ -158,6 +174,7 @@ export function useOrderAction(orderId: string) {
           : ordersApi.resendMail(orderId),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
       void client.invalidateQueries({ queryKey: orderKeys.list() });
       void client.invalidateQueries({ queryKey: orderKeys.balances() });
       if (action.kind === "paid") toast.success("Marked as paid. The payee will confirm it.");
@@ -187,6 +204,7 @@ export function useAdjustmentAction(orderId: string) {
         : ordersApi.dispute(orderId, action.adjId, action.comment),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
+      void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
       void client.invalidateQueries({ queryKey: orderKeys.list() });
       void client.invalidateQueries({ queryKey: orderKeys.balances() });
       toast.success(

@@ -77,12 +77,17 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     originalTotal: 44.49,
     adjustments: [],
     payers: [{ user: { _id: testUser._id, name: testUser.name }, amount: 44.49 }],
-    parts: [{ debtor: ben._id, payer: testUser._id, amount: 14.84, open: 14.84, credit: 0 }],
+    parts: [
+      { debtor: ben._id, payer: testUser._id, amount: 14.84, open: 14.84, credit: 0, claimed: 0 },
+    ],
     ...overrides,
   };
 }
 
-/** The order with one share's status changed; a confirmed share's parts are no longer open. */
+/**
+ * The order with one share's status changed, its parts as the book would say: a paid share's
+ * open parts are claimed, a confirmed share's no longer open.
+ */
 export const withShareStatus = (
   order: Order,
   userId: string,
@@ -91,7 +96,11 @@ export const withShareStatus = (
   ...order,
   split: order.split.map((s) => (s.userId === userId ? { ...s, status } : s)),
   parts: order.parts.map((p) =>
-    p.debtor === userId && status === "confirmed" ? { ...p, open: 0 } : p,
+    p.debtor !== userId
+      ? p
+      : status === "confirmed"
+        ? { ...p, open: 0, claimed: 0 }
+        : { ...p, claimed: status === "paid" ? p.open : 0 },
   ),
 });
 

@@ -12,7 +12,13 @@ import { executeRows, type Db, type Tx } from "../../db/client.ts";
 /** Kinds that move a part (the split's figures): shares and adjustments. */
 export const PART_KINDS = ["share", "adjustment"] as const;
 /** Kinds that settle what is owed: payments, settlements and transfers. */
-export const SETTLING_KINDS = ["confirmed", "cash", "written_off", "transfer", "credit_back"] as const;
+export const SETTLING_KINDS = [
+  "confirmed",
+  "cash",
+  "written_off",
+  "transfer",
+  "credit_back",
+] as const;
 
 /** Two people on one order, oriented so that `debtor` owes `creditor` by the split. */
 export interface Pair {

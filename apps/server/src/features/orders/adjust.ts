@@ -196,7 +196,9 @@ export async function recordAdjustment(
         await pairsOfOrder(tx, row.id),
         partsOf(updated!, await sharesOf(tx, [row.id]), await payersOf(tx, [row.id])),
         "adjustment",
-        line ? `${ADJUSTMENT_LABEL[adjustment.kind]}: ${line.name}` : ADJUSTMENT_LABEL[adjustment.kind],
+        line
+          ? `${ADJUSTMENT_LABEL[adjustment.kind]}: ${line.name}`
+          : ADJUSTMENT_LABEL[adjustment.kind],
       );
       const details = {
         orderId: row.id,

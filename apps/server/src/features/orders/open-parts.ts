@@ -50,11 +50,7 @@ const inBook = sql`exists (select 1 from ledger_entries e where e.order_id = ${o
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
  * order first. People are named as they are now, a deleted one as the order recorded them.
  */
-export async function openParts(
-  db: Db | Tx,
-  userId: string,
-  withId?: string,
-): Promise<OpenPart[]> {
+export async function openParts(db: Db | Tx, userId: string, withId?: string): Promise<OpenPart[]> {
   const rows = await db
     .select()
     .from(orders)

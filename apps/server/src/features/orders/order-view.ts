@@ -16,13 +16,7 @@ import {
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
-import {
-  orderPayers,
-  orderShares,
-  orders,
-  users,
-  type StoredAdjustment,
-} from "../../db/schema.ts";
+import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
@@ -135,12 +129,7 @@ export async function orderOf(db: Db | Tx, orderId: string): Promise<Order | nul
 }
 
 /** The order as the API shows it (money in currency units, as everywhere in the API). */
-export function build(
-  row: OrderRow,
-  shares: ShareRow[],
-  payers: PayerRow[],
-  pairs: Pair[],
-): Order {
+export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pairs: Pair[]): Order {
   const adjusted = applyAdjustments(
     row.lines.map((l) => ({
       name: l.name,
@@ -228,6 +217,7 @@ export function build(
         amount: fromCents(p.part),
         open: fromCents(Math.max(0, p.net)),
         credit: fromCents(Math.max(0, -p.net)),
+        claimed: fromCents(Math.min(p.claimed, Math.max(0, p.net))),
       })),
   };
 }

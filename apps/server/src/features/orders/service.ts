@@ -227,7 +227,11 @@ export function createOrderService(deps: {
   }
 
   /** The order's book, oldest first (entries.ts). */
-  async function entries(orderId: string, userId: string, page: { cursor?: string; limit: number }) {
+  async function entries(
+    orderId: string,
+    userId: string,
+    page: { cursor?: string; limit: number },
+  ) {
     await access(orderId, userId, "order.read");
     return entriesOf(db, orderId, page);
   }
@@ -238,7 +242,12 @@ export function createOrderService(deps: {
    */
   async function markPaid(orderId: string, actor: Actor): Promise<Order> {
     const userId = actor.user._id;
-    const claimed = await markSharePaid(db, deps, await access(orderId, userId, "order.pay"), actor);
+    const claimed = await markSharePaid(
+      db,
+      deps,
+      await access(orderId, userId, "order.pay"),
+      actor,
+    );
     const order = view((await load(orderId))!);
     const share = order.split.find((s) => s.userId === userId);
     if (claimed > 0 && share) {

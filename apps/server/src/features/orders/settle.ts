@@ -65,7 +65,11 @@ export async function markPaid(
       const claims = claimsOf(row.id, await pairsOfOrder(tx, row.id), actor.user._id);
       const cents = sum(claims);
       if (cents === 0) return { result: 0, version: "unchanged" };
-      const details = { orderId: row.id, number: orderNumber(row.number), amount: fromCents(cents) };
+      const details = {
+        orderId: row.id,
+        number: orderNumber(row.number),
+        amount: fromCents(cents),
+      };
       return {
         result: cents,
         activity: { type: "order.paid", details },

@@ -192,16 +192,13 @@ async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[]) {
       throw conflict("These shares changed meanwhile: reload the balances and try again.");
     }
     const flow = flowOf(part);
-    postings.push(
-      ...(part.cents > 0 ? voids(orderId, pair) : []),
-      {
-        orderId,
-        kind: part.cents > 0 ? "transfer" : "credit_back",
-        fromId: flow.toId,
-        toId: flow.fromId,
-        cents: flow.cents,
-      },
-    );
+    postings.push(...(part.cents > 0 ? voids(orderId, pair) : []), {
+      orderId,
+      kind: part.cents > 0 ? "transfer" : "credit_back",
+      fromId: flow.toId,
+      toId: flow.fromId,
+      cents: flow.cents,
+    });
   }
   return { row: { row: row!, shares }, postings };
 }

@@ -33,6 +33,41 @@ describe("order page", () => {
     expect(screen.queryByRole("button", { name: /Confirm received/ })).toBeNull();
   });
 
+  it("shows the order's history from its book, and who owes whom in words", async () => {
+    const order = makeOrder();
+    const entry = (n: number, kind: string, from: typeof ben, to: typeof ben, amount: number) => ({
+      _id: `e-${n}`,
+      at: `2026-11-28T20:2${n}:00.000Z`,
+      kind,
+      from,
+      to,
+      amount,
+      by: testUser,
+      note: kind === "adjustment" ? "Not delivered: Jasmine Green Tea" : null,
+      pending: kind === "paid",
+    });
+    const ada = { _id: testUser._id, name: testUser.name };
+    const entries = [
+      entry(1, "share", ben, ada, 14.84),
+      entry(2, "adjustment", ada, ben, 6.5),
+      entry(3, "paid", ada, ben, 8.34),
+    ];
+    open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "GET /api/orders/o-1/entries": () => json(200, { entries, nextCursor: null }),
+    });
+    const history = await screen.findByRole("list", { name: "History" });
+    expect(
+      within(history)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
+      expect.stringContaining("Ben Brown owes Ada Lovelace $14.84"),
+      expect.stringContaining("Ben Brown owes Ada Lovelace $6.50 less · Not delivered"),
+      expect.stringMatching(/Ben Brown says they paid Ada Lovelace \$8\.34.*waiting/),
+    ]);
+  });
+
   it("lets a member say they paid; the page shows the answer", async () => {
     let order: Order = makeOrder();
     const { user, mock } = open(
@@ -90,7 +125,9 @@ describe("order page", () => {
           ? { ...s, total: 10, paid: 14.84, credit: 4.84, status: "confirmed" as const }
           : s,
       ),
-      parts: [{ debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84 }],
+      parts: [
+        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84, claimed: 0 },
+      ],
     });
     const bodies: unknown[] = [];
     const { user } = open("/orders/o-1", {
@@ -124,8 +161,8 @@ describe("order page", () => {
           : s,
       ),
       parts: [
-        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84 },
-        { debtor: testUser._id, payer: ben._id, amount: 10, open: 10, credit: 0 },
+        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84, claimed: 0 },
+        { debtor: testUser._id, payer: ben._id, amount: 10, open: 10, credit: 0, claimed: 0 },
       ],
     });
     const bodies: unknown[] = [];

@@ -19,6 +19,7 @@ import { formatDateTime, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks, StackedTable, TotalsList, stackedCell } from "../cart/index.ts";
 import { ORDER_NOT_FOUND, myShare, orderStandingSentence, shareChange } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
+import { OrderHistory } from "./OrderHistory.tsx";
 import { useOrder, useReceiptDownload } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
@@ -116,6 +117,8 @@ function OrderView({ order }: { order: Order }) {
           </Panel>
 
           <AdjustmentsPanel order={order} isPayee={isPayee} hasShare={mine !== undefined} />
+
+          <OrderHistory order={order} />
         </div>
 
         <Panel title="Total" className="self-start">

@@ -51,9 +51,18 @@ export function ShareCard({
     centsOf(order, viewerId, share.userId, "open") -
     centsOf(order, share.userId, viewerId, "open");
   const payeeShare = share.userId === order.payee._id;
-  /** The payee settling an unpaid share without a transfer: asked first. */
+  /** What this member owes the reader (a payer), and what of it they say they paid. */
+  const owedToMe = centsOf(order, share.userId, viewerId, "open");
+  const claimedToMe = centsOf(order, share.userId, viewerId, "claimed");
+  const owedInAll = order.parts
+    .filter((p) => p.debtor === share.userId)
+    .reduce((a, p) => a + toCents(p.open), 0);
+  /** A creditor settling what the member owes them without a transfer: asked first. */
   const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
-  const amount = formatMoney(share.total);
+  const amount = formatMoney(owedToMe / 100);
+  /** "of the $40.82 they owe": said when others are owed a part of the share too. */
+  const ofAll =
+    owedInAll > owedToMe ? ` (of ${formatMoney(owedInAll / 100)} open on the share)` : "";
   const pendingHow =
     action.isPending && action.variables?.kind === "confirm" ? action.variables.how : undefined;
   return (
@@ -127,7 +136,7 @@ export function ShareCard({
           }
         />
       )}
-      {isPayee && share.status === "paid" && (
+      {claimedToMe > 0 && (
         <Button
           size="sm"
           loading={action.isPending}
@@ -137,7 +146,7 @@ export function ShareCard({
           {CONFIRM_BUTTON}
         </Button>
       )}
-      {isPayee && !payeeShare && canSayPaid(share) && (
+      {owedToMe > 0 && claimedToMe === 0 && (
         <div className="flex flex-wrap gap-2">
           <Button
             size="sm"
@@ -167,13 +176,17 @@ export function ShareCard({
         tone={settling === "cash" ? "primary" : "danger"}
         title={
           settling === "cash"
-            ? `Record ${share.name}'s share as paid in cash?`
-            : `Write off ${share.name}'s share?`
+            ? ofAll
+              ? `Record ${share.name}'s ${amount} to you as paid in cash?`
+              : `Record ${share.name}'s share as paid in cash?`
+            : ofAll
+              ? `Write off what ${share.name} owes you?`
+              : `Write off ${share.name}'s share?`
         }
         description={
           settling === "cash"
-            ? `Say so once ${share.name} has handed you ${amount}. The share is settled and leaves your balances.`
-            : `${share.name} will no longer owe you ${amount}: the share is settled as written off and leaves your balances. This cannot be undone.`
+            ? `Say so once ${share.name} has handed you ${amount}${ofAll}. ${ofAll ? "What they owe you is settled and leaves your balances; what they owe the other payers stays open." : "The share is settled and leaves your balances."}`
+            : `${share.name} will no longer owe you ${amount}${ofAll}: ${ofAll ? "it is written off and leaves your balances; what they owe the other payers stays open" : "the share is settled as written off and leaves your balances"}. This cannot be undone.`
         }
         confirmLabel={settling === "cash" ? "Record cash payment" : "Write it off"}
         onCancel={() => setSettling(null)}
@@ -203,7 +216,7 @@ function centsOf(
   order: Order,
   debtor: string | undefined,
   payer: string | undefined,
-  field: "open" | "credit",
+  field: "open" | "credit" | "claimed",
 ): number {
   return order.parts
     .filter((p) => p.debtor === debtor && p.payer === payer)

@@ -40,7 +40,7 @@ describe("orderStandingSentence", () => {
     // Ben paid his share, then it was adjusted down: Ada owes him the difference back.
     const credit = {
       ...withShareStatus(makeOrder(), ben._id, "confirmed"),
-      parts: [{ debtor: ben._id, payer: ada, amount: 10, open: 0, credit: 4.84 }],
+      parts: [{ debtor: ben._id, payer: ada, amount: 10, open: 0, credit: 4.84, claimed: 0 }],
     };
     expect(orderStandingSentence(credit, ada)).toBe(
       "You still owe a part of this order: see who paid the shop below.",
@@ -49,7 +49,7 @@ describe("orderStandingSentence", () => {
     // Ben paid half the shop: Ada's own share owes him his part of it.
     const twoPayers = {
       ...withShareStatus(makeOrder(), ben._id, "confirmed"),
-      parts: [{ debtor: ada, payer: ben._id, amount: 14.83, open: 14.83, credit: 0 }],
+      parts: [{ debtor: ada, payer: ben._id, amount: 14.83, open: 14.83, credit: 0, claimed: 0 }],
     };
     expect(orderStandingSentence(twoPayers, ada)).toBe(
       "You still owe a part of this order: see who paid the shop below.",
