@@ -7,7 +7,7 @@
  * it, so a member gets at most one digest an hour per session. Every mail is a "mail.send" job
  * (features/mail/queue.ts), retried with backoff.
  */
-import { fromCents, orderNumber } from "@cartner/contract";
+import { fromCents } from "@cartner/contract";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { executeRows, type Db } from "../../db/client.ts";
@@ -16,7 +16,6 @@ import {
   mailDigestItems,
   mailDigests,
   orderShares,
-  orders,
   sessionMembers,
   sessions,
   users,

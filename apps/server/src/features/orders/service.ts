@@ -5,7 +5,6 @@
  * between people open-parts.ts, the settle plan and recorded transfers transfers.ts.
  */
 import {
-  fromCents,
   type AdjustmentBody,
   type Order,
   type OrderCaller,
@@ -43,6 +42,7 @@ import {
   type ShareRow,
 } from "./order-view.ts";
 import { setPayers as storePayers } from "./set-payers.ts";
+import { paidNotice, settledNotice } from "./settle-notices.ts";
 import { markPaid as markSharePaid, settleShare, type Actor } from "./settle.ts";
 import { planFor, recordTransfer } from "./transfers.ts";
 
@@ -249,21 +249,8 @@ export function createOrderService(deps: {
       actor,
     );
     const order = view((await load(orderId))!);
-    const share = order.split.find((s) => s.userId === userId);
-    if (claimed > 0 && share) {
-      const owed = order.parts.filter((p) => p.debtor === userId && p.open > 0);
-      deps.notices?.later({
-        kind: "payment",
-        userIds: owed.map((p) => p.payer),
-        actorId: userId,
-        sessionId: order.sessionId,
-        orderId,
-        title: `${share.name} paid their share`,
-        body: (payerId: string) =>
-          `${share.name} marked ${money(owed.find((p) => p.payer === payerId)?.open ?? 0)} for ${order.sessionName} (${order.number}) as paid to you`,
-        url: `/orders/${orderId}`,
-      });
-    }
+    const notice = claimed > 0 ? paidNotice(order, userId, money) : null;
+    if (notice) deps.notices?.later(notice);
     return order;
   }
 
@@ -291,24 +278,7 @@ export function createOrderService(deps: {
     const settled = await settleShare(db, deps, order, actor, share, how);
     const built = view((await load(orderId))!);
     if (settled > 0) {
-      const amount = money(fromCents(settled));
-      const payee = actor.user.name;
-      const where = `${built.sessionName} (${built.number})`;
-      deps.notices?.later({
-        kind: "payment",
-        userIds: [memberId],
-        actorId: actor.user._id,
-        sessionId: built.sessionId,
-        orderId,
-        title: how === "written_off" ? "Your share was written off" : "Your share is settled",
-        body:
-          how === "transfer"
-            ? `${payee} confirmed your payment of ${amount} for ${where}`
-            : how === "cash"
-              ? `${payee} recorded your ${amount} for ${where} as paid in cash`
-              : `${payee} wrote off your ${amount} for ${where}`,
-        url: `/orders/${orderId}`,
-      });
+      deps.notices?.later(settledNotice(built, actor.user, memberId, how, settled, money));
     }
     return built;
   }
