@@ -9,10 +9,10 @@ import { isDeepStrictEqual } from "node:util";
 import type { Balance, Order, PlannedTransfer } from "@cartner/contract";
 import { client, type TestApp } from "../helpers.ts";
 import { pdfText } from "../pdf-text.ts";
-import { alive, peopleOf, type ModelOrder, type World } from "./model.ts";
+import { alive, nameOf, peopleOf, type ModelOrder, type World } from "./model.ts";
 import { checkBalances, checkPayInfo, checkPlan } from "./read-balances.ts";
 import { checkCsv, checkReceipt } from "./read-files.ts";
-import { checkEntries, checkOrder, type Entry } from "./read-order.ts";
+import { cents, checkEntries, checkOrder, type Entry } from "./read-order.ts";
 
 export const READERS = [
   "order",
@@ -82,6 +82,7 @@ export async function verify(
   if (process.env.MODEL_TRACE) console.info(`  step: ${step}`);
   const found: string[] = [];
   const orderOf = new Map<string, Order>();
+  const seenBalances = new Map<string, Map<string, number>>();
   for (const o of w.orders) {
     const bad = (m: string) => found.push(`[order ${o.seq + 1}] ${m}`);
     const reader = w.people.find((p) => p.id === o.payee)!;
@@ -124,11 +125,22 @@ export async function verify(
     }
     if (on("balances")) {
       const res = await as("GET", "/api/balances");
-      checkBalances(w, x, res.json().balances as Balance[], bad);
+      const balances = res.json().balances as Balance[];
+      checkBalances(w, x, balances, bad);
+      seenBalances.set(x.id, new Map(balances.map((b) => [b.user._id, cents(b.amount)])));
     }
     if (on("plan")) {
       const res = await as("GET", "/api/balances/settle-plan");
       checkPlan(w, x, res.json().transfers as PlannedTransfer[], bad);
+    }
+  }
+  // Nets sum to zero: what x says y owes them, y says they owe x.
+  for (const [x, mine] of seenBalances) {
+    for (const [y, amount] of mine) {
+      const theirs = seenBalances.get(y)?.get(x);
+      if (theirs !== undefined && theirs !== -amount) {
+        found.push(`${nameOf(w, x)} is owed ${amount} by ${nameOf(w, y)}, who says ${-theirs}`);
+      }
     }
   }
   report(found, step);

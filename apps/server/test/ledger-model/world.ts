@@ -76,6 +76,8 @@ export const worldSpec: fc.Arbitrary<WorldSpec> = fc.record({
 });
 
 type Product = { _id: string; name: string; price: number; stock: number };
+/** A line as added to the cart, in cents. */
+type CartLine = FrozenLine & { productId: string; unitPrice: number; quantity: number };
 
 /** The catalog products the worlds use: affordable and with stock to spare. */
 export async function usableProducts(t: TestApp, token: string): Promise<Product[]> {
@@ -287,8 +289,6 @@ function toCentsSummary(json: {
     total: c(json.total),
   };
 }
-
-type CartLine = FrozenLine & { productId: string; unitPrice: number; quantity: number };
 
 /** Checks the session out with the spec's payers (amounts adding up to the summary's total). */
 async function checkout(
