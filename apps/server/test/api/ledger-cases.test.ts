@@ -25,6 +25,39 @@ afterAll(async () => t.close());
 
 const SOAP = "Lavender Soap Bars (3-pack)"; // $12.00
 const BOARD = "Street Cruiser Skateboard"; // $75.00
+/** The 30 cheapest products in stock, cheapest first. */
+const CHEAPEST = [
+  "Fairtrade Bananas (bunch of 6)",
+  "Free-Range Eggs (12)",
+  "Honeycrisp Apples (1 kg)",
+  "Rustic Sourdough Loaf",
+  "Tropical Mango Smoothie",
+  "Brown Sugar Bubble Tea",
+  "Aged Cheddar (250 g)",
+  "Sparkling Lemonade 6-Pack",
+  "Butter Croissant Box (4)",
+  "Cold Brew Coffee 1L",
+  "Wildflower Honey (340 g)",
+  "Street Taco Trio",
+  SOAP,
+  "Wood-Fired Margherita Pizza",
+  "Double Smash Burger",
+  "Prosecco DOC 75cl",
+  "Glazed Doughnut Dozen",
+  "Glossy Nail Polish Trio",
+  "Amber & Fig Soy Candle",
+  "Velvet Matte Lipstick",
+  "Ceremonial Matcha Tea",
+  "Sweep-Easy Broom Set",
+  "Daily Hydrating Lotion",
+  "Everyday Organic Cotton Tee",
+  "Salmon Sushi Platter",
+  "Cosy Knit Scarf",
+  "Match Day Football",
+  "Morning Ritual Teapot",
+  "Pro Grip Basketball",
+  "Monstera Potted Plant",
+];
 
 /**
  * Ann pays the shop 5/6, Ben 1/6; only Ben and Cat have lines (by adder, fees in proportion):
@@ -292,40 +325,8 @@ describe("rounding is fair", () => {
     // + 24.00 + 29.00 + 29.00 + 34.00 + 35.00 + 39.00 = 481.17, a third of it 160.39 exactly.
     // Fees 1 % = 4.8117 -> 4.81; tax 13 % of 485.98 = 63.1774 -> 63.18; total 549.16.
     // Each exact share: subtotal 160.39, fees 1.60333, tax 21.06, total 183.05333.
-    const names = [
-      "Fairtrade Bananas (bunch of 6)",
-      "Free-Range Eggs (12)",
-      "Honeycrisp Apples (1 kg)",
-      "Rustic Sourdough Loaf",
-      "Tropical Mango Smoothie",
-      "Brown Sugar Bubble Tea",
-      "Aged Cheddar (250 g)",
-      "Sparkling Lemonade 6-Pack",
-      "Butter Croissant Box (4)",
-      "Cold Brew Coffee 1L",
-      "Wildflower Honey (340 g)",
-      "Street Taco Trio",
-      SOAP,
-      "Wood-Fired Margherita Pizza",
-      "Double Smash Burger",
-      "Prosecco DOC 75cl",
-      "Glazed Doughnut Dozen",
-      "Glossy Nail Polish Trio",
-      "Amber & Fig Soy Candle",
-      "Velvet Matte Lipstick",
-      "Ceremonial Matcha Tea",
-      "Sweep-Easy Broom Set",
-      "Daily Hydrating Lotion",
-      "Everyday Organic Cotton Tee",
-      "Salmon Sushi Platter",
-      "Cosy Knit Scarf",
-      "Match Day Football",
-      "Morning Ritual Teapot",
-      "Pro Grip Basketball",
-      "Monstera Potted Plant",
-    ];
     const who = ["Ann", "Ben", "Cat"] as const;
-    for (const [i, name] of names.entries()) await g.add(who[i % 3]!, name, 1);
+    for (const [i, name] of CHEAPEST.entries()) await g.add(who[i % 3]!, name, 1);
     const summary = await g.summary();
     const order = await g.checkout();
     for (const shares of [summary.split, order.split]) {
@@ -345,15 +346,7 @@ describe("rounding is fair", () => {
     // 2.29 + 4.49 + 4.99 + 5.49 + 5.99 + 6.50 + 11.00 = 40.75: Ann and Ben 2/5 = 16.30 each,
     // Cat 1/5 = 8.15. Fees 1 % = 0.4075 -> 0.41 (16.4, 16.4, 8.2 cents exactly); tax 13 % of
     // 41.16 = 5.3508 -> 5.35 (2.14, 2.14, 1.07); total 46.51: 18.604, 18.604 and 9.302.
-    const lines = [
-      "Fairtrade Bananas (bunch of 6)",
-      "Free-Range Eggs (12)",
-      "Honeycrisp Apples (1 kg)",
-      "Rustic Sourdough Loaf",
-      "Tropical Mango Smoothie",
-      "Brown Sugar Bubble Tea",
-      "Street Taco Trio",
-    ];
+    const lines = [...CHEAPEST.slice(0, 6), "Street Taco Trio"];
     for (const [i, name] of lines.entries())
       await g.add((["Ann", "Ben", "Cat"] as const)[i % 3]!, name, 1);
     const summary = await g.summary();
