@@ -1,0 +1,247 @@
+/**
+ * The money, proved against a reference model (PGlite and PostgreSQL). fast-check builds a world
+ * of three to five people with one or two checked-out orders (every split policy and fee rule,
+ * sharers, a member removed before checkout, one to three payers), then runs a random sequence
+ * of what groups do after checkout: "I've paid", a payer confirming, recording cash or writing
+ * off, transfers (amounts that settle whole parts oldest first, the plan's recordable ones, and
+ * amounts that must be refused), credits paid back, every kind of change after checkout (and
+ * ones that must be refused), disputes, and accounts deleted. After every step every reader is
+ * compared with a model written apart from the server (apps/server/test/ledger-model/): the
+ * order's JSON and My Orders, its ledger entries, Balances, the settle plan, pay-info, the CSV
+ * and the receipt's text. The model splits in exact fractions (exact-split.ts) and keeps what
+ * moved as decision 033 writes it (model.ts); nets are compared to the cent, shares and parts
+ * to within one cent of exact, and their sums exactly.
+ *
+ * Readings where the rules leave something open (the model's, to be confirmed):
+ * - A share's exact figures: its subtotal is the exact sum of its lines' parts; the order's fees
+ *   and tax are the shop's (each rounded half up on the order's subtotal), spread exactly by the
+ *   fee rule, tax in proportion to subtotal plus fees (to the subtotal under proportional fees);
+ *   an order-level amount follows the fee rule. Each of subtotal, fees, tax and total is checked
+ *   to be within one cent of exact.
+ * - The exact part of a member owed to a payer is their exact share times what that payer paid
+ *   the shop at checkout over what all paid; the payers' amounts shown after changes are within a
+ *   cent of the adjusted total in those proportions.
+ * - Two payers who both carry a share owe each other on one order only the net of their two
+ *   parts (033: what B owes A is the entries B to A less A to B); the order's parts may show it
+ *   on either part, so their open less credit is compared per pair.
+ * - "I've paid" claims what is open to each payer beyond the claims already pending; pending
+ *   claims count for the status only (no credit until confirmed); a confirm posts exactly what
+ *   was claimed; cash and write-off need something open to that payer (else refused or a no-op);
+ *   a member owing nothing gets 200 or 409 and nothing moves. A payee who is not a payer settles
+ *   nothing (refused); the payee who owes another payer may say "I've paid".
+ * - A write-off forgives what is open then. A change that raises the part later is owed again; a
+ *   change that lowers it takes back what was forgiven beyond the new part, so a write-off never
+ *   turns into a credit (a credit is what was paid beyond the part). The same holds for what an
+ *   account deletion wrote off; a change after it is owed to the deleted payer like any other.
+ * - An account deleted: what anyone owes them on any order, credits they were owed included, is
+ *   written off; what they owe stays. A deleted account is never an order's payee here (the payee
+ *   runs the order's changes).
+ * - A share's `paid` is what its member paid the payers less credits paid back (checked for
+ *   members who are not payers); its `credit` the sum of what each payer owes it back; its status
+ *   is read from the pair nets (a payer-member owed more by another payer than they owe them
+ *   owes nobody).
+ * - In the entries, `paid` entries are pending claims (in no sum); a `confirmed` entry posts a
+ *   claim; a `reversal` of the same amount as an open claim of its pair voids it (the API shows no
+ *   `ref`), any other reversal is posted.
+ * - pay-info: what the caller owes, on this order, the person it names (the payee today).
+ * - The CSV: line rows as placed plus one adjustment row per change, each the signed amount it
+ *   changed the goods or the order-level amounts by, add up to the subtotal plus order-level
+ *   amounts; share rows add up to the order_total row. Settlement rows are not checked here.
+ * - The receipt states the total, every share and every part, and names every payer.
+ *
+ * Budget: MODEL_RUNS worlds (default 30) from MODEL_SEED (default fixed; "random" for a new
+ * one), each 0 to 20 steps: about 70 to 90 s on PGlite or PostgreSQL here. Nightly:
+ * MODEL_RUNS=300 MODEL_SEED=random. A failure prints the seed, the path and the commands'
+ * replayPath: MODEL_SEED, MODEL_PATH and MODEL_REPLAY replay it, MODEL_SHRINK=1 shrinks it (slow:
+ * each run builds a world), MODEL_TRACE=1 prints each world and step. MODEL_SKIP, MODEL_IGNORE
+ * and MODEL_SURVEY (verify.ts) help while a reader is being built. A counterexample found becomes
+ * a fixed case below, its commands pasted as printed.
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers.ts";
+import {
+  Adjust,
+  commandArbitraries,
+  MarkPaid,
+  Settle,
+  type Real,
+} from "../ledger-model/commands.ts";
+import { checkSummaries } from "../ledger-model/read-summary.ts";
+import { report, survey, verify } from "../ledger-model/verify.ts";
+import { buildWorld, worldSpec, type WorldSpec } from "../ledger-model/world.ts";
+import type { World } from "../ledger-model/model.ts";
+
+const RUNS = Number(process.env.MODEL_RUNS ?? 30);
+const SEED =
+  process.env.MODEL_SEED === "random"
+    ? Math.floor(Math.random() * 2 ** 31)
+    : Number(process.env.MODEL_SEED ?? 20261128);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+/** Builds the world, checks it as checked out, then runs the steps. */
+async function scenario(spec: WorldSpec, commands: Iterable<fc.AsyncCommand<World, Real>>) {
+  if (process.env.MODEL_TRACE) console.info(`world: ${JSON.stringify(spec)}`);
+  const { world, summaries } = await buildWorld(t, spec);
+  const real: Real = { t, seen: new Map() };
+  const found: string[] = [];
+  checkSummaries(world, summaries, (m) => found.push(m));
+  report(found, "the summaries at checkout");
+  await verify(t, world, "checkout", real.seen);
+  await fc.asyncModelRun(() => ({ model: world, real }), commands);
+}
+
+describe("the ledger against the reference model", () => {
+  it(`agrees on every reader after every step (${RUNS} worlds, seed ${SEED})`, async () => {
+    const property = fc.asyncProperty(
+      worldSpec,
+      fc.commands(commandArbitraries, {
+        maxCommands: 20,
+        ...(process.env.MODEL_REPLAY ? { replayPath: process.env.MODEL_REPLAY } : {}),
+      }),
+      scenario,
+    );
+    try {
+      await fc.assert(property, {
+        numRuns: RUNS,
+        seed: SEED,
+        ...(process.env.MODEL_PATH ? { path: process.env.MODEL_PATH } : {}),
+        endOnFailure: !process.env.MODEL_SHRINK,
+        includeErrorInReport: true,
+      });
+    } catch (error) {
+      throw new Error(`MODEL_SEED=${SEED} ${(error as Error).message}`);
+    } finally {
+      if (survey) {
+        const rows = [...survey.tally.entries()].sort((a, b) => b[1].count - a[1].count);
+        console.info(
+          rows.map(([, v]) => `${String(v.count).padStart(5)}  ${v.example}`).join("\n"),
+        );
+      }
+    }
+    expect(survey ? [...survey.tally.keys()] : []).toEqual([]);
+  }, 1_800_000);
+});
+
+/**
+ * Counterexamples found, kept as they were printed (each failed on the code it was found on);
+ * left out while surveying, which tallies instead of failing.
+ */
+describe.skipIf(survey)("counterexamples, fixed", () => {
+  const line = (product: number, adder: number, quantity = 1) => ({
+    product,
+    quantity,
+    adder,
+    sharers: [],
+  });
+  const order = (o: Partial<WorldSpec["orders"][number]>): WorldSpec["orders"][number] => ({
+    creator: 0,
+    joins: [true, true, false, false],
+    mode: "by_adder",
+    fees: "proportional",
+    weights: [100, 100, 100, 100, 100],
+    lines: [line(0, 0)],
+    remove: null,
+    payers: [],
+    ...o,
+  });
+
+  it("a write-off is no payment: a share written off, then lowered, shows nothing paid", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          order({
+            joins: [true, false, false, false],
+            fees: "equal",
+            lines: [line(0, 0), line(0, 1)],
+          }),
+        ],
+      },
+      [
+        new Settle(252, 475, true) /* Ann settles Ben (written_off) on order 1 */,
+        new Adjust(612, 330, 409, 666, true) /* Ann records {"kind":"missing","lineIndex":1} */,
+      ],
+    );
+  });
+
+  it("two payers who both carry a share owe each other the net of their parts", async () => {
+    await scenario(
+      {
+        people: 5,
+        orders: [
+          order({
+            creator: 3,
+            joins: [true, false, true, true],
+            mode: "weights",
+            fees: "creator",
+            weights: [50, 0, 100, 50, 0],
+            lines: [line(22, 0, 3), line(22, 2), line(4, 3)],
+            remove: { who: 0, lines: "give" },
+            payers: [
+              { who: 5, weight: 1 },
+              { who: 4, weight: 1 },
+              { who: 3, weight: 2 },
+            ],
+          }),
+        ],
+      },
+      [],
+    );
+  });
+
+  it("an equal split of two: the odd cents of subtotal, fees and tax do not all go to one", async () => {
+    await scenario(
+      {
+        people: 5,
+        orders: [
+          order({
+            creator: 3,
+            joins: [true, true, false, false],
+            mode: "equal",
+            fees: "equal",
+            weights: [0, 50, 100, 100, 100],
+            lines: [
+              line(8, 1),
+              line(14, 1, 2),
+              line(25, 2, 2),
+              line(9, 2, 2),
+              line(13, 2),
+              line(17, 4, 2),
+            ],
+            remove: { who: 3, lines: "give" },
+          }),
+        ],
+      },
+      [],
+    );
+  });
+
+  it("several payers: what Ben paid Ann beyond his lowered part is his credit, not his own part", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          order({
+            lines: [line(3, 1), line(5, 1), line(7, 2)],
+            payers: [
+              { who: 0, weight: 5 },
+              { who: 1, weight: 1 },
+            ],
+          }),
+        ],
+      },
+      [
+        new MarkPaid(0, 0) /* Ben marks paid */,
+        new Settle(0, 0, true) /* Ann settles Ben (transfer) */,
+        new Adjust(0, 0, 0, 0, true) /* Ann records Ben's line 0 missing */,
+        new Adjust(0, 1, 1, 1, true) /* Ann records Ben's line 1 substituted at 0.99 × 2 */,
+      ],
+    );
+  });
+});
