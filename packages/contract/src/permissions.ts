@@ -102,11 +102,11 @@ export const PERMISSIONS = {
   "session.checkout": { allow: ["creator"], forbidden: CREATOR_ONLY },
   /** See an order, its book and its receipt. */
   "order.read": { allow: ["payee", "payer", "sharer"] },
-  /** Say one has paid what one owes on the order (to each payer one owes). */
-  "order.pay": {
-    allow: ["sharer", "payer"],
-    instead: { payee: { status: 409, message: "You are the payee: your share is settled." } },
-  },
+  /**
+   * Say one has paid what one owes on the order (to each payer one owes; the payee may owe the
+   * other payers too). Nothing owed: nothing changes.
+   */
+  "order.pay": { allow: ["payee", "payer", "sharer"] },
   /**
    * See the payee's payment details and what to pay them: only members who owe on the order, so
    * nobody else learns the payee's IBAN.

@@ -38,7 +38,7 @@ async function benOwes(f: Awaited<ReturnType<typeof owed>>): Promise<number> {
   const { balances } = (await f.as.participant("GET", "/api/balances")).json() as {
     balances: { user: { name: string }; amount: number }[];
   };
-  return -cents(balances.find((b) => b.user.name === "Ann")?.amount ?? 0);
+  return 0 - cents(balances.find((b) => b.user.name === "Ann")?.amount ?? 0);
 }
 
 describe("the ledger under concurrency", () => {

@@ -116,6 +116,10 @@ function checkPayersAndParts(w: World, o: ModelOrder, order: Order, ex: ExactOrd
   const part = (m: string, p: string) => cents(parts.get(key(m, p))?.amount ?? 0);
   const exact = exactParts(ex, o.payers);
   const shareOf = (m: string) => cents(order.split.find((s) => s.userId === m)?.total ?? 0);
+  // Two payers who both carry a share owe each other the net of their two parts (reading 1): the
+  // order shows one part between them, within two cents of the exact net (each of the two parts
+  // it nets is within a cent); their own parts are checked by the books' balance below.
+  const mutual = (m: string, p: string) => isPayer(o, m) && exact.get(p)?.has(m) === true;
   for (const m of memberIds(o)) {
     let owed = 0;
     for (const p of payerIds(o)) {
@@ -125,14 +129,22 @@ function checkPayersAndParts(w: World, o: ModelOrder, order: Order, ex: ExactOrd
         bad(`${who(m)}'s part to ${who(p)} changed to ${part(m, p)} without a change`);
       }
       const x = exact.get(m)!.get(p)!;
-      if (!x.withinOneCent(part(m, p))) {
+      if (mutual(m, p)) {
+        if (m > p) continue;
+        const netExact = x.sub(exact.get(p)!.get(m)!);
+        const shown = part(m, p) - part(p, m);
+        if (!netExact.sub(Q.of(shown)).abs().lt(Q.of(2))) {
+          bad(`${who(m)} and ${who(p)} net ${shown}, not within two cents of exact ${netExact}`);
+        }
+      } else if (!x.withinOneCent(part(m, p))) {
         bad(`${who(m)}'s part to ${who(p)} ${part(m, p)} is not within a cent of exact ${x}`);
       }
     }
     if (!isPayer(o, m) && owed !== shareOf(m)) {
       bad(`${who(m)}'s parts add up to ${owed}, not their share ${shareOf(m)}`);
     }
-    if (isPayer(o, m) && !exactOwn(o, ex, m).withinOneCent(shareOf(m) - owed)) {
+    const alone = payerIds(o).every((p) => p === m || !mutual(m, p));
+    if (isPayer(o, m) && alone && !exactOwn(o, ex, m).withinOneCent(shareOf(m) - owed)) {
       bad(
         `${who(m)}'s own part ${shareOf(m) - owed} is not within a cent of exact ${exactOwn(o, ex, m)}`,
       );

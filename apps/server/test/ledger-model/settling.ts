@@ -113,8 +113,9 @@ export class Settle extends Step {
     const res = await as(r, person(w, by))("POST", `/api/orders/${o.id}/confirm/${m}`, { how });
     if (!valid) {
       // A payer with nothing open to settle may be told so or answered as a no-op; someone who
-      // is not a payer, or a confirmation with nothing claimed, is refused. Nothing moves.
-      const noop = isPayer(o, by) && how !== "transfer";
+      // is not a payer, or a confirmation of something open but not claimed, is refused.
+      // Nothing moves.
+      const noop = isPayer(o, by) && (how !== "transfer" || net(o, m, by) <= 0);
       expectAnswer(res, noop ? [200, 400, 404, 409] : "4xx", this.label);
       return [];
     }

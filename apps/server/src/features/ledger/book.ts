@@ -20,6 +20,13 @@ export const SETTLING_KINDS = [
   "credit_back",
 ] as const;
 
+/** "I've paid", waiting for the other to confirm it: a pending "paid" entry. */
+export interface Claim {
+  id: string;
+  cents: number;
+  at: Date;
+}
+
 /** Two people on one order, oriented so that `debtor` owes `creditor` by the split. */
 export interface Pair {
   orderId: string;
@@ -30,9 +37,11 @@ export interface Pair {
   /** What the debtor still owes the creditor (posted entries, net); below 0 a credit owed back. */
   net: number;
   /** The debtor's claims of payment waiting for the creditor's confirmation. */
-  claims: { id: string; cents: number; at: Date }[];
+  claims: Claim[];
   claimed: number;
-  /** Written off by the creditor (part of what settled the pair, not a payment). */
+  /** The creditor's own waiting claims, when it is they who owe (a credit not yet paid back). */
+  creditorClaims: Claim[];
+  /** Written off by the creditor, net (part of what settled the pair, not a payment). */
   writtenOff: number;
   /** The newest entry that settled something between the two, with its kind. */
   lastSettled: { kind: LedgerKind; at: Date } | null;
@@ -117,11 +126,9 @@ function pairsFrom(rows: DirectedRow[]): Pair[] {
       .filter((r): r is DirectedRow => Boolean(r?.settledAt))
       .map((r) => ({ kind: r.settledKind!, at: new Date(r.settledAt!) }))
       .sort((a, b) => b.at.getTime() - a.at.getTime());
-    const claims = (toDebtor?.claims ?? []).map((c) => ({
-      id: c.id,
-      cents: Number(c.cents),
-      at: new Date(c.at),
-    }));
+    const claimsOf = (r: DirectedRow | undefined): Claim[] =>
+      (r?.claims ?? []).map((c) => ({ id: c.id, cents: Number(c.cents), at: new Date(c.at) }));
+    const claims = claimsOf(toDebtor);
     return {
       orderId,
       debtor,
@@ -130,12 +137,48 @@ function pairsFrom(rows: DirectedRow[]): Pair[] {
       net: loOwes ? net : -net,
       claims,
       claimed: claims.reduce((a, c) => a + c.cents, 0),
-      writtenOff: Number(toDebtor?.writtenOff ?? 0),
+      creditorClaims: claimsOf(loOwes ? loHi : hiLo),
+      writtenOff:
+        Number(toDebtor?.writtenOff ?? 0) - Number((loOwes ? loHi : hiLo)?.writtenOff ?? 0),
       lastSettled: settled[0] ?? null,
       claimedAt: toDebtor?.claimedAt ? new Date(toDebtor.claimedAt) : null,
     };
   });
 }
+
+/** A pair seen from one of its two people: what they owe the other, and their waiting claims. */
+export interface Owing {
+  pair: Pair;
+  other: string;
+  /** Cents they owe the other (0 or less: nothing). */
+  owes: number;
+  claims: Claim[];
+  claimed: number;
+}
+
+/** The pair seen from `m` (null when `m` is not one of its two people). */
+export function owingOf(pair: Pair, m: string): Owing | null {
+  if (m !== pair.debtor && m !== pair.creditor) return null;
+  const asDebtor = m === pair.debtor;
+  const claims = asDebtor ? pair.claims : pair.creditorClaims;
+  return {
+    pair,
+    other: asDebtor ? pair.creditor : pair.debtor,
+    owes: asDebtor ? pair.net : -pair.net,
+    claims,
+    claimed: claims.reduce((a, c) => a + c.cents, 0),
+  };
+}
+
+/**
+ * What `m`'s share owes on these pairs: one Owing per payer (someone who paid the shop) they owe
+ * something to. A credit a payer owes back to a member who paid nothing is not that payer's share
+ * owing: it is the member's credit, paid back by a transfer.
+ */
+export const owedBy = (pairs: Pair[], m: string, payerIds: readonly string[]): Owing[] =>
+  pairs
+    .map((p) => owingOf(p, m))
+    .filter((o): o is Owing => o !== null && o.owes > 0 && payerIds.includes(o.other));
 
 /** How a share was settled, as the API names it, from the kind of the entry that settled it. */
 const SETTLED_AS: Partial<Record<LedgerKind, "transfer" | "cash" | "written_off">> = {
@@ -162,14 +205,20 @@ export interface ShareBook {
 
 /**
  * A share's figures from its member's pairs on the order: settled ("confirmed") when they owe
- * nobody; "paid" when a claim waits for every creditor they still owe, covering it; else "unpaid".
+ * nobody; "paid" when a claim waits for everyone they still owe, covering it; else "unpaid".
  */
-export function shareBook(pairs: Pair[], memberId: string, placedAt: Date): ShareBook {
+export function shareBook(
+  pairs: Pair[],
+  memberId: string,
+  payerIds: readonly string[],
+  placedAt: Date,
+): ShareBook {
   const mine = pairs.filter((p) => p.debtor === memberId);
-  const owing = mine.filter((p) => p.net > 0);
-  const open = owing.reduce((a, p) => a + p.net, 0);
+  // Whatever they owe: their parts, or (when two payers owe each other) a credit owed back.
+  const owing = owedBy(pairs, memberId, payerIds);
+  const open = owing.reduce((a, o) => a + o.owes, 0);
   const status: ShareStatus =
-    open === 0 ? "confirmed" : owing.every((p) => p.claimed >= p.net) ? "paid" : "unpaid";
+    open === 0 ? "confirmed" : owing.every((o) => o.claimed >= o.owes) ? "paid" : "unpaid";
   const last = mine
     .map((p) => p.lastSettled)
     .filter((s): s is NonNullable<typeof s> => s !== null)

@@ -2,14 +2,19 @@
 export {
   PART_KINDS,
   SETTLING_KINDS,
+  owedBy,
+  owingOf,
   pairsOfOrder,
   pairsOfOrders,
   shareBook,
+  type Claim,
+  type Owing,
   type Pair,
   type ShareBook,
 } from "./book.ts";
 export {
   claimsOf,
+  forgivenessKept,
   partMoves,
   post,
   settlementOf,

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { LedgerKind } from "@cartner/contract";
 import type { Tx } from "../../db/client.ts";
 import { ledgerEntries } from "../../db/schema.ts";
-import type { Pair } from "./book.ts";
+import { owedBy, owingOf, type Pair } from "./book.ts";
 
 /** Who did an event, when, and with which request: shared by its entries. */
 export interface LedgerEvent {
@@ -109,18 +109,54 @@ export function partMoves(
 }
 
 /**
+ * What a write-off forgave is never money owed back: where a change lowers a part the creditor had
+ * written off, so that the debtor would be owed a credit, as much of the write-off is taken back
+ * ("written_off" the other way round) as keeps the pair at zero. A change that raises it again is
+ * owed like any other.
+ */
+export function forgivenessKept(orderId: string, pairs: Pair[], moves: Posting[]): Posting[] {
+  return pairs.flatMap((pair) => {
+    if (pair.writtenOff <= 0) return [];
+    const moved = moves
+      .filter(
+        (m) =>
+          (m.fromId === pair.debtor && m.toId === pair.creditor) ||
+          (m.fromId === pair.creditor && m.toId === pair.debtor),
+      )
+      .reduce((a, m) => a + (m.fromId === pair.debtor ? m.cents : -m.cents), 0);
+    const after = pair.net + moved;
+    if (after >= 0) return [];
+    return [
+      {
+        orderId,
+        kind: "written_off" as const,
+        fromId: pair.debtor,
+        toId: pair.creditor,
+        cents: Math.min(pair.writtenOff, -after),
+        note: "Less written off after a change",
+      },
+    ];
+  });
+}
+
+/**
  * "I've paid": a pending claim to each person the member still owes on the order, of what is open
  * to them beyond the claims already waiting (none: the share was already paid or claimed).
  */
-export function claimsOf(orderId: string, pairs: Pair[], memberId: string): Posting[] {
-  return pairs
-    .filter((p) => p.debtor === memberId && p.net - p.claimed > 0)
-    .map((p) => ({
+export function claimsOf(
+  orderId: string,
+  pairs: Pair[],
+  memberId: string,
+  payerIds: readonly string[],
+): Posting[] {
+  return owedBy(pairs, memberId, payerIds)
+    .filter((o) => o.owes - o.claimed > 0)
+    .map((o) => ({
       orderId,
       kind: "paid" as const,
-      fromId: p.creditor,
+      fromId: o.other,
       toId: memberId,
-      cents: p.net - p.claimed,
+      cents: o.owes - o.claimed,
       pending: true,
     }));
 }
@@ -128,35 +164,43 @@ export function claimsOf(orderId: string, pairs: Pair[], memberId: string): Post
 export type Settlement = "transfer" | "cash" | "written_off";
 
 /**
- * A creditor settles what the pair's debtor owes them on the order (and only that): "transfer"
- * posts the debtor's waiting claims as confirmed; "cash" and "written_off" void the claims and
- * post what is open. Nothing when nothing is open (or, to confirm, no claim waits).
+ * The other person of the pair settles what `memberId` owes them on the order (and only that):
+ * "transfer" posts the member's waiting claims as confirmed; "cash" and "written_off" void the
+ * claims and post what is open. Nothing when nothing is open (or, to confirm, no claim waits).
  */
-export function settlementOf(orderId: string, pair: Pair, how: Settlement): Posting[] {
+export function settlementOf(
+  orderId: string,
+  pair: Pair,
+  memberId: string,
+  how: Settlement,
+): Posting[] {
+  const owing = owingOf(pair, memberId);
+  if (!owing) return [];
   if (how === "transfer") {
-    return pair.claims.map((c) => ({
+    return owing.claims.map((c) => ({
       orderId,
       kind: "confirmed" as const,
-      fromId: pair.creditor,
-      toId: pair.debtor,
+      fromId: owing.other,
+      toId: memberId,
       cents: c.cents,
       refId: c.id,
     }));
   }
-  if (pair.net <= 0) return [];
+  if (owing.owes <= 0) return [];
   return [
-    ...voids(orderId, pair),
-    { orderId, kind: how, fromId: pair.creditor, toId: pair.debtor, cents: pair.net },
+    ...voids(orderId, pair, memberId),
+    { orderId, kind: how, fromId: owing.other, toId: memberId, cents: owing.owes },
   ];
 }
 
-/** Reversals of a pair's waiting claims: they no longer stand (settled another way). */
-export function voids(orderId: string, pair: Pair): Posting[] {
-  return pair.claims.map((c) => ({
+/** Reversals of `memberId`'s waiting claims on the pair: they no longer stand (settled otherwise). */
+export function voids(orderId: string, pair: Pair, memberId: string): Posting[] {
+  const owing = owingOf(pair, memberId);
+  return (owing?.claims ?? []).map((c) => ({
     orderId,
     kind: "reversal" as const,
-    fromId: pair.debtor,
-    toId: pair.creditor,
+    fromId: memberId,
+    toId: owing!.other,
     cents: c.cents,
     pending: true,
     refId: c.id,

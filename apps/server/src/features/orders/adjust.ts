@@ -27,7 +27,7 @@ import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
-import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
+import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";
 import {
   adjustmentCents,
   partsOf,
@@ -191,15 +191,17 @@ export async function recordAdjustment(
         );
       }
       const line = adjustment.lineIndex === undefined ? undefined : row.lines[adjustment.lineIndex];
-      const moves = partMoves(
+      const pairs = await pairsOfOrder(tx, row.id);
+      const resplitParts = partMoves(
         row.id,
-        await pairsOfOrder(tx, row.id),
+        pairs,
         partsOf(updated!, await sharesOf(tx, [row.id]), await payersOf(tx, [row.id])),
         "adjustment",
         line
           ? `${ADJUSTMENT_LABEL[adjustment.kind]}: ${line.name}`
           : ADJUSTMENT_LABEL[adjustment.kind],
       );
+      const moves = [...resplitParts, ...forgivenessKept(row.id, pairs, resplitParts)];
       const details = {
         orderId: row.id,
         number: orderNumber(row.number),

@@ -9,7 +9,7 @@ import { and, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
 import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
-import type { OrderRow } from "./order-view.ts";
+import { payersFor, payersOf, type OrderRow } from "./order-view.ts";
 
 /**
  * One share's open part of one order with one payer: positive, the debtor (the share's member)
@@ -61,11 +61,18 @@ export async function openParts(db: Db | Tx, userId: string, withId?: string): P
     rows.map((r) => r.id),
   );
   const open = pairs.filter((p) => p.net !== 0);
-  const names = await namesOf(db, rows, open);
+  const [names, payers] = await Promise.all([
+    namesOf(db, rows, open),
+    payersOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+  ]);
   return rows.flatMap((row) =>
     partsOfOrder(
       row,
       pairs.filter((p) => p.orderId === row.id),
+      payersFor(row, payers).map((p) => p.userId),
       names,
     ),
   );
@@ -111,6 +118,7 @@ async function namesOf(db: Db | Tx, rows: OrderRow[], pairs: Pair[]) {
 export function partsOfOrder(
   row: OrderRow,
   pairs: Pair[],
+  payerIds: readonly string[],
   names: Map<string, Map<string, string>> = new Map(),
 ): OpenPart[] {
   const nameOf = (id: string) => names.get(row.id)?.get(id) ?? "";
@@ -128,7 +136,7 @@ export function partsOfOrder(
       payerId: p.creditor,
       payerName: nameOf(p.creditor),
       cents: p.net,
-      status: shareBook(pairs, p.debtor, placedAt).status,
+      status: shareBook(pairs, p.debtor, payerIds, placedAt).status,
     }));
 }
 

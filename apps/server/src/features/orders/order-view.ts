@@ -141,7 +141,10 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
   ).lines;
   const touched = new Set(row.adjustments.map((a) => a.lineIndex));
   const placedAt = new Date(row.placedAt);
-  const books = new Map(shares.map((s) => [s.userId, shareBook(pairs, s.userId, placedAt)]));
+  const payerIds = payersFor(row, payers).map((p) => p.userId);
+  const books = new Map(
+    shares.map((s) => [s.userId, shareBook(pairs, s.userId, payerIds, placedAt)]),
+  );
   return {
     _id: row.id,
     number: orderNumber(row.number),

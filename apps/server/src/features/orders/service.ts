@@ -30,7 +30,7 @@ import { formatMoney } from "./format.ts";
 import { orderMail } from "./mail.ts";
 import { checkoutNoticeBody } from "./checkout-notice.ts";
 import { balancesOf } from "./open-parts.ts";
-import { pairsOfOrders, type Pair } from "../ledger/index.ts";
+import { owingOf, pairsOfOrders, type Pair } from "../ledger/index.ts";
 import { entriesOf } from "./entries.ts";
 import {
   build,
@@ -267,10 +267,11 @@ export function createOrderService(deps: {
     const order = await access(orderId, actor.user._id, "order.confirm");
     const share = order.shares.find((s) => s.userId === memberId);
     if (!share) throw notFound("Share not found");
-    const pair = order.pairs.find(
-      (p) => p.debtor === memberId && p.creditor === actor.user._id && p.net > 0,
-    );
-    if (how === "transfer" && pair && pair.claimed === 0) {
+    const owing = order.pairs
+      .map((p) => owingOf(p, memberId))
+      .find((o) => o?.other === actor.user._id);
+    if (!owing) throw conflict(`${share.name} owes you nothing on this order.`);
+    if (how === "transfer" && owing.owes > 0 && owing.claimed === 0) {
       throw conflict(
         `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
       );

@@ -13,6 +13,7 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import {
   claimsOf,
+  owingOf,
   pairsOfOrder,
   post,
   settlementOf,
@@ -20,7 +21,7 @@ import {
   type Settlement,
 } from "../ledger/index.ts";
 import { peopleOf } from "./checkout.ts";
-import type { OrderRow, ShareRow } from "./order-view.ts";
+import { payersFor, payersOf, type OrderRow, type ShareRow } from "./order-view.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
@@ -62,7 +63,8 @@ export async function markPaid(
     action: null,
     active: false,
     change: async ({ tx, now }) => {
-      const claims = claimsOf(row.id, await pairsOfOrder(tx, row.id), actor.user._id);
+      const payerIds = payersFor(row, await payersOf(tx, [row.id])).map((p) => p.userId);
+      const claims = claimsOf(row.id, await pairsOfOrder(tx, row.id), actor.user._id, payerIds);
       const cents = sum(claims);
       if (cents === 0) return { result: 0, version: "unchanged" };
       const details = {
@@ -107,9 +109,9 @@ export async function settleShare(
     active: false,
     change: async ({ tx, now }) => {
       const pair = (await pairsOfOrder(tx, row.id)).find(
-        (p) => p.debtor === member.userId && p.creditor === actor.user._id,
+        (p) => owingOf(p, member.userId)?.other === actor.user._id,
       );
-      const postings = pair ? settlementOf(row.id, pair, how) : [];
+      const postings = pair ? settlementOf(row.id, pair, member.userId, how) : [];
       const cents = sum(postings);
       if (cents === 0) return { result: 0, version: "unchanged" };
       const details = {

@@ -44,12 +44,18 @@ export async function planFor(db: Db, userId: string, withId?: string): Promise<
     names.set(p.payerId, p.payerName);
   }
   const person = (id: string) => ({ _id: id, name: names.get(id) ?? "" });
-  return settlePlan(nets).map((t) => ({
-    from: person(t.from),
-    to: person(t.to),
-    amount: fromCents(t.cents),
-    recordable: between(parts, t.from, t.to).matching.includes(t.cents),
-  }));
+  return Promise.all(
+    settlePlan(nets).map(async (t) => ({
+      from: person(t.from),
+      to: person(t.to),
+      amount: fromCents(t.cents),
+      // What the transfer route would take: every part open between the two, also on orders the
+      // caller is not in (recordTransfer reads the same).
+      recordable: between(await openParts(db, t.from, t.to), t.from, t.to).matching.includes(
+        t.cents,
+      ),
+    })),
+  );
 }
 
 /**
@@ -192,7 +198,8 @@ async function settleOrder(tx: Tx, orderId: string, chosen: OpenPart[]) {
       throw conflict("These shares changed meanwhile: reload the balances and try again.");
     }
     const flow = flowOf(part);
-    postings.push(...(part.cents > 0 ? voids(orderId, pair) : []), {
+    // A part settled in full: the one who paid it has nothing left to claim.
+    postings.push(...voids(orderId, pair, flow.fromId), {
       orderId,
       kind: part.cents > 0 ? "transfer" : "credit_back",
       fromId: flow.toId,

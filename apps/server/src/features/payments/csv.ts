@@ -4,7 +4,43 @@
  * with their offset (lib/time.ts, decision 040), amounts as plain numbers with a dot and two
  * decimals, and text that could start a formula defused.
  */
-import type { LedgerEntry, Order } from "@cartner/contract";
+import {
+  applyAdjustments,
+  describeAdjustment,
+  toCents,
+  type Adjustment,
+  type LedgerEntry,
+  type Order,
+} from "@cartner/contract";
+
+/**
+ * Each change after checkout with what it moved the order's lines and order-level amounts by
+ * (cents, signed): the re-split's lines after it less those before it.
+ */
+function changesOf(order: Order): { adjustment: Adjustment; cents: number }[] {
+  const lines = order.lines.map((l) => ({
+    name: l.name,
+    unitPrice: toCents(l.unitPrice),
+    quantity: l.quantity,
+    addedBy: l.addedBy._id,
+  }));
+  const inCents = order.adjustments.map((a) => ({
+    kind: a.kind,
+    lineIndex: a.lineIndex,
+    quantity: a.quantity,
+    unitPrice: a.unitPrice === undefined ? undefined : toCents(a.unitPrice),
+    amount: a.amount === undefined ? undefined : toCents(a.amount),
+    name: a.name,
+  }));
+  const worth = (n: number) => {
+    const after = applyAdjustments(lines, inCents.slice(0, n));
+    return after.lines.reduce((sum, l) => sum + l.lineTotal, 0) + after.orderFees;
+  };
+  return order.adjustments.map((adjustment, i) => ({
+    adjustment,
+    cents: worth(i + 1) - worth(i),
+  }));
+}
 import { stringify } from "csv-stringify/sync";
 import { zonedIso } from "../../lib/time.ts";
 
@@ -79,7 +115,7 @@ export function ordersCsv(orders: Order[], userId: string, timeZone: string): st
 }
 
 /**
- * One order, adding up: a row per line as placed, a row per change after checkout (a line's new
+ * One order, adding up: a row per line as placed, a row per change after checkout ("adjustment": a line's new
  * total less its old one; an order fee or discount), a row per share, a row per entry of the
  * order's book (who owes whom what, and every payment and settlement), and the totals; `type`
  * says which. The lines and their changes add up to the subtotal, the shares to the total, and
@@ -109,40 +145,22 @@ export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string)
   ];
   const start = [order.number, isoTime(order.placedAt)];
   const blank = (n: number) => Array<Cell>(n).fill("");
-  const changes = order.lines.flatMap((line) =>
-    line.adjusted && line.adjusted.lineTotal !== line.lineTotal
-      ? [
-          [
-            ...start,
-            "line_change",
-            textCell(line.adjusted.name),
-            textCell(line.addedBy.name),
-            line.adjusted.quantity,
-            amount(line.adjusted.unitPrice),
-            "",
-            "",
-            "",
-            amount(line.adjusted.lineTotal - line.lineTotal),
-            ...blank(7),
-          ],
-        ]
-      : [],
-  );
-  const fees = order.adjustments
-    .filter((a) => a.kind === "order_fee" && a.amount !== undefined)
-    .map((a) => [
-      ...start,
-      "order_fee",
-      textCell(a.note ?? "Order fee or discount"),
-      textCell(a.by.name),
-      "",
-      "",
-      "",
-      amount(a.amount!),
-      "",
-      amount(a.amount!),
-      ...blank(7),
-    ]);
+  const changes = changesOf(order).map(({ adjustment: a, cents }) => [
+    ...start,
+    "adjustment",
+    textCell(describeAdjustment(a, order.lines, amount)),
+    textCell(a.by.name),
+    "",
+    "",
+    "",
+    "",
+    "",
+    amount(cents / 100),
+    ...blank(4),
+    "",
+    "",
+    textCell(a.note ?? ""),
+  ]);
   const rows: Cell[][] = [
     ...order.lines.map((line) => [
       ...start,
@@ -158,7 +176,6 @@ export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string)
       ...blank(7),
     ]),
     ...changes,
-    ...fees,
     ...order.split.map((share) => [
       ...start,
       share.userId === order.payee._id ? "payee_share" : "share",

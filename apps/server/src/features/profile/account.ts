@@ -36,7 +36,7 @@ import {
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/index.ts";
-import { pairsOfOrder, post, settlementOf, type Pair } from "../ledger/index.ts";
+import { owingOf, pairsOfOrder, post, settlementOf, type Pair } from "../ledger/index.ts";
 import { sharesOf, unsettledShares } from "../orders/index.ts";
 import { exportAccount } from "./export.ts";
 import type { EventBus } from "../realtime/index.ts";
@@ -88,38 +88,50 @@ async function writeOffOwedToThem(
       action: null,
       active: false,
       change: async ({ tx, now }) => {
-        const debts: { order: (typeof inSession)[number]; pair: Pair; member: string }[] = [];
+        const debts: {
+          order: (typeof inSession)[number];
+          pair: Pair;
+          member: string;
+          memberId: string;
+          cents: number;
+        }[] = [];
         for (const order of inSession) {
           const pairs = await pairsOfOrder(tx, order.orderId);
           const shares = await sharesOf(tx, [order.orderId]);
-          for (const pair of pairs.filter((p) => p.creditor === user.id && p.net > 0)) {
-            const member = shares.find((s) => s.userId === pair.debtor)?.name ?? "";
-            debts.push({ order, pair, member });
+          for (const pair of pairs) {
+            // Whoever owes the deleted person on this pair.
+            const other = pair.debtor === user.id ? pair.creditor : pair.debtor;
+            const owing = owingOf(pair, other);
+            if (owing?.other !== user.id || owing.owes <= 0) continue;
+            const member = shares.find((s) => s.userId === other)?.name ?? "";
+            debts.push({ order, pair, member, memberId: other, cents: owing.owes });
           }
         }
-        const activity = debts.map(({ order, pair, member }) => ({
+        const activity = debts.map(({ order, member, memberId, cents }) => ({
           type: "order.confirmed" as const,
           details: {
             orderId: order.orderId,
             number: orderNumber(Number(order.number)),
             member,
-            memberId: pair.debtor,
-            amount: fromCents(pair.net),
+            memberId,
+            amount: fromCents(cents),
             how: "written_off" as const,
             reason: "account_deleted" as const,
           },
         }));
         return {
-          result: debts.map((d) => ({ orderId: d.order.orderId, memberId: d.pair.debtor })),
+          result: debts.map((d) => ({ orderId: d.order.orderId, memberId: d.memberId })),
           activity,
           version: "unchanged" as const,
           afterActivity: async (seqs: number[]) => {
             const event = { at: now, by: { id: user.id, name: user.name } };
-            for (const [i, { order, pair }] of debts.entries()) {
-              const postings = settlementOf(order.orderId, pair, "written_off").map((p) => ({
-                ...p,
-                note: "Account deleted",
-              }));
+            for (const [i, { order, pair, memberId }] of debts.entries()) {
+              const postings = settlementOf(order.orderId, pair, memberId, "written_off").map(
+                (p) => ({
+                  ...p,
+                  note: "Account deleted",
+                }),
+              );
               await post(tx, event, postings, seqs[i] ?? null);
             }
           },
