@@ -9,9 +9,11 @@ import { add, floorDiv, overCommon, ratio, type Rational } from "./rational.ts";
 
 const plus = (a: number, b: number) => a + b;
 
-/** 32-bit FNV-1a of the UTF-16 code units of `text`: small, fast, the same everywhere. */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
+/**
+ * 32-bit FNV-1a of the UTF-16 code units of `text`: small, fast, the same everywhere. `hash`
+ * continues a hash (of a prefix) instead of starting afresh.
+ */
+export function fnv1a(text: string, hash = 0x811c9dc5): number {
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
@@ -24,7 +26,8 @@ export function fnv1a(text: string): number {
  * then by id. Not by id or name alone, which would give every tie to the same member.
  */
 export function tieRanks(seed: string, ids: readonly string[]): number[] {
-  const hashes = ids.map((id) => fnv1a(`${seed}:${id}`));
+  const prefix = fnv1a(`${seed}:`);
+  const hashes = ids.map((id) => fnv1a(id, prefix));
   const ranks = new Array<number>(ids.length);
   [...ids.keys()]
     .sort((a, b) => hashes[a]! - hashes[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0))
@@ -152,64 +155,72 @@ export function roundParts(
   const rows = rowTargets.length;
   const cols = colTargets.length;
   const { floors, rems } = cells;
-  const rowNeed = rowTargets.map(
-    (t, i) => t - floors.slice(i * cols, (i + 1) * cols).reduce(plus, 0),
-  );
-  const colFloor = colTargets.map(() => 0);
-  floors.forEach((f, k) => (colFloor[k % cols]! += f));
+  const rowNeed = [...rowTargets];
+  const colFloor = new Array<number>(cols).fill(0);
+  const open: number[] = [];
+  for (let k = 0; k < rows * cols; k++) {
+    rowNeed[Math.floor(k / cols)]! -= floors[k]!;
+    colFloor[k % cols]! += floors[k]!;
+    if (rems[k]! > 0) open.push(k);
+  }
   const lo = colSums.floors;
   const hi = ceilings(colSums);
-  // Rows and columns in tie order (the extra row last), and the open cells, largest remainder
-  // first: the greedy pass's order. Nothing depends on the order the rows came in.
-  const rowOrder = ranked(ranks.rows);
-  const colOrder = ranked(ranks.cols);
+  // The open cells, largest remainder first, ties by the rows' ranks then the columns': the
+  // greedy pass's order. Nothing depends on the order the rows came in.
   const rankOf = (k: number) => ranks.rows[Math.floor(k / cols)]! * cols + ranks.cols[k % cols]!;
-  const open = [...rems.keys()].filter((k) => rems[k]! > 0);
   open.sort((a, b) => (rems[a]! > rems[b]! ? -1 : rems[a]! < rems[b]! ? 1 : rankOf(a) - rankOf(b)));
 
   for (let widen = -1; widen <= rows + 1; widen++) {
     // widen -1: the targets as given. From 0: the columns anywhere in [floor - widen, ceil + widen]
-    // of their exact sums, by an extra row whose cents in a column lower it from the top.
+    // of their exact sums, by an extra row (index `rows`) whose cents in a column lower it from
+    // the top. Cells are flat: row i, column j at i * cols + j.
     const extra = widen >= 0;
     const need = [...rowNeed, 0];
     const colNeed = colTargets.map((t, j) => (extra ? hi[j]! + widen : t) - colFloor[j]!);
-    const cap = (i: number, j: number) =>
-      i === rows ? hi[j]! - lo[j]! + 2 * widen : rems[i * cols + j]! > 0 ? 1 : 0;
-    const given = Array.from({ length: rows + 1 }, () => new Array<number>(cols).fill(0));
+    const cap = (k: number) =>
+      k >= rows * cols ? hi[k % cols]! - lo[k % cols]! + 2 * widen : rems[k]! > 0 ? 1 : 0;
+    const given = new Array<number>((rows + 1) * cols).fill(0);
     if (extra) {
       need[rows] = colNeed.reduce(plus, 0) - rowNeed.reduce(plus, 0);
       // Its cents first where they keep a column at its target.
-      for (const j of colOrder) {
-        const g = Math.min(hi[j]! + widen - colTargets[j]!, cap(rows, j), colNeed[j]!, need[rows]!);
-        if (g <= 0) continue;
-        given[rows]![j] = g;
-        colNeed[j]! -= g;
-        need[rows]! -= g;
+      for (const j of ranked(ranks.cols)) {
+        const g = Math.min(hi[j]! + widen - colTargets[j]!, cap(rows * cols + j), colNeed[j]!);
+        if (g <= 0 || need[rows]! <= 0) continue;
+        given[rows * cols + j] = Math.min(g, need[rows]!);
+        colNeed[j]! -= given[rows * cols + j]!;
+        need[rows]! -= given[rows * cols + j]!;
       }
     }
     if (need.some((x) => x < 0) || colNeed.some((x) => x < 0)) continue;
     for (const k of open) {
       const [i, j] = [Math.floor(k / cols), k % cols];
       if (need[i]! > 0 && colNeed[j]! > 0) {
-        given[i]![j] = 1;
+        given[k] = 1;
         need[i]! -= 1;
         colNeed[j]! -= 1;
       }
     }
-    const order = extra ? [...rowOrder, rows] : rowOrder;
-    for (let progress = true; progress;) {
-      progress = false;
-      for (const i of order) {
-        while (need[i]! > 0 && augment(i, order, colOrder, given, cap, colNeed)) {
-          need[i]! -= 1;
-          progress = true;
+    if (need.some((x) => x > 0)) {
+      const order = [...ranked(ranks.rows), ...(extra ? [rows] : [])];
+      const colOrder = ranked(ranks.cols);
+      for (let progress = true; progress;) {
+        progress = false;
+        for (const i of order) {
+          while (need[i]! > 0 && augment(i, order, colOrder, given, cap, colNeed)) {
+            need[i]! -= 1;
+            progress = true;
+          }
         }
       }
     }
     if (need.every((x) => x === 0) && colNeed.every((x) => x === 0)) {
-      return Array.from({ length: rows }, (_, i) =>
-        Array.from({ length: cols }, (_, j) => floors[i * cols + j]! + given[i]![j]!),
-      );
+      const result: number[][] = [];
+      for (let i = 0; i < rows; i++) {
+        const row: number[] = [];
+        for (let j = 0; j < cols; j++) row.push(floors[i * cols + j]! + given[i * cols + j]!);
+        result.push(row);
+      }
+      return result;
     }
   }
   throw new RangeError("roundTable: a row target is not a rounding of its row");
@@ -222,39 +233,40 @@ const ranked = (ranks: readonly number[]) =>
 /**
  * One more cent for row `start`: a path row → column (a cell with room) → row (a cell given,
  * taken back) → ... ending at a column still short. Breadth first, rows and columns in tie
- * order, so the result is deterministic.
+ * order, so the result is deterministic. `given` and `cap` are by flat cell index.
  */
 function augment(
   start: number,
   rowOrder: readonly number[],
   colOrder: readonly number[],
-  given: number[][],
-  cap: (i: number, j: number) => number,
+  given: number[],
+  cap: (k: number) => number,
   colNeed: number[],
 ): boolean {
+  const cols = colOrder.length;
   const rowOfCol = new Map<number, number>();
   const colOfRow = new Map<number, number>([[start, -1]]);
   const queue = [start];
   for (let q = 0; q < queue.length; q++) {
     const i = queue[q]!;
     for (const j of colOrder) {
-      if (rowOfCol.has(j) || given[i]![j]! >= cap(i, j)) continue;
+      if (rowOfCol.has(j) || given[i * cols + j]! >= cap(i * cols + j)) continue;
       rowOfCol.set(j, i);
       if (colNeed[j]! > 0) {
         // Give each path cell row → column, take back each column → row cell.
         for (let col = j; ;) {
           const row = rowOfCol.get(col)!;
-          given[row]![col]! += 1;
+          given[row * cols + col]! += 1;
           const back = colOfRow.get(row)!;
           if (back === -1) break;
-          given[row]![back]! -= 1;
+          given[row * cols + back]! -= 1;
           col = back;
         }
         colNeed[j]! -= 1;
         return true;
       }
       for (const k of rowOrder) {
-        if (!colOfRow.has(k) && given[k]![j]! > 0) {
+        if (!colOfRow.has(k) && given[k * cols + j]! > 0) {
           colOfRow.set(k, j);
           queue.push(k);
         }

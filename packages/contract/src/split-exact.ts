@@ -37,7 +37,7 @@ export interface ExactFigures {
   cells: Parts;
   totals: Parts;
   /** Each member's exact total. */
-  exact: () => Rational[];
+  exact: Rational[];
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -83,7 +83,7 @@ export function exactFigures(
     return {
       cells: partsOfNumbers(nums, q),
       totals: partsOfNumbers(total, q),
-      exact: () => total.map((t) => ratio(t, q)),
+      exact: total.map((t) => ratio(t, q)),
     };
   }
   const subs = own.map((cents, i) => {
@@ -102,6 +102,6 @@ export function exactFigures(
   return {
     cells: partsOf([...subs, ...fees, ...tax]),
     totals: partsOf(exact),
-    exact: () => exact.map(lowest),
+    exact: exact.map(lowest),
   };
 }

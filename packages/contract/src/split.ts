@@ -183,7 +183,10 @@ export function splitWith(
     if (sharers.length > 0) {
       const parts = shared.get(sharers.length) ?? [];
       shared.set(sharers.length, parts);
-      for (const id of sharers) parts[row(id)] = (parts[row(id)] ?? 0) + line.lineTotal;
+      for (const id of sharers) {
+        const i = row(id);
+        parts[i] = (parts[i] ?? 0) + line.lineTotal;
+      }
     } else if (weights && payers.length > 0) {
       pool += line.lineTotal;
     } else {
@@ -196,13 +199,8 @@ export function splitWith(
   const summary = { subtotal, fees: fees + orderFees, tax, total: total + orderFees };
   if (ids.length === 0) return { summary, shares: [], exact: new Map() };
 
-  const carrying = ids.map(
-    (_, i) =>
-      own[i]! +
-        (weights && i < payers.length ? pool * weights[i]! : 0) +
-        [...shared.values()].reduce((a, parts) => a + (parts[i] ?? 0), 0) >
-      0,
-  );
+  const carrying = ids.map((_, i) => own[i]! > 0 || (weights?.[i] ?? 0) * pool > 0);
+  for (const parts of shared.values()) parts.forEach((cents, i) => (carrying[i] ||= cents > 0));
   const creatorId = members.find((m) => m.role === "creator")?.userId;
   const creator = creatorId === undefined ? undefined : rowOf.get(creatorId);
   const only = (i: number) => ids.map((_, k) => (k === i ? 1 : 0));
@@ -239,15 +237,7 @@ export function splitWith(
       total: subs![i]! + fee![i]! + taxes![i]!,
     }))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
-  let exact: Map<string, Rational> | undefined;
-  return {
-    summary,
-    shares,
-    // Computed when asked (BigInts cost, and only several payers need them).
-    get exact() {
-      return (exact ??= new Map(figures.exact().map((r, i) => [ids[i]!, r])));
-    },
-  };
+  return { summary, shares, exact: new Map(ids.map((id, i) => [id, figures.exact[i]!])) };
 }
 
 /** The member listed first (by name, then id). */

@@ -77,10 +77,20 @@ export function partsOf(row: OrderRow, shares: ShareRow[], payers: PayerRow[]): 
   // One payer is owed every share whole: no proportion to round.
   const exact =
     paidBy.length > 1 ? exactTotals(row, mine, row.adjustments.map(adjustmentCents)) : undefined;
-  const own = mine
-    .sort((a, b) => (a.userId < b.userId ? -1 : 1))
-    .map((s) => ({ userId: s.userId, cents: s.totalCents, exact: exact?.get(s.userId) }));
-  return owedToPayers(own, paidBy, row.cartId);
+  const own = mine.map((s) => ({
+    userId: s.userId,
+    cents: s.totalCents,
+    exact: exact?.get(s.userId),
+  }));
+  // Members whose share rounded to nothing have no row but part of the exact total: 0 cents.
+  for (const [userId, e] of exact ?? []) {
+    if (!own.some((s) => s.userId === userId)) own.push({ userId, cents: 0, exact: e });
+  }
+  return owedToPayers(
+    own.sort((a, b) => (a.userId < b.userId ? -1 : 1)),
+    paidBy,
+    row.cartId,
+  );
 }
 
 /** The shares of these orders, each with whether its member has since deleted their account. */
