@@ -3,7 +3,7 @@
  * controlled rounding for a table (every cell the floor or the ceiling of its exact value, rows
  * and columns adding up to given totals). Ties go by an order drawn from a seed (the cart's id),
  * so one cart always rounds the same way, on the server and on the web, while across carts no
- * member is always the one who gets the extra cent. Zod-free: the web's first load uses it.
+ * member is always the one who gets the extra cent. Zod-free: the web computes previews with it.
  */
 import { add, floorDiv, overCommon, ratio, type Rational } from "./rational.ts";
 

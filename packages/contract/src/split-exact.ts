@@ -2,7 +2,7 @@
  * Each member's exact share of a cart, before any rounding: subtotal, fees and tax as fractions of
  * a cent. Number arithmetic on integer numerators over one common denominator wherever every
  * product stays below 2^53 (any cart a group shops); BigInt rationals past that. The two paths
- * give the same figures (split.test.ts checks it). Zod-free: the web's first load uses it.
+ * give the same figures (fair-rounding.test.ts checks it). Zod-free: the web previews with it.
  */
 import { add, lowest, ratio, times, type Rational } from "./rational.ts";
 import { partsOf, partsOfNumbers, type Parts } from "./rounding.ts";
