@@ -92,7 +92,7 @@ const withAdjustments = order.chain((o) =>
 /** The re-split, or null when the sequence does not apply (the API's 400). */
 function tryResplit(o: { lines: FrozenLine[]; members: SplitInputMember[] }, a: AdjustmentCents[]) {
   try {
-    return resplit(o, a);
+    return resplit(o, a, "cart-1");
   } catch (error) {
     if (error instanceof AdjustmentError) return null;
     throw error;
@@ -130,8 +130,9 @@ describe("resplit (property tests)", () => {
           o.lines.map((l) => ({ ...l, lineTotal: l.unitPrice * l.quantity })),
           o.members,
           o.policy,
+          "cart-1",
         );
-        const r = resplit(o, []);
+        const r = resplit(o, [], "cart-1");
         expect(r.summary).toEqual(checkout.summary);
         expect(r.shares).toEqual(checkout.shares);
       }),
@@ -164,7 +165,7 @@ describe("resplit (property tests)", () => {
         fc.pre(before !== null);
         const after = tryResplit(o, [...adjustments, next]);
         fc.pre(after !== null);
-        const back = resplit(o, [...adjustments, next, ...inverse(o, adjustments, next)]);
+        const back = resplit(o, [...adjustments, next, ...inverse(o, adjustments, next)], "cart-1");
         expect(figures(back)).toEqual(figures(before!));
       }),
       RUNS,
@@ -179,8 +180,8 @@ describe("resplit (property tests)", () => {
         ({ order: o, next }, status) => {
           const after = tryResplit(o, [next]);
           fc.pre(after !== null);
-          const back = resplit(o, [next, ...inverse(o, [], next)]);
-          for (const s of resplit(o, []).shares.filter((x) => x.userId !== "u0")) {
+          const back = resplit(o, [next, ...inverse(o, [], next)], "cart-1");
+          for (const s of resplit(o, [], "cart-1").shares.filter((x) => x.userId !== "u0")) {
             const t1 = after!.shares.find((x) => x.userId === s.userId)?.total ?? 0;
             const t2 = back.shares.find((x) => x.userId === s.userId)?.total ?? 0;
             const first = settleAfter(
@@ -210,7 +211,7 @@ describe("resplit (property tests)", () => {
         withAdjustments,
         fc.array(statuses, { minLength: 5, maxLength: 5 }),
         ({ order: o, adjustments }, status) => {
-          const checkout = resplit(o, []);
+          const checkout = resplit(o, [], "cart-1");
           const r = tryResplit(o, adjustments);
           fc.pre(r !== null);
           const payee = "u0";
@@ -261,7 +262,7 @@ describe("resplit: what it refuses", () => {
   ];
   const field = (a: AdjustmentCents[]) => {
     try {
-      resplit({ lines, members }, a);
+      resplit({ lines, members }, a, "cart-1");
       return null;
     } catch (error) {
       return (error as AdjustmentError).field;
@@ -284,15 +285,19 @@ describe("resplit: what it refuses", () => {
     // The total stays positive, but a discount on the creator (who carries the fees) beats their share.
     const policy = { mode: "by_adder", weights: {}, fees: "creator" } as const;
     expect(() =>
-      resplit({ lines, members, policy }, [{ kind: "order_fee", amount: -700 }]),
+      resplit({ lines, members, policy }, [{ kind: "order_fee", amount: -700 }], "cart-1"),
     ).toThrow("Ann's share cannot be negative");
   });
 
   it("out of stock and substituted lines re-split by adder, fees and tax by the checkout's rule", () => {
-    const r = resplit({ lines, members }, [
-      { kind: "missing", lineIndex: 1 },
-      { kind: "substituted", lineIndex: 0, name: "Oat milk B", unitPrice: 300 },
-    ]);
+    const r = resplit(
+      { lines, members },
+      [
+        { kind: "missing", lineIndex: 1 },
+        { kind: "substituted", lineIndex: 0, name: "Oat milk B", unitPrice: 300 },
+      ],
+      "cart-1",
+    );
     expect(r.lines.map((l) => [l.name, l.lineTotal])).toEqual([
       ["Oat milk B", 600],
       ["Oats", 0],
