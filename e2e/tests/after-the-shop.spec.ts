@@ -28,29 +28,32 @@ const cents = (amount: number) => Math.round(amount * 100);
 /**
  * What each member's share should be, from the prices of the lines each added (the default
  * policy: by adder, fees in proportion): fees 1 % of the subtotal and tax 13 % of subtotal plus
- * fees, each rounded half up, then shared by subtotal with the largest-remainder method (ties by
- * id). Written out here so the journey checks the server's figures, not the server against itself.
+ * fees, each rounded half up; each member's exact total (their subtotal's proportion of the
+ * whole) rounded once with the largest-remainder method, ties by the 32-bit FNV-1a hash of
+ * `${cartId}:${userId}`. Written out here so the journey checks the server's figures, not the
+ * server against itself.
  */
-function expectedShares(lines: { by: string; cents: number }[], members: string[]) {
+function expectedShares(lines: { by: string; cents: number }[], members: string[], cartId: string) {
   const subtotals = new Map(members.map((id) => [id, 0]));
   for (const l of lines) subtotals.set(l.by, subtotals.get(l.by)! + l.cents);
   const subtotal = [...subtotals.values()].reduce((s, x) => s + x, 0);
   const fees = Math.floor((subtotal + 50) / 100);
   const tax = Math.floor(((subtotal + fees) * 13 + 50) / 100);
-  const apportion = (amount: number) => {
-    const parts = members.map((id) => ({
-      id,
-      floor: Math.floor((amount * subtotals.get(id)!) / subtotal),
-      rest: (amount * subtotals.get(id)!) % subtotal,
-    }));
-    let left = amount - parts.reduce((s, p) => s + p.floor, 0);
-    parts.sort((a, b) => b.rest - a.rest || (a.id < b.id ? -1 : 1));
-    return new Map(parts.map((p) => [p.id, p.floor + (left-- > 0 ? 1 : 0)]));
+  const total = subtotal + fees + tax;
+  const fnv1a = (text: string) => {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    return hash >>> 0;
   };
-  const [feeParts, taxParts] = [apportion(fees), apportion(tax)];
-  return new Map(
-    members.map((id) => [id, subtotals.get(id)! + feeParts.get(id)! + taxParts.get(id)!]),
-  );
+  const parts = members.map((id) => ({
+    id,
+    floor: Math.floor((total * subtotals.get(id)!) / subtotal),
+    rest: (total * subtotals.get(id)!) % subtotal,
+    tie: fnv1a(`${cartId}:${id}`),
+  }));
+  let left = total - parts.reduce((s, p) => s + p.floor, 0);
+  parts.sort((a, b) => b.rest - a.rest || a.tie - b.tie || (a.id < b.id ? -1 : 1));
+  return new Map(parts.map((p) => [p.id, p.floor + (left-- > 0 ? 1 : 0)]));
 }
 
 /** The text a reader would copy out of the PDF, every page. */
@@ -107,6 +110,7 @@ test("after the shop: the payee records a missing and a substituted line, Ben's 
   const before = expectedShares(
     adds.map(([who, p]) => ({ by: who.id, cents: cents(p.price) })),
     members,
+    session.cartId,
   );
   const { order } = await apiCall<{ order: Order }>(
     ann,
@@ -139,6 +143,7 @@ test("after the shop: the payee records a missing and a substituted line, Ben's 
       .filter(([, p]) => p !== benMissing)
       .map(([who, p]) => ({ by: who.id, cents: cents(p.price) })),
     members,
+    session.cartId,
   );
   const benBefore = before.get(ben.id)!;
   // Ben sees it without a reload: his share, and the sentence saying it changed.
@@ -166,6 +171,7 @@ test("after the shop: the payee records a missing and a substituted line, Ben's 
         cents: p === benSubstituted ? substitute.cents : cents(p.price),
       })),
     members,
+    session.cartId,
   );
   const benOwes = after.get(ben.id)!;
   const catOwes = after.get(cat.id)!;

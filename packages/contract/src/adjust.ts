@@ -1,17 +1,18 @@
 /**
  * Order adjustments re-split by the order's own rules: the lines, the members who carried shares
  * and the split policy are those frozen at checkout; the adjustments change the lines (and add
- * order-level amounts), and splitShares runs again on the result, so the shares add up to the
- * adjusted totals to the cent exactly as at checkout. Integer cents throughout.
+ * order-level amounts), and the checkout's split runs again on the result, so the shares add up to
+ * the adjusted totals to the cent exactly as at checkout, each within a cent of its exact value.
  *
  * Zod-free and pure on purpose: the server applies it in the adjustment's transaction, the
  * property tests run it on random orders, and the web may preview with it.
  */
-import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
+import type { OrderSummary } from "./pricing.ts";
 import {
   DEFAULT_SPLIT_POLICY,
-  splitShares,
+  splitWith,
   type ShareCents,
+  type Split,
   type SplitInputMember,
   type SplitPolicy,
 } from "./split.ts";
@@ -141,22 +142,29 @@ export type AdjustedShare = ShareCents;
 /**
  * The order after `adjustments`: the adjusted lines, the totals (subtotal, fees and tax by the
  * checkout's formula on the adjusted subtotal, plus the order-level amounts, untaxed: they are
- * what the shop charged or took off) and every member's share. Order-level amounts follow the
- * policy's fee rule (proportional to the adjusted subtotals, equal among members with a
- * subtotal, or all on the creator); when nobody carries a subtotal any more, on the creator.
+ * what the shop charged or took off) and every member's share, rounded once from its exact value
+ * like the checkout's (splitWith), ties in the order `seed` draws: the order's cart id, so that
+ * with no adjustments it is exactly the checkout's split. Order-level amounts follow the policy's
+ * fee rule (proportional to the adjusted subtotals, equal among members with a subtotal, or all
+ * on the creator); when nobody carries a subtotal any more, on the creator.
  * Throws AdjustmentError when a share or the total would be negative.
  */
 export function resplit(
   order: {
     lines: readonly FrozenLine[];
     members: readonly SplitInputMember[];
-    policy?: SplitPolicy | undefined;
+    policy?: SplitPolicy | null | undefined;
   },
   adjustments: readonly AdjustmentCents[],
-): { lines: AdjustedLine[]; summary: OrderSummary; shares: AdjustedShare[] } {
-  const policy = order.policy ?? DEFAULT_SPLIT_POLICY;
+  seed: string,
+): {
+  lines: AdjustedLine[];
+  summary: OrderSummary;
+  shares: AdjustedShare[];
+  exact: Split["exact"];
+} {
   const adjusted = applyAdjustments(order.lines, adjustments);
-  const { shares } = splitShares(
+  const { summary, shares, exact } = splitWith(
     adjusted.lines.map((l, i) => ({
       lineTotal: l.lineTotal,
       addedBy: order.lines[i]!.addedBy,
@@ -166,72 +174,20 @@ export function resplit(
       ...(order.lines[i]!.sharedWith ? { sharedWith: order.lines[i]!.sharedWith } : {}),
     })),
     order.members,
-    policy,
+    order.policy ?? DEFAULT_SPLIT_POLICY,
+    seed,
+    adjusted.orderFees,
   );
-  const base = orderSummary(shares.reduce((sum, s) => sum + s.subtotal, 0));
-  const extra = orderFeeParts(adjusted.orderFees, shares, order.members, policy);
-  const withFees = shares.map((s) => {
-    const part = extra.get(s.userId) ?? 0;
-    return { ...s, fees: s.fees + part, total: s.total + part };
-  });
-  // The creator may carry an order-level amount without any line (nobody else has a subtotal).
-  for (const [userId, part] of extra) {
-    if (part !== 0 && !withFees.some((s) => s.userId === userId)) {
-      const m = order.members.find((x) => x.userId === userId);
-      withFees.push({ userId, name: m?.name ?? "", subtotal: 0, fees: part, tax: 0, total: part });
-    }
-  }
-  const summary = {
-    subtotal: base.subtotal,
-    fees: base.fees + adjusted.orderFees,
-    tax: base.tax,
-    total: base.total + adjusted.orderFees,
-  };
   const last = adjustments.at(-1);
   const field = last?.kind === "order_fee" || last?.kind === "refund" ? "amount" : "kind";
   if (summary.total < 0) {
     throw new AdjustmentError(field, "The order's total cannot be negative");
   }
-  const negative = withFees.find((s) => s.total < 0);
+  const negative = shares.find((s) => exact.get(s.userId)!.n < 0n);
   if (negative) {
     throw new AdjustmentError(field, `${negative.name || "A member"}'s share cannot be negative`);
   }
-  return { lines: adjusted.lines, summary, shares: withFees };
-}
-
-/** Order-level amounts (signed) by the policy's fee rule, to the cent. */
-function orderFeeParts(
-  amount: number,
-  shares: readonly ShareCents[],
-  members: readonly SplitInputMember[],
-  policy: SplitPolicy,
-): Map<string, number> {
-  if (amount === 0) return new Map();
-  const creator = members.find((m) => m.role === "creator")?.userId ?? shares[0]?.userId;
-  const bySubtotal = shares
-    .filter((s) => s.subtotal > 0)
-    .map((s) => ({ key: s.userId, weight: s.subtotal }));
-  const weights =
-    policy.fees === "creator" || bySubtotal.length === 0
-      ? creator
-        ? [{ key: creator, weight: 1 }]
-        : []
-      : policy.fees === "equal"
-        ? bySubtotal.map((w) => ({ ...w, weight: 1 }))
-        : bySubtotal;
-  // Largest remainders of the magnitude, then the sign: a discount splits as a fee would.
-  const parts = apportion(Math.abs(amount), weights);
-  return new Map([...parts].map(([key, cents]) => [key, Math.sign(amount) * cents]));
-}
-
-/** Where a share's settlement stood before a re-split (cents). */
-export interface ShareSettlement {
-  status: "unpaid" | "paid" | "confirmed";
-  settledAs: "transfer" | "cash" | "written_off" | null;
-  /** The share's total before this re-split. */
-  total: number;
-  /** Paid toward the share before it last changed (0 until a change met a payment). */
-  paid: number;
+  return { lines: adjusted.lines, summary, shares, exact };
 }
 
 /**
@@ -248,42 +204,6 @@ export const nothingToPay = (share: { total: number; paid: number }): boolean =>
  */
 export const isSettled = (share: { status: string; total: number; paid: number }): boolean =>
   share.status === "confirmed" || nothingToPay(share);
-
-/**
- * A member's share after its total changed to `total`. A paid or confirmed share was paid in full
- * at its previous total, which becomes what they paid: beyond the new total it is their credit
- * (the status stays); short of it they owe the rest (the share is unpaid again). A written-off
- * share stays written off at any total. An unpaid share whose earlier payments now cover it is
- * paid; one with nothing to pay and nothing paid is settled (`confirmed`, isSettled). The
- * payee's own share is always settled: they paid the shop.
- */
-export function settleAfter(
-  before: ShareSettlement,
-  total: number,
-  isPayee: boolean,
-): { status: ShareSettlement["status"]; paid: number; credit: number; reopened: boolean } {
-  if (isPayee || before.settledAs === "written_off") {
-    return { status: before.status, paid: total, credit: 0, reopened: false };
-  }
-  // A paid or confirmed share covered its total, and any credit beyond it.
-  const paid = before.status === "unpaid" ? before.paid : Math.max(before.paid, before.total);
-  if (nothingToPay({ total, paid })) {
-    return { status: "confirmed", paid, credit: 0, reopened: false };
-  }
-  if (paid >= total) {
-    return {
-      status: before.status === "unpaid" && paid > 0 ? "paid" : before.status,
-      paid,
-      credit: paid - total,
-      reopened: false,
-    };
-  }
-  return { status: "unpaid", paid, credit: 0, reopened: before.status !== "unpaid" };
-}
-
-/** What a share still owes the payee (0 when settled or covered). */
-export const owedOn = (share: { status: string; total: number; paid: number }): number =>
-  share.status === "confirmed" ? 0 : Math.max(0, share.total - share.paid);
 
 /**
  * An adjustment in words, the same on the order page and the receipt: "Oat milk: not delivered",

@@ -12,6 +12,7 @@ export * from "./time-zones.ts";
 export * from "./activity.ts";
 export * from "./pricing.ts";
 export * from "./split.ts";
+export type { Rational } from "./rational.ts";
 export * from "./adjust.ts";
 export * from "./adjustments.ts";
 export * from "./carts.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allocate, openToPayers, owedToPayers, settlePlan, type Transfer } from "./owed.ts";
+import { allocate, owedToPayers, settlePlan, type Transfer } from "./owed.ts";
 
 /** Shares adding up to a total, and payers whose amounts add up to the same total. */
 const order = fc
@@ -177,93 +177,5 @@ describe("settlePlan", () => {
   it("has nothing to do when nobody owes anything", () => {
     expect(settlePlan(new Map([["ann", 0]]))).toEqual([]);
     expect(settlePlan(new Map())).toEqual([]);
-  });
-});
-
-describe("openToPayers", () => {
-  const parts = [
-    { payer: "ann", cents: 1000 },
-    { payer: "ben", cents: 2000 },
-  ];
-
-  it("is every part to others while nothing is paid (the debtor's own part is no debt)", () => {
-    expect(openToPayers("ann", parts, 0, {})).toEqual([{ payer: "ben", cents: 2000 }]);
-    expect(openToPayers("cy", parts, 0, {})).toEqual(parts);
-  });
-
-  it("leaves what a transfer paid one payer, and the rest of an adjusted-up part", () => {
-    // Cy paid Ben 1500 of an old 1500 part; the share grew, Ben's part is now 2000.
-    expect(openToPayers("cy", parts, 1500, { ben: 1500 })).toEqual([
-      { payer: "ann", cents: 1000 },
-      { payer: "ben", cents: 500 },
-    ]);
-  });
-
-  it("counts a payment through the payee against the debtor's own part first", () => {
-    // Ann's share was confirmed at 2400 (her 800 and Ben's 1600), then grew to 3000.
-    expect(openToPayers("ann", parts, 2400, { ben: 1600 })).toEqual([{ payer: "ben", cents: 400 }]);
-    // A single payer: what is left is the total less what was paid.
-    expect(openToPayers("cy", [{ payer: "ann", cents: 3000 }], 2400, {})).toEqual([
-      { payer: "ann", cents: 600 },
-    ]);
-  });
-
-  it("shows a credit as owed back by the payer who got too much, and nets it against the other", () => {
-    // Paid 1200 through the payee, the share is now 1000: Ann owes Cy 200 back.
-    expect(openToPayers("cy", [{ payer: "ann", cents: 1000 }], 1200, {})).toEqual([
-      { payer: "ann", cents: -200 },
-    ]);
-    // Cy paid Ben 1500; the share shrank to 1400 (700 each): Ann lacks 700, Ben got 800 too
-    // much; net, Ben owes Cy 100 back.
-    const shrunk = [
-      { payer: "ann", cents: 700 },
-      { payer: "ben", cents: 700 },
-    ];
-    expect(openToPayers("cy", shrunk, 1500, { ben: 1500 })).toEqual([
-      { payer: "ben", cents: -100 },
-    ]);
-    // Paid Ben 800 of 700: Ann lacks 700, less the 100 credit.
-    expect(openToPayers("cy", shrunk, 800, { ben: 800 })).toEqual([{ payer: "ann", cents: 600 }]);
-  });
-
-  it("a credit paid back (settled_to and paid both lower by it) leaves nothing open", () => {
-    const shrunk = [
-      { payer: "ann", cents: 700 },
-      { payer: "ben", cents: 700 },
-    ];
-    expect(openToPayers("cy", shrunk, 1400, { ben: 1500, ann: -100 })).toEqual([]);
-    expect(openToPayers("cy", shrunk, 1400, { ben: 1400 })).toEqual([]);
-    // Through the payee: 1200 paid, the share is 1000, Ann paid 200 back.
-    expect(openToPayers("cy", [{ payer: "ann", cents: 1000 }], 1000, { ann: -200 })).toEqual([]);
-  });
-
-  it("adds up to the parts to others less what was paid, signed: a credit below zero", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 4 }),
-        fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 4, maxLength: 4 }),
-        fc.integer({ min: 0, max: 10_000 }),
-        (cents, transfers, extra) => {
-          const ps = cents.map((c, i) => ({ payer: `p${i}`, cents: c }));
-          const paidTo = Object.fromEntries(ps.map((p, i) => [p.payer, transfers[i]!]));
-          const paid = sum(Object.values(paidTo)) + extra;
-          const open = openToPayers("p0", ps, paid, paidTo);
-          const toOthers = sum(ps.slice(1).map((p) => p.cents));
-          const lump = Math.max(0, extra - ps[0]!.cents);
-          // Owed to the member alone (no other payer): nothing is open either way.
-          const expected =
-            cents.length === 1 ? 0 : toOthers - sum(transfers.slice(1, cents.length)) - lump;
-          expect(sum(open.map((o) => o.cents))).toBe(expected);
-          // All one way: owed, or owed back.
-          expect(open.every((o) => Math.sign(o.cents) === Math.sign(expected))).toBe(true);
-          expect(open.every((o) => o.payer !== "p0")).toBe(true);
-          // Paying each part (a credit: paying it back) leaves nothing open.
-          const after = { ...paidTo };
-          for (const o of open) after[o.payer] = (after[o.payer] ?? 0) + o.cents;
-          const paidAfter = paid + sum(open.map((o) => o.cents));
-          expect(openToPayers("p0", ps, paidAfter, after)).toEqual([]);
-        },
-      ),
-    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apportion, orderSummary, percentOf } from "./pricing.ts";
+import { orderSummary, percentOf } from "./pricing.ts";
 
 describe("orderSummary", () => {
   it("charges 1 % fees and 13 % tax on subtotal plus fees, rounded half up", () => {
@@ -14,22 +14,5 @@ describe("orderSummary", () => {
     expect(percentOf(150, 1)).toBe(2); // 1.5 → 2
     expect(percentOf(250, 1)).toBe(3); // 2.5 → 3
     expect(percentOf(1150, 13)).toBe(150); // 149.5 → 150
-  });
-});
-
-describe("apportion", () => {
-  it("gives the leftover cents to the largest remainders", () => {
-    const shares = apportion(100, [
-      { key: "a", weight: 1 },
-      { key: "b", weight: 1 },
-      { key: "c", weight: 1 },
-    ]);
-    expect([...shares.values()].reduce((s, v) => s + v, 0)).toBe(100);
-    expect(shares.get("a")).toBe(34);
-    expect(shares.get("b")).toBe(33);
-  });
-
-  it("gives nothing when nobody has a subtotal", () => {
-    expect([...apportion(0, [{ key: "a", weight: 0 }]).values()]).toEqual([0]);
   });
 });

@@ -46,6 +46,7 @@ const cart = fc
       members: fc.constant(members),
       lines: fc.array(line, { maxLength: 20 }),
       policy,
+      seed: fc.uuid(),
     });
   });
 
@@ -54,8 +55,8 @@ const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 describe("splitShares (property tests, 1,000 carts each)", () => {
   it("shares add up to the cart's subtotal, fees, tax and total exactly, for any policy", () => {
     fc.assert(
-      fc.property(cart, ({ lines, members, policy }) => {
-        const { summary, shares } = splitShares(lines, members, policy);
+      fc.property(cart, ({ lines, members, policy, seed }) => {
+        const { summary, shares } = splitShares(lines, members, policy, seed);
         expect(summary.subtotal).toBe(sum(lines.map((l) => l.lineTotal)));
         expect(sum(shares.map((s) => s.subtotal))).toBe(summary.subtotal);
         expect(sum(shares.map((s) => s.fees))).toBe(summary.fees);
@@ -69,8 +70,8 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
 
   it("never gives a negative share, and viewers and pending requesters carry nothing", () => {
     fc.assert(
-      fc.property(cart, ({ lines, members, policy }) => {
-        const { shares } = splitShares(lines, members, policy);
+      fc.property(cart, ({ lines, members, policy, seed }) => {
+        const { shares } = splitShares(lines, members, policy, seed);
         const free = new Set(
           members.filter((m) => m.role === "viewer" || m.role === "pending").map((m) => m.userId),
         );
@@ -86,9 +87,9 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
 
   it("with the default policy, each member pays for what they added, fees and tax by subtotal", () => {
     fc.assert(
-      fc.property(cart, ({ lines, members }) => {
+      fc.property(cart, ({ lines, members, seed }) => {
         const own = lines.map((l) => ({ ...l, sharedWith: [] }));
-        const { summary, shares } = splitShares(own, members, DEFAULT_SPLIT_POLICY);
+        const { summary, shares } = splitShares(own, members, DEFAULT_SPLIT_POLICY, seed);
         for (const s of shares) {
           const added = sum(own.filter((l) => l.addedBy === s.userId).map((l) => l.lineTotal));
           expect(s.subtotal).toBe(added);
@@ -104,14 +105,14 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
 
   it("splits a shared line in equal parts among its paying sharers, within a cent", () => {
     fc.assert(
-      fc.property(cart, ({ members }) => {
+      fc.property(cart, ({ members, seed }) => {
         const payers = members.filter((m) => m.role === "creator" || m.role === "participant");
         const line: SplitInputLine = {
           lineTotal: 1001,
           addedBy: "u0",
           sharedWith: members.map((m) => m.userId),
         };
-        const { shares } = splitShares([line], members, DEFAULT_SPLIT_POLICY);
+        const { shares } = splitShares([line], members, DEFAULT_SPLIT_POLICY, seed);
         for (const p of payers) {
           const share = shares.find((s) => s.userId === p.userId)!;
           expect(Math.abs(share.subtotal - 1001 / payers.length)).toBeLessThan(1);
@@ -123,12 +124,12 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
 
   it("a member with no weight carries exactly as one with weight 100", () => {
     fc.assert(
-      fc.property(cart, ({ lines, members, policy }) => {
+      fc.property(cart, ({ lines, members, policy, seed }) => {
         const full = Object.fromEntries(
           members.map((m) => [m.userId, policy.weights[m.userId] ?? DEFAULT_WEIGHT]),
         );
-        expect(splitShares(lines, members, policy)).toEqual(
-          splitShares(lines, members, { ...policy, weights: full }),
+        expect(splitShares(lines, members, policy, seed)).toEqual(
+          splitShares(lines, members, { ...policy, weights: full }, seed),
         );
       }),
       RUNS,
@@ -137,9 +138,9 @@ describe("splitShares (property tests, 1,000 carts each)", () => {
 
   it("does not depend on the order of lines or members", () => {
     fc.assert(
-      fc.property(cart, ({ lines, members, policy }) => {
-        expect(splitShares([...lines].reverse(), [...members].reverse(), policy)).toEqual(
-          splitShares(lines, members, policy),
+      fc.property(cart, ({ lines, members, policy, seed }) => {
+        expect(splitShares([...lines].reverse(), [...members].reverse(), policy, seed)).toEqual(
+          splitShares(lines, members, policy, seed),
         );
       }),
       RUNS,
@@ -163,7 +164,7 @@ describe("splitShares, by example", () => {
       weights: { ann: 100, ben: 100, kid: 50 },
       fees: "proportional",
     };
-    const { shares } = splitShares([milk], members, policy);
+    const { shares } = splitShares([milk], members, policy, "cart-1");
     expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
       ["Ann", 120],
       ["Ben", 120],
@@ -173,7 +174,7 @@ describe("splitShares, by example", () => {
 
   it("weights: a member with no weight has 100, so 50 for the child alone gives the child half", () => {
     const policy: SplitPolicy = { mode: "weights", weights: { kid: 50 }, fees: "proportional" };
-    const { shares } = splitShares([milk], members, policy);
+    const { shares } = splitShares([milk], members, policy, "cart-1");
     expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
       ["Ann", 120],
       ["Ben", 120],
@@ -182,14 +183,14 @@ describe("splitShares, by example", () => {
     // A $37.93 cart: the child pays half of each adult, to the cent, adding up.
     const groceries: SplitInputLine = { lineTotal: 3793, addedBy: "kid" };
     const by = Object.fromEntries(
-      splitShares([groceries], members, policy).shares.map((s) => [s.name, s.subtotal]),
+      splitShares([groceries], members, policy, "cart-1").shares.map((s) => [s.name, s.subtotal]),
     );
     expect(by).toEqual({ Ann: 1517, Ben: 1517, Kid: 759 });
   });
 
   it("weights: untouched weights (none saved) are everyone at 100, an equal split", () => {
     const policy: SplitPolicy = { mode: "weights", weights: {}, fees: "proportional" };
-    const { shares } = splitShares([milk], members, policy);
+    const { shares } = splitShares([milk], members, policy, "cart-1");
     expect(shares.map((s) => [s.name, s.subtotal])).toEqual([
       ["Ann", 100],
       ["Ben", 100],
@@ -199,7 +200,9 @@ describe("splitShares, by example", () => {
 
   it("weights: 0 pays nothing; when every payer's weight is 0, each line falls back to its adder", () => {
     const one: SplitPolicy = { mode: "weights", weights: { ben: 0 }, fees: "proportional" };
-    expect(splitShares([milk], members, one).shares.map((s) => [s.name, s.subtotal])).toEqual([
+    expect(
+      splitShares([milk], members, one, "cart-1").shares.map((s) => [s.name, s.subtotal]),
+    ).toEqual([
       ["Ann", 150],
       ["Ben", 0],
       ["Kid", 150],
@@ -210,7 +213,9 @@ describe("splitShares, by example", () => {
       fees: "proportional",
     };
     const lines = [milk, { lineTotal: 500, addedBy: "kid" }];
-    expect(splitShares(lines, members, none).shares.map((s) => [s.name, s.subtotal])).toEqual([
+    expect(
+      splitShares(lines, members, none, "cart-1").shares.map((s) => [s.name, s.subtotal]),
+    ).toEqual([
       ["Ann", 300],
       ["Ben", 0],
       ["Kid", 500],
@@ -219,7 +224,7 @@ describe("splitShares, by example", () => {
 
   it("equal with fees on the creator: the wine stays with its two sharers", () => {
     const policy: SplitPolicy = { mode: "equal", weights: {}, fees: "creator" };
-    const { summary, shares } = splitShares([milk, wine], members, policy);
+    const { summary, shares } = splitShares([milk, wine], members, policy, "cart-1");
     const by = Object.fromEntries(shares.map((s) => [s.name, s]));
     expect(by.Ann!.subtotal).toBe(100 + 1000);
     expect(by.Ben!.subtotal).toBe(100 + 1000);

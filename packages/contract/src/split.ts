@@ -1,12 +1,15 @@
 /**
- * The one split function: for the cart, the summary and the order
- * alike. Integer cents throughout; every division uses the largest-remainder method, so the shares
- * add up to each line, and all shares to the cart's subtotal, fees, tax and total, exactly.
+ * The one split function: for the cart, the summary and the order alike. Each member's share is
+ * summed exactly (rationals) over the whole cart and rounded once, so every share is within a cent
+ * of its exact proportion and all shares add up to the cart's subtotal, fees, tax and total.
  *
  * Zod-free on purpose: the web computes previews with it.
  */
-import { apportion, orderSummary, type OrderSummary } from "./pricing.ts";
+import { orderSummary, type OrderSummary } from "./pricing.ts";
 import { PERMISSIONS, type Role } from "./permissions.ts";
+import type { Rational } from "./rational.ts";
+import { largestRemainder, roundParts, tieRanks } from "./rounding.ts";
+import { exactFigures } from "./split-exact.ts";
 
 export const SPLIT_MODES = ["by_adder", "equal", "weights"] as const;
 export const FEE_MODES = ["proportional", "equal", "creator"] as const;
@@ -106,77 +109,143 @@ export function leavingWithLinesMessage(name: string | null, lines: number): str
   return `${name === null ? "You still have" : `${name} still has`} ${count} in the cart: remove ${them} or give ${them} to someone who stays.`;
 }
 
+export interface Split {
+  summary: OrderSummary;
+  /** Members by name, then id; each within a cent of their exact share (`exact`). */
+  shares: ShareCents[];
+  /** Each share's exact total before rounding, by member id (what several payers are owed from). */
+  exact: ReadonlyMap<string, Rational>;
+}
+
 /**
  * Who carries each line and how much: its sharers in equal parts when set, else the policy
  * (the adder alone; every payer equally; payers by weight). Then fees per the policy's `fees`
  * (proportional to subtotals, equal among members with a subtotal, or all on the creator), and
  * tax on each member's subtotal plus fees. Members are listed by name, then id.
+ *
+ * Each member's share is summed exactly over the whole cart and rounded once: their total is the
+ * largest-remainder rounding of the exact total (within a cent of it; all add up to the cart's
+ * total), ties in the order `seed` (the cart's id) draws (tieRanks); their subtotal, fees and tax
+ * are a controlled rounding of the exact figures (each the floor or ceiling of its exact value)
+ * adding up to that total and, over all members, to the cart's subtotal, fees and tax.
  */
 export function splitShares(
   lines: readonly SplitInputLine[],
   members: readonly SplitInputMember[],
-  policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
-): { summary: OrderSummary; shares: ShareCents[] } {
+  policy: SplitPolicy,
+  seed: string,
+): Split {
+  return splitWith(lines, members, policy, seed, 0);
+}
+
+/**
+ * splitShares with `orderFees` (signed cents: an adjustment's delivery fee difference or
+ * discount) on top of the fees, untaxed, shared by the policy's fee rule among the members with a
+ * subtotal (all on the creator under "creator", or when nobody carries a subtotal) and rounded
+ * with the rest, folded into each member's fees. The re-split after adjustments (adjust.ts).
+ */
+export function splitWith(
+  lines: readonly SplitInputLine[],
+  members: readonly SplitInputMember[],
+  policy: SplitPolicy,
+  seed: string,
+  orderFees: number,
+): Split {
   const payers = members.filter((m) => carriesShare(m.role)).map((m) => m.userId);
   const payerSet = new Set(payers);
   const names = new Map(lines.map((l) => [l.addedBy, l.addedByName ?? ""]));
   for (const m of members) names.set(m.userId, m.name);
-  const subtotals = new Map<string, number>(payers.map((id) => [id, 0]));
-  const add = (to: Map<string, number>, parts: Map<string, number>) => {
-    for (const [id, cents] of parts) to.set(id, (to.get(id) ?? 0) + cents);
+  // What each member carries: cents alone, the cents under the policy's weights (one pool, split
+  // once), and the cents of lines shared by n members; members first, then adders who left.
+  const ids = [...payers];
+  const rowOf = new Map(ids.map((id, i) => [id, i]));
+  const own = ids.map(() => 0);
+  const shared = new Map<number, number[]>();
+  const row = (id: string) => {
+    let i = rowOf.get(id);
+    if (i === undefined) {
+      rowOf.set(id, (i = ids.push(id) - 1));
+      own.push(0);
+    }
+    return i;
   };
-
+  const weights =
+    policy.mode === "equal"
+      ? payers.map(() => 1)
+      : policy.mode === "weights" && payers.some((id) => weightOf(policy, id) > 0)
+        ? payers.map((id) => weightOf(policy, id))
+        : null;
+  let pool = 0;
   for (const line of lines) {
-    const sharers = (line.sharedWith ?? []).filter((id) => payerSet.has(id));
-    let weights: Array<{ key: string; weight: number }>;
+    const sharers = line.sharedWith?.length
+      ? [...new Set(line.sharedWith.filter((id) => payerSet.has(id)))]
+      : [];
     if (sharers.length > 0) {
-      weights = [...new Set(sharers)].map((key) => ({ key, weight: 1 }));
-    } else if (policy.mode === "equal" && payers.length > 0) {
-      weights = payers.map((key) => ({ key, weight: 1 }));
-    } else if (policy.mode === "weights" && payers.some((id) => weightOf(policy, id) > 0)) {
-      weights = payers.map((key) => ({ key, weight: weightOf(policy, key) }));
+      const parts = shared.get(sharers.length) ?? [];
+      shared.set(sharers.length, parts);
+      for (const id of sharers) {
+        const i = row(id);
+        parts[i] = (parts[i] ?? 0) + line.lineTotal;
+      }
+    } else if (weights && payers.length > 0) {
+      pool += line.lineTotal;
     } else {
       // By adder, and the fallback of every mode that leaves nobody to pay (every weight 0).
-      weights = [{ key: line.addedBy, weight: 1 }];
+      own[row(line.addedBy)]! += line.lineTotal;
     }
-    add(subtotals, apportion(line.lineTotal, weights));
   }
+  const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
+  const { fees, tax, total } = orderSummary(subtotal);
+  const summary = { subtotal, fees: fees + orderFees, tax, total: total + orderFees };
+  if (ids.length === 0) return { summary, shares: [], exact: new Map() };
 
-  const subtotal = [...subtotals.values()].reduce((sum, cents) => sum + cents, 0);
-  const summary = orderSummary(subtotal);
-  const bySubtotal = [...subtotals].map(([key, weight]) => ({ key, weight }));
-  const creator = members.find((m) => m.role === "creator")?.userId;
-  const fees =
-    policy.fees === "equal"
-      ? apportion(
-          summary.fees,
-          bySubtotal.filter((w) => w.weight > 0).map((w) => ({ ...w, weight: 1 })),
-        )
-      : policy.fees === "creator" && creator
-        ? new Map([[creator, summary.fees]])
-        : apportion(summary.fees, bySubtotal);
-  // Tax is charged on subtotal plus fees; with proportional fees that is the subtotal's proportion.
-  const taxWeights =
-    policy.fees === "proportional" || !creator
-      ? bySubtotal
-      : bySubtotal.map((w) => ({ key: w.key, weight: w.weight + (fees.get(w.key) ?? 0) }));
-  const tax = apportion(summary.tax, taxWeights);
-
-  const ids = new Set([...subtotals.keys(), ...fees.keys(), ...tax.keys()]);
-  const shares = [...ids]
-    .map((userId) => {
-      const s = subtotals.get(userId) ?? 0;
-      const f = fees.get(userId) ?? 0;
-      const t = tax.get(userId) ?? 0;
-      return {
-        userId,
-        name: names.get(userId) ?? "",
-        subtotal: s,
-        fees: f,
-        tax: t,
-        total: s + f + t,
-      };
-    })
+  const carrying = ids.map((_, i) => own[i]! > 0 || (weights?.[i] ?? 0) * pool > 0);
+  for (const parts of shared.values()) parts.forEach((cents, i) => (carrying[i] ||= cents > 0));
+  const creatorId = members.find((m) => m.role === "creator")?.userId;
+  const creator = creatorId === undefined ? undefined : rowOf.get(creatorId);
+  const only = (i: number) => ids.map((_, k) => (k === i ? 1 : 0));
+  const rule =
+    policy.fees === "creator" && creator !== undefined
+      ? only(creator)
+      : !carrying.includes(true)
+        ? only(creator ?? firstByName(ids, names))
+        : policy.fees === "equal"
+          ? carrying.map(Number)
+          : null;
+  const figures = exactFigures(
+    { own, pool, weights: weights && ids.map((_, i) => weights[i] ?? 0), shared },
+    { subtotal, fees, tax, orderFees },
+    rule,
+  );
+  // Rounded once: each total by largest remainder, then subtotal, fees and tax to match.
+  const ranks = tieRanks(seed, ids);
+  const totals = largestRemainder(figures.totals, summary.total, ranks);
+  const [subs, fee, taxes] = roundParts(
+    figures.cells,
+    [subtotal, fees + orderFees, tax],
+    totals,
+    figures.totals,
+    { rows: [0, 1, 2], cols: ranks },
+  );
+  const shares = ids
+    .map((userId, i) => ({
+      userId,
+      name: names.get(userId) ?? "",
+      subtotal: subs![i]!,
+      fees: fee![i]!,
+      tax: taxes![i]!,
+      total: subs![i]! + fee![i]! + taxes![i]!,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
-  return { summary, shares };
+  return { summary, shares, exact: new Map(ids.map((id, i) => [id, figures.exact[i]!])) };
+}
+
+/** The member listed first (by name, then id). */
+function firstByName(ids: readonly string[], names: ReadonlyMap<string, string>): number {
+  let best = 0;
+  ids.forEach((id, i) => {
+    const [a, b] = [names.get(id) ?? "", names.get(ids[best]!) ?? ""];
+    if (a.localeCompare(b) < 0 || (a === b && id < ids[best]!)) best = i;
+  });
+  return best;
 }

@@ -249,6 +249,10 @@ describe("POST /api/orders/:id/adjustments", () => {
     // What the members kept at checkout (Ann the creator, Ben a participant) would give.
     const ann = f.people.creator.userId;
     const ben = f.people.participant.userId;
+    const [{ cartId }] = (await t.database.db
+      .select({ cartId: orders.cartId })
+      .from(orders)
+      .where(eq(orders.id, f.order._id))) as [{ cartId: string }];
     const expected = resplit(
       {
         lines: f.order.lines.map((l) => ({
@@ -263,6 +267,7 @@ describe("POST /api/orders/:id/adjustments", () => {
         ],
       },
       [{ kind: "price", lineIndex: 0, unitPrice: 99 }],
+      cartId,
     );
     const order = res.json().order as Order;
     expect(order.split.map((s) => [s.name, cents(s.total)]).sort()).toEqual(

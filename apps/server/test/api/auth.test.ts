@@ -116,7 +116,7 @@ describe("login", () => {
     const unknown: number[] = [];
     const wrong: number[] = [];
     let a, b;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       a = await time({ email: uniqueEmail("nobody"), password: "not-the-password" });
       b = await time({ email, password: "not-the-password" });
       unknown.push(a.ms);
@@ -131,8 +131,10 @@ describe("login", () => {
     });
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     // Both verify an argon2 hash; without the dummy hash an unknown email answers ~100x faster.
-    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.4);
-    expect(median(unknown) / median(wrong)).toBeLessThan(2.5);
+    // The bounds leave room for a busy machine (0.36 was seen with ten processes on two cores)
+    // and still catch that.
+    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.2);
+    expect(median(unknown) / median(wrong)).toBeLessThan(5);
   });
 
   it("mails a login code whose verification says purpose login", async () => {

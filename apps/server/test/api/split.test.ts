@@ -3,6 +3,7 @@
  * Every answer's shares add up to the cart's totals to the cent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitShares, type Cart, type SplitPolicy } from "@cartner/contract";
 import { cents, createTestApp, sessionWithEveryRole, type TestApp } from "../helpers.ts";
 
 let t: TestApp;
@@ -54,6 +55,30 @@ describe("the split policy", () => {
     const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
     expect(cart.split.reduce((s: number, x: Share) => s + cents(x.total), 0)).toBe(
       cents(summary.total),
+    );
+  });
+
+  it("is the contract's split with the cart's id drawing ties, the figures the web previews", async () => {
+    const f = await world();
+    const policy: SplitPolicy = { mode: "equal", weights: {}, fees: "proportional" };
+    await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, policy);
+    // One more line, so that the total has odd cents to draw for.
+    await f.as.creator("POST", `/api/carts/${f.cartId}/product`, { productId, quantity: 1 });
+    const cart = (await cartOf(f)) as Cart;
+    const expected = splitShares(
+      cart.products.map((l) => ({
+        lineTotal: cents(l.lineTotal),
+        addedBy: l.addedBy._id,
+        sharedWith: l.sharedWith.map((u) => u._id),
+      })),
+      cart.sessionId.invitedUsers,
+      policy,
+      cart._id,
+    ).shares;
+    const figures = (s: { subtotal: number; fees: number; tax: number; total: number }) =>
+      [s.subtotal, s.fees, s.tax, s.total].map(cents);
+    expect(cart.split.map((s) => [s.userId, ...figures(s)])).toEqual(
+      expected.map((s) => [s.userId, s.subtotal, s.fees, s.tax, s.total]),
     );
   });
 

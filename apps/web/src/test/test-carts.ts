@@ -75,6 +75,7 @@ export function makeCart(
       })),
       (members ?? [member(creator, "creator")]).map((m) => ({ ...m })),
       DEFAULT_SPLIT_POLICY,
+      `c-${counter}`,
     ).shares.map((share) => ({
       ...share,
       subtotal: share.subtotal / 100,

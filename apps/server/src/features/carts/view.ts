@@ -20,7 +20,8 @@ export type { CartView };
 
 /**
  * The cart's split by the one split function (the summary and, later, the order use it too),
- * with the session's policy; every paying member appears, at zero until they carry something.
+ * with the session's policy, ties drawn by the cart's id (as the web draws them); every paying
+ * member appears, at zero until they carry something.
  */
 export function splitOf(view: CartView) {
   return splitShares(
@@ -32,6 +33,7 @@ export function splitOf(view: CartView) {
     })),
     view.members,
     view.session.splitPolicy ?? DEFAULT_SPLIT_POLICY,
+    view.cart.id,
   );
 }
 

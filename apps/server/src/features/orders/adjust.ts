@@ -14,7 +14,6 @@ import {
   toCents,
   type AdjustmentBody,
   type Order,
-  type SplitInputMember,
   type User,
 } from "@cartner/contract";
 import { randomUUID } from "node:crypto";
@@ -28,6 +27,7 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";
+import { frozenOf } from "./frozen.ts";
 import {
   adjustmentCents,
   partsOf,
@@ -39,38 +39,6 @@ import {
 import type { Actor } from "./settle.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
-
-/**
- * The paying members at checkout. Orders placed before checkout kept them are read back from
- * what they do keep: each share's member, and the payee as the creator (the payee is the
- * session's creator at checkout).
- */
-export function membersAtCheckout(row: OrderRow, shares: ShareRow[]): SplitInputMember[] {
-  if (row.members) return row.members;
-  const members: SplitInputMember[] = shares.map((s) => ({
-    userId: s.userId,
-    name: s.name,
-    role: s.userId === row.payeeId ? "creator" : "participant",
-  }));
-  if (row.payeeId && !members.some((m) => m.userId === row.payeeId)) {
-    members.push({ userId: row.payeeId, name: row.payeeName, role: "creator" });
-  }
-  return members;
-}
-
-/** The order as checkout froze it, in the re-split's terms. */
-export const frozenOf = (row: OrderRow, shares: ShareRow[]) => ({
-  lines: row.lines.map((l) => ({
-    name: l.name,
-    unitPrice: l.unitPriceCents,
-    quantity: l.quantity,
-    addedBy: l.addedBy._id,
-    addedByName: l.addedBy.name,
-    sharedWith: l.sharedWith.map((u) => u._id),
-  })),
-  members: membersAtCheckout(row, shares),
-  policy: row.policy,
-});
 
 /** The body as stored (cents), with who recorded it and when. */
 function stored(body: AdjustmentBody, by: Pick<User, "_id" | "name">, now: Date): StoredAdjustment {
@@ -134,7 +102,7 @@ export async function recordAdjustment(
       const adjustments = [...row.adjustments, adjustment];
       let result: ReturnType<typeof resplit>;
       try {
-        result = resplit(frozenOf(row, shares), adjustments.map(adjustmentCents));
+        result = resplit(frozenOf(row, shares), adjustments.map(adjustmentCents), row.cartId);
       } catch (error) {
         if (error instanceof AdjustmentError) throw invalidFields({ [error.field]: error.message });
         throw error;

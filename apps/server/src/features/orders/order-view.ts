@@ -4,11 +4,11 @@
  * each share owes each payer, which the ledger's share and adjustment entries follow.
  */
 import {
-  allocate,
   applyAdjustments,
   fromCents,
   orderNumber,
   owedToPayers,
+  scalePayers,
   type Adjustment,
   type Order,
   type Owed,
@@ -17,6 +17,7 @@ import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
 import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
+import { exactTotals } from "./frozen.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
@@ -41,28 +42,49 @@ export async function payersOf(db: Db | Tx, orderIds: string[]): Promise<PayerRo
 export function payersFor(
   row: OrderRow,
   payers: PayerRow[],
-): { userId: string; name: string; cents: number }[] {
+): { userId: string; name: string; cents: number; paid?: number }[] {
   const named = payers.filter((p) => p.orderId === row.id);
   if (named.length > 0) {
-    const scaled = allocate(
+    const scaled = scalePayers(
       row.totalCents,
-      named.map((p) => p.amountCents),
+      named.map((p) => ({ userId: p.userId, cents: p.amountCents })),
+      row.cartId,
     );
-    return named.map((p, i) => ({ userId: p.userId, name: p.name, cents: scaled[i]! }));
+    return named.map((p, i) => ({
+      userId: p.userId,
+      name: p.name,
+      cents: scaled[i]!,
+      paid: p.amountCents,
+    }));
   }
   return [{ userId: row.payeeId ?? "", name: row.payeeName, cents: row.totalCents }];
 }
 
 /**
- * Every share's parts owed to each payer (a part owed to oneself is in it: no debt). Shares in
- * a fixed order (by member id), so the rounding never changes while nothing else does.
+ * Every share's parts owed to each payer (a part owed to oneself is in it: no debt), each within
+ * a cent of the share's exact total (the re-split's, before rounding) in the payer's proportion;
+ * ties by the order's cart, so the rounding never changes while nothing else does.
  */
 export function partsOf(row: OrderRow, shares: ShareRow[], payers: PayerRow[]): Owed[] {
-  const own = shares
-    .filter((s) => s.orderId === row.id)
-    .sort((a, b) => (a.userId < b.userId ? -1 : 1))
-    .map((s) => ({ userId: s.userId, cents: s.totalCents }));
-  return owedToPayers(own, payersFor(row, payers));
+  const mine = shares.filter((s) => s.orderId === row.id);
+  const paidBy = payersFor(row, payers);
+  // One payer is owed every share whole: no proportion to round.
+  const exact =
+    paidBy.length > 1 ? exactTotals(row, mine, row.adjustments.map(adjustmentCents)) : undefined;
+  const own = mine.map((s) => ({
+    userId: s.userId,
+    cents: s.totalCents,
+    exact: exact?.get(s.userId),
+  }));
+  // Members whose share rounded to nothing have no row but part of the exact total: 0 cents.
+  for (const [userId, e] of exact ?? []) {
+    if (!own.some((s) => s.userId === userId)) own.push({ userId, cents: 0, exact: e });
+  }
+  return owedToPayers(
+    own.sort((a, b) => (a.userId < b.userId ? -1 : 1)),
+    paidBy,
+    row.cartId,
+  );
 }
 
 /** The shares of these orders, each with whether its member has since deleted their account. */

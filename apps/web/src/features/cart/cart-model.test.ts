@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCents } from "@cartner/contract";
+import { splitShares, toCents } from "@cartner/contract";
 import { testUser } from "../../test/render-app.tsx";
 import {
   canChangeLine,
@@ -201,6 +201,35 @@ describe("pending cart writes drawn on the server's cart", () => {
     expect(byAdder.find((share) => share.userId === ben._id)!.subtotal).toBe(products.socks.price);
     // The server's shares (without the changes) no longer add up to the drawn cart's total.
     expect(cents(view.split)).not.toBe(total);
+  });
+
+  it("draws a tie by the cart's id as the server does: the same every time, not always one member", () => {
+    const members = [
+      member(testUser, "creator"),
+      member(ben, "participant"),
+      member(cleo, "participant"),
+    ];
+    const policy = { mode: "equal", weights: {}, fees: "proportional" } as const;
+    const lucky = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      // $1.01 split three ways: $1.15 with fees and tax, 38⅓ cents each; one gets the odd cent.
+      const cart = {
+        ...makeCart([makeLine(testUser, { name: "Gum", price: 1.01 })], { members }),
+        _id: `0c7a${String(i).padStart(4, "0")}-cart`,
+      };
+      const shares = sharesOf(cart, policy).map((s) => [s.userId, toCents(s.total)]);
+      // The server's split of this cart (carts/view.ts): the contract's, ties by the cart's id.
+      const server = splitShares(
+        [{ lineTotal: 101, addedBy: testUser._id }],
+        members,
+        policy,
+        cart._id,
+      ).shares.map((s) => [s.userId, s.total]);
+      expect(shares).toEqual(server);
+      expect(sharesOf(cart, policy).map((s) => [s.userId, toCents(s.total)])).toEqual(shares);
+      lucky.add(shares.find(([, total]) => total === 39)![0] as string);
+    }
+    expect(lucky.size).toBe(3);
   });
 
   it("ignores changes to other carts and leaves the cart as it is without pending changes", () => {

@@ -274,8 +274,9 @@ export function withPendingWrites(
 
 /**
  * Every paying member's share of the cart as drawn (unconfirmed changes included), by the one
- * split function and the session's policy: the shares the server will answer once the changes
- * land, so that they add up to the totals shown beside them.
+ * split function and the session's policy, ties drawn by the cart's id as the server draws them:
+ * the shares the server will answer once the changes land, so that they add up to the totals
+ * shown beside them.
  */
 export function sharesOf(cart: Cart, policy: SplitPolicy): Share[] {
   const members = cart.sessionId.invitedUsers;
@@ -288,6 +289,7 @@ export function sharesOf(cart: Cart, policy: SplitPolicy): Share[] {
     })),
     members.map(({ userId, name, role }) => ({ userId, name, role })),
     policy,
+    cart._id,
   );
   return shares.map((share) => {
     const budget = members.find((m) => m.userId === share.userId)?.budget ?? null;

@@ -51,14 +51,16 @@ describe("the split policy form", () => {
       target: { value: "50" },
     });
 
-    // The preview, with fees and tax: subtotals $15.17, $15.17 and $7.59 (Cleo half of each adult),
-    // totals adding up to the cart's $43.29. When a missing weight meant 0, Cleo carried it all.
+    // The preview, with fees and tax: totals of exactly $17.316, $17.316 and $8.658 (Cleo half of
+    // each adult), each rounded once to within a cent, adding up to the cart's $43.29; the tie
+    // between the two adults is drawn by the cart's id. (Rounding subtotal, fees and tax apart
+    // gave Cleo $8.67, 1.2 cents over.) When a missing weight meant 0, Cleo carried it all.
     const preview = within(card).getByRole("list", { name: "Preview of the shares" });
     expect(
       within(preview)
         .getAllByRole("listitem")
         .map((li) => li.textContent),
-    ).toEqual(["Ada Lovelace$17.31", "Ben Brown$17.31", "Cleo Chu$8.67"]);
+    ).toEqual(["Ada Lovelace$17.32", "Ben Brown$17.31", "Cleo Chu$8.66"]);
 
     await user.click(within(card).getByRole("button", { name: "Save split policy" }));
     await waitFor(() =>

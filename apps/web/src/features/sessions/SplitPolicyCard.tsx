@@ -64,6 +64,7 @@ function PolicyEditor({ session }: { session: Session }) {
         })),
         session.invitedUsers,
         policy,
+        cart.data.cart._id,
       ).shares
     : [];
   const save = useSaveSplitPolicy(session._id, policy, {
