@@ -1,12 +1,14 @@
 /**
  * An account's export: everything the app holds about the user, as
  * one JSON document: account, profile without the picture, devices (signed in, and subscribed to
- * Web Push), memberships, cart lines, order shares, invites, notifications and notification
+ * Web Push), memberships, cart lines, order shares and the ledger's entries about them, invites,
+ * notifications and notification
  * choices, payment details. No password, no codes.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
 import { executeRows, type Db } from "../../db/client.ts";
+import { orderOf } from "../orders/index.ts";
 import {
   authSessions,
   notificationPreferences,
@@ -81,19 +83,45 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
       join products p on p.id = l.product_id
       where l.added_by = ${user._id} order by l.added_at`,
   );
-  const shares = await executeRows<{
+  const shareRows = await executeRows<{
+    orderId: string;
     number: number;
     sessionName: string;
     placedAt: string;
     payee: string;
     totalCents: number;
-    status: string;
   }>(
     db,
-    sql`select o.number, o.session_name as "sessionName", o.placed_at as "placedAt",
-        o.payee_name as payee, s.total_cents as "totalCents", s.status
+    sql`select o.id as "orderId", o.number, o.session_name as "sessionName",
+        o.placed_at as "placedAt", o.payee_name as payee, s.total_cents as "totalCents"
       from order_shares s join orders o on o.id = s.order_id
       where s.user_id = ${user._id} order by o.placed_at`,
+  );
+  // Each share's status as the order's book says it.
+  const shares = await Promise.all(
+    shareRows.map(async ({ orderId, ...s }) => ({
+      ...s,
+      status: (await orderOf(db, orderId))?.split.find((x) => x.userId === user._id)?.status,
+    })),
+  );
+  // What the book holds of the user: every entry they are a party to or wrote.
+  const entries = await executeRows<{
+    number: number;
+    at: string;
+    kind: string;
+    fromName: string;
+    toName: string;
+    amountCents: number;
+    pending: boolean;
+    note: string | null;
+  }>(
+    db,
+    sql`select o.number, e.at, e.kind, f.name as "fromName", t.name as "toName",
+        e.amount_cents as "amountCents", e.pending, e.note
+      from ledger_entries e join orders o on o.id = e.order_id
+      join users f on f.id = e.from_id join users t on t.id = e.to_id
+      where e.from_id = ${user._id} or e.to_id = ${user._id} or e.by_id = ${user._id}
+      order by e.seq`,
   );
   const invites = await db
     .select({
@@ -157,6 +185,13 @@ export async function exportAccount(db: Db, clock: Clock, user: User) {
       ...s,
       number: orderNumber(Number(number)),
       total: fromCents(Number(totalCents)),
+    })),
+    ledgerEntries: entries.map(({ number, amountCents, fromName, toName, ...e }) => ({
+      ...e,
+      order: orderNumber(Number(number)),
+      from: fromName,
+      to: toName,
+      amount: fromCents(Number(amountCents)),
     })),
     invitesReceived: invites,
     notifications: notices,
