@@ -132,7 +132,13 @@ test("an invite link with a QR code, opened signed out: the visitor signs up on 
   const url = (await row.locator("p.font-mono").textContent())!.trim();
   expect(url).toMatch(/\/join\/[A-Za-z0-9_-]{22}$/);
 
-  // The QR code decodes to the link.
+  // The QR code decodes to the link, once Ann has closed the toast that may lie over it.
+  const toast = ann.page.getByText("Invite link ready: share it or show its QR code.");
+  await toast
+    .locator("xpath=ancestor::*[@role='alert' or contains(@class,'Toastify__toast')][1]")
+    .getByRole("button", { name: /close/i })
+    .click();
+  await expect(toast).toBeHidden();
   await row.getByRole("button", { name: "Show QR code" }).click();
   const qr = row.getByTestId("invite-qr");
   await expect(qr).toBeVisible();
