@@ -72,6 +72,70 @@ export async function signUp(base: string, name = "Bench") {
   return { userId: userId!, token: token! };
 }
 
+/**
+ * `count` orders of the signed-in person and a second one, each with a line of each: the second
+ * says they paid on every order and the first confirms every other one, so the balances hold
+ * settled and open shares. Answers the last order's id.
+ */
+export async function benchOrders(
+  base: string,
+  auth: Record<string, string>,
+  products: Array<{ _id: string }>,
+  count: number,
+): Promise<string> {
+  const other = await signUp(base, "Bench friend");
+  const as = (token: string) => ({ ...auth, authorization: `Bearer ${token}` });
+  const json = (headers: Record<string, string>) => ({
+    ...headers,
+    "content-type": "application/json",
+  });
+  const call = async (
+    headers: Record<string, string>,
+    method: string,
+    path: string,
+    body?: object,
+  ) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body ? json(headers) : headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`bench: ${method} ${path} answered ${res.status}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  let orderId = "";
+  for (let i = 0; i < count; i++) {
+    const { session } = (await call(auth, "POST", "/api/sessions", {
+      sessionName: `Bench order ${i}`,
+      sessionType: "Friends",
+      participants: "2",
+      passcode: "bench-42",
+    })) as { session: { _id: string; sessionCode: string; cartId: string } };
+    await call(as(other.token), "POST", "/api/sessions/join/code", {
+      sessionCode: session.sessionCode,
+      passcode: "bench-42",
+    });
+    await call(auth, "POST", `/api/sessions/approve/${session.sessionCode}`, {
+      userId: other.userId,
+    });
+    for (const [headers, product] of [
+      [auth, products[i % products.length]!],
+      [as(other.token), products[(i + 1) % products.length]!],
+    ] as const) {
+      await call(headers, "POST", `/api/carts/${session.cartId}/product`, {
+        productId: product._id,
+      });
+    }
+    const { order } = (await call(auth, "POST", `/api/sessions/${session._id}/checkout`)) as {
+      order: { _id: string };
+    };
+    orderId = order._id;
+    await call(as(other.token), "POST", `/api/orders/${orderId}/paid`);
+    if (i % 2 === 0) await call(auth, "POST", `/api/orders/${orderId}/confirm/${other.userId}`);
+  }
+  return orderId;
+}
+
 /** Runs `task` for each item with at most `limit` at a time. */
 export async function inParallel<T, R>(
   items: T[],

@@ -25,6 +25,7 @@ import {
   type Requests,
 } from "./bench-load.ts";
 import {
+  benchOrders,
   signUp,
   benchNodeArgs,
   capCpu,
@@ -228,6 +229,13 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
   }
   await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
   await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
+  // Money: five orders of two people, each partly settled; the order page and the balances.
+  if (wanted("GET /api/orders/:id") || wanted("GET /api/balances")) {
+    const orderId = await benchOrders(base, auth, stocked, 5);
+    await measure("GET /api/orders/:id (two shares, paid and open)", `/api/orders/${orderId}`);
+    await measure("GET /api/balances (five orders)", "/api/balances");
+    await measure("GET /api/balances/settle-plan (five orders)", "/api/balances/settle-plan");
+  }
   return rows;
 }
 

@@ -1,9 +1,5 @@
 /** Checked-out carts and each member's share of them. */
-import {
-  type AdjustmentKind,
-  MAIL_STATUSES,
-  type SplitPolicy,
-} from "@cartner/contract";
+import { type AdjustmentKind, MAIL_STATUSES, type SplitPolicy } from "@cartner/contract";
 import {
   index,
   integer,

@@ -6,7 +6,7 @@
  * and what was paid are sums over a member's pairs (shareBook).
  */
 import type { LedgerKind, ShareStatus } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../db/client.ts";
 
 /** Kinds that move a part (the split's figures): shares and adjustments. */
@@ -69,12 +69,12 @@ const inList = (ids: string[]) =>
     sql`, `,
   );
 
-/** The pairs of these orders (every two people with entries between them). */
-export async function pairsOfOrders(db: Db | Tx, orderIds: string[]): Promise<Pair[]> {
-  if (orderIds.length === 0) return [];
-  const rows = await executeRows<DirectedRow>(
-    db,
-    sql`select e.order_id as "orderId", e.from_id as "fromId", e.to_id as "toId",
+/**
+ * Each two people's entries on an order summed in one direction (from -> to): the rows pairs are
+ * made of. `where` picks the entries (`e` is ledger_entries).
+ */
+function directedSums(where: SQL): SQL {
+  return sql`select e.order_id as "orderId", e.from_id as "fromId", e.to_id as "toId",
       coalesce(sum(e.amount_cents) filter (where e.kind in ('share', 'adjustment')), 0) as part,
       coalesce(sum(e.amount_cents) filter (where e.kind = 'share'), 0) as shares,
       coalesce(sum(e.amount_cents) filter (where not e.pending), 0) as posted,
@@ -89,8 +89,29 @@ export async function pairsOfOrders(db: Db | Tx, orderIds: string[]): Promise<Pa
         order by e.seq) filter (where e.kind = 'paid'
           and not exists (select 1 from ledger_entries r where r.ref_id = e.id)), '[]') as claims
       from ledger_entries e
-      where e.order_id in (${inList(orderIds)})
-      group by e.order_id, e.from_id, e.to_id`,
+      where ${where}
+      group by e.order_id, e.from_id, e.to_id`;
+}
+
+/**
+ * The book of the order whose id `orderId` names, as one JSON value (for a query that reads an
+ * order with its book in one go): pass it to pairsOfJson().
+ */
+export function bookJson(orderId: SQL | AnyColumn): SQL {
+  return sql`(select coalesce(json_agg(d), '[]') from (${directedSums(
+    sql`e.order_id = ${orderId}`,
+  )}) d)`;
+}
+
+/** The pairs of a book read with bookJson(). */
+export const pairsOfJson = (rows: unknown): Pair[] => pairsFrom(rows as DirectedRow[]);
+
+/** The pairs of these orders (every two people with entries between them). */
+export async function pairsOfOrders(db: Db | Tx, orderIds: string[]): Promise<Pair[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await executeRows<DirectedRow>(
+    db,
+    directedSums(sql`e.order_id in (${inList(orderIds)})`),
   );
   return pairsFrom(rows);
 }

@@ -1,6 +1,8 @@
 /** What other features use of the ledger: reading pairs and shares, and posting entries. */
 export {
   PART_KINDS,
+  bookJson,
+  pairsOfJson,
   SETTLING_KINDS,
   owedBy,
   owingOf,

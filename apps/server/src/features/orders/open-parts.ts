@@ -8,8 +8,8 @@ import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
-import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
-import { payersFor, payersOf, type OrderRow } from "./order-view.ts";
+import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
+import { payersFor, type OrderRow, type PayerRow } from "./order-view.ts";
 
 /**
  * One share's open part of one order with one payer: positive, the debtor (the share's member)
@@ -51,67 +51,47 @@ const inBook = sql`exists (select 1 from ledger_entries e where e.order_id = ${o
  * order first. People are named as they are now, a deleted one as the order recorded them.
  */
 export async function openParts(db: Db | Tx, userId: string, withId?: string): Promise<OpenPart[]> {
-  const rows = await db
-    .select()
+  // One query for the orders with their payers, recorded names and books; one for the names of
+  // the people in them as they are now. Balances and the plan are read often, and the embedded
+  // database runs one query at a time.
+  const found = await db
+    .select({
+      row: orders,
+      payers: sql<PayerRow[]>`(select coalesce(json_agg(json_build_object(
+          'orderId', p.order_id, 'userId', p.user_id, 'name', p.name,
+          'amountCents', p.amount_cents, 'position', p.position) order by p.position), '[]')
+        from ${orderPayers} p where p.order_id = "orders"."id")`,
+      recorded: sql<{ userId: string; name: string }[]>`(select coalesce(json_agg(
+          json_build_object('userId', s.user_id, 'name', s.name)), '[]')
+        from ${orderShares} s where s.order_id = "orders"."id")`,
+      // Qualified by hand: inside a select's field Drizzle writes a column without its table.
+      book: bookJson(sql`"orders"."id"`),
+    })
     .from(orders)
     .where(and(inBook, concerns(userId), withId ? concerns(withId) : undefined))
     .orderBy(orders.placedAt, orders.number);
-  const pairs = await pairsOfOrders(
-    db,
-    rows.map((r) => r.id),
-  );
-  const open = pairs.filter((p) => p.net !== 0);
-  const [names, payers] = await Promise.all([
-    namesOf(db, rows, open),
-    payersOf(
-      db,
-      rows.map((r) => r.id),
-    ),
-  ]);
-  return rows.flatMap((row) =>
-    partsOfOrder(
-      row,
-      pairs.filter((p) => p.orderId === row.id),
-      payersFor(row, payers).map((p) => p.userId),
-      names,
-    ),
-  );
-}
-
-/**
- * People as they are named now; a deleted one as the order recorded them (their share's or
- * their payer row's name, else the payee's).
- */
-async function namesOf(db: Db | Tx, rows: OrderRow[], pairs: Pair[]) {
-  const people = [...new Set(pairs.flatMap((p) => [p.debtor, p.creditor]))];
-  const ids = rows.map((r) => r.id);
-  if (people.length === 0) return new Map<string, Map<string, string>>();
-  const [current, recorded, payers] = await Promise.all([
-    db
-      .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
-      .from(users)
-      .where(inArray(users.id, people)),
-    db
-      .select({ orderId: orderShares.orderId, userId: orderShares.userId, name: orderShares.name })
-      .from(orderShares)
-      .where(inArray(orderShares.orderId, ids)),
-    db
-      .select({ orderId: orderPayers.orderId, userId: orderPayers.userId, name: orderPayers.name })
-      .from(orderPayers)
-      .where(inArray(orderPayers.orderId, ids)),
-  ]);
-  const now = new Map(current.map((u) => [u.id, u.deletedAt ? null : u.name]));
-  const byOrder = new Map<string, Map<string, string>>();
-  for (const row of rows) {
+  const books = found.map((f) => ({ ...f, pairs: pairsOfJson(f.book) }));
+  const people = [...new Set(books.flatMap((b) => b.pairs.flatMap((p) => [p.debtor, p.creditor])))];
+  const current =
+    people.length === 0
+      ? []
+      : await db
+          .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
+          .from(users)
+          .where(inArray(users.id, people));
+  return books.flatMap(({ row, payers, recorded, pairs }) => {
+    // People as they are named now; a deleted one as the order recorded them.
     const names = new Map<string, string>();
     if (row.payeeId) names.set(row.payeeId, row.payeeName);
-    for (const r of [...payers, ...recorded].filter((x) => x.orderId === row.id)) {
-      names.set(r.userId, r.name);
-    }
-    for (const [id, name] of now) if (name !== null) names.set(id, name);
-    byOrder.set(row.id, names);
-  }
-  return byOrder;
+    for (const r of [...payers, ...recorded]) names.set(r.userId, r.name);
+    for (const u of current) if (!u.deletedAt) names.set(u.id, u.name);
+    return partsOfOrder(
+      row,
+      pairs,
+      payersFor(row, payers).map((p) => p.userId),
+      new Map([[row.id, names]]),
+    );
+  });
 }
 
 /** One order's open parts, from its pairs (also used under a transfer's lock). */

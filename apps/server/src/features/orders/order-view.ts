@@ -15,7 +15,7 @@ import {
 } from "@cartner/contract";
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
+import { bookJson, pairsOfJson, shareBook, type Pair } from "../ledger/index.ts";
 import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
 import { exactTotals } from "./frozen.ts";
 
@@ -134,14 +134,33 @@ export async function loadOrder(
   db: Db | Tx,
   orderId: string,
 ): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[]; pairs: Pair[] } | null> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
-  if (!row) return null;
-  const [shares, payers, pairs] = await Promise.all([
-    sharesOf(db, [orderId]),
-    payersOf(db, [orderId]),
-    pairsOfOrders(db, [orderId]),
-  ]);
-  return { row, shares, payers, pairs };
+  // One query: the order page is read often, and the embedded database runs one at a time.
+  const [found] = await db
+    .select({
+      row: orders,
+      shares: sql<ShareRow[]>`(select coalesce(json_agg(json_build_object(
+          'orderId', s.order_id, 'userId', s.user_id, 'name', s.name,
+          'subtotalCents', s.subtotal_cents, 'feesCents', s.fees_cents, 'taxCents', s.tax_cents,
+          'totalCents', s.total_cents, 'originalTotalCents', s.original_total_cents,
+          'mail', s.mail, 'accountDeleted', u.deleted_at is not null)), '[]')
+        from ${orderShares} s left join ${users} u on u.id = s.user_id
+        where s.order_id = "orders"."id")`,
+      payers: sql<PayerRow[]>`(select coalesce(json_agg(json_build_object(
+          'orderId', p.order_id, 'userId', p.user_id, 'name', p.name,
+          'amountCents', p.amount_cents, 'position', p.position) order by p.position), '[]')
+        from ${orderPayers} p where p.order_id = "orders"."id")`,
+      // Qualified by hand: inside a select's field Drizzle writes a column without its table.
+      book: bookJson(sql`"orders"."id"`),
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!found) return null;
+  return {
+    row: found.row,
+    shares: found.shares,
+    payers: found.payers,
+    pairs: pairsOfJson(found.book),
+  };
 }
 
 /** The order as the API shows it, read whole (for mails and notices outside a request). */
