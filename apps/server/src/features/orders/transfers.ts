@@ -49,11 +49,14 @@ export async function planFor(db: Db, userId: string, withId?: string): Promise<
       from: person(t.from),
       to: person(t.to),
       amount: fromCents(t.cents),
-      // What the transfer route would take: every part open between the two, also on orders the
-      // caller is not in (recordTransfer reads the same).
-      recordable: between(await openParts(db, t.from, t.to), t.from, t.to).matching.includes(
-        t.cents,
-      ),
+      // What the transfer route would take: every part open between the two (recordTransfer
+      // reads the same). The caller's orders hold all of them when the caller is one of the two;
+      // between two others, some may be on orders the caller is not in.
+      recordable: between(
+        t.from === userId || t.to === userId ? parts : await openParts(db, t.from, t.to),
+        t.from,
+        t.to,
+      ).matching.includes(t.cents),
     })),
   );
 }
