@@ -69,6 +69,7 @@ DECLARE
   key text;
   amount bigint;
   paid_at timestamptz;
+  claim uuid;
 BEGIN
   FOR o IN SELECT * FROM orders ORDER BY number LOOP
     txn := gen_random_uuid();
@@ -177,7 +178,25 @@ BEGIN
       paid_at := coalesce(s.confirmed_at, s.paid_at, o.placed_at);
       FOR j IN 1..n LOOP
         CONTINUE WHEN payer_ids[j] = s.user_id;
-        IF through[j] > 0 THEN
+        IF through[j] > 0 AND s.paid_at IS NOT NULL THEN
+          -- Said paid, then confirmed (or taken in cash instead): the claim, and what settled it.
+          INSERT INTO ledger_entries (order_id, txn, at, kind, from_id, to_id, amount_cents,
+            pending, by_id, by_name, note)
+          VALUES (o.id, txn, s.paid_at, 'paid', payer_ids[j], s.user_id, through[j], true,
+            s.user_id, s.name, 'Carried over')
+          RETURNING id INTO claim;
+          IF settled_kind = 'cash' THEN
+            INSERT INTO ledger_entries (order_id, txn, at, kind, from_id, to_id, amount_cents,
+              pending, ref_id, by_id, by_name, note)
+            VALUES (o.id, txn, paid_at, 'reversal', s.user_id, payer_ids[j], through[j], true,
+              claim, o.payee_id, o.payee_name, 'Carried over');
+          END IF;
+          INSERT INTO ledger_entries (order_id, txn, at, kind, from_id, to_id, amount_cents,
+            ref_id, by_id, by_name, note)
+          VALUES (o.id, txn, paid_at, settled_kind, payer_ids[j], s.user_id, through[j],
+            CASE WHEN settled_kind = 'confirmed' THEN claim END, o.payee_id, o.payee_name,
+            'Carried over');
+        ELSIF through[j] > 0 THEN
           INSERT INTO ledger_entries (order_id, txn, at, kind, from_id, to_id, amount_cents, by_id,
             by_name, note)
           VALUES (o.id, txn, paid_at, settled_kind, payer_ids[j], s.user_id, through[j],
