@@ -36,6 +36,8 @@ export const LedgerEntrySchema = z.object({
    * "confirmed" entry posts it, or a "reversal" voids it.
    */
   pending: z.boolean(),
+  /** The entry this one confirms ("confirmed") or voids ("reversal"); null otherwise. */
+  ref: z.string().nullable(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 

@@ -45,6 +45,7 @@ export async function entriesOf(
       by: person(r.byId, r.byName),
       note: r.note,
       pending: r.pending,
+      ref: r.refId,
     })),
     nextCursor: rows.length > page.limit ? shown.at(-1)!.id : null,
   };

@@ -19,6 +19,8 @@ import { entryText } from "./entry-text.ts";
 export function OrderHistory({ order }: { order: Order }) {
   const entries = useOrderEntries(order._id);
   let body;
+  // A claim waits until an entry confirms or voids it.
+  const settled = new Set(entries.data?.flatMap((e) => (e.ref ? [e.ref] : [])));
   if (entries.data && entries.data.length > 0) {
     body = (
       <ol aria-label="History" className="flex flex-col divide-y divide-slate-100">
@@ -27,7 +29,7 @@ export function OrderHistory({ order }: { order: Order }) {
             <span className="min-w-0 break-words text-slate-800">
               {entryText(e, order, formatMoney)}
               {e.note && <span className="text-slate-500"> · {e.note}</span>}
-              {e.pending && (
+              {e.kind === "paid" && !settled.has(e._id) && (
                 <Badge tone="neutral" className="ml-2">
                   waiting
                 </Badge>

@@ -45,6 +45,7 @@ describe("order page", () => {
       by: testUser,
       note: kind === "adjustment" ? "Not delivered: Jasmine Green Tea" : null,
       pending: kind === "paid",
+      ref: null,
     });
     const ada = { _id: testUser._id, name: testUser.name };
     const entries = [

@@ -126,9 +126,9 @@ describe("pay panel", () => {
 
   it("offers a retry when the details do not load", async () => {
     const { user, mock } = open(null);
-    await screen.findByRole("region", { name: "Pay Ada Lovelace" });
-    expect(await screen.findByText("Order not found")).toBeVisible();
-    await user.click(screen.getByRole("button", { name: /try again/i }));
+    const panel = await screen.findByRole("region", { name: "Pay Ada Lovelace" });
+    expect(await within(panel).findByText("Order not found")).toBeVisible();
+    await user.click(within(panel).getByRole("button", { name: /try again/i }));
     expect(callsTo(mock, "GET /api/orders/o-1/pay-info").length).toBeGreaterThan(1);
   });
 

@@ -18,6 +18,7 @@ import {
   PAID_BUTTON,
   WRITE_OFF_BUTTON,
   canSayPaid,
+  owesOnlyCredits,
   shareChange,
   shareStatusLabel,
   shareTone,
@@ -88,7 +89,9 @@ export function ShareCard({
           share.status === "confirmed" &&
           share.settledAs === null
             ? "Paid the shop"
-            : shareStatusLabel(share)}
+            : share.status === "unpaid" && owesOnlyCredits(order, share.userId)
+              ? "Owes a credit back"
+              : shareStatusLabel(share)}
         </Badge>
         {share.accountDeleted && (
           <Badge tone="neutral">

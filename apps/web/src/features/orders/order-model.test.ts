@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { testUser } from "../../test/render-app.tsx";
 import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
 import { ben } from "../../test/test-sessions.ts";
-import { orderStandingSentence, parseAmount } from "./order-model.ts";
+import { orderStandingSentence, owesOnlyCredits, parseAmount } from "./order-model.ts";
 
 describe("parseAmount", () => {
   it("reads an amount with a dot or a comma, with or without a currency sign", () => {
@@ -55,5 +55,27 @@ describe("orderStandingSentence", () => {
       "You still owe a part of this order: see who paid the shop below.",
     );
     expect(orderStandingSentence(twoPayers, ben._id)).toBe("Waiting on the others to settle up.");
+  });
+});
+
+describe("owesOnlyCredits", () => {
+  const part = (debtor: string, payer: string, open: number, credit: number) => ({
+    debtor,
+    payer,
+    amount: 10,
+    open,
+    credit,
+    claimed: 0,
+  });
+  it("is a payer who owes nothing of their share but a credit back to another payer", () => {
+    const order = makeOrder({ parts: [part(ben._id, testUser._id, 0, 4.5)] });
+    expect(owesOnlyCredits(order, testUser._id)).toBe(true);
+    expect(owesOnlyCredits(order, ben._id)).toBe(false);
+  });
+  it("is not one who still owes a part of their own share", () => {
+    const order = makeOrder({
+      parts: [part(ben._id, testUser._id, 0, 4.5), part(testUser._id, "u-cat", 3, 0)],
+    });
+    expect(owesOnlyCredits(order, testUser._id)).toBe(false);
   });
 });

@@ -60,6 +60,17 @@ export function shareStatusLabel(
     : STATUS_LABEL[share.status];
 }
 
+/**
+ * A payer whose share is open only because they owe someone a credit back (two payers of the
+ * order who owe each other: the other paid them beyond their part). Their share is paid; what is
+ * open is the other's credit.
+ */
+export function owesOnlyCredits(order: Order, userId: string): boolean {
+  const owesBack = order.parts.some((p) => p.payer === userId && p.credit > 0);
+  const owesPart = order.parts.some((p) => p.debtor === userId && p.open > 0);
+  return owesBack && !owesPart;
+}
+
 /** My share of an order, if I have one. */
 export function myShare(order: Order, userId: string | undefined): OrderShare | undefined {
   return order.split.find((share) => share.userId === userId);
