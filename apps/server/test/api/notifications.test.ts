@@ -209,7 +209,7 @@ describe("checkout and payments", () => {
     expect(box.notifications[0]).toMatchObject({
       kind: "payment",
       title: "Ben paid their share",
-      body: `Ben marked ${usd(ben.total)} for Weekend groceries (${f.order.number}) as paid`,
+      body: `Ben marked ${usd(ben.total)} for Weekend groceries (${f.order.number}) as paid to you`,
       url: `/orders/${f.order._id}`,
     });
     // Marking it again changes nothing and tells nobody.
