@@ -95,11 +95,13 @@ function webBoundaries() {
 /**
  * The server's feature boundaries: a feature (apps/server/src/features/<x>/) may import another
  * feature only through that feature's index.ts, which exports what the others use; lib/, db/ and
- * plugins/ are open to all. scripts/lint-boundaries.test.ts proves the rule fires.
+ * plugins/ are open to all, and lib/ and db/ never import a feature (what a feature and they both
+ * need moves down to them). scripts/lint-boundaries.test.ts proves the rules fire.
  */
 function serverBoundaries() {
+  const root = "./apps/server/src";
   return {
-    files: ["apps/server/src/features/**/*.ts"],
+    files: ["apps/server/src/**/*.ts"],
     plugins: { "import-x": importX },
     settings: {
       "import-x/extensions": [".ts"],
@@ -109,10 +111,17 @@ function serverBoundaries() {
       "import-x/no-restricted-paths": [
         "error",
         {
-          zones: featureZones(
-            "./apps/server/src/features",
-            "A server feature uses another only through its index.ts; export what it needs there.",
-          ),
+          zones: [
+            ...featureZones(
+              `${root}/features`,
+              "A server feature uses another only through its index.ts; export what it needs there.",
+            ),
+            ...["db", "lib"].map((folder) => ({
+              target: `${root}/${folder}`,
+              from: `${root}/features`,
+              message: "db/ and lib/ may not depend on a feature; move what both need down here.",
+            })),
+          ],
         },
       ],
     },

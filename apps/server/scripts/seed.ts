@@ -1,7 +1,7 @@
 /** `npm run db:seed`: adds the catalog products that are missing; safe to run again. */
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { seedCatalog } from "../src/features/products/seed.ts";
+import { seedCatalog } from "../src/db/seed.ts";
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -21,7 +21,7 @@ import { createOrderService } from "./features/orders/service.ts";
 import { createPayInfo, createPaymentDetailsService } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
-import { seedCatalogIfEmpty } from "./features/products/seed.ts";
+import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
 import { createPushChannel, createPushSubscriptions } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";

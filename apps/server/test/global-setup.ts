@@ -9,7 +9,7 @@ import type { TestProject } from "vitest/node";
 import { migrationsFolder, openDatabase, type Db } from "../src/db/client.ts";
 import { applyFunctions } from "../src/db/functions.ts";
 import * as schema from "../src/db/schema.ts";
-import { seedCatalog } from "../src/features/products/seed.ts";
+import { seedCatalog } from "../src/db/seed.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

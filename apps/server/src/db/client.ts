@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { spawn } from "node:child_process";
 import { PGlite } from "@electric-sql/pglite";
 import { DrizzleQueryError, type SQL } from "drizzle-orm";
-import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -12,8 +12,10 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { applyFunctions } from "./functions.ts";
 import * as schema from "./schema.ts";
+import type { Db, Tx } from "./types.ts";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The database's types live in types.ts, which functions.ts reads without this client. */
+export type { Db, Tx };
 
 export interface Database {
   db: Db;
@@ -243,9 +245,6 @@ async function migrationHolding(statement: string): Promise<string | undefined> 
   }
   return undefined;
 }
-
-/** A transaction of `Db` (what `db.transaction` hands its callback). */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The rows of a raw statement run on `db` or inside a transaction: both drivers answer

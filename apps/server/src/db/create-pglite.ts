@@ -8,9 +8,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { seedCatalogIfEmpty } from "../features/products/seed.ts";
-import { migrationsFolder, type Db } from "./client.ts";
+import { migrationsFolder } from "./client.ts";
 import * as schema from "./schema.ts";
+import { seedCatalogIfEmpty } from "./seed.ts";
+import type { Db } from "./types.ts";
 
 const client = await PGlite.create(process.argv[2]!);
 const db = drizzle(client, { schema });

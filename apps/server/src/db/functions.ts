@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
+import type { Db } from "./types.ts";
 
 /**
  * The database's SQL functions, one file each (`<name>.sql`, one CREATE OR REPLACE FUNCTION):

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../src/db/schema.ts";
 import { createCatalog } from "../../src/features/products/catalog.ts";
-import { seedCatalog } from "../../src/features/products/seed.ts";
+import { seedCatalog } from "../../src/db/seed.ts";
 import { createMedia } from "../../src/lib/media.ts";
 import { createTestApp, signUp, type TestApp } from "../helpers.ts";
 

@@ -1,8 +1,8 @@
 import { count } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { products } from "../../db/schema.ts";
-import { drawProductImage, releaseIcons } from "./images.ts";
+import { products } from "./schema.ts";
+import { drawProductImage, releaseIcons } from "./seed-images.ts";
 import { SEED_PRODUCTS } from "./seed-data.ts";
+import type { Db } from "./types.ts";
 
 /**
  * Inserts the seed products that are missing (by slug) and never overwrites existing ones, so
