@@ -102,7 +102,7 @@ export const sessionMembers = pgTable(
     ready: boolean("ready").notNull().default(false),
     /**
      * Their share's total (cents) when they set the mark (null: unmarked, or marked before this
-     * column). The mark counts only while their share's total is still this (sessions/ready.ts).
+     * column). The mark counts only while their share's total is still this (lib/ready-mark.ts).
      */
     readyTotalCents: integer("ready_total_cents"),
     createdAt: createdAt(),

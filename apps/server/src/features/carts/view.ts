@@ -13,7 +13,7 @@ import {
 } from "@cartner/contract";
 import type { Media } from "../../lib/media.ts";
 import { visibleMembers } from "../../lib/permissions.ts";
-import { readyMark } from "../sessions/index.ts";
+import { readyMark } from "../../lib/ready-mark.ts";
 
 /** What cart_view() answers (the contract's CartViewSchema): everything a cart answer shows. */
 export type { CartView };

@@ -1,9 +1,9 @@
 /**
  * What other features use of sessions: the session write path, ending a session inside a
- * transaction, the activity log's announcement, ready marks and the service's type.
+ * transaction, the activity log's announcement and the service's type (a ready mark is read by
+ * lib/ready-mark.ts, which carts and deadlines share with sessions).
  */
 export { announceActivity } from "./activity.ts";
-export { readyMark, type StoredMark } from "./ready.ts";
 export { newSessionCode } from "./codes.ts";
 export { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 export { endInTransaction, type SessionService } from "./service.ts";

@@ -158,7 +158,7 @@ export function createMemberSettingsService(deps: SessionPartDeps) {
       userId,
       action: "member.ready",
       change: async ({ tx }) => {
-        // The mark holds at the share total it is given at (sessions/ready.ts). The cart's row is
+        // The mark holds at the share total it is given at (lib/ready-mark.ts). The cart's row is
         // locked, so no cart write lands between reading the total and storing it.
         let readyTotalCents: number | null = null;
         if (ready) {

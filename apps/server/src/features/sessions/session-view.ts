@@ -25,7 +25,7 @@ import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import { visibleMembers } from "../../lib/permissions.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
-import { readyMark } from "./ready.ts";
+import { readyMark } from "../../lib/ready-mark.ts";
 import type { SessionRow } from "./write.ts";
 
 export function createSessionViews({ db, clock, media }: { db: Db; clock: Clock; media: Media }) {

@@ -5,6 +5,8 @@
  * are one SQL call, decision 004): it counts while the member pays and their share's total, by
  * the one split function on the cart as it is now, is still that total. A mark whose total moved
  * is shown as not ready, with `shareChanged` so the member sees why and can mark again.
+ * Sessions' answers, the cart's answer and the deadline's reminders all read marks so, and the
+ * session and cart features use each other's answers: the rule lives below both of them.
  */
 import { can, type Role } from "@cartner/contract";
 
