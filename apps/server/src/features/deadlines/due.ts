@@ -14,11 +14,21 @@ import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { CheckoutOptions, OrderService } from "../orders/index.ts";
 import type { EventBus } from "../realtime/index.ts";
-import { writeSession, type TypedEntry } from "../sessions/index.ts";
+import { writeSession, type TypedEntry, type WriteContext } from "../sessions/index.ts";
 import { remindDue } from "./reminders.ts";
 import { deadlineEvents, deadlineIn, type DueJob } from "./service.ts";
+
+/**
+ * The automatic checkout: the orders service's checkout, which the caller passes in (orders start
+ * a series' next session, whose deadline is set here, so deadlines do not import orders). It runs
+ * `before` first inside its transaction, under its locks, and says `automatic` in the entry.
+ */
+export type AutoCheckout = (
+  sessionId: string,
+  creator: User,
+  options: { automatic: true; before: (ctx: WriteContext) => Promise<void> },
+) => Promise<unknown>;
 
 /** A wake-up that comes this much early (clocks of database and app apart) waits instead. */
 const EARLY_WAIT_MS = 10_000;
@@ -40,7 +50,7 @@ export function createDeadlineDue(deps: {
   clock: Clock;
   events: Pick<EventBus, "publish">;
   jobs: Pick<Jobs, "send">;
-  checkout: OrderService["checkout"];
+  checkout: AutoCheckout;
   log: FastifyBaseLogger;
 }) {
   const { db, clock, jobs, log } = deps;
@@ -103,7 +113,7 @@ export function createDeadlineDue(deps: {
       .innerJoin(users, eq(users.id, sessions.creatorId))
       .where(eq(sessions.id, sessionId));
     if (!creator) return;
-    const options: CheckoutOptions = {
+    const options: Parameters<AutoCheckout>[2] = {
       automatic: true,
       before: async ({ tx, session, now }) => {
         const row = await deadlineIn(tx, sessionId);

@@ -9,10 +9,9 @@ import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { OrderService } from "../orders/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import type { SessionService } from "../sessions/index.ts";
-import { createDeadlineDue } from "./due.ts";
+import { createDeadlineDue, type AutoCheckout } from "./due.ts";
 import { createReminders, type ReminderJob } from "./reminders.ts";
 import { createDeadlineService, type DueJob } from "./service.ts";
 
@@ -25,7 +24,7 @@ export function createDeadlines(deps: {
   events: Pick<EventBus, "publish">;
   jobs: Jobs;
   sessions: Pick<SessionService, "view">;
-  orders: Pick<OrderService, "checkout">;
+  orders: { checkout: AutoCheckout };
   notices: Pick<NotificationService, "notify">;
   log: FastifyBaseLogger;
   /** The deployment's currency, for the reminders' amounts. */

@@ -16,12 +16,12 @@ import {
   users,
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { formatMoney } from "../../lib/money.ts";
 import { readyMark } from "../../lib/ready-mark.ts";
 import { zonedInstant } from "../../lib/time.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import { formatMoney } from "../orders/index.ts";
 
 const MINUTE = 60_000;
 

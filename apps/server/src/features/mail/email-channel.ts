@@ -21,8 +21,9 @@ import {
   users,
 } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
+import { formatMoney } from "../../lib/money.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
-import { formatMoney, orderOf, shareStatusLabel } from "../orders/index.ts";
+import { orderOf, shareStatusLabel } from "../orders/index.ts";
 import { appPath, type Channel } from "../push/index.ts";
 import type { Mailer } from "./mailer.ts";
 import { digestMail, noticeMail } from "./notice-mail.ts";

@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { executeRows, type Tx } from "../../db/client.ts";
 import { orderPayers } from "../../db/schema.ts";
 import { invalidFields } from "../../lib/errors.ts";
-import { formatMoney } from "./format.ts";
+import { formatMoney } from "../../lib/money.ts";
 import type { OrderRow, PayerRow, ShareRow } from "./order-view.ts";
 
 export const PAYERS_LOCKED =

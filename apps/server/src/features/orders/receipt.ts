@@ -11,7 +11,8 @@ import { openOf, paidToShop } from "./receipt-text.ts";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
 import { zonedDateTime } from "../../lib/time.ts";
-import { formatMoney as formatAmount, shareStatusLabel } from "./format.ts";
+import { formatMoney as formatAmount } from "../../lib/money.ts";
+import { shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {

@@ -26,7 +26,7 @@ import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
-import { formatMoney } from "./format.ts";
+import { formatMoney } from "../../lib/money.ts";
 import { orderMail } from "./mail.ts";
 import { checkoutNoticeBody } from "./checkout-notice.ts";
 import { balancesOf } from "./open-parts.ts";

@@ -23,7 +23,7 @@ import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSessionsTogether } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
-import { formatMoney } from "./format.ts";
+import { formatMoney } from "../../lib/money.ts";
 import { pairsOfOrder, post, voids, type Posting } from "../ledger/index.ts";
 import { flowOf, openParts, type OpenPart } from "./open-parts.ts";
 import { sharesOf } from "./order-view.ts";
