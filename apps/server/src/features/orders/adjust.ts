@@ -28,14 +28,8 @@ import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";
 import { frozenOf } from "./frozen.ts";
-import {
-  adjustmentCents,
-  partsOf,
-  payersOf,
-  sharesOf,
-  type OrderRow,
-  type ShareRow,
-} from "./order-view.ts";
+import { adjustmentCents, partsOf, payersOf, sharesOf } from "./order-view.ts";
+import type { OrderRow, ShareRow } from "./rows.ts";
 import type { Actor } from "./settle.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };

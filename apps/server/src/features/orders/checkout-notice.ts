@@ -4,7 +4,8 @@
  * their own share.
  */
 import { fromCents, type Order } from "@cartner/contract";
-import { partsOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
+import { partsOf } from "./order-view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
 
 export function checkoutNoticeBody(
   order: Order,

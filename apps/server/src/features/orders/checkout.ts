@@ -29,7 +29,8 @@ import type { EventBus } from "../realtime/index.ts";
 import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
 import { partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf, type OrderRow, type PayerRow, type ShareRow } from "./order-view.ts";
+import { partsOf, sharesOf } from "./order-view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
 import { namedPayers, writePayers } from "./payers.ts";
 
 /** People an order concerns: its payee and everyone with a share. */

@@ -18,10 +18,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { bookJson, pairsOfJson, shareBook, type Pair } from "../ledger/index.ts";
 import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
 import { exactTotals } from "./frozen.ts";
-
-export type OrderRow = typeof orders.$inferSelect;
-export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
-export type PayerRow = typeof orderPayers.$inferSelect;
+import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
 
 /** The payers the payee named for these orders, each order's in the payee's order. */
 export async function payersOf(db: Db | Tx, orderIds: string[]): Promise<PayerRow[]> {

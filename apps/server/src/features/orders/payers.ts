@@ -8,7 +8,7 @@ import { executeRows, type Tx } from "../../db/client.ts";
 import { orderPayers } from "../../db/schema.ts";
 import { invalidFields } from "../../lib/errors.ts";
 import { formatMoney } from "../../lib/money.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./order-view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
 
 export const PAYERS_LOCKED =
   "The payers can no longer change: a share is already paid or settled under the current payers.";

@@ -32,15 +32,8 @@ import { checkoutNoticeBody } from "./checkout-notice.ts";
 import { balancesOf } from "./open-parts.ts";
 import { owingOf, pairsOfOrders, type Pair } from "../ledger/index.ts";
 import { entriesOf } from "./entries.ts";
-import {
-  build,
-  loadOrder,
-  payersOf,
-  sharesOf,
-  type OrderRow,
-  type PayerRow,
-  type ShareRow,
-} from "./order-view.ts";
+import { build, loadOrder, payersOf, sharesOf } from "./order-view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
 import { setPayers as storePayers } from "./set-payers.ts";
 import { paidNotice, settledNotice } from "./settle-notices.ts";
 import { markPaid as markSharePaid, settleShare, type Actor } from "./settle.ts";

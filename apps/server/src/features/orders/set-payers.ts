@@ -14,7 +14,8 @@ import type { EventBus } from "../realtime/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf, type OrderRow, type ShareRow } from "./order-view.ts";
+import { partsOf, sharesOf } from "./order-view.ts";
+import type { OrderRow, ShareRow } from "./rows.ts";
 import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "./payers.ts";
 import type { Actor } from "./settle.ts";
 

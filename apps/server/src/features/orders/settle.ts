@@ -21,7 +21,8 @@ import {
   type Settlement,
 } from "../ledger/index.ts";
 import { peopleOf } from "./checkout.ts";
-import { payersFor, payersOf, type OrderRow, type ShareRow } from "./order-view.ts";
+import { payersFor, payersOf } from "./order-view.ts";
+import type { OrderRow, ShareRow } from "./rows.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 
