@@ -8,7 +8,7 @@ import { sessionInvites, sessionMembers, sessions, users } from "../../db/schema
 import { conflict, notFound } from "../../lib/errors.ts";
 import { isMemberRole } from "../../lib/permissions.ts";
 import { inviteMail } from "./invite-mail.ts";
-import type { MembershipDeps } from "./membership.ts";
+import type { MembershipDeps } from "./membership-deps.ts";
 import { toMembers, writeSession } from "./write.ts";
 
 export function createInviteService(deps: MembershipDeps) {

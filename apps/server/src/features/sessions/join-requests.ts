@@ -9,7 +9,7 @@ import { joinFailures, sessionMembers, sessions, users } from "../../db/schema.t
 import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
 import { sameSecret } from "./codes.ts";
-import type { MembershipDeps } from "./membership.ts";
+import type { MembershipDeps } from "./membership-deps.ts";
 import { toMembers, writeSession, type TypedEntry } from "./write.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
