@@ -7,7 +7,7 @@ import type { ActivityEntry } from "@cartner/contract";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { activity } from "../../db/schema.ts";
-import type { NotificationService } from "./service.ts";
+import type { NotifyInput } from "./types.ts";
 
 /** "Ben added Wine to Weekly shop", for the entry types that change a cart; else null. */
 export function changeText(actor: string, entry: ActivityEntry, session: string): string | null {
@@ -37,7 +37,7 @@ export function changeText(actor: string, entry: ActivityEntry, session: string)
  */
 export async function noticeCartChange(
   db: Db,
-  notices: Pick<NotificationService, "notify">,
+  notices: { notify(input: NotifyInput): Promise<unknown> },
   change: { session: { id: string; name: string }; memberIds: string[]; actorId: string },
   changes: number,
 ): Promise<void> {

@@ -4,11 +4,9 @@
  */
 export {
   createNotificationService,
-  type Channel,
   type NotificationService,
   type NotificationServiceDeps,
-  type NotifyInput,
-  type OutgoingNotice,
 } from "./service.ts";
+export type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
 export { createQuietHold, inQuietHours, quietHoursEnd, type QuietHold } from "./quiet-hours.ts";
 export { notificationRoutes } from "./routes.ts";
