@@ -42,6 +42,7 @@ export default tseslint.config(
   },
   webBoundaries(),
   serverBoundaries(),
+  serverCycles(),
   {
     // Only the config module reads the environment: one place validates every setting.
     files: ["apps/server/src/**/*.ts"],
@@ -125,6 +126,28 @@ function serverBoundaries() {
         },
       ],
     },
+  };
+}
+
+/**
+ * No import cycles in the server, its scripts and the contract (the web app's are refused in
+ * webBoundaries). A cycle is broken by moving what both sides need down (to lib/, db/, or a small
+ * leaf module of the feature, such as a types-only file) or by the caller passing a function in.
+ * scripts/lint-boundaries.test.ts proves the rule fires.
+ */
+function serverCycles() {
+  return {
+    files: [
+      "apps/server/src/**/*.ts",
+      "apps/server/scripts/**/*.ts",
+      "packages/contract/src/**/*.ts",
+    ],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The web app's and the server's feature boundaries are enforced by lint (eslint.config.js,
- * webBoundaries and serverBoundaries): these feed ESLint code that breaks them and expect the
- * errors, so removing a rule fails here.
+ * The web app's and the server's feature boundaries and the ban on import cycles are enforced by
+ * lint (eslint.config.js: webBoundaries, serverBoundaries, serverCycles): these feed ESLint code
+ * that breaks them and expect the errors, so removing a rule fails here.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -63,20 +63,37 @@ describe("server feature boundaries", { timeout: 60_000 }, () => {
     );
     expect(ids).not.toContain("import-x/no-restricted-paths");
   });
+
+  it.each(["db", "lib"])("refuse a feature import in %s/", async (folder) => {
+    const ids = await ruleIds(
+      'import { writeSession } from "../features/sessions/index.ts";\nexport const write = writeSession;\n',
+      path.join(repo, "apps/server/src", folder, "violation.ts"),
+    );
+    expect(ids).toContain("import-x/no-restricted-paths");
+  });
 });
 
-describe("cycles", () => {
-  const a = path.join(landing, "zz-cycle-a.ts");
-  const b = path.join(landing, "zz-cycle-b.ts");
+describe("cycles", { timeout: 60_000 }, () => {
+  const folders = {
+    web: landing,
+    server: path.join(repo, "apps/server/src/lib"),
+    contract: path.join(repo, "packages/contract/src"),
+  };
+  const written: string[] = [];
   afterAll(async () => {
-    await Promise.all([fs.rm(a, { force: true }), fs.rm(b, { force: true })]);
+    await Promise.all(written.map((file) => fs.rm(file, { force: true })));
   });
 
-  it("are refused", async () => {
+  it.each(Object.entries(folders))("are refused in the %s", async (_, folder) => {
     // no-cycle follows imports on disk: two real files that import each other.
-    await fs.writeFile(a, 'import { b } from "./zz-cycle-b.ts";\nexport const a = () => b;\n');
-    await fs.writeFile(b, 'import { a } from "./zz-cycle-a.ts";\nexport const b = () => a;\n');
-    const [result] = await eslint.lintFiles([a]);
-    expect(result?.messages.map((m) => m.ruleId)).toContain("import-x/no-cycle");
+    const [a, b] = ["zz-cycle-a.ts", "zz-cycle-b.ts"].map((name) => path.join(folder, name));
+    written.push(a!, b!);
+    await fs.writeFile(a!, 'import { b } from "./zz-cycle-b.ts";\nexport const a = () => b;\n');
+    await fs.writeFile(b!, 'import { a } from "./zz-cycle-a.ts";\nexport const b = () => a;\n');
+    const results = await eslint.lintFiles([a!, b!]);
+    for (const result of results) {
+      expect(result.messages.map((m) => m.ruleId)).toContain("import-x/no-cycle");
+    }
+    expect(results).toHaveLength(2);
   });
 });
