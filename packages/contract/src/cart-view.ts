@@ -49,7 +49,7 @@ export const CartViewSchema = z.strictObject({
       role: z.enum(SESSION_ROLES),
       budgetCents: cents.nullable(),
       ready: z.boolean(),
-      /** The share total the mark was set at; see the server's sessions/ready.ts. */
+      /** The share total the mark was set at; see the server's lib/ready-mark.ts. */
       readyTotalCents: cents.nullable(),
     }),
   ),
