@@ -227,6 +227,18 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
     if (!wanted(name)) continue;
     rows.push({ database, route: name, ...(await steadyWrites(base, json, pairs, rate)) });
   }
+  // A session write other than a line's (writeSession(): the locks, the gate, the entry, the
+  // version): the creator's ready mark, on and off, on the session of ten lines.
+  const ready = (on: boolean) => ({
+    method: "PUT" as const,
+    headers: json,
+    body: JSON.stringify({ ready: on }),
+    onResponse: report,
+  });
+  await measure("PUT /api/sessions/:id/ready (on, off)", `/api/sessions/${session._id}/ready`, [
+    ready(true),
+    ready(false),
+  ]);
   await measure("GET /api/carts/:id (10 lines)", `/api/carts/${session.cartId}`);
   await measure("GET /api/sessions/:id/summary", `/api/sessions/${session._id}/summary`);
   // Money: five orders of two people, each partly settled; the order page and the balances.

@@ -78,23 +78,27 @@ export const CartViewSchema = z.strictObject({
 });
 export type CartView = z.infer<typeof CartViewSchema>;
 
-/** How `cart_write()` answers a change: done, nothing to do, or why it was refused. */
+/**
+ * How `cart_write()` answers a change: done, nothing to do, or why it was refused: first the
+ * gate's refusals (`session_gate()`, from the permissions table), then the line's own.
+ */
 export const CART_WRITE_VERDICTS = [
   "ok",
   /** A minus at quantity 1: nothing written, no new version. */
   "unchanged",
   /** Not a member, or only a pending one. */
-  "no_cart",
-  "viewer",
-  /** Clearing the cart, by a participant. */
-  "not_creator",
-  /** The cart is completed (its session ended or was checked out). */
+  "not_member",
+  /** The caller's role may not do it (`role` says which role): a viewer, a participant clearing. */
+  "role",
+  /** The session ended without an order. */
   "ended",
+  /** The cart was checked out as order `order_number`. */
+  "checked_out",
   /** The session's deadline has passed (the cart closed at `closes_at`, by the write's `now`). */
   "locked",
   "no_product",
   "no_line",
-  /** Another member's line, by a participant. */
+  /** Another member's line, by a role that may not change any line (cart.changeAnyLine). */
   "not_own",
   /** Short of stock across the cart's lines: `product_stock` and `already_in_cart` say how. */
   "stock",
@@ -116,6 +120,12 @@ export const CartWriteResultSchema = z.strictObject({
   verdict: z.enum(CART_WRITE_VERDICTS),
   product_stock: z.number().int().nullable(),
   already_in_cart: z.number().int().nullable(),
+  /** The caller's role in the session, as the gate read it (null: none). */
+  role: z.enum(SESSION_ROLES).nullable(),
+  /** With "checked_out": the order's number. */
+  order_number: z.number().int().nullable(),
+  /** The session's deadline (null: none), which "locked" names. */
+  closes_at: z.coerce.date().nullable(),
   view: CartViewSchema.nullable(),
 });
 export type CartWriteResult = z.infer<typeof CartWriteResultSchema>;

@@ -6,6 +6,7 @@ import {
   ORDER_CALLERS,
   PERMISSIONS,
   can,
+  needsOf,
   refusal,
 } from "./permissions.ts";
 
@@ -43,6 +44,15 @@ describe("the permissions table", () => {
   ] as const)("%s follows DESIGN section 4", (action, expected) => {
     const got = Object.fromEntries(CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
     expect(got).toEqual(expected);
+  });
+
+  it("closes the cart's line writes at the session's deadline, and nothing else", () => {
+    expect(ACTIONS.filter((a) => needsOf(a) === "open cart")).toEqual([
+      "cart.add",
+      "cart.changeOwnLine",
+      "cart.changeAnyLine",
+      "cart.clear",
+    ]);
   });
 
   it("tells the creator to end the session rather than leave it", () => {

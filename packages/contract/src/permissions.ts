@@ -44,6 +44,11 @@ interface Rule {
   readonly instead?: Partial<Record<Role | OrderRole, { status: 409; message: string }>>;
   /** The viewer's 403 message when it differs from `forbidden`. */
   readonly viewer?: string;
+  /**
+   * When a session write may happen: "active" (the default) while the session is active; "open
+   * cart" while its cart is open too, that is not closed by the session's deadline.
+   */
+  readonly needs?: "active" | "open cart";
 }
 
 export const PERMISSIONS = {
@@ -84,16 +89,26 @@ export const PERMISSIONS = {
     allow: ["creator", "participant"],
     viewer: "Viewers do not take part in the cart.",
   },
-  "cart.add": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
+  "cart.add": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY, needs: "open cart" },
   /** Change the quantity of, or remove, a line the caller added. */
-  "cart.changeOwnLine": { allow: ["creator", "participant"], viewer: VIEWERS_READ_ONLY },
+  "cart.changeOwnLine": {
+    allow: ["creator", "participant"],
+    viewer: VIEWERS_READ_ONLY,
+    needs: "open cart",
+  },
   /** The same on anyone's line (sharing a line included: its adder, or this). */
   "cart.changeAnyLine": {
     allow: ["creator"],
     forbidden: "You can change only the items you added.",
     viewer: VIEWERS_READ_ONLY,
+    needs: "open cart",
   },
-  "cart.clear": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
+  "cart.clear": {
+    allow: ["creator"],
+    forbidden: CREATOR_ONLY,
+    viewer: VIEWERS_READ_ONLY,
+    needs: "open cart",
+  },
   /** Deleting a cart ends its session (the cart stays as history). */
   "cart.delete": { allow: ["creator"], forbidden: CREATOR_ONLY, viewer: VIEWERS_READ_ONLY },
   /** Set, move, clear or reopen the session's deadline. */
@@ -154,6 +169,27 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof PERMISSIONS;
+
+/** What a session write needs of the session besides the role (see `Rule.needs`). */
+export function needsOf(action: Action): "active" | "open cart" {
+  return (PERMISSIONS[action] as Rule).needs ?? "active";
+}
+
+/**
+ * The gate's answers to "may this person do this to this session now" (the database's
+ * `session_gate()` decides, from this table): allowed, or why not: not a member (pending included
+ * unless the action allows pending), the role, the session ended, its cart checked out as an
+ * order, or the cart closed by the session's deadline.
+ */
+export const GATE_VERDICTS = [
+  "ok",
+  "not_member",
+  "role",
+  "ended",
+  "checked_out",
+  "locked",
+] as const;
+export type GateVerdict = (typeof GATE_VERDICTS)[number];
 export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
 
 export function can(role: Caller | null | undefined, action: Action): boolean {

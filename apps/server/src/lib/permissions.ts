@@ -2,13 +2,75 @@ import {
   can,
   ErrorCode,
   MEMBER_ROLES,
+  needsOf,
+  orderNumber,
   refusal,
   type Action,
   type Caller,
+  type GateVerdict,
   type Role,
 } from "@cartner/contract";
 import { inArray, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
-import { AppError } from "./errors.ts";
+import { AppError, conflict } from "./errors.ts";
+import { utcInstant } from "./time.ts";
+
+/**
+ * The gate's answer (the database's `session_gate()`, asked by `lock_session()` for a session
+ * write and by `cart_write()` for a line write) with what wording a refusal needs.
+ */
+export interface GateAnswer {
+  verdict: GateVerdict;
+  /** The caller's role as the gate read it (null: not in the session). */
+  role: Role | null;
+  /** The order the cart became (with "checked_out"). */
+  orderNumber: number | null;
+  /** The session's deadline (with "locked"). */
+  closesAt: Date | string | null;
+}
+
+/**
+ * Words every refusal of the gate (null when it allows): 404 with `notFound` for a caller outside
+ * the session; the permissions table's 403 or 409 for the role; for an ended session, 409 CART_LOCKED
+ * naming the order where an action on the cart meets a checked-out cart, else "ended" (or the
+ * write's own `ended()`); for a cart closed by its deadline, 409 CART_LOCKED with when it closed.
+ */
+export function gateRefusal(
+  answer: GateAnswer,
+  action: Action | null,
+  options: { notFound?: string | undefined; ended?: (() => Error) | undefined } = {},
+): Error | null {
+  const notFound = options.notFound ?? "Session not found";
+  switch (answer.verdict) {
+    case "ok":
+      return null;
+    case "not_member":
+      return new AppError(404, ErrorCode.NOT_FOUND, notFound);
+    case "role":
+      return refusalError(answer.role, action!, notFound);
+    case "ended":
+    case "checked_out":
+      if (action && needsOf(action) === "open cart") {
+        return answer.orderNumber == null
+          ? conflict("This session has ended; its cart is read-only.")
+          : new AppError(
+              409,
+              ErrorCode.CART_LOCKED,
+              `This cart was checked out as order ${orderNumber(answer.orderNumber)}; it changes no more.`,
+            );
+      }
+      return options.ended?.() ?? conflict("This session has ended.");
+    case "locked":
+      return new AppError(
+        409,
+        ErrorCode.CART_LOCKED,
+        `The cart closed at ${utcInstant(answer.closesAt!)}; the session's creator can reopen it.`,
+      );
+    default:
+      throw new Error(
+        `session_gate() answered an unknown verdict: ${answer.verdict satisfies never}`,
+      );
+  }
+}
 
 /**
  * The permissions table's refusal for this role and action as the error to throw (404 with the

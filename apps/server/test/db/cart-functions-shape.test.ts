@@ -118,10 +118,12 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
     const vic = f.people.viewer.userId;
     const pat = f.people.pending.userId;
     const sam = f.people.stranger.userId;
-    await expectVerdict({ op: "add", user: vic, product: milk, amount: 1 }, "viewer");
-    await expectVerdict({ op: "add", user: pat, product: milk, amount: 1 }, "no_cart");
-    await expectVerdict({ op: "add", user: sam, product: milk, amount: 1 }, "no_cart");
-    await expectVerdict({ op: "clear", user: ben }, "not_creator");
+    const viewer = await expectVerdict({ op: "add", user: vic, product: milk, amount: 1 }, "role");
+    expect(viewer.role).toBe("viewer");
+    await expectVerdict({ op: "add", user: pat, product: milk, amount: 1 }, "not_member");
+    await expectVerdict({ op: "add", user: sam, product: milk, amount: 1 }, "not_member");
+    const clear = await expectVerdict({ op: "clear", user: ben }, "role");
+    expect(clear.role).toBe("participant");
     await expectVerdict(
       { op: "add", user: ben, product: "00000000-0000-4000-8000-000000000000", amount: 1 },
       "no_product",
@@ -177,7 +179,7 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
       sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
     );
     const results = rows.map((row) => CartWriteBatchResultSchema.parse(row));
-    expect(results.map((r) => r.verdict)).toEqual(["ok", "viewer", "error", "ok"]);
+    expect(results.map((r) => r.verdict)).toEqual(["ok", "role", "error", "ok"]);
     expect(results.map((r) => r.view !== null)).toEqual([false, false, false, true]);
     expect(results[2]!.error).toMatch(/unknown op/);
     expect(results.filter((r) => r.verdict !== "error").every((r) => r.error === null)).toBe(true);

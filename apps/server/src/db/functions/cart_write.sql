@@ -5,10 +5,12 @@
 CREATE OR REPLACE FUNCTION cart_write(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_amount integer,
   p_max integer, p_now timestamptz,
-  OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT view json
+  OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
+  OUT order_number integer, OUT closes_at timestamptz, OUT view json
 ) LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT c.verdict, c.product_stock, c.already_in_cart INTO verdict, product_stock, already_in_cart
+  SELECT c.verdict, c.product_stock, c.already_in_cart, c.role, c.order_number, c.closes_at
+  INTO verdict, product_stock, already_in_cart, role, order_number, closes_at
   FROM cart_write_core(p_op, p_cart, p_user, p_product, p_line, p_amount, p_max, p_now) c;
   IF verdict IN ('ok', 'unchanged') THEN
     view := cart_view(p_cart);

@@ -6,7 +6,8 @@
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_write_batch(p_writes json, p_max integer)
 RETURNS TABLE (
-  verdict text, product_stock integer, already_in_cart integer, view json, error text
+  verdict text, product_stock integer, already_in_cart integer, role text, order_number integer,
+  closes_at timestamptz, view json, error text
 ) LANGUAGE plpgsql AS $$
 DECLARE
   w json;
@@ -16,6 +17,9 @@ DECLARE
   v_verdicts text[] := '{}';
   v_stocks integer[] := '{}';
   v_already integer[] := '{}';
+  v_roles text[] := '{}';
+  v_orders integer[] := '{}';
+  v_closes timestamptz[] := '{}';
   v_errors text[] := '{}';
   v_view_carts uuid[] := '{}';
   v_emit boolean[] := '{}';
@@ -31,11 +35,17 @@ BEGIN
       v_verdicts[n] := r.verdict;
       v_stocks[n] := r.product_stock;
       v_already[n] := r.already_in_cart;
+      v_roles[n] := r.role;
+      v_orders[n] := r.order_number;
+      v_closes[n] := r.closes_at;
       v_errors[n] := NULL;
     EXCEPTION WHEN OTHERS THEN
       v_verdicts[n] := 'error';
       v_stocks[n] := NULL;
       v_already[n] := NULL;
+      v_roles[n] := NULL;
+      v_orders[n] := NULL;
+      v_closes[n] := NULL;
       v_errors[n] := SQLERRM;
     END;
   END LOOP;
@@ -52,6 +62,9 @@ BEGIN
     verdict := v_verdicts[i];
     product_stock := v_stocks[i];
     already_in_cart := v_already[i];
+    role := v_roles[i];
+    order_number := v_orders[i];
+    closes_at := v_closes[i];
     error := v_errors[i];
     view := CASE WHEN v_emit[i] THEN cart_view(v_carts[i]) END;
     RETURN NEXT;

@@ -1,12 +1,14 @@
 -- cart_write_core(op, cart, user, product, line, amount, max, now): one cart change (add, step
--- +1/-1, remove a line, restore a removed line, clear) and its rules: member and role, active
--- cart, not past the session's deadline (`now` against session_deadlines.closes_at, read under
--- the cart's lock, so a write lands before the deadline or is refused; nor after the lock's
--- entry, so none follows it in the log), stock across the cart's lines, at most `max` per line,
--- own line unless creator, and no step or restore of a line whose adder is no longer a member
--- (such a line can only be removed). Locks the cart row first, bumps the
--- session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or a
--- refusal) and, when refused for stock, the stock and what the cart already holds.
+-- +1/-1, remove a line, restore a removed line, clear). Who may make it, and when, is
+-- session_gate()'s answer for the operation's action (member, role, active cart, not past the
+-- session's deadline: `now` against its closes_at, read under the cart's lock, so a write lands
+-- before the deadline or is refused; nor after the lock's entry, so none follows it in the log);
+-- then the line's own rules: stock across the cart's lines, at most `max` per line, another's
+-- line only where the table allows cart.changeAnyLine, and no step or restore of a line whose
+-- adder is no longer a member (such a line can only be removed). Locks the cart row first, bumps
+-- the session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or
+-- a refusal) with the caller's role, the order's number and the deadline that word a refusal,
+-- and, when refused for stock, the stock and what the cart already holds.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 -- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
@@ -16,12 +18,12 @@
 CREATE OR REPLACE FUNCTION cart_write_core(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_amount integer,
   p_max integer, p_now timestamptz,
-  OUT verdict text, OUT product_stock integer, OUT already_in_cart integer
+  OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
+  OUT order_number integer, OUT closes_at timestamptz
 ) LANGUAGE plpgsql AS $$
 DECLARE
   v_status text;
   v_session uuid;
-  v_role text;
   v_stock integer;
   v_in_cart integer;
   v_own integer;
@@ -34,7 +36,6 @@ DECLARE
   v_type text;
   v_details jsonb;
   v_removed removed_lines%ROWTYPE;
-  v_closes_at timestamptz;
   v_locked_at timestamptz;
 BEGIN
   -- Locking the cart row first makes changes to one cart apply one at a time (50 concurrent +1s
@@ -45,26 +46,21 @@ BEGIN
   WHERE c.id = p_cart
   FOR UPDATE;
   -- The actor's name (for the activity entry) and the session's deadline come with the role: one
-  -- statement. Read after the cart's lock, which every deadline change takes first too.
-  SELECT m.role, u.name, d.closes_at, d.locked_at
-  INTO v_role, v_actor_name, v_closes_at, v_locked_at
+  -- statement. Read after the cart's lock, which every deadline change takes first too. The
+  -- order's number only for a cart no longer active (it words the refusal).
+  SELECT m.role, u.name, d.closes_at, d.locked_at,
+         CASE WHEN v_status <> 'active' THEN (SELECT o.number FROM orders o WHERE o.session_id = v_session) END
+  INTO role, v_actor_name, closes_at, v_locked_at, order_number
   FROM users u
   LEFT JOIN session_members m ON m.session_id = v_session AND m.user_id = u.id
   LEFT JOIN session_deadlines d ON d.session_id = v_session
   WHERE u.id = p_user;
 
-  IF v_role IS NULL OR v_role = 'pending' THEN
-    verdict := 'no_cart'; RETURN;
-  ELSIF v_role = 'viewer' THEN
-    verdict := 'viewer'; RETURN;
-  ELSIF p_op = 'clear' AND v_role <> 'creator' THEN
-    verdict := 'not_creator'; RETURN;
-  ELSIF v_status <> 'active' THEN
-    verdict := 'ended'; RETURN;
-  ELSIF p_now >= v_closes_at OR v_locked_at IS NOT NULL THEN
-    -- The deadline has passed by this write's own time (null: no deadline), or its lock was
-    -- recorded while this write waited (a write sent a moment before the deadline).
-    verdict := 'locked'; RETURN;
+  verdict := session_gate(
+    CASE p_op WHEN 'add' THEN 'cart.add' WHEN 'clear' THEN 'cart.clear' ELSE 'cart.changeOwnLine' END,
+    role, v_status, order_number, closes_at, v_locked_at, p_now);
+  IF verdict <> 'ok' THEN
+    RETURN;
   END IF;
 
   IF p_op = 'add' THEN
@@ -100,7 +96,8 @@ BEGIN
       AND (l.id = p_line OR (p_line IS NULL AND l.added_by = p_user));
     IF v_line IS NULL THEN
       verdict := 'no_line'; RETURN;
-    ELSIF v_line_owner <> p_user AND v_role <> 'creator' THEN
+    ELSIF v_line_owner <> p_user AND session_gate('cart.changeAnyLine', role, v_status,
+        order_number, closes_at, v_locked_at, p_now) <> 'ok' THEN
       verdict := 'not_own'; RETURN;
     ELSIF p_op = 'step' AND v_line_owner <> p_user AND NOT EXISTS (
       SELECT 1 FROM session_members m WHERE m.session_id = v_session
@@ -163,7 +160,8 @@ BEGIN
       AND r.removed_at >= p_now - make_interval(secs => p_amount);
     IF v_removed.line_id IS NULL THEN
       verdict := 'no_removal'; RETURN;
-    ELSIF v_removed.added_by <> p_user AND v_role <> 'creator' THEN
+    ELSIF v_removed.added_by <> p_user AND session_gate('cart.changeAnyLine', role, v_status,
+        order_number, closes_at, v_locked_at, p_now) <> 'ok' THEN
       verdict := 'not_own'; RETURN;
     ELSIF v_removed.added_by <> p_user AND NOT EXISTS (
       SELECT 1 FROM session_members m WHERE m.session_id = v_session

@@ -7,7 +7,7 @@ import { conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
 import type { EventBus } from "../realtime/index.ts";
 import { writeSession, type SessionWrite } from "../sessions/index.ts";
-import { ADDER_LEFT_MESSAGE, endedError, lockedError, orderOfCart } from "./line-writes.ts";
+import { ADDER_LEFT_MESSAGE } from "./line-writes.ts";
 
 type Change<R> = SessionWrite<R>["change"];
 
@@ -16,8 +16,8 @@ type Change<R> = SessionWrite<R>["change"];
  * (sessions/write.ts): the cart row, then the session row, are locked first, as by every cart
  * change and by checkout, so a change racing a checkout lands before its snapshot or is refused.
  * The line must be in the cart (404, even in an ended session), the caller its adder or allowed
- * to change any line, and the session active (else CART_LOCKED once checked out); then `change`
- * runs, with `ended()` for a line that turns out to be gone with its cart.
+ * to change any line, and the cart open (the gate's refusal otherwise: CART_LOCKED once checked
+ * out or past the deadline); then `change` runs.
  */
 export async function writeLineSetting<R>(
   deps: {
@@ -27,9 +27,7 @@ export async function writeLineSetting<R>(
     events: Pick<EventBus, "publish">;
   },
   target: { cartId: string; user: User; lineId: string },
-  change: (
-    ctx: Parameters<Change<R>>[0] & { ended: () => Promise<Error> },
-  ) => ReturnType<Change<R>>,
+  change: Change<R>,
   events: SessionWrite<R>["events"],
 ): Promise<void> {
   const { cartId, user, lineId } = target;
@@ -42,7 +40,7 @@ export async function writeLineSetting<R>(
     userId: user._id,
     action: "cart.changeOwnLine",
     notFound: "Cart not found",
-    // Checked below, after the line's own checks.
+    // The gate's refusal for an ended or closed cart comes after the line's own checks (`closed`).
     active: false,
     change: async (ctx) => {
       const [line] = await executeRows<{ addedBy: string; adderIsMember: boolean }>(
@@ -57,17 +55,8 @@ export async function writeLineSetting<R>(
         requireAllowed(ctx.role, "cart.changeAnyLine", "Cart not found");
       }
       if (!line.adderIsMember) throw conflict(ADDER_LEFT_MESSAGE);
-      const ended = async () =>
-        endedError((await executeRows<{ number: number }>(ctx.tx, orderOfCart(cartId)))[0]);
-      if (ctx.session.status !== "active") throw await ended();
-      // Past the deadline the cart takes no changes (read under the session's lock).
-      const [deadline] = await executeRows<{ closesAt: string }>(
-        ctx.tx,
-        sql`select closes_at as "closesAt" from session_deadlines
-          where session_id = ${ctx.session.id} and (closes_at <= ${ctx.now} or locked_at is not null)`,
-      );
-      if (deadline) throw lockedError(deadline.closesAt);
-      return change({ ...ctx, ended });
+      if (ctx.closed) throw ctx.closed;
+      return change(ctx);
     },
     ...(events ? { events } : {}),
   });

@@ -1,7 +1,7 @@
 import { ErrorCode, SHARE_CARRYING_ROLES, type Cart, type User } from "@cartner/contract";
 import { inArray, sql } from "drizzle-orm";
 import { executeRows, type Database, type Db } from "../../db/client.ts";
-import { carts, sessionMembers } from "../../db/schema.ts";
+import { sessionMembers } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
@@ -50,7 +50,7 @@ export function createLineSharing(deps: {
     await writeLineSetting(
       deps,
       { cartId, user, lineId },
-      async ({ tx, session, now, ended }) => {
+      async ({ tx, session, now }) => {
         const unique = uniqueIds(userIds);
         const payers = await executeRows<{ userId: string }>(
           tx,
@@ -76,8 +76,7 @@ export function createLineSharing(deps: {
           tx,
           sql`with line as (
               update cart_lines set shared_with = ${sharers}::uuid[], updated_at = ${now}
-              where id = ${lineId}
-                and cart_id = (select id from ${carts} where id = ${cartId} and status = 'active')
+              where id = ${lineId} and cart_id = ${cartId}
               returning product_id)
             select p.id as "productId", p.name as product,
               (select coalesce(jsonb_agg(su.name order by su.name), '[]'::jsonb)
@@ -86,7 +85,8 @@ export function createLineSharing(deps: {
                 where ${sessionMembers.sessionId} = ${session.id} and ${sessionMembers.ready}) as marked
             from line join products p on p.id = line.product_id`,
         );
-        if (!shared) throw await ended();
+        // The line was there under the session's lock, and the gate found the cart open.
+        if (!shared) throw new Error(`line ${lineId} went missing under its session's lock`);
         const { marked, ...details } = shared;
         return { result: marked, activity: { type: "item.shared", details } };
       },

@@ -1,23 +1,19 @@
 import {
-  ErrorCode,
-  orderNumber,
   QUANTITY_MAX,
   RESTORE_WINDOW_SECONDS,
   type Action,
   type Cart,
   type CartWriteBatchResult,
   type CartWriteResult,
-  type Role,
   type User,
 } from "@cartner/contract";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError, conflict, notFound } from "../../lib/errors.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import type { Media } from "../../lib/media.ts";
-import { utcInstant } from "../../lib/time.ts";
-import { refusalError } from "../../lib/permissions.ts";
+import { gateRefusal } from "../../lib/permissions.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { EventBus, Published } from "../realtime/index.ts";
 import { announceActivity } from "../sessions/index.ts";
@@ -39,14 +35,6 @@ interface WriteCall {
   now: string;
 }
 
-/** cart_write()'s refusal, worded by the permissions table; a table that allows it is a bug. */
-function refusedBy(role: Role, action: Action, verdict: string): Error {
-  return (
-    refusalError(role, action, "Cart not found") ??
-    new Error(`cart_write() refused (${verdict}) what the permissions table allows (${action})`)
-  );
-}
-
 /** The permissions table's action behind each cart_write() operation. */
 const ACTION_OF: Record<WriteOp, Action> = {
   add: "cart.add",
@@ -59,37 +47,6 @@ const ACTION_OF: Record<WriteOp, Action> = {
 /** A line whose adder left the session: it can be removed, never changed or brought back. */
 export const ADDER_LEFT_MESSAGE =
   "Whoever added this item is no longer in the session: remove it or add the product again.";
-
-/** The number of the order a cart was checked out as (no row: it was not). */
-export function orderOfCart(cartId: string): SQL {
-  return sql`select number from orders where cart_id = ${cartId}`;
-}
-
-/** A checked-out cart is an order now (409 CART_LOCKED); any other ended one is history. */
-export function endedError(order: { number: number } | undefined): AppError {
-  return order
-    ? new AppError(
-        409,
-        ErrorCode.CART_LOCKED,
-        `This cart was checked out as order ${orderNumber(order.number)}; it changes no more.`,
-      )
-    : conflict("This session has ended; its cart is read-only.");
-}
-
-/** The session's deadline of a cart (no row: none). */
-export function deadlineOfCart(cartId: string): SQL {
-  return sql`select d.closes_at as "closesAt" from session_deadlines d
-    join carts c on c.session_id = d.session_id where c.id = ${cartId}`;
-}
-
-/** A cart past its deadline (409 CART_LOCKED): when it closed, and who may open it again. */
-export function lockedError(closesAt: Date | string): AppError {
-  return new AppError(
-    409,
-    ErrorCode.CART_LOCKED,
-    `The cart closed at ${utcInstant(closesAt)}; the session's creator can reopen it.`,
-  );
-}
 
 /**
  * The live events of a committed cart change: cart.updated, and session.updated too while a
@@ -173,33 +130,30 @@ export function createLineWrites(deps: {
     };
     const result = await callCartWrite(call);
     const { verdict, view } = result;
+    const gate = {
+      role: result.role,
+      orderNumber: result.order_number,
+      closesAt: result.closes_at,
+    };
     switch (verdict) {
       case "ok":
       case "unchanged":
         break;
-      case "no_cart":
-        throw notFound("Cart not found");
-      // cart_write() applies the permissions table's rules itself (one statement per change);
-      // the messages come from the table, and authorization.test.ts proves the two agree.
-      case "viewer":
-        throw refusedBy("viewer", ACTION_OF[op], verdict);
-      case "not_creator":
-        throw refusedBy("participant", ACTION_OF[op], verdict);
-      case "ended": {
-        const [order] = await rows<{ number: number }>(orderOfCart(cartId));
-        throw endedError(order);
-      }
-      case "locked": {
-        // The deadline as it is now: a reopen since the refusal would name its new time.
-        const [deadline] = await rows<{ closesAt: string }>(deadlineOfCart(cartId));
-        throw lockedError(deadline?.closesAt ?? call.now);
-      }
+      // The gate's refusals (session_gate(), from the permissions table), worded in one place.
+      case "not_member":
+      case "role":
+      case "ended":
+      case "checked_out":
+      case "locked":
+        throw gateRefusal({ ...gate, verdict }, ACTION_OF[op], { notFound: "Cart not found" })!;
+      case "not_own":
+        throw gateRefusal({ ...gate, verdict: "role" }, "cart.changeAnyLine", {
+          notFound: "Cart not found",
+        })!;
       case "no_product":
         throw notFound("Product not found.");
       case "no_line":
         throw notFound("That item is not in the cart.");
-      case "not_own":
-        throw refusedBy("participant", "cart.changeAnyLine", verdict);
       case "line_full":
         throw conflict(`A line holds at most ${QUANTITY_MAX} of a product.`);
       case "no_removal":

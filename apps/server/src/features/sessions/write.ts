@@ -6,25 +6,24 @@
  *
  * Every write here is the same steps, in this order:
  *   1. a transaction opens;
- *   2. the session's cart row, then its session row, are locked (`SELECT ... FOR UPDATE`: the
- *      order `cart_write()` and checkout take them in, so writes never deadlock), and the
- *      caller's role and the session's status are read as they are now: the role is checked
- *      against the permissions table's action, and the session must be active unless the write
- *      says otherwise. A write waiting behind a checkout, an end or the caller's removal therefore
- *      lands before it or is refused, never after it;
+ *   2. `lock_session()` (db/functions) locks the session's cart row, then its session row (the
+ *      order `cart_write()` and checkout take them in, so writes never deadlock), and asks the
+ *      gate, `session_gate()`, whether the caller may do the write's action now: the caller's role
+ *      against the permissions table, the session active, and the cart open where the action
+ *      needs it, all read as they are now. A write waiting behind a checkout, an end or the
+ *      caller's removal therefore lands before it or is refused, never after it;
  *   3. the change runs;
  *   4. its activity entries are written and the session's version moves once;
  *   5. the transaction commits;
  *   6. the live events go out, and `activity.created` when an entry was written.
  * A refused or failed change rolls back everything and publishes nothing.
  */
-import type { Action, ActivityWrite, Role } from "@cartner/contract";
-import { and, eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { carts, sessionMembers, sessions } from "../../db/schema.ts";
+import type { Action, ActivityWrite, GateVerdict, Role } from "@cartner/contract";
+import { eq, sql } from "drizzle-orm";
+import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { conflict } from "../../lib/errors.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
+import { gateRefusal } from "../../lib/permissions.ts";
 import type { EventBus, Published } from "../realtime/index.ts";
 import { record } from "./activity.ts";
 
@@ -61,6 +60,12 @@ export interface WriteContext {
   cartId: string;
   /** The caller's role as it is now; null for a caller who is not a member. */
   role: Role | null;
+  /**
+   * For a write that is not refused on an ended session (`active: false`): the gate's refusal for
+   * the session's state (ended, checked out, closed by the deadline), for the change to throw
+   * where its own rules put it; null when the session is open to the action.
+   */
+  closed: Error | null;
   now: Date;
 }
 
@@ -78,10 +83,12 @@ export interface SessionWrite<R> {
   /** The 404's message for a caller outside the session ("Session not found" by default). */
   notFound?: string;
   /**
-   * Whether the session must be active: true by default, refused with `ended()` (409 "This
-   * session has ended." by default). false for changes that also apply to an ended session.
+   * Whether the gate refuses the write on a session that is not open to its action (ended, or
+   * past its deadline where the action needs an open cart): true by default. false for changes
+   * that also apply to an ended session, or check it after their own checks (`closed`).
    */
   active?: boolean;
+  /** The refusal for an ended session, for a write with no action (409 "This session has ended."). */
   ended?: () => Error;
   change: (ctx: WriteContext) => Promise<Changed<R>>;
   /** The live events after commit, given the change's result, the session after it, its cart. */
@@ -94,25 +101,13 @@ export interface Written<R> {
   session: SessionRow;
 }
 
-/**
- * Locks the session's cart row, then the session row, and answers them: the start of every
- * write to a session (above), inside its transaction.
- */
-export async function lockSession(
-  tx: Tx,
-  sessionId: string,
-): Promise<{ session: SessionRow; cartId: string } | undefined> {
-  const [cart] = await tx
-    .select({ id: carts.id })
-    .from(carts)
-    .where(eq(carts.sessionId, sessionId))
-    .for("update");
-  const [session] = await tx
-    .select()
-    .from(sessions)
-    .where(eq(sessions.id, sessionId))
-    .for("update");
-  return cart && session ? { session, cartId: cart.id } : undefined;
+/** What `lock_session()` answers: the gate's verdict and what words a refusal. */
+interface Locked {
+  verdict: GateVerdict;
+  role: Role | null;
+  cart_id: string | null;
+  order_number: number | null;
+  closes_at: Date | string | null;
 }
 
 /** Steps 2 to 4 of a write, inside the caller's transaction; answers what to publish after it. */
@@ -121,30 +116,31 @@ async function apply<R>(
   write: SessionWrite<R>,
   now: Date,
 ): Promise<Written<R> & { published: Published[] }> {
-  const locked = await lockSession(tx, write.sessionId);
-  const [member] = locked
-    ? await tx
-        .select({ role: sessionMembers.role })
-        .from(sessionMembers)
-        .where(
-          and(
-            eq(sessionMembers.sessionId, write.sessionId),
-            eq(sessionMembers.userId, write.userId),
-          ),
-        )
-    : [];
-  if (write.action) {
-    requireAllowed(member?.role, write.action, write.notFound ?? "Session not found");
-  }
-  const ended = write.ended ?? (() => conflict("This session has ended."));
-  if (!locked) throw ended();
-  if ((write.active ?? true) && locked.session.status !== "active") throw ended();
+  const [locked] = (await executeRows<Locked>(
+    tx,
+    sql`select * from lock_session(${write.sessionId}::uuid, ${write.userId}::uuid,
+      ${write.action}::text, ${now.toISOString()}::timestamptz)`,
+  )) as [Locked];
+  const refused = gateRefusal(
+    {
+      verdict: locked.verdict,
+      role: locked.role,
+      orderNumber: locked.order_number,
+      closesAt: locked.closes_at,
+    },
+    write.action,
+    { notFound: write.notFound, ended: write.ended },
+  );
+  const forRole = locked.verdict === "not_member" || locked.verdict === "role";
+  if (refused && (forRole || (write.active ?? true) || !locked.cart_id)) throw refused;
+  const [session] = await tx.select().from(sessions).where(eq(sessions.id, write.sessionId));
 
   const changed = await write.change({
     tx,
-    session: locked.session,
-    cartId: locked.cartId,
-    role: member?.role ?? null,
+    session: session!,
+    cartId: locked.cart_id!,
+    role: locked.role,
+    closed: refused,
     now,
   });
 
@@ -161,27 +157,27 @@ async function apply<R>(
     );
   }
   await changed.afterActivity?.(seqs);
-  let session = locked.session;
+  let after = session!;
   if (changed.version !== "unchanged") {
     const [bumped] = await tx
       .update(sessions)
       .set({ version: sql`${sessions.version} + 1`, updatedAt: now })
       .where(eq(sessions.id, write.sessionId))
       .returning();
-    session = bumped!;
+    after = bumped!;
   } else {
     // The change may have written the session row itself (an end, a new code).
     const [fresh] = await tx.select().from(sessions).where(eq(sessions.id, write.sessionId));
-    session = fresh!;
+    after = fresh!;
   }
-  const published = write.events?.(changed.result, session, locked.cartId) ?? [];
+  const published = write.events?.(changed.result, after, locked.cart_id!) ?? [];
   if (entries.length > 0) {
     published.push({
       event: { type: "activity.created", sessionId: write.sessionId },
       members: write.sessionId,
     });
   }
-  return { result: changed.result, session, published };
+  return { result: changed.result, session: after, published };
 }
 
 /**
