@@ -1,6 +1,6 @@
 /**
  * buildApp(): the server as a list of registrations. Each piece is a module of its own: the
- * shutdown hooks (plugins/shutdown.ts), the bus (features/realtime/open-bus.ts), the durable job
+ * shutdown hooks (plugins/shutdown.ts), the bus (features/live/open-bus.ts), the durable job
  * queue (features/jobs), mails sent after their answers (plugins/mail-jobs.ts), the services
  * wiring and its caches (services.ts), authentication
  * (plugins/authenticate.ts), and the routes of every feature; for operators, request ids
@@ -32,8 +32,8 @@ import { paymentRoutes } from "./features/payments/index.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
 import { pushRoutes } from "./features/push/index.ts";
-import { openEventBus } from "./features/realtime/open-bus.ts";
-import { endRefusedUpgrades, liveRoutes } from "./features/realtime/routes.ts";
+import { openEventBus } from "./features/live/open-bus.ts";
+import { endRefusedUpgrades, liveRoutes } from "./features/live/routes.ts";
 import { seriesRoutes } from "./features/series/routes.ts";
 import { inviteLinkRoutes } from "./features/sessions/invite-link-routes.ts";
 import { memberSettingsRoutes } from "./features/sessions/member-settings-routes.ts";

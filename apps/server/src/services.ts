@@ -25,9 +25,9 @@ import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
 import { createPushChannel, createPushSubscriptions } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
-import type { EventBus } from "./features/realtime/bus.ts";
-import { invalidateReadsOnWrite, linkCachesToBus } from "./features/realtime/caches.ts";
-import { createLiveHub } from "./features/realtime/hub.ts";
+import type { EventBus } from "./features/live/bus.ts";
+import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
+import { createLiveHub } from "./features/live/hub.ts";
 import {
   createNotificationService,
   createQuietHold,

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
-import { createPostgresBus, LIVE_CHANNEL } from "../../src/features/realtime/bus.ts";
+import { createPostgresBus, LIVE_CHANNEL } from "../../src/features/live/bus.ts";
 
 /** A logger that keeps its warnings, for what the bus says when a NOTIFY fails. */
 function keptLog() {

@@ -6,7 +6,7 @@ import type { User } from "@cartner/contract";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Mailer } from "../mail/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import type { TokenService } from "./tokens.ts";
 
 export interface AuthDeps {

@@ -5,7 +5,7 @@ import { carts } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSession, type SessionWrite } from "../sessions/index.ts";
 import { ADDER_LEFT_MESSAGE } from "./line-writes.ts";
 

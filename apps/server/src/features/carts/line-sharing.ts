@@ -6,7 +6,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeLineSetting } from "./line-setting.ts";
 import { cartChanged } from "./line-writes.ts";
 import type { CartReads } from "./reads.ts";

@@ -4,7 +4,7 @@ import { executeRows, type Database, type Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeLineSetting } from "./line-setting.ts";
 import { cartChanged } from "./line-writes.ts";
 import type { CartReads } from "./reads.ts";

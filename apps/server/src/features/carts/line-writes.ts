@@ -15,7 +15,7 @@ import { groupCommit, groupCommitBy } from "../../lib/group-commit.ts";
 import type { Media } from "../../lib/media.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus, Published } from "../realtime/index.ts";
+import type { EventBus, Published } from "../live/index.ts";
 import { announceActivity } from "../sessions/index.ts";
 import { cartOf, type CartView } from "./view.ts";
 

@@ -3,7 +3,7 @@ import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import type { SessionService } from "../sessions/index.ts";
 import { createLineSharing } from "./line-sharing.ts";
 import { createLineStaple } from "./line-staple.ts";

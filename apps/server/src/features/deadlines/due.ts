@@ -14,7 +14,7 @@ import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSession, type TypedEntry, type WriteContext } from "../sessions/index.ts";
 import { remindDue } from "./reminders.ts";
 import { deadlineEvents, deadlineIn, type DueJob } from "./service.ts";

@@ -9,7 +9,7 @@ import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import type { SessionService } from "../sessions/index.ts";
 import { createDeadlineDue, type AutoCheckout } from "./due.ts";
 import { createReminders, type ReminderJob } from "./reminders.ts";

@@ -24,7 +24,7 @@ import { deadlineReminders, sessionDeadlines } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, invalidFields } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { remindDue } from "./reminders.ts";
 import {
   toMembers,

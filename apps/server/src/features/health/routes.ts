@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Database } from "../../db/client.ts";
 import { route } from "../../lib/endpoint.ts";
 import { AppError } from "../../lib/errors.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { CHECK_TIMEOUT_MS, migrationsCheck, readiness, within } from "./readiness.ts";
 
 export const healthRoutes =

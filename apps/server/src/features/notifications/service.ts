@@ -21,7 +21,7 @@ import type { Db } from "../../db/client.ts";
 import { notificationPreferences, notifications, sessionMembers, users } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { TrackJob } from "../../plugins/mail-jobs.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { noticeCartChange } from "./feeds.ts";
 import type { Channel, NotifyInput, OutgoingNotice, PerReader } from "./types.ts";
 

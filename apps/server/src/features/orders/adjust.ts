@@ -23,7 +23,7 @@ import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { invalidFields, notFound } from "../../lib/errors.ts";
 import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";

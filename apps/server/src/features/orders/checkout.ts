@@ -25,7 +25,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict } from "../../lib/errors.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { afterCheckout } from "../series/index.ts";
 import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
 import { partMoves, post } from "../ledger/index.ts";

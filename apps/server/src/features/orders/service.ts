@@ -23,7 +23,7 @@ import { requireAllowed } from "../../lib/permissions.ts";
 import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } from "./adjust.ts";
 import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
 import { formatMoney } from "../../lib/money.ts";

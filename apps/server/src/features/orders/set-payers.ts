@@ -10,7 +10,7 @@ import { fromCents, orderNumber, type SetPayersBody } from "@cartner/contract";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict } from "../../lib/errors.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";

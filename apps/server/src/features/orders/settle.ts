@@ -9,7 +9,7 @@
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import {
   claimsOf,

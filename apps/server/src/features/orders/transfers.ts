@@ -20,7 +20,7 @@ import { orders } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { conflict, invalidFields } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { writeSessionsTogether } from "../sessions/index.ts";
 import { peopleOf } from "./checkout.ts";
 import { formatMoney } from "../../lib/money.ts";

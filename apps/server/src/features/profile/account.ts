@@ -39,7 +39,7 @@ import { hashPassword, verifyPassword } from "../auth/index.ts";
 import { owingOf, pairsOfOrder, post, settlementOf, type Pair } from "../ledger/index.ts";
 import { sharesOf, unsettledShares } from "../orders/index.ts";
 import { exportAccount } from "./export.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import {
   endInTransaction,
   linesTakenEvents,

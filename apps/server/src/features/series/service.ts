@@ -22,7 +22,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { deadlineIn, startDeadline } from "../deadlines/index.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import {
   newSessionCode,
   toMembers,

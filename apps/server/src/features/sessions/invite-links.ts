@@ -18,7 +18,7 @@ import { inviteLinks, sessionMembers, sessions, users } from "../../db/schema.ts
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import type { SessionService } from "./service.ts";
 import { toMembers, writeSession } from "./write.ts";
 

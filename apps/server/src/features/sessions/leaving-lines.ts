@@ -13,7 +13,7 @@ import {
 import { sql } from "drizzle-orm";
 import { executeRows, type Tx } from "../../db/client.ts";
 import { AppError, conflict, invalidFields } from "../../lib/errors.ts";
-import type { Published } from "../realtime/index.ts";
+import type { Published } from "../live/index.ts";
 import { toMembers, type SessionRow, type TypedEntry } from "./write.ts";
 
 interface LeavingLine {

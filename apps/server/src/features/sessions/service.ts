@@ -15,7 +15,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
 import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../realtime/index.ts";
+import type { EventBus } from "../live/index.ts";
 import { listActivity } from "./activity.ts";
 import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 import { newSessionCode } from "./codes.ts";

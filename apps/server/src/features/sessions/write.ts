@@ -24,7 +24,7 @@ import { executeRows, type Db, type Tx } from "../../db/client.ts";
 import { sessions } from "../../db/schema.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
-import type { EventBus, Published } from "../realtime/index.ts";
+import type { EventBus, Published } from "../live/index.ts";
 import { record } from "./activity.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;
