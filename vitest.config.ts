@@ -70,7 +70,7 @@ export default defineConfig(async () => {
                   "test/process/backup.test.ts",
                   "test/process/upgrade.test.ts",
                 ],
-                // The fuzz walk runs once, on the embedded default (issue 15).
+                // The fuzz walk runs once, on the embedded default.
                 ["test/api/fuzz.test.ts"],
               ),
             ]

@@ -21,7 +21,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "..");
-const documents = ["README.md", "docs/guide.md", "docs/testing.md", "docs/ARCHITECTURE.md"];
+const documents = [
+  "README.md",
+  "docs/guide.md",
+  "docs/testing.md",
+  "docs/ARCHITECTURE.md",
+  "docs/configuration.md",
+];
 
 /** Where the docs' shortened paths start (`features/auth/` means `apps/server/src/features/auth/`). */
 const roots = [

@@ -66,7 +66,7 @@ export const PRICE_SLIDER_MIN = 0;
 export const PRICE_SLIDER_MAX = 1000;
 export const PRICE_SLIDER_GAP = 10;
 
-// Deadlines (API.md "Deadlines and series"), kept apart from their schemas so that the lobby and
+// Deadlines, kept apart from their schemas so that the lobby and
 // the cart page can import them without zod.
 /** A reminder is 1 minute to 7 days (10,080 minutes) before the deadline. */
 export const REMIND_MINUTES_MIN = 1;

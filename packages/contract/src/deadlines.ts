@@ -1,5 +1,5 @@
 /**
- * A session's deadline (API.md "Deadlines and series"): the instant its cart closes, the
+ * A session's deadline: the instant its cart closes, the
  * reminders before it (minutes before `closesAt`), whether the creator's checkout happens on its
  * own at that instant, and whether it has passed (`locked`: every cart write answers 409
  * CART_LOCKED). An instant, not a wall-clock time: entered in the creator's time zone, shown in

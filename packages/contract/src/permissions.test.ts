@@ -41,7 +41,7 @@ describe("the permissions table", () => {
     ["cart.clear", { creator: 1, participant: 0, viewer: 0, pending: 0, stranger: 0 }],
     ["session.invite", { creator: 1, participant: 0, viewer: 0, pending: 0, stranger: 0 }],
     ["session.leave", { creator: 0, participant: 1, viewer: 1, pending: 1, stranger: 0 }],
-  ] as const)("%s follows DESIGN section 4", (action, expected) => {
+  ] as const)("%s follows the roles table", (action, expected) => {
     const got = Object.fromEntries(CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
     expect(got).toEqual(expected);
   });
@@ -77,7 +77,7 @@ describe("the permissions table", () => {
     // Each who paid the shop settles what is owed to them.
     ["order.confirm", { payee: 1, payer: 1, sharer: 0, stranger: 0 }],
     ["order.mail", { payee: 1, payer: 0, sharer: 0, stranger: 0 }],
-  ] as const)("%s follows DESIGN sections 9 and 11", (action, expected) => {
+  ] as const)("%s follows the orders' roles", (action, expected) => {
     const got = Object.fromEntries(ORDER_CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
     expect(got).toEqual(expected);
     expect(refusal("stranger", action)).toEqual({ status: 404 });

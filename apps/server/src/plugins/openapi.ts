@@ -26,7 +26,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: "Cartner API",
         version: "0.1.0",
-        description: "Shop together: shared sessions, one live cart, a fair split. See API.md.",
+        description: "Shop together: shared sessions, one live cart, a fair split.",
       },
       servers: [{ url: "/" }],
       components: {

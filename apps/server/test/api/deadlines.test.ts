@@ -1,5 +1,5 @@
 /**
- * Session deadlines through the API (API.md "Deadlines and series"), on PGlite and PostgreSQL,
+ * Session deadlines through the API, on PGlite and PostgreSQL,
  * with pg-boss's TestClock: the app's clock follows it and the queue's wake-ups wait for it, so a
  * test sets a deadline hours ahead and jumps there without sleeping. Setting, moving, clearing and
  * reopening (creator only, logged, live); bad input; the lock at the deadline to the millisecond

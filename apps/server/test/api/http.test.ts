@@ -118,7 +118,7 @@ describe("API hygiene", () => {
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  it("publishes the OpenAPI document with the auth calls of API.md", async () => {
+  it("publishes the OpenAPI document with the auth calls", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
     expect(res.statusCode).toBe(200);
     const doc = res.json();

@@ -30,7 +30,7 @@ async function listOk(query = ""): Promise<{ products: Product[]; total: number 
 }
 
 describe("the seeded catalog", () => {
-  it("has at least 48 products, 5 or more per category, in API.md's shape", async () => {
+  it("has at least 48 products, 5 or more per category, in the API's shape", async () => {
     const { products: all, total } = await listOk();
     expect(total).toBe(all.length);
     expect(total).toBeGreaterThanOrEqual(48);

@@ -1,6 +1,6 @@
 /**
  * The reference split, in exact fractions of a cent, written from the rules (decision 019 and the
- * split policy as API.md states it), not from the server's or the contract's split code: each
+ * split policy as the API states it), not from the server's or the contract's split code: each
  * line is carried by its sharers in equal parts, else by the policy (the adder; every member
  * equally; members by weight, 100 when none is named, the adder when every weight is 0). The
  * order's fees (1 %) and tax (13 %) are the shop's, each rounded half up on the order's subtotal;

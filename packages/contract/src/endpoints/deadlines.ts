@@ -1,4 +1,4 @@
-/** A session's deadline (API.md "Deadlines and series"): set, move, clear, reopen. */
+/** A session's deadline: set, move, clear, reopen. */
 import { ReopenBodySchema, SetDeadlineBodySchema } from "../deadlines.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 import { SessionResponseSchema } from "./envelopes.ts";

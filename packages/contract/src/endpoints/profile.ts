@@ -53,7 +53,7 @@ export const profileEndpoints = {
   },
   "DELETE /api/users/me": {
     summary:
-      "Delete your account (password required; with shares not yet settled, 409 UNSETTLED_SHARES lists them unless acknowledgeUnsettled is true); see DESIGN sections 9 and 10",
+      "Delete your account (password required; with shares not yet settled, 409 UNSETTLED_SHARES lists them unless acknowledgeUnsettled is true)",
     access: "user",
     body: DeleteAccountBodySchema,
     responses: { 204: z.null().describe("No content") },

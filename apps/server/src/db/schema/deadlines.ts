@@ -1,5 +1,5 @@
 /**
- * Deadlines (API.md "Deadlines and series"): when a session's cart closes, stored as an instant
+ * Deadlines: when a session's cart closes, stored as an instant
  * (docs/decisions/018-time-zones.md), and the reminders already sent for it.
  */
 import { sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Session deadlines (API.md "Deadlines and series"): the creator's calls (service.ts), what the
+ * Session deadlines: the creator's calls (service.ts), what the
  * deadline's times bring (due.ts: reminders, the lock's entry, the automatic checkout) and the
  * reminders themselves (reminders.ts, `sendReminder()`). `createDeadlines()` wires them to the job
  * queue; `start()` takes the queues' jobs and sweeps deadlines that passed while no server ran.
