@@ -31,7 +31,12 @@ interface WriteCall {
   user: string;
   product: string | null;
   line: string | null;
-  amount: number | null;
+  /** How many an add puts in. */
+  quantity: number | null;
+  /** A step: +1 or -1. */
+  change: 1 | -1 | null;
+  /** Restore's window: how long after a removal it can still be undone. */
+  restoreSeconds: number | null;
   now: string;
 }
 
@@ -83,8 +88,9 @@ export function createLineWrites(deps: {
   const writeOne = async (call: WriteCall): Promise<WriteResult> => {
     const [result] = await rows<WriteResult>(sql`
       select * from cart_write(${call.op}::text, ${call.cart}::uuid, ${call.user}::uuid,
-        ${call.product}::uuid, ${call.line}::uuid, ${call.amount}::integer,
-        ${QUANTITY_MAX}::integer, ${call.now}::timestamptz)`);
+        ${call.product}::uuid, ${call.line}::uuid, ${call.quantity}::integer,
+        ${call.change}::integer, ${call.restoreSeconds}::integer, ${QUANTITY_MAX}::integer,
+        ${call.now}::timestamptz)`);
     return result!;
   };
   const runBatch = async (calls: WriteCall[]) => {
@@ -117,7 +123,13 @@ export function createLineWrites(deps: {
     op: WriteOp,
     cartId: string,
     user: User,
-    target: { productId?: string; lineId?: string | undefined; amount?: number } = {},
+    target: {
+      productId?: string;
+      lineId?: string | undefined;
+      quantity?: number;
+      change?: 1 | -1;
+      restoreSeconds?: number;
+    } = {},
   ): Promise<Cart> {
     const call: WriteCall = {
       op,
@@ -125,7 +137,9 @@ export function createLineWrites(deps: {
       user: user._id,
       product: target.productId ?? null,
       line: target.lineId ?? null,
-      amount: target.amount ?? null,
+      quantity: target.quantity ?? null,
+      change: target.change ?? null,
+      restoreSeconds: target.restoreSeconds ?? null,
       now: clock.now().toISOString(),
     };
     const result = await callCartWrite(call);
@@ -187,17 +201,17 @@ export function createLineWrites(deps: {
   }
 
   function add(cartId: string, user: User, productId: string, quantity: number) {
-    return write("add", cartId, user, { productId, amount: quantity });
+    return write("add", cartId, user, { productId, quantity });
   }
 
   function changeQuantity(
     cartId: string,
     user: User,
     productId: string,
-    delta: 1 | -1,
+    change: 1 | -1,
     lineId?: string,
   ) {
-    return write("step", cartId, user, { productId, lineId, amount: delta });
+    return write("step", cartId, user, { productId, lineId, change });
   }
 
   function removeLine(cartId: string, user: User, productId: string, lineId?: string) {
@@ -209,7 +223,7 @@ export function createLineWrites(deps: {
    * pays for it is unchanged; only for the member who removed it, within RESTORE_WINDOW_SECONDS.
    */
   function restoreLine(cartId: string, user: User, lineId: string) {
-    return write("restore", cartId, user, { lineId, amount: RESTORE_WINDOW_SECONDS });
+    return write("restore", cartId, user, { lineId, restoreSeconds: RESTORE_WINDOW_SECONDS });
   }
 
   /** Empties the cart: the creator's (cart.clear), one cart_write() call like the others. */
