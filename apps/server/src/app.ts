@@ -198,7 +198,7 @@ export async function buildApp(
       await api.register(memberRoutes(services.members));
       await api.register(seriesRoutes(services.series));
       await api.register(deadlineRoutes(services.deadlines));
-      await api.register(cartRoutes(services.carts, readCache));
+      await api.register((scope) => cartRoutes(scope, { ...services.carts, cache: readCache }));
       await api.register(
         orderRoutes(services.orders, clock, config.currency, services.profile.timeZoneOf),
       );

@@ -7,7 +7,8 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
-import { createCartService } from "./features/carts/service.ts";
+import type { CartDeps } from "./features/carts/deps.ts";
+import { createCartWriteQueue } from "./features/carts/write-queue.ts";
 import { createDeadlines } from "./features/deadlines/index.ts";
 import {
   countedMailer,
@@ -198,18 +199,21 @@ export async function createServices(input: {
       auth.disconnect(userId);
     },
   });
-  const carts = createCartService({
+  const carts: CartDeps = {
     media,
     db,
     rows: database.rows,
     clock,
     sessions,
     events,
-    // Changes waiting share a commit: on the embedded database, which runs one statement at a
-    // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
-    batching: database.kind === "pglite" ? "all" : "per-cart",
+    writes: createCartWriteQueue({
+      rows: database.rows,
+      // Changes waiting share a commit: on the embedded database, which runs one statement at a
+      // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
+      batching: database.kind === "pglite" ? "all" : "per-cart",
+    }),
     notices: notifications,
-  });
+  };
   const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
   // Each instance works the queue; a series' next session starts once whichever claims it.
   await input.jobs.work("series.start", series.start);
