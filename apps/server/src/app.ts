@@ -179,7 +179,9 @@ export async function buildApp(
   endRefusedUpgrades(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(database, events, devOutbox));
+      await api.register((scope) =>
+        healthRoutes(scope, { database, bus: events, devMailbox: devOutbox }),
+      );
       await api.register(
         liveRoutes({
           hub: services.hub,
@@ -190,7 +192,7 @@ export async function buildApp(
       await api.register(avatarRoutes);
       await api.register(profileRoutes(services.profile, services.account));
       await api.register(authRoutes(auth, config.authRateLimit));
-      await api.register(productRoutes(services.catalog));
+      await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
       await api.register(sessionRoutes(services.sessions, readCache));
       await api.register(membershipRoutes(services.membership, config.authRateLimit, readCache));
       await api.register(memberSettingsRoutes(services.memberSettings));
