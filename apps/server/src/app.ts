@@ -213,8 +213,10 @@ export async function buildApp(
           timeZoneOf: services.profile.timeZoneOf,
         }),
       );
-      await api.register(notificationRoutes(services.notifications));
-      await api.register(pushRoutes(services.pushSubscriptions, services.vapidPublicKey));
+      await api.register((scope) => notificationRoutes(scope, { notices: services.notifications }));
+      await api.register((scope) =>
+        pushRoutes(scope, { ...services.push, publicKey: services.vapidPublicKey }),
+      );
     },
     { prefix: "/api" },
   );

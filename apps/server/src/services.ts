@@ -24,7 +24,7 @@ import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
-import { createPushChannel, createPushSubscriptions } from "./features/push/index.ts";
+import { createPushChannel, type PushDeps } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
@@ -117,11 +117,7 @@ export async function createServices(input: {
   const mails = createMailQueue(input.jobs, app.log, heldUntil);
   // The channels that reach people away from the app; the notification service calls deliver().
   const vapid = config.vapid ?? secrets.vapid;
-  const pushSubscriptions = createPushSubscriptions({
-    db,
-    clock,
-    serviceOrigins: config.pushServiceOrigins,
-  });
+  const push: PushDeps = { db, clock, serviceOrigins: config.pushServiceOrigins };
   const pushFetch = createPublicFetch({
     protocols: ["https:"],
     trustedOrigins: config.pushServiceOrigins,
@@ -274,7 +270,7 @@ export async function createServices(input: {
     hub,
     jobs: input.jobs,
     mails,
-    pushSubscriptions,
+    push,
     vapidPublicKey: vapid.publicKey,
     channels,
   };
