@@ -179,7 +179,9 @@ export async function buildApp(
   endRefusedUpgrades(app);
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(database, events, devOutbox));
+      await api.register((scope) =>
+        healthRoutes(scope, { database, bus: events, devMailbox: devOutbox }),
+      );
       await api.register(
         liveRoutes({
           hub: services.hub,
@@ -190,7 +192,7 @@ export async function buildApp(
       await api.register(avatarRoutes);
       await api.register(profileRoutes(services.profile, services.account));
       await api.register(authRoutes(auth, config.authRateLimit));
-      await api.register(productRoutes(services.catalog));
+      await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
       await api.register(sessionRoutes(services.sessions, readCache));
       await api.register(membershipRoutes(services.membership, config.authRateLimit, readCache));
       await api.register(memberSettingsRoutes(services.memberSettings));
@@ -198,7 +200,7 @@ export async function buildApp(
       await api.register(memberRoutes(services.members));
       await api.register(seriesRoutes(services.series));
       await api.register(deadlineRoutes(services.deadlines));
-      await api.register(cartRoutes(services.carts, readCache));
+      await api.register((scope) => cartRoutes(scope, { ...services.carts, cache: readCache }));
       await api.register(
         orderRoutes(services.orders, clock, config.currency, services.profile.timeZoneOf),
       );
@@ -211,8 +213,10 @@ export async function buildApp(
           timeZoneOf: services.profile.timeZoneOf,
         }),
       );
-      await api.register(notificationRoutes(services.notifications));
-      await api.register(pushRoutes(services.pushSubscriptions, services.vapidPublicKey));
+      await api.register((scope) => notificationRoutes(scope, { notices: services.notifications }));
+      await api.register((scope) =>
+        pushRoutes(scope, { ...services.push, publicKey: services.vapidPublicKey }),
+      );
     },
     { prefix: "/api" },
   );

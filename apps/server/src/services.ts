@@ -7,7 +7,8 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
-import { createCartService } from "./features/carts/service.ts";
+import type { CartDeps } from "./features/carts/deps.ts";
+import { createCartWriteQueue } from "./features/carts/write-queue.ts";
 import { createDeadlines } from "./features/deadlines/index.ts";
 import {
   countedMailer,
@@ -23,7 +24,7 @@ import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
-import { createPushChannel, createPushSubscriptions } from "./features/push/index.ts";
+import { createPushChannel, type PushDeps } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
@@ -116,11 +117,7 @@ export async function createServices(input: {
   const mails = createMailQueue(input.jobs, app.log, heldUntil);
   // The channels that reach people away from the app; the notification service calls deliver().
   const vapid = config.vapid ?? secrets.vapid;
-  const pushSubscriptions = createPushSubscriptions({
-    db,
-    clock,
-    serviceOrigins: config.pushServiceOrigins,
-  });
+  const push: PushDeps = { db, clock, serviceOrigins: config.pushServiceOrigins };
   const pushFetch = createPublicFetch({
     protocols: ["https:"],
     trustedOrigins: config.pushServiceOrigins,
@@ -198,18 +195,21 @@ export async function createServices(input: {
       auth.disconnect(userId);
     },
   });
-  const carts = createCartService({
+  const carts: CartDeps = {
     media,
     db,
     rows: database.rows,
     clock,
     sessions,
     events,
-    // Changes waiting share a commit: on the embedded database, which runs one statement at a
-    // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
-    batching: database.kind === "pglite" ? "all" : "per-cart",
+    writes: createCartWriteQueue({
+      rows: database.rows,
+      // Changes waiting share a commit: on the embedded database, which runs one statement at a
+      // time, across carts; on PostgreSQL per cart, carts side by side (decision 012).
+      batching: database.kind === "pglite" ? "all" : "per-cart",
+    }),
     notices: notifications,
-  });
+  };
   const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
   // Each instance works the queue; a series' next session starts once whichever claims it.
   await input.jobs.work("series.start", series.start);
@@ -270,7 +270,7 @@ export async function createServices(input: {
     hub,
     jobs: input.jobs,
     mails,
-    pushSubscriptions,
+    push,
     vapidPublicKey: vapid.publicKey,
     channels,
   };

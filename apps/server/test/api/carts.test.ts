@@ -648,7 +648,7 @@ describe("group commit (decision 012)", () => {
       user: f.people.participant.userId,
       product,
       line: null,
-      amount: 1,
+      quantity: 1,
       now,
     });
     const answers = await t.database.rows<{ verdict: string; error: string | null }>(

@@ -238,7 +238,7 @@ describe("the lock at the deadline", () => {
     // refused too (cart_write() with its own time, as a batch would run it), so none follows it.
     const [late] = await t.database.rows<{ verdict: string }>(
       sql`select verdict from cart_write('add', ${f.cartId}::uuid, ${f.people.Ben.userId}::uuid,
-        ${b!._id}::uuid, null, 1, 99, ${iso(closesAt - 1000)}::timestamptz)`,
+        ${b!._id}::uuid, null, 1, null, null, 99, ${iso(closesAt - 1000)}::timestamptz)`,
     );
     expect(late!.verdict).toBe("locked");
     // No order: the creator checks out by hand (or reopens).

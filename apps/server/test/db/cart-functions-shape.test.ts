@@ -42,7 +42,9 @@ interface Write {
   user: string;
   product?: string;
   line?: string;
-  amount?: number;
+  quantity?: number;
+  change?: 1 | -1;
+  restoreSeconds?: number;
   max?: number;
 }
 
@@ -52,7 +54,8 @@ const now = () => new Date().toISOString();
 async function write(w: Write) {
   const [row] = await t.database.rows(sql`
     select * from cart_write(${w.op}::text, ${f.cartId}::uuid, ${w.user}::uuid,
-      ${w.product ?? null}::uuid, ${w.line ?? null}::uuid, ${w.amount ?? null}::integer,
+      ${w.product ?? null}::uuid, ${w.line ?? null}::uuid, ${w.quantity ?? null}::integer,
+      ${w.change ?? null}::integer, ${w.restoreSeconds ?? null}::integer,
       ${w.max ?? QUANTITY_MAX}::integer, ${now()}::timestamptz)`);
   return CartWriteResultSchema.parse(row);
 }
@@ -69,18 +72,18 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
   it("cart_write: add, change quantity, remove, restore, and what the view then holds", async () => {
     const ben = f.people.participant.userId;
     const ann = f.people.creator.userId;
-    const added = await expectVerdict({ op: "add", user: ben, product: milk, amount: 2 }, "ok");
+    const added = await expectVerdict({ op: "add", user: ben, product: milk, quantity: 2 }, "ok");
     const line = added.view!.lines.find((l) => l.productId === milk)!;
     expect([line.quantity, line.userId]).toEqual([2, ben]);
-    await expectVerdict({ op: "add", user: ann, product: bread, amount: 1 }, "ok");
-    await expectVerdict({ op: "step", user: ben, product: milk, amount: 1 }, "ok");
-    await expectVerdict({ op: "step", user: ben, product: milk, amount: -1 }, "ok");
-    await expectVerdict({ op: "step", user: ann, product: bread, amount: -1 }, "unchanged");
+    await expectVerdict({ op: "add", user: ann, product: bread, quantity: 1 }, "ok");
+    await expectVerdict({ op: "step", user: ben, product: milk, change: 1 }, "ok");
+    await expectVerdict({ op: "step", user: ben, product: milk, change: -1 }, "ok");
+    await expectVerdict({ op: "step", user: ann, product: bread, change: -1 }, "unchanged");
     // The creator changes anyone's line, by its id.
-    await expectVerdict({ op: "step", user: ann, product: milk, line: line.id, amount: 1 }, "ok");
+    await expectVerdict({ op: "step", user: ann, product: milk, line: line.id, change: 1 }, "ok");
     await expectVerdict({ op: "remove", user: ben, product: milk }, "ok");
     const restored = await expectVerdict(
-      { op: "restore", user: ben, line: line.id, amount: RESTORE_WINDOW_SECONDS },
+      { op: "restore", user: ben, line: line.id, restoreSeconds: RESTORE_WINDOW_SECONDS },
       "ok",
     );
     expect(restored.view!.lines.find((l) => l.id === line.id)?.quantity).toBe(3);
@@ -118,40 +121,43 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
     const vic = f.people.viewer.userId;
     const pat = f.people.pending.userId;
     const sam = f.people.stranger.userId;
-    const viewer = await expectVerdict({ op: "add", user: vic, product: milk, amount: 1 }, "role");
+    const viewer = await expectVerdict(
+      { op: "add", user: vic, product: milk, quantity: 1 },
+      "role",
+    );
     expect(viewer.role).toBe("viewer");
-    await expectVerdict({ op: "add", user: pat, product: milk, amount: 1 }, "not_member");
-    await expectVerdict({ op: "add", user: sam, product: milk, amount: 1 }, "not_member");
+    await expectVerdict({ op: "add", user: pat, product: milk, quantity: 1 }, "not_member");
+    await expectVerdict({ op: "add", user: sam, product: milk, quantity: 1 }, "not_member");
     const clear = await expectVerdict({ op: "clear", user: ben }, "role");
     expect(clear.role).toBe("participant");
     await expectVerdict(
-      { op: "add", user: ben, product: "00000000-0000-4000-8000-000000000000", amount: 1 },
+      { op: "add", user: ben, product: "00000000-0000-4000-8000-000000000000", quantity: 1 },
       "no_product",
     );
-    await expectVerdict({ op: "step", user: ben, product: scarce.id, amount: 1 }, "no_line");
+    await expectVerdict({ op: "step", user: ben, product: scarce.id, change: 1 }, "no_line");
     const annLine = (
-      await expectVerdict({ op: "add", user: ann, product: scarce.id, amount: 1 }, "ok")
+      await expectVerdict({ op: "add", user: ann, product: scarce.id, quantity: 1 }, "ok")
     ).view!.lines.find((l) => l.productId === scarce.id && l.userId === ann)!;
     await expectVerdict(
-      { op: "step", user: ben, product: scarce.id, line: annLine.id, amount: 1 },
+      { op: "step", user: ben, product: scarce.id, line: annLine.id, change: 1 },
       "not_own",
     );
     const stock = await expectVerdict(
-      { op: "add", user: ben, product: scarce.id, amount: scarce.stock },
+      { op: "add", user: ben, product: scarce.id, quantity: scarce.stock },
       "stock",
     );
     expect([stock.product_stock, stock.already_in_cart]).toEqual([scarce.stock, 1]);
-    await expectVerdict({ op: "add", user: ben, product: bread, amount: 3, max: 2 }, "line_full");
+    await expectVerdict({ op: "add", user: ben, product: bread, quantity: 3, max: 2 }, "line_full");
     await expectVerdict(
-      { op: "restore", user: ben, line: annLine.id, amount: RESTORE_WINDOW_SECONDS },
+      { op: "restore", user: ben, line: annLine.id, restoreSeconds: RESTORE_WINDOW_SECONDS },
       "no_removal",
     );
     // Ann removes her line and adds the product again: undoing the removal is refused, since
     // she has that product on a line again.
     await expectVerdict({ op: "remove", user: ann, product: scarce.id }, "ok");
-    await expectVerdict({ op: "add", user: ann, product: scarce.id, amount: 1 }, "ok");
+    await expectVerdict({ op: "add", user: ann, product: scarce.id, quantity: 1 }, "ok");
     await expectVerdict(
-      { op: "restore", user: ann, line: annLine.id, amount: RESTORE_WINDOW_SECONDS },
+      { op: "restore", user: ann, line: annLine.id, restoreSeconds: RESTORE_WINDOW_SECONDS },
       "line_exists",
     );
   });
@@ -165,15 +171,17 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
       user: w.user,
       product: w.product ?? null,
       line: w.line ?? null,
-      amount: w.amount ?? null,
+      quantity: w.quantity ?? null,
+      change: w.change ?? null,
+      restoreSeconds: w.restoreSeconds ?? null,
       now: now(),
     });
     const calls = [
-      call({ op: "add", user: ben, product: milk, amount: 1 }),
-      call({ op: "add", user: vic, product: milk, amount: 1 }),
+      call({ op: "add", user: ben, product: milk, quantity: 1 }),
+      call({ op: "add", user: vic, product: milk, quantity: 1 }),
       // An unknown operation raises inside cart_write_core(): that change alone is rolled back.
       call({ op: "explode" as Write["op"], user: ben }),
-      call({ op: "step", user: ben, product: milk, amount: 1 }),
+      call({ op: "step", user: ben, product: milk, change: 1 }),
     ];
     const rows = await t.database.rows(
       sql`select * from cart_write_batch(${JSON.stringify(calls)}::json, ${QUANTITY_MAX}::integer)`,
@@ -199,7 +207,7 @@ describe("the cart functions' answers parse with the contract's schemas", () => 
     const end = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/end`);
     expect(end.statusCode, end.body).toBe(200);
     await expectVerdict(
-      { op: "add", user: f.people.participant.userId, product: milk, amount: 1 },
+      { op: "add", user: f.people.participant.userId, product: milk, quantity: 1 },
       "ended",
     );
     const [ended] = (await t.database.rows<{ view: unknown }>(

@@ -226,7 +226,7 @@ it("while its LISTEN connection is down, an instance answers from the database, 
     // Changes one cannot hear of, made in the database as another instance would: Ben adds a
     // line (cart_write(), as every instance writes) and his auth sessions are revoked.
     const { rows } = await direct.query(
-      "select verdict from cart_write('add', $1, $2, $3, null, 1, 99, now())",
+      "select verdict from cart_write('add', $1, $2, $3, null, 1, null, null, 99, now())",
       [cartId, ben.userId, products[0]!._id],
     );
     expect(rows[0].verdict).toBe("ok");

@@ -1,7 +1,9 @@
 -- cart_write_batch(writes, max): a batch of cart changes (a JSON array) in one statement and one
 -- commit, each change through cart_write_core() in a subtransaction of its own (an unexpected
 -- failure rolls back that change alone and answers 'error'). One row per change, in order; each
--- cart's view comes once, on the row of its last change.
+-- cart's view comes once, on the row of its last change. A change's keys are cart_write()'s
+-- arguments without `p_`, in camel case: op, cart, user, product, line, quantity, change,
+-- restoreSeconds, now.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_write_batch(p_writes json, p_max integer)
@@ -31,7 +33,8 @@ BEGIN
       v_carts[n] := (w->>'cart')::uuid;
       SELECT * INTO r FROM cart_write_core(
         w->>'op', v_carts[n], (w->>'user')::uuid, (w->>'product')::uuid,
-        (w->>'line')::uuid, (w->>'amount')::integer, p_max, (w->>'now')::timestamptz);
+        (w->>'line')::uuid, (w->>'quantity')::integer, (w->>'change')::integer,
+        (w->>'restoreSeconds')::integer, p_max, (w->>'now')::timestamptz);
       v_verdicts[n] := r.verdict;
       v_stocks[n] := r.product_stock;
       v_already[n] := r.already_in_cart;

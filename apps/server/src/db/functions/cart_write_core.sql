@@ -1,8 +1,9 @@
--- cart_write_core(op, cart, user, product, line, amount, max, now): one cart change (add, step
--- +1/-1, remove a line, restore a removed line, clear). Who may make it, and when, is
--- session_gate()'s answer for the operation's action (member, role, active cart, not past the
--- session's deadline: `now` against its closes_at, read under the cart's lock, so a write lands
--- before the deadline or is refused; nor after the lock's entry, so none follows it in the log);
+-- cart_write_core(op, cart, user, product, line, quantity, change, restore_seconds, max, now):
+-- one cart change (add, step +1/-1, remove a line, restore a removed line, clear). Who may make
+-- it, and when, is session_gate()'s answer for the operation's action (member, role, active
+-- cart, not past the session's deadline: `now` against its closes_at, read under the cart's
+-- lock, so a write lands before the deadline or is refused; nor after the lock's entry, so none
+-- follows it in the log);
 -- then the line's own rules: stock across the cart's lines, at most `max` per line, another's
 -- line only where the table allows cart.changeAnyLine, and no step or restore of a line whose
 -- adder is no longer a member (such a line can only be removed). Locks the cart row first, bumps
@@ -13,11 +14,13 @@
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 -- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
 -- quantity, sharers, staple mark, added time) for the member who removed it, within the window
--- the server passes in p_amount (seconds): re-adding the product instead would make the undoer its adder,
--- and so its payer under the "by adder" split.
+-- the server passes in p_restore_seconds: re-adding the product instead would make the undoer its
+-- adder, and so its payer under the "by adder" split.
+-- Each number has its own argument, named as the route names it: p_quantity (how many 'add' puts
+-- in), p_change (a step: +1 or -1), p_restore_seconds (restore's window); the others are NULL.
 CREATE OR REPLACE FUNCTION cart_write_core(
-  p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_amount integer,
-  p_max integer, p_now timestamptz,
+  p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_quantity integer,
+  p_change integer, p_restore_seconds integer, p_max integer, p_now timestamptz,
   OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
   OUT order_number integer, OUT closes_at timestamptz
 ) LANGUAGE plpgsql AS $$
@@ -64,8 +67,8 @@ BEGIN
   END IF;
 
   IF p_op = 'add' THEN
-    IF p_amount IS NULL OR p_amount < 1 THEN
-      RAISE EXCEPTION 'cart_write: add needs a positive amount, not %', p_amount;
+    IF p_quantity IS NULL OR p_quantity < 1 THEN
+      RAISE EXCEPTION 'cart_write: add needs a positive quantity, not %', p_quantity;
     END IF;
     SELECT p.stock, p.name, coalesce(sum(l.quantity), 0),
            coalesce(sum(l.quantity) FILTER (WHERE l.added_by = p_user), 0)
@@ -76,18 +79,18 @@ BEGIN
     GROUP BY p.id;
     IF v_stock IS NULL THEN
       verdict := 'no_product'; RETURN;
-    ELSIF v_in_cart + p_amount > v_stock THEN
+    ELSIF v_in_cart + p_quantity > v_stock THEN
       verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
-    ELSIF v_own + p_amount > p_max THEN
+    ELSIF v_own + p_quantity > p_max THEN
       verdict := 'line_full'; RETURN;
     END IF;
     INSERT INTO cart_lines AS l (cart_id, product_id, added_by, quantity, added_at, updated_at)
-    VALUES (p_cart, p_product, p_user, p_amount, p_now, p_now)
+    VALUES (p_cart, p_product, p_user, p_quantity, p_now, p_now)
     ON CONFLICT (cart_id, product_id, added_by)
-    DO UPDATE SET quantity = l.quantity + p_amount, updated_at = p_now;
+    DO UPDATE SET quantity = l.quantity + p_quantity, updated_at = p_now;
     v_type := 'item.added';
     v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
-      'quantity', p_amount);
+      'quantity', p_quantity);
 
   ELSIF p_op IN ('step', 'remove') THEN
     SELECT l.id, l.added_by, l.quantity INTO v_line, v_line_owner, v_line_quantity
@@ -122,7 +125,7 @@ BEGIN
       v_type := 'item.removed';
       v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
         'quantity', v_line_quantity, 'lineOf', v_owner_name);
-    ELSIF p_amount = 1 THEN
+    ELSIF p_change = 1 THEN
       IF v_line_quantity >= p_max THEN
         verdict := 'line_full'; RETURN;
       END IF;
@@ -138,7 +141,7 @@ BEGIN
       v_type := 'item.quantity';
       v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
         'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
-    ELSIF p_amount = -1 THEN
+    ELSIF p_change = -1 THEN
       IF v_line_quantity <= 1 THEN
         -- Minus at 1 does nothing (a quantity never drops below 1): no write, no new version.
         verdict := 'unchanged'; RETURN;
@@ -148,16 +151,16 @@ BEGIN
       v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
         'quantity', v_line_quantity - 1, 'change', -1, 'lineOf', v_owner_name);
     ELSE
-      RAISE EXCEPTION 'cart_write: a step is +1 or -1, not %', p_amount;
+      RAISE EXCEPTION 'cart_write: a step is +1 or -1, not %', p_change;
     END IF;
 
   ELSIF p_op = 'restore' THEN
-    -- Undo of a removal: only by the member who removed the line, within p_amount seconds; the
+    -- Undo of a removal: only by the member who removed the line, within p_restore_seconds; the
     -- line comes back as it was (id, adder, quantity, sharers, added time), so who pays for it
     -- is unchanged. Refused when its adder has that product on a line again, or stock is short.
     SELECT * INTO v_removed FROM removed_lines r
     WHERE r.line_id = p_line AND r.cart_id = p_cart AND r.removed_by = p_user
-      AND r.removed_at >= p_now - make_interval(secs => p_amount);
+      AND r.removed_at >= p_now - make_interval(secs => p_restore_seconds);
     IF v_removed.line_id IS NULL THEN
       verdict := 'no_removal'; RETURN;
     ELSIF v_removed.added_by <> p_user AND session_gate('cart.changeAnyLine', role, v_status,

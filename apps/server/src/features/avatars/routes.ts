@@ -1,11 +1,11 @@
 import { createAvatar } from "@dicebear/core";
 import { notionists } from "@dicebear/collection";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { route } from "../../lib/endpoint.ts";
 import { CROSS_ORIGIN_RESOURCE } from "../../lib/media.ts";
 
 /** Generated avatars (DiceBear "notionists", CC0), drawn locally: no external service. */
-export const avatarRoutes: FastifyPluginAsync = async (app) => {
+export async function avatarRoutes(app: FastifyInstance): Promise<void> {
   route(
     app,
     "GET /api/avatars/:file",
@@ -32,4 +32,4 @@ export const avatarRoutes: FastifyPluginAsync = async (app) => {
       },
     },
   );
-};
+}

@@ -1,15 +1,17 @@
 import type { User } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import { executeRows, type Database, type Db } from "../../db/client.ts";
+import { executeRows } from "../../db/client.ts";
 import { carts } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../live/index.ts";
 import { writeSession, type SessionWrite } from "../sessions/index.ts";
+import type { CartDeps } from "./deps.ts";
 import { ADDER_LEFT_MESSAGE } from "./line-writes.ts";
 
 type Change<R> = SessionWrite<R>["change"];
+
+/** What a change to a line's settings needs of the cart deps (the session write, then the view). */
+export type SettingDeps = Pick<CartDeps, "db" | "rows" | "clock" | "events" | "media">;
 
 /**
  * A change to one line's settings (who shares it, whether it is a staple) as a session write
@@ -20,12 +22,7 @@ type Change<R> = SessionWrite<R>["change"];
  * out or past the deadline); then `change` runs.
  */
 export async function writeLineSetting<R>(
-  deps: {
-    db: Db;
-    rows: Database["rows"];
-    clock: Clock;
-    events: Pick<EventBus, "publish">;
-  },
+  deps: Pick<CartDeps, "db" | "rows" | "clock" | "events">,
   target: { cartId: string; user: User; lineId: string },
   change: Change<R>,
   events: SessionWrite<R>["events"],

@@ -1,13 +1,10 @@
 import type { Cart, User } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import { executeRows, type Database, type Db } from "../../db/client.ts";
-import type { Clock } from "../../lib/clock.ts";
+import { executeRows } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
-import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeLineSetting } from "./line-setting.ts";
+import { writeLineSetting, type SettingDeps } from "./line-setting.ts";
 import { cartChanged } from "./line-writes.ts";
-import type { CartReads } from "./reads.ts";
+import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
 
 /**
@@ -16,54 +13,43 @@ import { cartOf } from "./view.ts";
  * a line: one `item.staple` entry, one version step. Marking a line as it already is changes
  * nothing.
  */
-export function createLineStaple(deps: {
-  db: Db;
-  rows: Database["rows"];
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  reads: Pick<CartReads, "access">;
-  media: Media;
-}) {
-  const { reads, media } = deps;
-
-  async function setStaple(
-    cartId: string,
-    user: User,
-    lineId: string,
-    staple: boolean,
-  ): Promise<Cart> {
-    await writeLineSetting(
-      deps,
-      { cartId, user, lineId },
-      async ({ tx, now }) => {
-        const [line] = await executeRows<{
-          staple: boolean;
-          productId: string;
-          product: string;
-          lineOf: string;
-        }>(
-          tx,
-          sql`select l.staple, p.id as "productId", p.name as product, u.name as "lineOf"
-              from cart_lines l join products p on p.id = l.product_id
-                join users u on u.id = l.added_by
-              where l.id = ${lineId}`,
-        );
-        if (!line) throw notFound("That item is not in the cart.");
-        if (line.staple === staple) return { result: false, version: "unchanged" };
-        await tx.execute(
-          sql`update cart_lines set staple = ${staple}, updated_at = ${now} where id = ${lineId}`,
-        );
-        const { productId, product, lineOf } = line;
-        return {
-          result: true,
-          activity: { type: "item.staple", details: { productId, product, staple, lineOf } },
-        };
-      },
-      (changed, session, lockedCartId) =>
-        changed ? cartChanged(session.id, lockedCartId, session.version, false) : [],
-    );
-    return cartOf(await reads.access({ cartId }, user._id), user._id, media, deps.clock.now());
-  }
-
-  return { setStaple };
+export async function setStaple(
+  deps: SettingDeps,
+  cartId: string,
+  user: User,
+  lineId: string,
+  staple: boolean,
+): Promise<Cart> {
+  await writeLineSetting(
+    deps,
+    { cartId, user, lineId },
+    async ({ tx, now }) => {
+      const [line] = await executeRows<{
+        staple: boolean;
+        productId: string;
+        product: string;
+        lineOf: string;
+      }>(
+        tx,
+        sql`select l.staple, p.id as "productId", p.name as product, u.name as "lineOf"
+            from cart_lines l join products p on p.id = l.product_id
+              join users u on u.id = l.added_by
+            where l.id = ${lineId}`,
+      );
+      if (!line) throw notFound("That item is not in the cart.");
+      if (line.staple === staple) return { result: false, version: "unchanged" };
+      await tx.execute(
+        sql`update cart_lines set staple = ${staple}, updated_at = ${now} where id = ${lineId}`,
+      );
+      const { productId, product, lineOf } = line;
+      return {
+        result: true,
+        activity: { type: "item.staple", details: { productId, product, staple, lineOf } },
+      };
+    },
+    (changed, session, lockedCartId) =>
+      changed ? cartChanged(session.id, lockedCartId, session.version, false) : [],
+  );
+  const view = await accessCart(deps, { cartId }, user._id);
+  return cartOf(view, user._id, deps.media, deps.clock.now());
 }

@@ -60,7 +60,8 @@ const etagOf = (body: string) =>
 /**
  * The catalog is the hottest read of the app and changes rarely: it is loaded once into memory and
  * every answer is cached as a serialised body with its ETag. Any write to products must call
- * invalidate(); the next read reloads.
+ * invalidate(); the next read reloads. Created once per app (services.ts): it holds state (the
+ * snapshot and the cached answers), so it stays one object rather than plain functions.
  */
 export function createCatalog(db: Db, media: Media) {
   let snapshot: Promise<Snapshot> | undefined;

@@ -7,5 +7,6 @@ export {
   type OutgoingNotice,
 } from "./channel.ts";
 export { createPushChannel, pushPayload, type VapidKeys } from "./push-channel.ts";
-export { createPushSubscriptions, type PushSubscriptions } from "./subscriptions.ts";
+export type { PushDeps } from "./deps.ts";
+export { subscribeDevice, unsubscribeDevice } from "./subscriptions.ts";
 export { pushRoutes } from "./routes.ts";

@@ -4,11 +4,10 @@
  */
 import type { PushSubscriptionBody } from "@cartner/contract";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { pushSubscriptions } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { invalidFields } from "../../lib/errors.ts";
 import { publicUrlProblem } from "../../lib/public-fetch.ts";
+import type { PushDeps } from "./deps.ts";
 
 /** Devices one account may have subscribed; a new one past this removes the oldest. */
 export const MAX_DEVICES = 20;
@@ -27,61 +26,56 @@ export function endpointProblem(endpoint: string, serviceOrigins: string[]): str
   return problem && `endpoint ${problem}`;
 }
 
-export function createPushSubscriptions(deps: {
-  db: Db;
-  clock: Clock;
-  /** PUSH_SERVICE_ORIGINS: push services whose endpoints may be http or local. */
-  serviceOrigins: string[];
-}) {
-  const { db, clock } = deps;
-
-  /** Keeps the device for the user (the same endpoint again: its owner and keys change). */
-  async function subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
-    const problem = endpointProblem(body.endpoint, deps.serviceOrigins);
-    if (problem) throw invalidFields({ endpoint: problem });
-    const now = clock.now();
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(pushSubscriptions)
-        .values({
-          userId,
-          endpoint: body.endpoint,
-          p256dh: body.keys.p256dh,
-          auth: body.keys.auth,
-          createdAt: now,
-        })
-        .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          set: { userId, p256dh: body.keys.p256dh, auth: body.keys.auth },
-        });
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: count() })
-        .from(pushSubscriptions)
-        .where(eq(pushSubscriptions.userId, userId));
-      if (n <= MAX_DEVICES) return;
-      const oldest = await tx
-        .select({ id: pushSubscriptions.id })
-        .from(pushSubscriptions)
-        .where(eq(pushSubscriptions.userId, userId))
-        .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id))
-        .limit(n - MAX_DEVICES);
-      await tx.delete(pushSubscriptions).where(
-        inArray(
-          pushSubscriptions.id,
-          oldest.map((o) => o.id),
-        ),
-      );
-    });
-  }
-
-  /** Forgets the caller's own device; another's endpoint, or an unknown one, changes nothing. */
-  async function unsubscribe(userId: string, endpoint: string): Promise<void> {
-    await db
-      .delete(pushSubscriptions)
-      .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)));
-  }
-
-  return { subscribe, unsubscribe };
+/** Keeps the device for the user (the same endpoint again: its owner and keys change). */
+export async function subscribeDevice(
+  deps: PushDeps,
+  userId: string,
+  body: PushSubscriptionBody,
+): Promise<void> {
+  const problem = endpointProblem(body.endpoint, deps.serviceOrigins);
+  if (problem) throw invalidFields({ endpoint: problem });
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(pushSubscriptions)
+      .values({
+        userId,
+        endpoint: body.endpoint,
+        p256dh: body.keys.p256dh,
+        auth: body.keys.auth,
+        createdAt: now,
+      })
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: { userId, p256dh: body.keys.p256dh, auth: body.keys.auth },
+      });
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId));
+    if (n <= MAX_DEVICES) return;
+    const oldest = await tx
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId))
+      .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id))
+      .limit(n - MAX_DEVICES);
+    await tx.delete(pushSubscriptions).where(
+      inArray(
+        pushSubscriptions.id,
+        oldest.map((o) => o.id),
+      ),
+    );
+  });
 }
 
-export type PushSubscriptions = ReturnType<typeof createPushSubscriptions>;
+/** Forgets the caller's own device; another's endpoint, or an unknown one, changes nothing. */
+export async function unsubscribeDevice(
+  deps: Pick<PushDeps, "db">,
+  userId: string,
+  endpoint: string,
+): Promise<void> {
+  await deps.db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)));
+}
