@@ -4,7 +4,7 @@
  * (mails; amounts are lib/money.ts) and the service's type. The deadline's automatic checkout is
  * the orders service's own, passed to deadlines (deadlines/due.ts says what it needs of it).
  */
-export { orderOf, payersOf, sharesOf } from "./order-view.ts";
-export { openOwed, unsettledShares } from "./open-parts.ts";
+export { orderOf, payersOf, sharesOf } from "./reading/view.ts";
+export { openOwed, unsettledShares } from "./balances/open-parts.ts";
 export type { OrderService } from "./service.ts";
-export { shareStatusLabel } from "./format.ts";
+export { shareStatusLabel } from "./reading/format.ts";

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { Clock } from "../../lib/clock.ts";
 import { route } from "../../lib/endpoint.ts";
-import { renderReceipt } from "./receipt.ts";
+import { renderReceipt } from "./reading/receipt.ts";
 import type { OrderService } from "./service.ts";
 
 /** The caller and the request's Idempotency-Key, which the book keeps with what it writes. */

@@ -24,22 +24,27 @@ import type { Mailer, MailQueue } from "../mail/index.ts";
 import type { NotificationService } from "../notifications/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../live/index.ts";
-import { adjustmentNotice, disputeAdjustment, disputeNotice, recordAdjustment } from "./adjust.ts";
-import { peopleOf, placeOrder, type CheckoutOptions } from "./checkout.ts";
+import {
+  adjustmentNotice,
+  disputeAdjustment,
+  disputeNotice,
+  recordAdjustment,
+} from "./adjusting/adjust.ts";
+import { placeOrder, type CheckoutOptions } from "./checkout/place-order.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { orderMail } from "./mail.ts";
-import { checkoutNoticeBody } from "./checkout-notice.ts";
-import { balancesOf } from "./open-parts.ts";
+import { orderMail } from "./checkout/mail.ts";
+import { checkoutNoticeBody } from "./checkout/notice.ts";
+import { balancesOf } from "./balances/open-parts.ts";
 import { owingOf, pairsOfOrders, type Pair } from "../ledger/index.ts";
-import { entriesOf } from "./entries.ts";
-import { build, loadOrder, payersOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
-import { setPayers as storePayers } from "./set-payers.ts";
-import { paidNotice, settledNotice } from "./settle-notices.ts";
-import { markPaid as markSharePaid, settleShare, type Actor } from "./settle.ts";
-import { planFor, recordTransfer } from "./transfers.ts";
+import { entriesOf } from "./reading/entries.ts";
+import { build, loadOrder, payersOf, sharesOf } from "./reading/view.ts";
+import { peopleOf, type OrderRow, type PayerRow, type ShareRow } from "./rows.ts";
+import { setPayers as storePayers } from "./adjusting/set-payers.ts";
+import { paidNotice, settledNotice } from "./paying/notices.ts";
+import { markPaid as markSharePaid, settleShare, type Actor } from "./paying/mark-paid.ts";
+import { planFor, recordTransfer } from "./balances/transfers.ts";
 
-export { unsettledShares, type UnsettledRow } from "./open-parts.ts";
+export { unsettledShares, type UnsettledRow } from "./balances/open-parts.ts";
 
 export function createOrderService(deps: {
   db: Db;

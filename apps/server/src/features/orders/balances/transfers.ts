@@ -15,18 +15,18 @@ import {
   type RecordTransferBody,
 } from "@cartner/contract";
 import { eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { conflict, invalidFields } from "../../lib/errors.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSessionsTogether } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { formatMoney } from "../../lib/money.ts";
-import { pairsOfOrder, post, voids, type Posting } from "../ledger/index.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { orders } from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { conflict, invalidFields } from "../../../lib/errors.ts";
+import { requireAllowed } from "../../../lib/permissions.ts";
+import type { EventBus } from "../../live/index.ts";
+import { writeSessionsTogether } from "../../sessions/index.ts";
+import { formatMoney } from "../../../lib/money.ts";
+import { pairsOfOrder, post, voids, type Posting } from "../../ledger/index.ts";
 import { flowOf, openParts, type OpenPart } from "./open-parts.ts";
-import { sharesOf } from "./order-view.ts";
+import { sharesOf } from "../reading/view.ts";
+import { peopleOf } from "../rows.ts";
 
 /** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
 type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };

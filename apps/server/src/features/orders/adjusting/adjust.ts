@@ -18,19 +18,18 @@ import {
 } from "@cartner/contract";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { invalidFields, notFound } from "../../lib/errors.ts";
-import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";
-import { frozenOf } from "./frozen.ts";
-import { adjustmentCents, partsOf, payersOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, ShareRow } from "./rows.ts";
-import type { Actor } from "./settle.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { orderShares, orders, type StoredAdjustment } from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { invalidFields, notFound } from "../../../lib/errors.ts";
+import type { NotificationService } from "../../notifications/index.ts";
+import type { EventBus } from "../../live/index.ts";
+import { writeSession } from "../../sessions/index.ts";
+import { forgivenessKept, pairsOfOrder, partMoves, post } from "../../ledger/index.ts";
+import { frozenOf } from "../reading/frozen.ts";
+import { adjustmentCents, partsOf, payersOf, sharesOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
+import type { Actor } from "../paying/mark-paid.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 

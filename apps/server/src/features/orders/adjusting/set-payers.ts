@@ -4,20 +4,19 @@
  * or a member with a share. Changing the payers re-points every share's parts: the book's parts
  * move to the new ones ("share" entries of the difference). It is refused once money moved (a
  * claim, a payment, a settlement: undoing it is the people's business, not a silent re-split).
- * The check and the write are payers.ts, which the checkout uses too.
+ * The check and the write are checkout/payers.ts, which the checkout uses too.
  */
 import { fromCents, orderNumber, type SetPayersBody } from "@cartner/contract";
-import type { Db } from "../../db/client.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { conflict } from "../../lib/errors.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, ShareRow } from "./rows.ts";
-import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "./payers.ts";
-import type { Actor } from "./settle.ts";
+import type { Db } from "../../../db/client.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { conflict } from "../../../lib/errors.ts";
+import type { EventBus } from "../../live/index.ts";
+import { writeSession } from "../../sessions/index.ts";
+import { pairsOfOrder, partMoves, post } from "../../ledger/index.ts";
+import { partsOf, sharesOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
+import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "../checkout/payers.ts";
+import type { Actor } from "../paying/mark-paid.ts";
 
 /** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
 type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };

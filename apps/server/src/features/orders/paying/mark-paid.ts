@@ -7,10 +7,10 @@
  * people. Doing it a second time changes nothing.
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
-import type { Db } from "../../db/client.ts";
-import type { Clock } from "../../lib/clock.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession } from "../sessions/index.ts";
+import type { Db } from "../../../db/client.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { EventBus } from "../../live/index.ts";
+import { writeSession } from "../../sessions/index.ts";
 import {
   claimsOf,
   owingOf,
@@ -19,10 +19,9 @@ import {
   settlementOf,
   type Posting,
   type Settlement,
-} from "../ledger/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { payersFor, payersOf } from "./order-view.ts";
-import type { OrderRow, ShareRow } from "./rows.ts";
+} from "../../ledger/index.ts";
+import { payersFor, payersOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
 
 type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
 

@@ -14,31 +14,29 @@ import {
   type User,
 } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import {
   orderShares,
   orders,
   type OrderLineSnapshot,
   type OrderMemberSnapshot,
-} from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { AppError, conflict } from "../../lib/errors.ts";
-import { splitOf, type CartView } from "../carts/index.ts";
-import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../live/index.ts";
-import { afterCheckout } from "../series/index.ts";
-import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
-import { partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+} from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { AppError, conflict } from "../../../lib/errors.ts";
+import { splitOf, type CartView } from "../../carts/index.ts";
+import type { Jobs } from "../../jobs/index.ts";
+import type { EventBus } from "../../live/index.ts";
+import { afterCheckout } from "../../series/index.ts";
+import {
+  endInTransaction,
+  toMembers,
+  writeSession,
+  type WriteContext,
+} from "../../sessions/index.ts";
+import { partMoves, post } from "../../ledger/index.ts";
+import { partsOf, sharesOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type PayerRow, type ShareRow } from "../rows.ts";
 import { namedPayers, writePayers } from "./payers.ts";
-
-/** People an order concerns: its payee and everyone with a share. */
-export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): string[] {
-  const people = new Set(shares.map((s) => s.userId));
-  if (row.payeeId) people.add(row.payeeId);
-  return [...people];
-}
 
 /** How a checkout is placed: by the creator's hand (the default), or at the deadline. */
 export interface CheckoutOptions {

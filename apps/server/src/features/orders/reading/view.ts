@@ -14,11 +14,17 @@ import {
   type Owed,
 } from "@cartner/contract";
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { bookJson, pairsOfJson, shareBook, type Pair } from "../ledger/index.ts";
-import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { bookJson, pairsOfJson, shareBook, type Pair } from "../../ledger/index.ts";
+import {
+  orderPayers,
+  orderShares,
+  orders,
+  users,
+  type StoredAdjustment,
+} from "../../../db/schema.ts";
 import { exactTotals } from "./frozen.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+import type { OrderRow, PayerRow, ShareRow } from "../rows.ts";
 
 /** The payers the payee named for these orders, each order's in the payee's order. */
 export async function payersOf(db: Db | Tx, orderIds: string[]): Promise<PayerRow[]> {

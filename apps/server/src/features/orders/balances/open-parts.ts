@@ -6,11 +6,11 @@
  */
 import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner/contract";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
-import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
-import { payersFor } from "./order-view.ts";
-import type { OrderRow, PayerRow } from "./rows.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
+import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
+import { payersFor } from "../reading/view.ts";
+import type { OrderRow, PayerRow } from "../rows.ts";
 
 /**
  * One share's open part of one order with one payer: positive, the debtor (the share's member)
