@@ -199,17 +199,11 @@ export async function buildApp(
       await api.register(seriesRoutes(services.series));
       await api.register(deadlineRoutes(services.deadlines));
       await api.register(cartRoutes(services.carts, readCache));
-      await api.register(
-        orderRoutes(services.orders, clock, config.currency, services.profile.timeZoneOf),
+      await api.register((scope) =>
+        orderRoutes(scope, { ...services.orderDeps, timeZoneOf: services.profile.timeZoneOf }),
       );
-      await api.register(
-        paymentRoutes({
-          currency: config.currency,
-          details: services.paymentDetails,
-          payInfo: services.payInfo,
-          orders: services.orders,
-          timeZoneOf: services.profile.timeZoneOf,
-        }),
+      await api.register((scope) =>
+        paymentRoutes(scope, { ...services.paymentDeps, timeZoneOf: services.profile.timeZoneOf }),
       );
       await api.register(notificationRoutes(services.notifications));
       await api.register(pushRoutes(services.pushSubscriptions, services.vapidPublicKey));
