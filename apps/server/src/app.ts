@@ -201,17 +201,11 @@ export async function buildApp(
       await api.register(seriesRoutes(services.series));
       await api.register(deadlineRoutes(services.deadlines));
       await api.register((scope) => cartRoutes(scope, { ...services.carts, cache: readCache }));
-      await api.register(
-        orderRoutes(services.orders, clock, config.currency, services.profile.timeZoneOf),
+      await api.register((scope) =>
+        orderRoutes(scope, { ...services.orderDeps, timeZoneOf: services.profile.timeZoneOf }),
       );
-      await api.register(
-        paymentRoutes({
-          currency: config.currency,
-          details: services.paymentDetails,
-          payInfo: services.payInfo,
-          orders: services.orders,
-          timeZoneOf: services.profile.timeZoneOf,
-        }),
+      await api.register((scope) =>
+        paymentRoutes(scope, { ...services.paymentDeps, timeZoneOf: services.profile.timeZoneOf }),
       );
       await api.register((scope) => notificationRoutes(scope, { notices: services.notifications }));
       await api.register((scope) =>

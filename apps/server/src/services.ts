@@ -18,8 +18,8 @@ import {
 } from "./features/mail/mailer.ts";
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
-import { createOrderService } from "./features/orders/service.ts";
-import { createPayInfo, createPaymentDetailsService } from "./features/payments/index.ts";
+import { checkout, sendOrderMail, type OrderDeps } from "./features/orders/index.ts";
+import type { PaymentDeps } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
@@ -213,7 +213,7 @@ export async function createServices(input: {
   const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
   // Each instance works the queue; a series' next session starts once whichever claims it.
   await input.jobs.work("series.start", series.start);
-  const orders = createOrderService({
+  const orderDeps: OrderDeps = {
     db,
     clock,
     events,
@@ -223,9 +223,10 @@ export async function createServices(input: {
     mailer,
     notices: notifications,
     currency: config.currency,
-  });
-  const paymentDetails = createPaymentDetailsService({ db, clock });
-  const payInfo = createPayInfo({ db, currency: config.currency });
+  };
+  // Each checkout mail is a job on the mail queue, sent in the checkout's transaction.
+  mails.handle("order", (job) => sendOrderMail(orderDeps, job));
+  const paymentDeps: PaymentDeps = { db, clock, currency: config.currency };
   // Deadlines: the creator's calls, and the jobs at their times (reminders, lock, checkout).
   const deadlines = createDeadlines({
     db,
@@ -233,7 +234,9 @@ export async function createServices(input: {
     events,
     jobs: input.jobs,
     sessions,
-    orders,
+    orders: {
+      checkout: (sessionId, creator, options) => checkout(orderDeps, sessionId, creator, options),
+    },
     notices: notifications,
     log: app.log,
     currency: config.currency,
@@ -261,9 +264,8 @@ export async function createServices(input: {
     profile,
     account,
     carts,
-    orders,
-    paymentDetails,
-    payInfo,
+    orderDeps,
+    paymentDeps,
     notifications,
     series,
     deadlines,

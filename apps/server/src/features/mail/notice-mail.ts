@@ -1,7 +1,7 @@
 /**
  * The texts of the mails the email channel sends: one notice (a reminder, a payment, a
  * membership change, a checkout without a share), and the digest of changes in a session. Plain
- * text and simple HTML, like the checkout mail (features/orders/mail.ts), each with an absolute
+ * text and simple HTML, like the checkout mail (features/orders/checkout/mail.ts), each with an absolute
  * link into the app.
  */
 import { escapeHtml } from "../../lib/html.ts";

@@ -1,10 +1,16 @@
 /**
- * What other features use of orders: an order's shares and what one still owes its payee (what
- * to pay), the shares not yet settled (an account's deletion), how a share's status is written
- * (mails; amounts are lib/money.ts) and the service's type. The deadline's automatic checkout is
- * the orders service's own, passed to deadlines (deadlines/due.ts says what it needs of it).
+ * What other features and the wiring use of orders: the deps the functions take, the checkout
+ * (the deadline's automatic checkout is this one, bound in src/services.ts; deadlines/due.ts says
+ * what it needs of it) and the checkout mail's job, reading orders (My Orders, one order, its
+ * book: the CSV export), an order's shares and what one still owes its payee (what to pay), the
+ * shares not yet settled (an account's deletion), and how a share's status is written (mails;
+ * amounts are lib/money.ts).
  */
-export { orderOf, payersOf, sharesOf } from "./order-view.ts";
-export { openOwed, unsettledShares } from "./open-parts.ts";
-export type { OrderService } from "./service.ts";
-export { shareStatusLabel } from "./format.ts";
+export type { OrderDeps } from "./deps.ts";
+export { checkout } from "./checkout/checkout.ts";
+export { sendOrderMail } from "./checkout/mail-jobs.ts";
+export { getOrder, listOrders, orderEntries } from "./reading/orders.ts";
+export { orderOf, payersOf, sharesOf } from "./reading/view.ts";
+export { openOwed } from "./balances/open-parts.ts";
+export { unsettledShares } from "./balances/balances.ts";
+export { shareStatusLabel } from "./reading/format.ts";

@@ -1,8 +1,17 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import type { Clock } from "../../lib/clock.ts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import { renderReceipt } from "./receipt.ts";
-import type { OrderService } from "./service.ts";
+import { adjust, dispute } from "./adjusting/adjust.ts";
+import { setPayers } from "./adjusting/set-payers.ts";
+import { balancesOf } from "./balances/balances.ts";
+import { settlePlanFor } from "./balances/settle-plan.ts";
+import { recordTransfer } from "./balances/transfers.ts";
+import { checkout } from "./checkout/checkout.ts";
+import { resendMail } from "./checkout/mail-jobs.ts";
+import type { OrderDeps } from "./deps.ts";
+import { confirm } from "./paying/confirm.ts";
+import { markPaid } from "./paying/mark-paid.ts";
+import { getOrder, listOrders, orderEntries } from "./reading/orders.ts";
+import { renderReceipt } from "./reading/receipt.ts";
 
 /** The caller and the request's Idempotency-Key, which the book keeps with what it writes. */
 const actorOf = (request: FastifyRequest) => ({
@@ -14,90 +23,88 @@ const actorOf = (request: FastifyRequest) => ({
  * Checkout, orders and their receipts (in the reader's time zone: `timeZoneOf`), balances,
  * settling up.
  */
-export const orderRoutes =
-  (
-    orders: OrderService,
-    clock: Clock,
-    currency: string,
-    timeZoneOf: (userId: string) => Promise<string>,
-  ): FastifyPluginAsync =>
-  async (app) => {
-    route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
-      reply.code(201).send({
-        order: await orders.checkout(request.params.id, request.auth.user, {
-          payers: request.body?.payers,
-          key: request.idempotency?.key ?? null,
-        }),
+export async function orderRoutes(
+  app: FastifyInstance,
+  deps: OrderDeps & { timeZoneOf: (userId: string) => Promise<string> },
+): Promise<void> {
+  route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
+    reply.code(201).send({
+      order: await checkout(deps, request.params.id, request.auth.user, {
+        payers: request.body?.payers,
+        key: request.idempotency?.key ?? null,
       }),
-    );
+    }),
+  );
 
-    route(app, "GET /api/orders", async (request) => ({
-      orders: await orders.list(request.auth.user._id),
-    }));
+  route(app, "GET /api/orders", async (request) => ({
+    orders: await listOrders(deps, request.auth.user._id),
+  }));
 
-    route(app, "GET /api/orders/:id", async (request) => ({
-      order: await orders.get(request.params.id, request.auth.user._id),
-    }));
+  route(app, "GET /api/orders/:id", async (request) => ({
+    order: await getOrder(deps, request.params.id, request.auth.user._id),
+  }));
 
-    route(app, "GET /api/orders/:id/entries", async (request) =>
-      orders.entries(request.params.id, request.auth.user._id, request.query),
-    );
+  route(app, "GET /api/orders/:id/entries", async (request) =>
+    orderEntries(deps, request.params.id, request.auth.user._id, request.query),
+  );
 
-    route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
-      const order = await orders.get(request.params.id, request.auth.user._id);
-      const timeZone = await timeZoneOf(request.auth.user._id);
-      const pdf = await renderReceipt(order, clock.now(), currency, timeZone);
-      return reply
-        .type("application/pdf")
-        .header("content-disposition", `attachment; filename="cartner-${order.number}.pdf"`)
-        .send(pdf);
-    });
+  route(app, "GET /api/orders/:id/receipt.pdf", async (request, reply) => {
+    const order = await getOrder(deps, request.params.id, request.auth.user._id);
+    const timeZone = await deps.timeZoneOf(request.auth.user._id);
+    const pdf = await renderReceipt(order, deps.clock.now(), deps.currency, timeZone);
+    return reply
+      .type("application/pdf")
+      .header("content-disposition", `attachment; filename="cartner-${order.number}.pdf"`)
+      .send(pdf);
+  });
 
-    route(app, "POST /api/orders/:id/paid", async (request) => ({
-      order: await orders.markPaid(request.params.id, actorOf(request)),
-    }));
+  route(app, "POST /api/orders/:id/paid", async (request) => ({
+    order: await markPaid(deps, request.params.id, actorOf(request)),
+  }));
 
-    route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
-      order: await orders.confirm(
-        request.params.id,
-        actorOf(request),
-        request.params.userId,
-        request.body?.how,
-      ),
-    }));
+  route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
+    order: await confirm(
+      deps,
+      request.params.id,
+      actorOf(request),
+      request.params.userId,
+      request.body?.how,
+    ),
+  }));
 
-    route(app, "POST /api/orders/:id/mail", async (request) => ({
-      order: await orders.resendMail(request.params.id, request.auth.user._id),
-    }));
+  route(app, "POST /api/orders/:id/mail", async (request) => ({
+    order: await resendMail(deps, request.params.id, request.auth.user._id),
+  }));
 
-    route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
-      reply.code(201).send({
-        order: await orders.adjust(request.params.id, actorOf(request), request.body),
-      }),
-    );
+  route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
+    reply.code(201).send({
+      order: await adjust(deps, request.params.id, actorOf(request), request.body),
+    }),
+  );
 
-    route(app, "POST /api/orders/:id/adjustments/:adjId/dispute", async (request) => ({
-      order: await orders.dispute(
-        request.params.id,
-        request.auth.user,
-        request.params.adjId,
-        request.body.comment,
-      ),
-    }));
+  route(app, "POST /api/orders/:id/adjustments/:adjId/dispute", async (request) => ({
+    order: await dispute(
+      deps,
+      request.params.id,
+      request.auth.user,
+      request.params.adjId,
+      request.body.comment,
+    ),
+  }));
 
-    route(app, "PUT /api/orders/:id/payers", async (request) => ({
-      order: await orders.setPayers(request.params.id, actorOf(request), request.body),
-    }));
+  route(app, "PUT /api/orders/:id/payers", async (request) => ({
+    order: await setPayers(deps, request.params.id, actorOf(request), request.body),
+  }));
 
-    route(app, "GET /api/balances/settle-plan", async (request) => ({
-      transfers: await orders.settlePlan(request.auth.user._id, request.query.with),
-    }));
+  route(app, "GET /api/balances/settle-plan", async (request) => ({
+    transfers: await settlePlanFor(deps, request.auth.user._id, request.query.with),
+  }));
 
-    route(app, "POST /api/balances/transfers", async (request, reply) =>
-      reply.code(201).send({ settled: await orders.transfer(actorOf(request), request.body) }),
-    );
+  route(app, "POST /api/balances/transfers", async (request, reply) =>
+    reply.code(201).send({ settled: await recordTransfer(deps, actorOf(request), request.body) }),
+  );
 
-    route(app, "GET /api/balances", async (request) => ({
-      balances: await orders.balances(request.auth.user._id),
-    }));
-  };
+  route(app, "GET /api/balances", async (request) => ({
+    balances: await balancesOf(deps, request.auth.user._id),
+  }));
+}

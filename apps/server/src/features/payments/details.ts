@@ -6,7 +6,7 @@ import type { PaymentDetails, PaymentDetailsBody } from "@cartner/contract";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { paymentDetails } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
+import type { PaymentDeps } from "./deps.ts";
 
 export const NO_DETAILS: PaymentDetails = {
   iban: null,
@@ -29,36 +29,38 @@ export async function detailsOf(db: Db, userId: string): Promise<PaymentDetails>
   return row ?? NO_DETAILS;
 }
 
-export function createPaymentDetailsService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
-
-  /**
-   * Replaces the whole set (the body is validated and normalised by the contract: a field left
-   * out or empty is null). Nothing left: the row goes, so an empty set is no data kept.
-   */
-  async function save(
-    userId: string,
-    body: { [K in keyof PaymentDetailsBody]?: string | null },
-  ): Promise<PaymentDetails> {
-    const details: PaymentDetails = {
-      iban: body.iban ?? null,
-      accountName: body.accountName ?? null,
-      payLink: body.payLink ?? null,
-      note: body.note ?? null,
-    };
-    if (Object.values(details).every((value) => value === null)) {
-      await db.delete(paymentDetails).where(eq(paymentDetails.userId, userId));
-      return details;
-    }
-    const row = { ...details, updatedAt: clock.now() };
-    await db
-      .insert(paymentDetails)
-      .values({ userId, ...row })
-      .onConflictDoUpdate({ target: paymentDetails.userId, set: row });
-    return details;
-  }
-
-  return { get: (userId: string) => detailsOf(db, userId), save };
+/** The caller's own details. */
+export async function getPaymentDetails(
+  deps: Pick<PaymentDeps, "db">,
+  userId: string,
+): Promise<PaymentDetails> {
+  return detailsOf(deps.db, userId);
 }
 
-export type PaymentDetailsService = ReturnType<typeof createPaymentDetailsService>;
+/**
+ * Replaces the whole set (the body is validated and normalised by the contract: a field left
+ * out or empty is null). Nothing left: the row goes, so an empty set is no data kept.
+ */
+export async function savePaymentDetails(
+  deps: Pick<PaymentDeps, "db" | "clock">,
+  userId: string,
+  body: { [K in keyof PaymentDetailsBody]?: string | null },
+): Promise<PaymentDetails> {
+  const { db, clock } = deps;
+  const details: PaymentDetails = {
+    iban: body.iban ?? null,
+    accountName: body.accountName ?? null,
+    payLink: body.payLink ?? null,
+    note: body.note ?? null,
+  };
+  if (Object.values(details).every((value) => value === null)) {
+    await db.delete(paymentDetails).where(eq(paymentDetails.userId, userId));
+    return details;
+  }
+  const row = { ...details, updatedAt: clock.now() };
+  await db
+    .insert(paymentDetails)
+    .values({ userId, ...row })
+    .onConflictDoUpdate({ target: paymentDetails.userId, set: row });
+  return details;
+}

@@ -1,81 +1,29 @@
 /**
- * Fewer transfers (docs/decisions/020-payers-and-settle-plan.md): the plan that settles every open balance
- * in the orders the caller is part of, and recording one transfer, which settles the caller's
- * open parts owed to the recipient oldest first, less what the recipient owes the caller (the two
- * cancel), exactly: an amount that does not match whole parts is refused with the amounts that
- * would, so no share is ever half settled.
+ * Transfers (docs/decisions/020-payers-and-settle-plan.md): recording one, between two people
+ * across orders, settles the caller's open parts owed to the recipient oldest first, less what
+ * the recipient owes the caller (the two cancel), exactly: an amount that does not match whole
+ * parts is refused with the amounts that would, so no share is ever half settled.
  */
 import {
   fromCents,
   orderNumber,
-  settlePlan,
   toCents,
   type OrderCaller,
-  type PlannedTransfer,
   type RecordTransferBody,
 } from "@cartner/contract";
 import { eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { conflict, invalidFields } from "../../lib/errors.ts";
-import { requireAllowed } from "../../lib/permissions.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSessionsTogether } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { formatMoney } from "../../lib/money.ts";
-import { pairsOfOrder, post, voids, type Posting } from "../ledger/index.ts";
-import { flowOf, openParts, type OpenPart } from "./open-parts.ts";
-import { sharesOf } from "./order-view.ts";
-
-/** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
-type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };
-
-/** The plan over every open part of the caller's orders (with `withId`: the ones shared with them). */
-export async function planFor(db: Db, userId: string, withId?: string): Promise<PlannedTransfer[]> {
-  const parts = await openParts(db, userId, withId);
-  const nets = new Map<string, number>();
-  const names = new Map<string, string>();
-  // A part is owed by its debtor to its payer; a credit (negative) the other way.
-  for (const p of parts) {
-    nets.set(p.debtorId, (nets.get(p.debtorId) ?? 0) - p.cents);
-    nets.set(p.payerId, (nets.get(p.payerId) ?? 0) + p.cents);
-    names.set(p.debtorId, p.debtorName);
-    names.set(p.payerId, p.payerName);
-  }
-  const person = (id: string) => ({ _id: id, name: names.get(id) ?? "" });
-  return Promise.all(
-    settlePlan(nets).map(async (t) => ({
-      from: person(t.from),
-      to: person(t.to),
-      amount: fromCents(t.cents),
-      // What the transfer route would take: every part open between the two (recordTransfer
-      // reads the same). The caller's orders hold all of them when the caller is one of the two;
-      // between two others, some may be on orders the caller is not in.
-      recordable: between(
-        t.from === userId || t.to === userId ? parts : await openParts(db, t.from, t.to),
-        t.from,
-        t.to,
-      ).matching.includes(t.cents),
-    })),
-  );
-}
-
-/**
- * What `fromId` owes `toId` (their shares' parts, and credits `toId` is owed back), oldest first;
- * what `toId` owes `fromId`; and the amounts that settle whole parts, in cents: the oldest k owed
- * less everything owed back, for k = 1, 2, … (only those above 0).
- */
-function between(parts: OpenPart[], fromId: string, toId: string) {
-  const owe = parts
-    .filter((p) => flowOf(p).fromId === fromId && flowOf(p).toId === toId)
-    .sort(oldestFirst);
-  const back = parts.filter((p) => flowOf(p).fromId === toId && flowOf(p).toId === fromId);
-  const owedBack = sum(back);
-  let running = 0;
-  const upTo = owe.map((p) => (running += flowOf(p).cents) - owedBack);
-  return { owe, back, upTo, matching: upTo.filter((c) => c > 0) };
-}
+import type { Tx } from "../../../db/client.ts";
+import { orders } from "../../../db/schema.ts";
+import { conflict, invalidFields } from "../../../lib/errors.ts";
+import { formatMoney } from "../../../lib/money.ts";
+import { requireAllowed } from "../../../lib/permissions.ts";
+import { writeSessionsTogether } from "../../sessions/index.ts";
+import { pairsOfOrder, post, voids, type Posting } from "../../ledger/index.ts";
+import type { Actor } from "../access.ts";
+import type { OrderDeps } from "../deps.ts";
+import { sharesOf } from "../reading/view.ts";
+import { peopleOf } from "../rows.ts";
+import { flowOf, flowTotal, openBetween, openParts, type OpenPart } from "./open-parts.ts";
 
 /**
  * The caller's part towards `to`: "sharer" when the caller owes on balance (and so pays),
@@ -83,25 +31,45 @@ function between(parts: OpenPart[], fromId: string, toId: string) {
  */
 function roleTowards(owe: OpenPart[], back: OpenPart[]): OrderCaller {
   if (owe.length === 0 && back.length === 0) return "stranger";
-  const net = sum(owe) - sum(back);
+  const net = flowTotal(owe) - flowTotal(back);
   return net > 0 ? "sharer" : "payee";
 }
 
-const sum = (parts: OpenPart[]) => parts.reduce((a, p) => a + flowOf(p).cents, 0);
-const oldestFirst = (a: OpenPart, b: OpenPart) =>
-  a.placedAt.getTime() - b.placedAt.getTime() || a.number - b.number;
+/** The caller paid someone they owe; the one paid hears of it. */
+export async function recordTransfer(
+  deps: OrderDeps,
+  actor: Actor,
+  body: RecordTransferBody,
+): Promise<{ orderId: string; amount: number }[]> {
+  const { user } = actor;
+  const settled = await transferTo(
+    deps,
+    { userId: user._id, name: user.name, key: actor.key },
+    body,
+  );
+  const count = settled.length;
+  const money = (amount: number) => formatMoney(amount, deps.currency);
+  deps.notices?.later({
+    kind: "payment",
+    userIds: [body.to],
+    actorId: user._id,
+    title: `${user.name} paid you`,
+    body: `${user.name} recorded a transfer of ${money(body.amount)} to you, settling ${count} ${count === 1 ? "order" : "orders"}`,
+    url: "/balances",
+  });
+  return settled;
+}
 
 /** Records the caller's transfer to `to`; answers what it settled on each order. */
-export async function recordTransfer(
-  db: Db,
-  deps: Deps,
+async function transferTo(
+  deps: Pick<OrderDeps, "db" | "clock" | "events" | "currency">,
   caller: { userId: string; name: string; key?: string | null | undefined },
   body: RecordTransferBody,
 ): Promise<{ orderId: string; amount: number }[]> {
   const { userId } = caller;
   if (body.to === userId) throw invalidFields({ to: "You cannot pay yourself" });
-  const parts = await openParts(db, userId, body.to);
-  const { owe, back, upTo, matching } = between(parts, userId, body.to);
+  const parts = await openParts(deps.db, userId, body.to);
+  const { owe, back, upTo, matching } = openBetween(parts, userId, body.to);
   requireAllowed(
     roleTowards(owe, back),
     "order.transfer",
@@ -116,13 +84,12 @@ export async function recordTransfer(
         .join(", ")} would`,
     });
   }
-  return settle(db, deps, userId, body.to, [...owe.slice(0, take), ...back], caller);
+  return settleParts(deps, userId, body.to, [...owe.slice(0, take), ...back], caller);
 }
 
 /** Settles these parts, each order a session write, all in one transaction. */
-async function settle(
-  db: Db,
-  deps: Deps,
+async function settleParts(
+  deps: Pick<OrderDeps, "db" | "clock" | "events">,
   userId: string,
   toId: string,
   chosen: OpenPart[],
@@ -138,7 +105,7 @@ async function settle(
     chosen.find((p) => p.payerId === toId)?.payerName ??
     chosen.find((p) => p.debtorId === toId)?.debtorName ??
     "";
-  return writeSessionsTogether(db, deps, async (write) => {
+  return writeSessionsTogether(deps.db, deps, async (write) => {
     const settled: { orderId: string; amount: number }[] = [];
     for (const orderId of orderIds) {
       const mine = byOrder.get(orderId)!;

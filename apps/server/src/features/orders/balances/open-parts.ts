@@ -4,13 +4,13 @@
  * the creditor owes a credit back. Balances, the settle plan, transfers, pay-info and an
  * account's deletion all read them here.
  */
-import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner/contract";
+import type { ShareStatus } from "@cartner/contract";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orderPayers, orderShares, orders, users } from "../../db/schema.ts";
-import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../ledger/index.ts";
-import { payersFor } from "./order-view.ts";
-import type { OrderRow, PayerRow } from "./rows.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
+import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
+import { payersFor } from "../reading/view.ts";
+import type { OrderRow, PayerRow } from "../rows.ts";
 
 /**
  * One share's open part of one order with one payer: positive, the debtor (the share's member)
@@ -141,90 +141,23 @@ export async function openOwed(
   return pair.debtor === debtorId ? pair.net : -pair.net;
 }
 
-/** A share not yet confirmed between the user and someone else, from the user's side. */
-export interface UnsettledRow {
-  otherId: string;
-  otherName: string;
-  orderId: string;
-  number: number;
-  sessionName: string;
-  placedAt: string | Date;
-  /** Positive: they owe the user (the user is a payer); negative: the user owes them. */
-  cents: number;
-  status: ShareStatus;
-  /** Only credits (paid beyond an adjusted share) behind it: owed back. */
-  credit: boolean;
+/**
+ * What `fromId` owes `toId` (their shares' parts, and credits `toId` is owed back), oldest first;
+ * what `toId` owes `fromId`; and the amounts that settle whole parts, in cents: the oldest k owed
+ * less everything owed back, for k = 1, 2, … (only those above 0).
+ */
+export function openBetween(parts: OpenPart[], fromId: string, toId: string) {
+  const owe = parts
+    .filter((p) => flowOf(p).fromId === fromId && flowOf(p).toId === toId)
+    .sort(oldestFirst);
+  const back = parts.filter((p) => flowOf(p).fromId === toId && flowOf(p).toId === fromId);
+  const owedBack = flowTotal(back);
+  let running = 0;
+  const upTo = owe.map((p) => (running += flowOf(p).cents) - owedBack);
+  return { owe, back, upTo, matching: upTo.filter((c) => c > 0) };
 }
 
-/**
- * Every open part the user is owed (as a payer) or owes, netted per person and order, newest
- * first: what balances add up, and what deleting an account lists.
- */
-export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
-  const byKey = new Map<string, UnsettledRow>();
-  for (const p of await openParts(db, userId)) {
-    const mine = p.debtorId === userId ? -1 : p.payerId === userId ? 1 : 0;
-    if (mine === 0) continue;
-    const otherId = mine < 0 ? p.payerId : p.debtorId;
-    const key = `${otherId}/${p.orderId}`;
-    const entry = byKey.get(key) ?? {
-      otherId,
-      otherName: mine < 0 ? p.payerName : p.debtorName,
-      orderId: p.orderId,
-      number: p.number,
-      sessionName: p.sessionName,
-      placedAt: p.placedAt,
-      cents: 0,
-      status: p.status,
-      credit: true,
-    };
-    entry.cents += mine * p.cents;
-    // The status a debt's share has, when a debt is behind it.
-    if (p.cents > 0 && entry.credit) entry.status = p.status;
-    entry.credit &&= p.cents < 0;
-    byKey.set(key, entry);
-  }
-  return [...byKey.values()]
-    .filter((r) => r.cents !== 0)
-    .sort(
-      (a, b) =>
-        new Date(b.placedAt).getTime() - new Date(a.placedAt).getTime() || b.number - a.number,
-    );
-}
-
-/**
- * Your net with each person over every open part, across orders: what others owe you as a
- * payer, less what you owe payers. Positive = they owe you.
- */
-export async function balancesOf(
-  db: Db,
-  userId: string,
-  avatarOf: (userId: string) => string,
-): Promise<Balance[]> {
-  const rows = await unsettledShares(db, userId);
-  const byPerson = new Map<string, Balance & { cents: number }>();
-  for (const r of rows) {
-    const entry = byPerson.get(r.otherId) ?? {
-      user: { _id: r.otherId, name: r.otherName, avatar: avatarOf(r.otherId) },
-      amount: 0,
-      cents: 0,
-      orders: [],
-    };
-    entry.cents += r.cents;
-    entry.orders.push({
-      _id: r.orderId,
-      number: orderNumber(r.number),
-      sessionName: r.sessionName,
-      placedAt: new Date(r.placedAt).toISOString(),
-      amount: fromCents(r.cents),
-      status: r.status,
-      credit: r.credit,
-    });
-    byPerson.set(r.otherId, entry);
-  }
-  return [...byPerson.values()]
-    .map(({ cents, ...b }) => ({ ...b, amount: fromCents(cents) }))
-    .sort(
-      (a, b) => Math.abs(b.amount) - Math.abs(a.amount) || a.user.name.localeCompare(b.user.name),
-    );
-}
+/** What the parts come to, each in the direction it flows (cents, positive). */
+export const flowTotal = (parts: OpenPart[]) => parts.reduce((a, p) => a + flowOf(p).cents, 0);
+const oldestFirst = (a: OpenPart, b: OpenPart) =>
+  a.placedAt.getTime() - b.placedAt.getTime() || a.number - b.number;

@@ -4,7 +4,7 @@
  * figure several payers are owed from.
  */
 import { resplit, type Rational, type SplitInputMember } from "@cartner/contract";
-import type { OrderRow, ShareRow } from "./rows.ts";
+import type { OrderRow, ShareRow } from "../rows.ts";
 
 /**
  * The paying members at checkout. Orders placed before checkout kept them are read back from

@@ -10,8 +10,8 @@ import { creditOwedBy, describeAdjustment, type Order } from "@cartner/contract"
 import { openOf, paidToShop } from "./receipt-text.ts";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
-import { zonedDateTime } from "../../lib/time.ts";
-import { formatMoney as formatAmount } from "../../lib/money.ts";
+import { zonedDateTime } from "../../../lib/time.ts";
+import { formatMoney as formatAmount } from "../../../lib/money.ts";
 import { shareStatusLabel } from "./format.ts";
 
 const require = createRequire(import.meta.url);

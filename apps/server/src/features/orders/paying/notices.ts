@@ -1,6 +1,6 @@
-/** What the people of an order hear when money is said paid or settled on it (settle.ts). */
+/** What the people of an order hear when money is said paid or settled on it (mark-paid.ts). */
 import { fromCents, type Order, type SettlementKind, type User } from "@cartner/contract";
-import type { NotificationService } from "../notifications/index.ts";
+import type { NotificationService } from "../../notifications/index.ts";
 
 type Notice = Parameters<NotificationService["later"]>[0];
 

@@ -18,21 +18,57 @@ import {
 } from "@cartner/contract";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { orderShares, orders, type StoredAdjustment } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { invalidFields, notFound } from "../../lib/errors.ts";
-import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { forgivenessKept, pairsOfOrder, partMoves, post } from "../ledger/index.ts";
-import { frozenOf } from "./frozen.ts";
-import { adjustmentCents, partsOf, payersOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, ShareRow } from "./rows.ts";
-import type { Actor } from "./settle.ts";
+import type { Tx } from "../../../db/client.ts";
+import { orderShares, orders, type StoredAdjustment } from "../../../db/schema.ts";
+import { invalidFields, notFound } from "../../../lib/errors.ts";
+import { formatMoney } from "../../../lib/money.ts";
+import { writeSession } from "../../sessions/index.ts";
+import { forgivenessKept, pairsOfOrder, partMoves, post } from "../../ledger/index.ts";
+import { access, type Actor } from "../access.ts";
+import type { OrderDeps } from "../deps.ts";
+import { frozenOf } from "../reading/frozen.ts";
+import {
+  adjustmentCents,
+  loadOrder,
+  partsOf,
+  payersOf,
+  sharesOf,
+  viewOf,
+} from "../reading/view.ts";
+import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
+import { adjustmentNotice, disputeNotice } from "./notices.ts";
 
-type Deps = { clock: Clock; events: Pick<EventBus, "publish"> };
+/** The payee records what the shop delivered and charged; the order re-splits. */
+export async function adjust(
+  deps: OrderDeps,
+  orderId: string,
+  actor: Actor,
+  body: AdjustmentBody,
+): Promise<Order> {
+  const found = await access(deps, orderId, actor.user._id, "order.adjust");
+  const was = viewOf(found);
+  await recordAdjustment(deps, found, actor, body);
+  const order = viewOf((await loadOrder(deps.db, orderId))!);
+  const money = (amount: number) => formatMoney(amount, deps.currency);
+  const notice = adjustmentNotice(was, order, actor.user, money);
+  if (notice) deps.notices?.later(notice);
+  return order;
+}
+
+/** A member with a share disputes an adjustment with a comment; the payee hears it. */
+export async function dispute(
+  deps: OrderDeps,
+  orderId: string,
+  user: User,
+  adjustmentId: string,
+  comment: string,
+): Promise<Order> {
+  const order = await access(deps, orderId, user._id, "order.dispute");
+  await disputeAdjustment(deps, order, user, adjustmentId, comment);
+  const built = viewOf((await loadOrder(deps.db, orderId))!);
+  deps.notices?.later(disputeNotice(built, user, comment));
+  return built;
+}
 
 /** The body as stored (cents), with who recorded it and when. */
 function stored(body: AdjustmentBody, by: Pick<User, "_id" | "name">, now: Date): StoredAdjustment {
@@ -75,19 +111,18 @@ const orderUpdated = (row: OrderRow, shares: ShareRow[]) => () => [
  * goes back to the payers in proportion to what each paid the shop (partsOf). Members who had no
  * share and now carry one (an order fee on the creator) get one.
  */
-export async function recordAdjustment(
-  db: Db,
-  deps: Deps,
+async function recordAdjustment(
+  deps: Pick<OrderDeps, "db" | "clock" | "events">,
   order: { row: OrderRow; shares: ShareRow[] },
   actor: Actor,
   body: AdjustmentBody,
 ): Promise<void> {
   const { row: before } = order;
   const { user } = actor;
-  await writeSession(db, deps, {
+  await writeSession(deps.db, deps, {
     sessionId: before.sessionId,
     userId: user._id,
-    // The order service checked the caller is the payee.
+    // adjust() checked the caller is the payee.
     action: null,
     active: false,
     change: async ({ tx, now }) => {
@@ -198,9 +233,8 @@ const ADJUSTMENT_LABEL: Record<StoredAdjustment["kind"], string> = {
 };
 
 /** A member with a share disputes an adjustment: their comment joins it, for the payee to see. */
-export async function disputeAdjustment(
-  db: Db,
-  deps: Deps,
+async function disputeAdjustment(
+  deps: Pick<OrderDeps, "db" | "clock" | "events">,
   order: { row: OrderRow; shares: ShareRow[] },
   user: User,
   adjustmentId: string,
@@ -210,10 +244,10 @@ export async function disputeAdjustment(
   if (!before.adjustments.some((a) => a.id === adjustmentId)) {
     throw notFound("Adjustment not found");
   }
-  await writeSession(db, deps, {
+  await writeSession(deps.db, deps, {
     sessionId: before.sessionId,
     userId: user._id,
-    // The order service checked the caller has a share.
+    // dispute() checked the caller has a share.
     action: null,
     active: false,
     change: async ({ tx, now }) => {
@@ -239,51 +273,4 @@ export async function disputeAdjustment(
     },
     events: orderUpdated(before, order.shares),
   });
-}
-
-/** What each member whose share an adjustment moved hears (null when no share moved). */
-export function adjustmentNotice(
-  was: Order,
-  order: Order,
-  actor: Pick<User, "_id" | "name">,
-  money: (amount: number) => string,
-): Parameters<NotificationService["later"]>[0] | null {
-  const moved = order.split.filter(
-    (s) =>
-      s.userId !== order.payee._id &&
-      was.split.find((b) => b.userId === s.userId)?.total !== s.total,
-  );
-  if (moved.length === 0) return null;
-  return {
-    kind: "payment",
-    userIds: moved.map((s) => s.userId),
-    actorId: actor._id,
-    sessionId: order.sessionId,
-    orderId: order._id,
-    title: `${order.number} was changed after checkout`,
-    body: (userId: string) => {
-      const share = order.split.find((s) => s.userId === userId)!;
-      const credit = share.credit > 0 ? `, ${money(share.credit)} to come back to you` : "";
-      return `${actor.name} recorded a change to ${order.sessionName}: your share is now ${money(share.total)}${credit}`;
-    },
-    url: `/orders/${order._id}`,
-  };
-}
-
-/** What the payee hears when a member disputes an adjustment. */
-export function disputeNotice(
-  order: Order,
-  actor: User,
-  comment: string,
-): Parameters<NotificationService["later"]>[0] {
-  return {
-    kind: "payment",
-    userIds: [order.payee._id],
-    actorId: actor._id,
-    sessionId: order.sessionId,
-    orderId: order._id,
-    title: `${actor.name} disputes a change to ${order.number}`,
-    body: comment,
-    url: `/orders/${order._id}`,
-  };
 }

@@ -4,8 +4,8 @@
  * their own share.
  */
 import { fromCents, type Order } from "@cartner/contract";
-import { partsOf } from "./order-view.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+import { partsOf } from "../reading/view.ts";
+import type { OrderRow, PayerRow, ShareRow } from "../rows.ts";
 
 export function checkoutNoticeBody(
   order: Order,

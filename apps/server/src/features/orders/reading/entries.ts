@@ -4,8 +4,8 @@
  */
 import { fromCents, type LedgerEntry } from "@cartner/contract";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../db/schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 
 export async function entriesOf(
   db: Db,

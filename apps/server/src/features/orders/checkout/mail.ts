@@ -1,7 +1,7 @@
-import { escapeHtml } from "../../lib/html.ts";
+import { escapeHtml } from "../../../lib/html.ts";
 import type { Order } from "@cartner/contract";
-import type { Mail } from "../mail/index.ts";
-import { formatMoney } from "../../lib/money.ts";
+import type { Mail } from "../../mail/index.ts";
+import { formatMoney } from "../../../lib/money.ts";
 
 /** The checkout mail to one member: their share, the total, who to pay, and the order's link. */
 export function orderMail(

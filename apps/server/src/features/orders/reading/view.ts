@@ -14,11 +14,17 @@ import {
   type Owed,
 } from "@cartner/contract";
 import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { bookJson, pairsOfJson, shareBook, type Pair } from "../ledger/index.ts";
-import { orderPayers, orderShares, orders, users, type StoredAdjustment } from "../../db/schema.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { bookJson, pairsOfJson, shareBook, type Pair } from "../../ledger/index.ts";
+import {
+  orderPayers,
+  orderShares,
+  orders,
+  users,
+  type StoredAdjustment,
+} from "../../../db/schema.ts";
 import { exactTotals } from "./frozen.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+import type { OrderRow, PayerRow, ShareRow } from "../rows.ts";
 
 /** The payers the payee named for these orders, each order's in the payee's order. */
 export async function payersOf(db: Db | Tx, orderIds: string[]): Promise<PayerRow[]> {
@@ -126,11 +132,16 @@ export const adjustmentCents = (a: StoredAdjustment) => ({
   name: a.name,
 });
 
+/** An order's rows and its book, as loadOrder() reads them. */
+export interface LoadedOrder {
+  row: OrderRow;
+  shares: ShareRow[];
+  payers: PayerRow[];
+  pairs: Pair[];
+}
+
 /** An order's rows and its book, as build() takes them; null when there is no such order. */
-export async function loadOrder(
-  db: Db | Tx,
-  orderId: string,
-): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[]; pairs: Pair[] } | null> {
+export async function loadOrder(db: Db | Tx, orderId: string): Promise<LoadedOrder | null> {
   // One query: the order page is read often, and the embedded database runs one at a time.
   const [found] = await db
     .select({
@@ -159,6 +170,10 @@ export async function loadOrder(
     pairs: pairsOfJson(found.book),
   };
 }
+
+/** The order as the API shows it, from its loaded rows and book. */
+export const viewOf = (found: LoadedOrder): Order =>
+  build(found.row, found.shares, found.payers, found.pairs);
 
 /** The order as the API shows it, read whole (for mails and notices outside a request). */
 export async function orderOf(db: Db | Tx, orderId: string): Promise<Order | null> {

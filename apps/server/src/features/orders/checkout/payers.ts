@@ -1,14 +1,14 @@
 /**
  * Who paid the shop (docs/decisions/020): the one check of payers named at checkout
- * (checkout.ts) or afterwards by the payee (set-payers.ts), and how they are written.
+ * (place-order.ts) or afterwards by the payee (adjusting/set-payers.ts), and how they are written.
  */
 import { fromCents, toCents, type SetPayersBody } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Tx } from "../../db/client.ts";
-import { orderPayers } from "../../db/schema.ts";
-import { invalidFields } from "../../lib/errors.ts";
-import { formatMoney } from "../../lib/money.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+import { executeRows, type Tx } from "../../../db/client.ts";
+import { orderPayers } from "../../../db/schema.ts";
+import { invalidFields } from "../../../lib/errors.ts";
+import { formatMoney } from "../../../lib/money.ts";
+import type { OrderRow, PayerRow, ShareRow } from "../rows.ts";
 
 export const PAYERS_LOCKED =
   "The payers can no longer change: a share is already paid or settled under the current payers.";

@@ -4,38 +4,42 @@
  * or a member with a share. Changing the payers re-points every share's parts: the book's parts
  * move to the new ones ("share" entries of the difference). It is refused once money moved (a
  * claim, a payment, a settlement: undoing it is the people's business, not a silent re-split).
- * The check and the write are payers.ts, which the checkout uses too.
+ * The check and the write are checkout/payers.ts, which the checkout uses too.
  */
-import { fromCents, orderNumber, type SetPayersBody } from "@cartner/contract";
-import type { Db } from "../../db/client.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { conflict } from "../../lib/errors.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession } from "../sessions/index.ts";
-import { peopleOf } from "./checkout.ts";
-import { pairsOfOrder, partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, ShareRow } from "./rows.ts";
-import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "./payers.ts";
-import type { Actor } from "./settle.ts";
+import { fromCents, orderNumber, type Order, type SetPayersBody } from "@cartner/contract";
+import { conflict } from "../../../lib/errors.ts";
+import { writeSession } from "../../sessions/index.ts";
+import { pairsOfOrder, partMoves, post } from "../../ledger/index.ts";
+import { access, type Actor } from "../access.ts";
+import { moneyMoved, namedPayers, PAYERS_LOCKED, writePayers } from "../checkout/payers.ts";
+import type { OrderDeps } from "../deps.ts";
+import { loadOrder, partsOf, sharesOf, viewOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
 
-/** `currency`: the deployment's (CURRENCY), for the amounts a refusal names. */
-type Deps = { clock: Clock; events: Pick<EventBus, "publish">; currency: string };
-
-/** The payee sets the payers (the service checked the caller and loaded the order). */
+/** The payee says who paid the shop. */
 export async function setPayers(
-  db: Db,
-  deps: Deps,
+  deps: OrderDeps,
+  orderId: string,
+  actor: Actor,
+  body: SetPayersBody,
+): Promise<Order> {
+  await storePayers(deps, await access(deps, orderId, actor.user._id, "order.payers"), actor, body);
+  return viewOf((await loadOrder(deps.db, orderId))!);
+}
+
+/** The payee sets the payers (setPayers() checked the caller and loaded the order). */
+async function storePayers(
+  deps: Pick<OrderDeps, "db" | "clock" | "events" | "currency">,
   order: { row: OrderRow; shares: ShareRow[] },
   actor: Actor,
   body: SetPayersBody,
 ): Promise<void> {
   const { row, shares } = order;
   const named = namedPayers(row, shares, body.payers, deps.currency);
-  await writeSession(db, deps, {
+  await writeSession(deps.db, deps, {
     sessionId: row.sessionId,
     userId: actor.user._id,
-    // The order service checked the caller is the payee.
+    // setPayers() checked the caller is the payee.
     action: null,
     active: false,
     change: async ({ tx, now }) => {

@@ -14,31 +14,28 @@ import {
   type User,
 } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows } from "../../../db/client.ts";
 import {
   orderShares,
   orders,
   type OrderLineSnapshot,
   type OrderMemberSnapshot,
-} from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { AppError, conflict } from "../../lib/errors.ts";
-import { splitOf, type CartView } from "../carts/index.ts";
-import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../live/index.ts";
-import { afterCheckout } from "../series/index.ts";
-import { endInTransaction, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
-import { partMoves, post } from "../ledger/index.ts";
-import { partsOf, sharesOf } from "./order-view.ts";
-import type { OrderRow, PayerRow, ShareRow } from "./rows.ts";
+} from "../../../db/schema.ts";
+import { AppError, conflict } from "../../../lib/errors.ts";
+import { splitOf, type CartView } from "../../carts/index.ts";
+import { afterCheckout } from "../../series/index.ts";
+import {
+  endInTransaction,
+  toMembers,
+  writeSession,
+  type WriteContext,
+} from "../../sessions/index.ts";
+import { partMoves, post } from "../../ledger/index.ts";
+import type { OrderDeps } from "../deps.ts";
+import { partsOf, sharesOf } from "../reading/view.ts";
+import { peopleOf, type OrderRow, type PayerRow, type ShareRow } from "../rows.ts";
+import { mailShares } from "./mail-jobs.ts";
 import { namedPayers, writePayers } from "./payers.ts";
-
-/** People an order concerns: its payee and everyone with a share. */
-export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): string[] {
-  const people = new Set(shares.map((s) => s.userId));
-  if (row.payeeId) people.add(row.payeeId);
-  return [...people];
-}
 
 /** How a checkout is placed: by the creator's hand (the default), or at the deadline. */
 export interface CheckoutOptions {
@@ -61,21 +58,12 @@ export interface CheckoutOptions {
  * order are refused before anything is written (the order's number is not used up).
  */
 export async function placeOrder(
-  db: Db,
-  deps: {
-    clock: Clock;
-    events: Pick<EventBus, "publish">;
-    jobs: Pick<Jobs, "send">;
-    /** Enqueues the checkout mails of these members, inside the checkout's transaction. */
-    mailShares: (tx: Tx, orderId: string, userIds: string[]) => Promise<void>;
-    /** The deployment's currency (CURRENCY), for the amounts a refusal names. */
-    currency: string;
-  },
+  deps: Pick<OrderDeps, "db" | "clock" | "events" | "jobs" | "mails" | "currency">,
   sessionId: string,
   user: User,
   options: CheckoutOptions = {},
 ): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] }> {
-  const { result } = await writeSession(db, deps, {
+  const { result } = await writeSession(deps.db, deps, {
     sessionId,
     userId: user._id,
     action: "session.checkout",
@@ -167,7 +155,8 @@ export async function placeOrder(
       // The book: each share's parts owed to the payers (the payee alone, by default).
       const owed = partMoves(row!.id, [], partsOf(row!, shareRows, payerRows), "share");
       await endInTransaction(tx, sessionId, now);
-      await deps.mailShares(
+      await mailShares(
+        deps,
         tx,
         row!.id,
         shareRows.map((s) => s.userId),
