@@ -34,11 +34,11 @@ import {
   type Channel,
 } from "./features/notifications/index.ts";
 import { createSeriesService } from "./features/series/service.ts";
-import { createInviteLinkService } from "./features/sessions/invite-links.ts";
-import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
-import { createMemberService } from "./features/sessions/members.ts";
-import { createMembershipService } from "./features/sessions/membership.ts";
-import { createSessionService } from "./features/sessions/service.ts";
+import { createInviteLinkService } from "./features/sessions/invites/invite-links.ts";
+import { createMemberSettingsService } from "./features/sessions/settings/member-settings.ts";
+import { createMemberService } from "./features/sessions/membership/members.ts";
+import { createMembershipService } from "./features/sessions/membership/membership.ts";
+import { createSessionService } from "./features/sessions/lifecycle/sessions.ts";
 import type { Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
 import { createPublicFetch, type HostResolver } from "./lib/public-fetch.ts";

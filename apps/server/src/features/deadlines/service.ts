@@ -1,6 +1,6 @@
 /**
  * A session's deadline (API.md "Deadlines and series"), set, moved, cleared and reopened by its
- * creator. Each is a session write (sessions/write.ts): the cart row and the session row are
+ * creator. Each is a session write (sessions/lifecycle/write.ts): the cart row and the session row are
  * locked first, as every cart write takes them, so a cart write lands before the change or sees
  * it. The deadline is an instant (docs/decisions/018-time-zones.md); the cart's SQL function
  * compares it with each write's own time, so the lock needs nothing to happen at that instant.

@@ -3,10 +3,10 @@
  * transaction, the activity log's announcement and the service's type (a ready mark is read by
  * lib/ready-mark.ts, which carts and deadlines share with sessions).
  */
-export { announceActivity } from "./activity.ts";
+export { announceActivity } from "./lifecycle/activity.ts";
 export { newSessionCode } from "./codes.ts";
-export { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
-export { endInTransaction, type SessionService } from "./service.ts";
+export { linesTakenEvents, takeLinesOf } from "./membership/leaving-lines.ts";
+export { endInTransaction, type SessionService } from "./lifecycle/sessions.ts";
 export {
   toMembers,
   writeSession,
@@ -16,4 +16,4 @@ export {
   type TypedEntry,
   type WriteContext,
   type Written,
-} from "./write.ts";
+} from "./lifecycle/write.ts";

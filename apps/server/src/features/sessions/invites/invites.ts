@@ -4,12 +4,12 @@
 import type { Invite, InviteRole, User } from "@cartner/contract";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { sessionInvites, sessionMembers, sessions, users } from "../../db/schema.ts";
-import { conflict, notFound } from "../../lib/errors.ts";
-import { isMemberRole } from "../../lib/permissions.ts";
+import { sessionInvites, sessionMembers, sessions, users } from "../../../db/schema.ts";
+import { conflict, notFound } from "../../../lib/errors.ts";
+import { isMemberRole } from "../../../lib/permissions.ts";
 import { inviteMail } from "./invite-mail.ts";
-import type { MembershipDeps } from "./membership-deps.ts";
-import { toMembers, writeSession } from "./write.ts";
+import type { MembershipDeps } from "../membership/deps.ts";
+import { toMembers, writeSession } from "../lifecycle/write.ts";
 
 export function createInviteService(deps: MembershipDeps) {
   const { db, events, media } = deps;

@@ -9,17 +9,17 @@ import {
   type User,
 } from "@cartner/contract";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
-import { cartLines, carts, products, sessionMembers, sessions, users } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
-import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
-import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../live/index.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { cartLines, carts, products, sessionMembers, sessions, users } from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { conflict, isUniqueViolation, notFound } from "../../../lib/errors.ts";
+import { isMemberRole, requireAllowed } from "../../../lib/permissions.ts";
+import type { Media } from "../../../lib/media.ts";
+import type { EventBus } from "../../live/index.ts";
 import { listActivity } from "./activity.ts";
-import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
-import { newSessionCode } from "./codes.ts";
-import { createSessionViews } from "./session-view.ts";
+import { linesTakenEvents, takeLinesOf } from "../membership/leaving-lines.ts";
+import { newSessionCode } from "../codes.ts";
+import { createSessionViews } from "./view.ts";
 import { toMembers, writeSession, type SessionRow } from "./write.ts";
 
 export type { SessionRow };

@@ -5,14 +5,14 @@
  */
 import type { MemberLinesQuery, Session, SessionField } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client.ts";
-import { sessionMembers, sessions, users } from "../../db/schema.ts";
-import { conflict, isUniqueViolation, notFound } from "../../lib/errors.ts";
-import type { NotificationService } from "../notifications/index.ts";
-import { newPasscode, newSessionCode } from "./codes.ts";
+import type { Tx } from "../../../db/client.ts";
+import { sessionMembers, sessions, users } from "../../../db/schema.ts";
+import { conflict, isUniqueViolation, notFound } from "../../../lib/errors.ts";
+import type { NotificationService } from "../../notifications/index.ts";
+import { newPasscode, newSessionCode } from "../codes.ts";
 import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
-import type { SessionPartDeps } from "./service.ts";
-import { toMembers, writeSession } from "./write.ts";
+import type { SessionPartDeps } from "../lifecycle/sessions.ts";
+import { toMembers, writeSession } from "../lifecycle/write.ts";
 
 async function nameOf(tx: Tx, userId: string): Promise<string> {
   const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));

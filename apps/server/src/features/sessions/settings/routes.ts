@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import { route } from "../../lib/endpoint.ts";
+import { route } from "../../../lib/endpoint.ts";
 import type { MemberSettingsService } from "./member-settings.ts";
 
 /** Split policy, members' budgets and roles, ready marks (the split calls of the endpoint table). */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import { route } from "../../lib/endpoint.ts";
+import { route } from "../../../lib/endpoint.ts";
 import type { InviteLinkService } from "./invite-links.ts";
 
 /** Invite links: the creator's calls, the preview and accepting one. */

@@ -2,13 +2,13 @@
  * What the membership services are built from: join requests (join-requests.ts) and invites
  * (invites.ts) take these, and membership.ts composes the two.
  */
-import type { Db } from "../../db/client.ts";
-import type { Clock } from "../../lib/clock.ts";
-import type { Media } from "../../lib/media.ts";
-import type { Mailer, MailQueue } from "../mail/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
-import type { EventBus } from "../live/index.ts";
-import type { SessionService } from "./service.ts";
+import type { Db } from "../../../db/client.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { Media } from "../../../lib/media.ts";
+import type { Mailer, MailQueue } from "../../mail/index.ts";
+import type { NotificationService } from "../../notifications/index.ts";
+import type { EventBus } from "../../live/index.ts";
+import type { SessionService } from "../lifecycle/sessions.ts";
 
 export interface MembershipDeps {
   db: Db;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import { route } from "../../lib/endpoint.ts";
+import { route } from "../../../lib/endpoint.ts";
 import type { MemberService } from "./members.ts";
 
 /** Removing and handing over members, a new code (the creator's calls on the member list). */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import { route } from "../../lib/endpoint.ts";
-import type { ReadCache } from "../../lib/read-cache.ts";
+import { route } from "../../../lib/endpoint.ts";
+import type { ReadCache } from "../../../lib/read-cache.ts";
 import type { MembershipService } from "./membership.ts";
 
 /** Joining, join requests and invites (the membership calls of the endpoint table). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
-import { route } from "../../lib/endpoint.ts";
-import type { ReadCache } from "../../lib/read-cache.ts";
-import type { SessionService } from "./service.ts";
+import { route } from "../../../lib/endpoint.ts";
+import type { ReadCache } from "../../../lib/read-cache.ts";
+import type { SessionService } from "./sessions.ts";
 
 /** The Sessions calls of the endpoint table. */
 export const sessionRoutes =

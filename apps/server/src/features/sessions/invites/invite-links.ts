@@ -13,14 +13,14 @@ import {
   type User,
 } from "@cartner/contract";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { inviteLinks, sessionMembers, sessions, users } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { AppError, conflict, notFound } from "../../lib/errors.ts";
-import type { Media } from "../../lib/media.ts";
-import type { EventBus } from "../live/index.ts";
-import type { SessionService } from "./service.ts";
-import { toMembers, writeSession } from "./write.ts";
+import type { Db } from "../../../db/client.ts";
+import { inviteLinks, sessionMembers, sessions, users } from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { AppError, conflict, notFound } from "../../../lib/errors.ts";
+import type { Media } from "../../../lib/media.ts";
+import type { EventBus } from "../../live/index.ts";
+import type { SessionService } from "../lifecycle/sessions.ts";
+import { toMembers, writeSession } from "../lifecycle/write.ts";
 
 type LinkRow = typeof inviteLinks.$inferSelect;
 

@@ -5,12 +5,12 @@
 import type { JoinRequest, MyJoinRequest } from "@cartner/contract";
 import { and, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { joinFailures, sessionMembers, sessions, users } from "../../db/schema.ts";
-import { createAttemptLimit } from "../../lib/attempt-limit.ts";
-import { conflict, forbidden, notFound } from "../../lib/errors.ts";
-import { sameSecret } from "./codes.ts";
-import type { MembershipDeps } from "./membership-deps.ts";
-import { toMembers, writeSession, type TypedEntry } from "./write.ts";
+import { joinFailures, sessionMembers, sessions, users } from "../../../db/schema.ts";
+import { createAttemptLimit } from "../../../lib/attempt-limit.ts";
+import { conflict, forbidden, notFound } from "../../../lib/errors.ts";
+import { sameSecret } from "../codes.ts";
+import type { MembershipDeps } from "./deps.ts";
+import { toMembers, writeSession, type TypedEntry } from "../lifecycle/write.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;

@@ -11,7 +11,7 @@ import {
   type ShareCents,
 } from "@cartner/contract";
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db } from "../../../db/client.ts";
 import {
   cartLines,
   carts,
@@ -20,12 +20,12 @@ import {
   sessionMembers,
   sessions,
   users,
-} from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import type { Media } from "../../lib/media.ts";
-import { visibleMembers } from "../../lib/permissions.ts";
-import { splitOf, type CartView } from "../carts/index.ts";
-import { readyMark } from "../../lib/ready-mark.ts";
+} from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { Media } from "../../../lib/media.ts";
+import { visibleMembers } from "../../../lib/permissions.ts";
+import { splitOf, type CartView } from "../../carts/index.ts";
+import { readyMark } from "../../../lib/ready-mark.ts";
 import type { SessionRow } from "./write.ts";
 
 export function createSessionViews({ db, clock, media }: { db: Db; clock: Clock; media: Media }) {

@@ -3,9 +3,9 @@
  * invites by email or name (invites.ts), both built from membership-deps.ts. The session service
  * owns sessions themselves; these only change their members.
  */
-import { createInviteService } from "./invites.ts";
+import { createInviteService } from "../invites/invites.ts";
 import { createJoinRequestService } from "./join-requests.ts";
-import type { MembershipDeps } from "./membership-deps.ts";
+import type { MembershipDeps } from "./deps.ts";
 
 export function createMembershipService(deps: MembershipDeps) {
   return { ...createJoinRequestService(deps), ...createInviteService(deps) };

@@ -13,13 +13,13 @@ import {
   type SplitPolicy,
 } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
-import { executeRows, type Tx } from "../../db/client.ts";
-import { carts, sessionMembers, sessions, users } from "../../db/schema.ts";
-import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
-import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
-import { splitOf, type CartView } from "../carts/index.ts";
-import type { SessionPartDeps } from "./service.ts";
-import { toMembers, writeSession, type SessionRow, type TypedEntry } from "./write.ts";
+import { executeRows, type Tx } from "../../../db/client.ts";
+import { carts, sessionMembers, sessions, users } from "../../../db/schema.ts";
+import { AppError, badRequest, conflict, notFound } from "../../../lib/errors.ts";
+import { isMemberRole, requireAllowed } from "../../../lib/permissions.ts";
+import { splitOf, type CartView } from "../../carts/index.ts";
+import type { SessionPartDeps } from "../lifecycle/sessions.ts";
+import { toMembers, writeSession, type SessionRow, type TypedEntry } from "../lifecycle/write.ts";
 
 export function createMemberSettingsService(deps: SessionPartDeps) {
   const { db } = deps;
