@@ -13,13 +13,10 @@ import {
   type User,
 } from "@cartner/contract";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.ts";
 import { inviteLinks, sessionMembers, sessions, users } from "../../../db/schema.ts";
-import type { Clock } from "../../../lib/clock.ts";
 import { AppError, conflict, notFound } from "../../../lib/errors.ts";
-import type { Media } from "../../../lib/media.ts";
-import type { EventBus } from "../../live/index.ts";
-import type { SessionService } from "../lifecycle/sessions.ts";
+import type { SessionDeps } from "../deps.ts";
+import { accessSession } from "../lifecycle/access.ts";
 import { toMembers, writeSession } from "../lifecycle/write.ts";
 
 type LinkRow = typeof inviteLinks.$inferSelect;
@@ -44,209 +41,218 @@ function gone(link: LinkRow, now: Date): AppError | null {
   return null;
 }
 
-export function createInviteLinkService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  media: Media;
-  sessions: SessionService;
-  /** Seals the token for the creator's list (AES-256-GCM); only its hash is looked up. */
-  linkKey: Buffer;
-}) {
-  const { db, clock, media, linkKey } = deps;
-  const { access } = deps.sessions;
-
-  function seal(token: string): string {
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv("aes-256-gcm", linkKey, iv);
-    const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-  }
-
-  function unseal(value: string): string {
-    const raw = Buffer.from(value, "base64url");
-    const decipher = crypto.createDecipheriv("aes-256-gcm", linkKey, raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-  }
-
-  function toLink(row: LinkRow): InviteLink {
-    const token = unseal(row.tokenSealed);
-    return {
-      _id: row.id,
-      url: media.page(`/join/${token}`),
-      token,
-      role: row.role,
-      expiresAt: row.expiresAt.toISOString(),
-      maxUses: row.maxUses,
-      uses: row.uses,
-      revoked: row.revokedAt !== null,
-      createdAt: row.createdAt.toISOString(),
-    };
-  }
-
-  async function createLink(sessionId: string, user: User, body: CreateInviteLinkBody) {
-    const now = clock.now();
-    // 128 random bits, 22 base64url characters.
-    const token = crypto.randomBytes(16).toString("base64url");
-    // A link changes no member's view of the session: no entry, the version stays.
-    const { result: row } = await writeSession(db, deps, {
-      sessionId,
-      userId: user._id,
-      action: "session.links",
-      change: async ({ tx }) => {
-        const [inserted] = await tx
-          .insert(inviteLinks)
-          .values({
-            sessionId,
-            tokenHash: sha256(token),
-            tokenSealed: seal(token),
-            role: body.role,
-            expiresAt: new Date(now.getTime() + body.expiresInHours * 3_600_000),
-            maxUses: body.maxUses,
-            createdBy: user._id,
-            createdAt: now,
-          })
-          .returning();
-        return { result: inserted!, version: "unchanged" };
-      },
-    });
-    return toLink(row);
-  }
-
-  async function listLinks(sessionId: string, userId: string) {
-    await access(sessionId, userId, "session.links");
-    const rows = await db
-      .select()
-      .from(inviteLinks)
-      .where(eq(inviteLinks.sessionId, sessionId))
-      .orderBy(desc(inviteLinks.createdAt));
-    return rows.map(toLink);
-  }
-
-  /** Revokes a link (an ended session's too); like making one, no entry and the same version. */
-  async function revokeLink(sessionId: string, userId: string, linkId: string) {
-    const { result: row } = await writeSession(db, deps, {
-      sessionId,
-      userId,
-      action: "session.links",
-      active: false,
-      change: async ({ tx, now }) => {
-        await tx
-          .update(inviteLinks)
-          .set({ revokedAt: now })
-          .where(
-            and(
-              eq(inviteLinks.id, linkId),
-              eq(inviteLinks.sessionId, sessionId),
-              isNull(inviteLinks.revokedAt),
-            ),
-          );
-        const [found] = await tx
-          .select()
-          .from(inviteLinks)
-          .where(and(eq(inviteLinks.id, linkId), eq(inviteLinks.sessionId, sessionId)));
-        if (!found) throw linkNotFound();
-        return { result: found, version: "unchanged" };
-      },
-    });
-    return toLink(row);
-  }
-
-  async function findLink(token: string) {
-    if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
-    const [found] = await db
-      .select({ link: inviteLinks, session: sessions, creatorName: users.name })
-      .from(inviteLinks)
-      .innerJoin(sessions, eq(sessions.id, inviteLinks.sessionId))
-      .innerJoin(users, eq(users.id, sessions.creatorId))
-      .where(eq(inviteLinks.tokenHash, sha256(token)));
-    if (!found) throw linkNotFound();
-    return found;
-  }
-
-  /** What the link leads to, for the /join page: never the code or the passcode. */
-  async function preview(token: string): Promise<InvitePreview> {
-    const { link, session, creatorName } = await findLink(token);
-    const refused =
-      session.status !== "active"
-        ? new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.")
-        : gone(link, clock.now());
-    if (refused) throw refused;
-    return {
-      sessionName: session.name,
-      creatorName,
-      role: link.role,
-      expiresAt: link.expiresAt.toISOString(),
-    };
-  }
-
-  /**
-   * Joins with a link: one transaction claims a use (a conditional update, so 50 parallel accepts
-   * of a 5-use link make exactly 5 members) and adds the member; an existing member changes
-   * nothing and gets 409 (a pending request becomes the link's role).
-   */
-  async function accept(token: string, user: User) {
-    const { link, session } = await findLink(token);
-    const now = clock.now();
-    if (session.status !== "active") {
-      throw new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.");
-    }
-    const [existing] = await db
-      .select({ role: sessionMembers.role })
-      .from(sessionMembers)
-      .where(and(eq(sessionMembers.sessionId, session.id), eq(sessionMembers.userId, user._id)));
-    if (existing && existing.role !== "pending") {
-      throw conflict("You are already in this session.");
-    }
-    const refused = gone(link, now);
-    if (refused) throw refused;
-    const ended = () => new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.");
-    // Joining waits behind a checkout or an end, and then finds the session over.
-    await writeSession(db, deps, {
-      sessionId: session.id,
-      userId: user._id,
-      action: null,
-      ended,
-      change: async ({ tx }) => {
-        const [claimed] = await tx
-          .update(inviteLinks)
-          .set({ uses: sql`${inviteLinks.uses} + 1` })
-          .where(
-            and(
-              eq(inviteLinks.id, link.id),
-              isNull(inviteLinks.revokedAt),
-              gt(inviteLinks.expiresAt, now),
-              lt(inviteLinks.uses, inviteLinks.maxUses),
-            ),
-          )
-          .returning({ id: inviteLinks.id });
-        if (!claimed) {
-          const [fresh] = await tx.select().from(inviteLinks).where(eq(inviteLinks.id, link.id));
-          throw gone(fresh!, now) ?? linkNotFound();
-        }
-        const added = await tx
-          .insert(sessionMembers)
-          .values({ sessionId: session.id, userId: user._id, role: link.role, createdAt: now })
-          .onConflictDoUpdate({
-            target: [sessionMembers.sessionId, sessionMembers.userId],
-            set: { role: link.role },
-            setWhere: eq(sessionMembers.role, "pending"),
-          })
-          .returning({ role: sessionMembers.role });
-        // Already a member (joined another way meanwhile): the use is given back by the rollback.
-        if (added.length === 0) throw conflict("You are already in this session.");
-        return {
-          result: null,
-          activity: { type: "member.joined", details: { role: link.role, via: "link" } },
-        };
-      },
-      events: (_, row) => [toMembers("member.joined", row, { users: [user._id] })],
-    });
-    return { sessionId: session.id };
-  }
-
-  return { createLink, listLinks, revokeLink, preview, accept };
+function seal(linkKey: Buffer, token: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", linkKey, iv);
+  const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
 }
 
-export type InviteLinkService = ReturnType<typeof createInviteLinkService>;
+function unseal(linkKey: Buffer, value: string): string {
+  const raw = Buffer.from(value, "base64url");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", linkKey, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+}
+
+function toLink(deps: Pick<SessionDeps, "media" | "linkKey">, row: LinkRow): InviteLink {
+  const token = unseal(deps.linkKey, row.tokenSealed);
+  return {
+    _id: row.id,
+    url: deps.media.page(`/join/${token}`),
+    token,
+    role: row.role,
+    expiresAt: row.expiresAt.toISOString(),
+    maxUses: row.maxUses,
+    uses: row.uses,
+    revoked: row.revokedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The creator makes a link with a role, a lifetime and a number of uses. */
+export async function createLink(
+  deps: SessionDeps,
+  sessionId: string,
+  user: User,
+  body: CreateInviteLinkBody,
+) {
+  const { db, clock } = deps;
+  const now = clock.now();
+  // 128 random bits, 22 base64url characters.
+  const token = crypto.randomBytes(16).toString("base64url");
+  // A link changes no member's view of the session: no entry, the version stays.
+  const { result: row } = await writeSession(db, deps, {
+    sessionId,
+    userId: user._id,
+    action: "session.links",
+    change: async ({ tx }) => {
+      const [inserted] = await tx
+        .insert(inviteLinks)
+        .values({
+          sessionId,
+          tokenHash: sha256(token),
+          tokenSealed: seal(deps.linkKey, token),
+          role: body.role,
+          expiresAt: new Date(now.getTime() + body.expiresInHours * 3_600_000),
+          maxUses: body.maxUses,
+          createdBy: user._id,
+          createdAt: now,
+        })
+        .returning();
+      return { result: inserted!, version: "unchanged" };
+    },
+  });
+  return toLink(deps, row);
+}
+
+/** The session's links, newest first, to its creator. */
+export async function listLinks(
+  deps: Pick<SessionDeps, "db" | "media" | "linkKey">,
+  sessionId: string,
+  userId: string,
+) {
+  await accessSession(deps, sessionId, userId, "session.links");
+  const rows = await deps.db
+    .select()
+    .from(inviteLinks)
+    .where(eq(inviteLinks.sessionId, sessionId))
+    .orderBy(desc(inviteLinks.createdAt));
+  return rows.map((row) => toLink(deps, row));
+}
+
+/** Revokes a link (an ended session's too); like making one, no entry and the same version. */
+export async function revokeLink(
+  deps: SessionDeps,
+  sessionId: string,
+  userId: string,
+  linkId: string,
+) {
+  const { result: row } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId,
+    action: "session.links",
+    active: false,
+    change: async ({ tx, now }) => {
+      await tx
+        .update(inviteLinks)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            eq(inviteLinks.id, linkId),
+            eq(inviteLinks.sessionId, sessionId),
+            isNull(inviteLinks.revokedAt),
+          ),
+        );
+      const [found] = await tx
+        .select()
+        .from(inviteLinks)
+        .where(and(eq(inviteLinks.id, linkId), eq(inviteLinks.sessionId, sessionId)));
+      if (!found) throw linkNotFound();
+      return { result: found, version: "unchanged" };
+    },
+  });
+  return toLink(deps, row);
+}
+
+async function findLink(deps: Pick<SessionDeps, "db">, token: string) {
+  if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
+  const [found] = await deps.db
+    .select({ link: inviteLinks, session: sessions, creatorName: users.name })
+    .from(inviteLinks)
+    .innerJoin(sessions, eq(sessions.id, inviteLinks.sessionId))
+    .innerJoin(users, eq(users.id, sessions.creatorId))
+    .where(eq(inviteLinks.tokenHash, sha256(token)));
+  if (!found) throw linkNotFound();
+  return found;
+}
+
+/** What the link leads to, for the /join page: never the code or the passcode. */
+export async function previewLink(
+  deps: Pick<SessionDeps, "db" | "clock">,
+  token: string,
+): Promise<InvitePreview> {
+  const { clock } = deps;
+  const { link, session, creatorName } = await findLink(deps, token);
+  const refused =
+    session.status !== "active"
+      ? new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.")
+      : gone(link, clock.now());
+  if (refused) throw refused;
+  return {
+    sessionName: session.name,
+    creatorName,
+    role: link.role,
+    expiresAt: link.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Joins with a link: one transaction claims a use (a conditional update, so 50 parallel accepts
+ * of a 5-use link make exactly 5 members) and adds the member; an existing member changes
+ * nothing and gets 409 (a pending request becomes the link's role).
+ */
+export async function acceptLink(
+  deps: Pick<SessionDeps, "db" | "clock" | "events">,
+  token: string,
+  user: User,
+) {
+  const { db, clock } = deps;
+  const { link, session } = await findLink(deps, token);
+  const now = clock.now();
+  if (session.status !== "active") {
+    throw new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.");
+  }
+  const [existing] = await db
+    .select({ role: sessionMembers.role })
+    .from(sessionMembers)
+    .where(and(eq(sessionMembers.sessionId, session.id), eq(sessionMembers.userId, user._id)));
+  if (existing && existing.role !== "pending") {
+    throw conflict("You are already in this session.");
+  }
+  const refused = gone(link, now);
+  if (refused) throw refused;
+  const ended = () => new AppError(410, ErrorCode.LINK_EXPIRED, "This session has ended.");
+  // Joining waits behind a checkout or an end, and then finds the session over.
+  await writeSession(db, deps, {
+    sessionId: session.id,
+    userId: user._id,
+    action: null,
+    ended,
+    change: async ({ tx }) => {
+      const [claimed] = await tx
+        .update(inviteLinks)
+        .set({ uses: sql`${inviteLinks.uses} + 1` })
+        .where(
+          and(
+            eq(inviteLinks.id, link.id),
+            isNull(inviteLinks.revokedAt),
+            gt(inviteLinks.expiresAt, now),
+            lt(inviteLinks.uses, inviteLinks.maxUses),
+          ),
+        )
+        .returning({ id: inviteLinks.id });
+      if (!claimed) {
+        const [fresh] = await tx.select().from(inviteLinks).where(eq(inviteLinks.id, link.id));
+        throw gone(fresh!, now) ?? linkNotFound();
+      }
+      const added = await tx
+        .insert(sessionMembers)
+        .values({ sessionId: session.id, userId: user._id, role: link.role, createdAt: now })
+        .onConflictDoUpdate({
+          target: [sessionMembers.sessionId, sessionMembers.userId],
+          set: { role: link.role },
+          setWhere: eq(sessionMembers.role, "pending"),
+        })
+        .returning({ role: sessionMembers.role });
+      // Already a member (joined another way meanwhile): the use is given back by the rollback.
+      if (added.length === 0) throw conflict("You are already in this session.");
+      return {
+        result: null,
+        activity: { type: "member.joined", details: { role: link.role, via: "link" } },
+      };
+    },
+    events: (_, row) => [toMembers("member.joined", row, { users: [user._id] })],
+  });
+  return { sessionId: session.id };
+}
