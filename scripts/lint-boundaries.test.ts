@@ -50,7 +50,7 @@ describe("server feature boundaries", { timeout: 60_000 }, () => {
 
   it("refuse an import of another feature's internals", async () => {
     const ids = await ruleIds(
-      'import { writeSession } from "../sessions/write.ts";\nexport const write = writeSession;\n',
+      'import { writeSession } from "../sessions/lifecycle/write.ts";\nexport const write = writeSession;\n',
       path.join(carts, "violation.ts"),
     );
     expect(ids).toContain("import-x/no-restricted-paths");

@@ -21,7 +21,7 @@ import { authRoutes } from "./features/auth/index.ts";
 import { installBackupSocket } from "./features/backup/socket.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
-import { deadlineRoutes } from "./features/deadlines/index.ts";
+import { deadlineRoutes, workDeadlineJobs } from "./features/deadlines/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { createJobs } from "./features/jobs/index.ts";
 import { devMailboxRoutes } from "./features/mail/dev-mailbox.ts";
@@ -35,11 +35,11 @@ import { pushRoutes } from "./features/push/index.ts";
 import { openEventBus } from "./features/live/open-bus.ts";
 import { endRefusedUpgrades, liveRoutes } from "./features/live/routes.ts";
 import { seriesRoutes } from "./features/series/routes.ts";
-import { inviteLinkRoutes } from "./features/sessions/invite-link-routes.ts";
-import { memberSettingsRoutes } from "./features/sessions/member-settings-routes.ts";
-import { memberRoutes } from "./features/sessions/members-routes.ts";
-import { membershipRoutes } from "./features/sessions/membership-routes.ts";
-import { sessionRoutes } from "./features/sessions/routes.ts";
+import { inviteLinkRoutes } from "./features/sessions/invites/links-routes.ts";
+import { memberSettingsRoutes } from "./features/sessions/settings/routes.ts";
+import { memberRoutes } from "./features/sessions/membership/members-routes.ts";
+import { membershipRoutes } from "./features/sessions/membership/routes.ts";
+import { sessionRoutes } from "./features/sessions/lifecycle/routes.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import type { HostResolver } from "./lib/public-fetch.ts";
 import { loadSecrets } from "./lib/secrets.ts";
@@ -167,7 +167,7 @@ export async function buildApp(
   installAuthenticate(app, auth);
   // The deadline jobs, and the deadlines that passed while no server ran (in the background;
   // closing waits for it, before the queue and the database close).
-  const sweeping = await services.deadlines.start();
+  const sweeping = await workDeadlineJobs(services.deadlines);
   app.addHook("onClose", async () => sweeping);
 
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
@@ -193,13 +193,22 @@ export async function buildApp(
       await api.register(profileRoutes(services.profile, services.account));
       await api.register(authRoutes(auth, config.authRateLimit));
       await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
-      await api.register(sessionRoutes(services.sessions, readCache));
-      await api.register(membershipRoutes(services.membership, config.authRateLimit, readCache));
-      await api.register(memberSettingsRoutes(services.memberSettings));
-      await api.register(inviteLinkRoutes(services.links, config.authRateLimit));
-      await api.register(memberRoutes(services.members));
-      await api.register(seriesRoutes(services.series));
-      await api.register(deadlineRoutes(services.deadlines));
+      const { sessions } = services;
+      await api.register((scope) => sessionRoutes(scope, { ...sessions, cache: readCache }));
+      await api.register((scope) =>
+        membershipRoutes(scope, {
+          ...sessions,
+          joinRateLimit: config.authRateLimit,
+          cache: readCache,
+        }),
+      );
+      await api.register((scope) => memberSettingsRoutes(scope, sessions));
+      await api.register((scope) =>
+        inviteLinkRoutes(scope, { ...sessions, acceptRateLimit: config.authRateLimit }),
+      );
+      await api.register((scope) => memberRoutes(scope, sessions));
+      await api.register((scope) => seriesRoutes(scope, services.series));
+      await api.register((scope) => deadlineRoutes(scope, services.deadlines));
       await api.register((scope) => cartRoutes(scope, { ...services.carts, cache: readCache }));
       await api.register((scope) =>
         orderRoutes(scope, { ...services.orderDeps, timeZoneOf: services.profile.timeZoneOf }),

@@ -9,7 +9,7 @@ import type { Database } from "./db/client.ts";
 import { createAuthService, createTokenService } from "./features/auth/index.ts";
 import type { CartDeps } from "./features/carts/deps.ts";
 import { createCartWriteQueue } from "./features/carts/write-queue.ts";
-import { createDeadlines } from "./features/deadlines/index.ts";
+import type { DeadlineDeps } from "./features/deadlines/index.ts";
 import {
   countedMailer,
   createDevOutbox,
@@ -34,12 +34,10 @@ import {
   createQuietHold,
   type Channel,
 } from "./features/notifications/index.ts";
-import { createSeriesService } from "./features/series/service.ts";
-import { createInviteLinkService } from "./features/sessions/invite-links.ts";
-import { createMemberSettingsService } from "./features/sessions/member-settings.ts";
-import { createMemberService } from "./features/sessions/members.ts";
-import { createMembershipService } from "./features/sessions/membership.ts";
-import { createSessionService } from "./features/sessions/service.ts";
+import type { SeriesDeps } from "./features/series/deps.ts";
+import { startNextSession, type SeriesStartJob } from "./features/series/service.ts";
+import { endSession, memberIds, type SessionDeps } from "./features/sessions/index.ts";
+import { handleInviteMails } from "./features/sessions/invites/invites.ts";
 import type { Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
 import { createPublicFetch, type HostResolver } from "./lib/public-fetch.ts";
@@ -154,27 +152,18 @@ export async function createServices(input: {
     // Tests may pass recording channels instead.
     channels: input.channels ?? channels,
   });
-  const sessions = createSessionService({ db, clock, events, media });
-  const memberSettings = createMemberSettingsService({ db, clock, events, sessions });
-  const members = createMemberService({ db, clock, events, sessions, notices: notifications });
-  const membership = createMembershipService({
+  // Sessions, their members, invites, links and settings: one deps object for the feature.
+  const sessions: SessionDeps = {
     db,
     clock,
     events,
     media,
-    sessions,
     mails,
     mailer,
     notices: notifications,
-  });
-  const links = createInviteLinkService({
-    db,
-    clock,
-    events,
-    media,
-    sessions,
     linkKey: secrets.linkKey,
-  });
+  };
+  handleInviteMails(sessions);
   // Member-only reads are remembered until the next write on any instance.
   const readCache = createReadCache(cachesUsable);
   // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
@@ -200,7 +189,8 @@ export async function createServices(input: {
     db,
     rows: database.rows,
     clock,
-    sessions,
+    // Deleting a cart ends its session.
+    sessions: { end: (sessionId, userId) => endSession(sessions, sessionId, userId) },
     events,
     writes: createCartWriteQueue({
       rows: database.rows,
@@ -210,9 +200,9 @@ export async function createServices(input: {
     }),
     notices: notifications,
   };
-  const series = createSeriesService({ db, clock, events, jobs: input.jobs, sessions });
+  const series: SeriesDeps = { db, clock, events, media, jobs: input.jobs };
   // Each instance works the queue; a series' next session starts once whichever claims it.
-  await input.jobs.work("series.start", series.start);
+  await input.jobs.work("series.start", (job: SeriesStartJob) => startNextSession(series, job));
   const orderDeps: OrderDeps = {
     db,
     clock,
@@ -228,25 +218,23 @@ export async function createServices(input: {
   mails.handle("order", (job) => sendOrderMail(orderDeps, job));
   const paymentDeps: PaymentDeps = { db, clock, currency: config.currency };
   // Deadlines: the creator's calls, and the jobs at their times (reminders, lock, checkout).
-  const deadlines = createDeadlines({
+  const deadlines: DeadlineDeps = {
     db,
     clock,
     events,
+    media,
     jobs: input.jobs,
-    sessions,
-    orders: {
-      checkout: (sessionId, creator, options) => checkout(orderDeps, sessionId, creator, options),
-    },
+    checkout: (sessionId, creator, options) => checkout(orderDeps, sessionId, creator, options),
     notices: notifications,
     log: app.log,
     currency: config.currency,
-  });
+  };
   // Every handler is registered: this instance starts taking its jobs.
   await mails.start();
   await pushChannel.start();
   const hub = createLiveHub({
     bus: events,
-    memberIds: sessions.memberIds,
+    memberIds: (sessionId) => memberIds(sessions, sessionId),
     authenticate: auth.authenticate,
     log: app.log,
     checkEveryMs: input.liveCheckMs ?? LIVE_CHECK_MS,
@@ -256,10 +244,6 @@ export async function createServices(input: {
     auth,
     catalog,
     sessions,
-    memberSettings,
-    members,
-    membership,
-    links,
     readCache,
     profile,
     account,

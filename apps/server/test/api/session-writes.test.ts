@@ -1,5 +1,5 @@
 /**
- * The session write path (features/sessions/write.ts), walked over the endpoint table: every write
+ * The session write path (features/sessions/lifecycle/write.ts), walked over the endpoint table: every write
  * route about a session is called once through the real app, and must leave exactly one activity
  * entry and move the session's version exactly once, or say here why it does not. Cart line
  * writes (cart_write() in SQL) count too. Routes about no session (auth, profile, account) are

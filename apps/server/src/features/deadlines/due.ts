@@ -8,27 +8,13 @@
  */
 import { ErrorCode, deadlinePassed, type User } from "@cartner/contract";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/client.ts";
 import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../live/index.ts";
-import { writeSession, type TypedEntry, type WriteContext } from "../sessions/index.ts";
+import { writeSession, type TypedEntry } from "../sessions/index.ts";
+import type { AutoCheckout, DeadlineDeps } from "./deps.ts";
 import { remindDue } from "./reminders.ts";
 import { deadlineEvents, deadlineIn, type DueJob } from "./service.ts";
-
-/**
- * The automatic checkout: the orders service's checkout, which the caller passes in (orders start
- * a series' next session, whose deadline is set here, so deadlines do not import orders). It runs
- * `before` first inside its transaction, under its locks, and says `automatic` in the entry.
- */
-export type AutoCheckout = (
-  sessionId: string,
-  creator: User,
-  options: { automatic: true; before: (ctx: WriteContext) => Promise<void> },
-) => Promise<unknown>;
 
 /** A wake-up that comes this much early (clocks of database and app apart) waits instead. */
 const EARLY_WAIT_MS = 10_000;
@@ -45,182 +31,169 @@ interface Processed {
   reminded: { minutesBefore: number; recipients: number } | null;
 }
 
-export function createDeadlineDue(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
+/** What finding and doing what is due needs. */
+type DueDeps = Pick<DeadlineDeps, "db" | "clock" | "events" | "checkout" | "log"> & {
   jobs: Pick<Jobs, "send">;
-  checkout: AutoCheckout;
-  log: FastifyBaseLogger;
-}) {
-  const { db, clock, jobs, log } = deps;
+};
 
-  /** One pass over a session's deadline at the app's time: reminders, the lock's entry. */
-  async function step(sessionId: string, creatorId: string): Promise<Processed> {
-    const { result } = await writeSession(db, deps, {
-      sessionId,
-      userId: creatorId,
-      // The server acts: no caller's role to check. An ended session has nothing due.
-      action: null,
-      active: false,
-      change: async ({ tx, session, now }) => {
-        const nothing: Processed = { locked: false, checkout: false, reminded: null };
-        const row = await deadlineIn(tx, sessionId);
-        if (!row || session.status !== "active") {
-          return { result: nothing, version: "unchanged" as const };
-        }
-        if (!deadlinePassed(row.closesAt, now)) {
-          const reminded = await remindDue(tx, jobs, row, now);
-          return { result: { ...nothing, reminded }, version: "unchanged" as const };
-        }
-        if (row.lockedAt) {
-          return {
-            result: { ...nothing, checkout: row.checkoutDue },
-            version: "unchanged" as const,
-          };
-        }
-        await tx
-          .update(sessionDeadlines)
-          .set({ lockedAt: now, checkoutDue: row.autoCheckout, updatedAt: now })
-          .where(eq(sessionDeadlines.sessionId, sessionId));
-        // The entry is the creator's: theirs is the deadline (and the checkout it may bring).
-        const entry: TypedEntry = {
-          type: "deadline.locked",
-          details: { closesAt: row.closesAt.toISOString(), autoCheckout: row.autoCheckout },
-          actorId: session.creatorId,
-        };
-        return {
-          result: { locked: true, checkout: row.autoCheckout, reminded: null },
-          activity: entry,
-        };
-      },
-      events: (processed, session, cartId) =>
-        processed.locked ? deadlineEvents(null, session, cartId) : [],
-    });
-    return result;
-  }
-
-  /**
-   * The automatic checkout, through the orders service's own (the creator's order, its mails),
-   * once: its transaction first checks, under the checkout's locks, that it is still owed, and
-   * records it done. An empty cart cannot be checked out: that is logged once, and the cart
-   * stays closed for the creator to reopen.
-   */
-  async function autoCheckout(sessionId: string): Promise<void> {
-    const [creator] = await db
-      .select({ _id: users.id, name: users.name, email: users.email })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.creatorId))
-      .where(eq(sessions.id, sessionId));
-    if (!creator) return;
-    const options: Parameters<AutoCheckout>[2] = {
-      automatic: true,
-      before: async ({ tx, session, now }) => {
-        const row = await deadlineIn(tx, sessionId);
-        if (
-          session.status !== "active" ||
-          !row?.checkoutDue ||
-          !deadlinePassed(row.closesAt, now)
-        ) {
-          throw new NotDue();
-        }
-        await tx
-          .update(sessionDeadlines)
-          .set({ checkoutDue: false, updatedAt: now })
-          .where(eq(sessionDeadlines.sessionId, sessionId));
-      },
-    };
-    try {
-      await deps.checkout(sessionId, creator satisfies User, options);
-    } catch (error) {
-      if (error instanceof NotDue) return;
-      if (error instanceof AppError && error.code === ErrorCode.EMPTY_CART) {
-        await skipEmpty(sessionId, creator._id);
-        return;
+/** One pass over a session's deadline at the app's time: reminders, the lock's entry. */
+async function step(deps: DueDeps, sessionId: string, creatorId: string): Promise<Processed> {
+  const { jobs } = deps;
+  const { result } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId: creatorId,
+    // The server acts: no caller's role to check. An ended session has nothing due.
+    action: null,
+    active: false,
+    change: async ({ tx, session, now }) => {
+      const nothing: Processed = { locked: false, checkout: false, reminded: null };
+      const row = await deadlineIn(tx, sessionId);
+      if (!row || session.status !== "active") {
+        return { result: nothing, version: "unchanged" as const };
       }
-      // Checked out by hand meanwhile, or ended: the owed checkout is moot.
-      if (error instanceof AppError && error.status === 409) return;
-      throw error;
-    }
-  }
-
-  /** The automatic checkout found the cart empty: say so in the log, once. */
-  async function skipEmpty(sessionId: string, creatorId: string): Promise<void> {
-    await writeSession(db, deps, {
-      sessionId,
-      userId: creatorId,
-      action: null,
-      active: false,
-      change: async ({ tx, session, now }) => {
-        const row = await deadlineIn(tx, sessionId);
-        if (!row?.checkoutDue || session.status !== "active") {
-          return { result: null, version: "unchanged" as const };
-        }
-        await tx
-          .update(sessionDeadlines)
-          .set({ checkoutDue: false, updatedAt: now })
-          .where(eq(sessionDeadlines.sessionId, sessionId));
-        const entry: TypedEntry = {
-          type: "deadline.checkout_skipped",
-          details: { closesAt: row.closesAt.toISOString(), reason: "empty_cart" },
-          actorId: session.creatorId,
+      if (!deadlinePassed(row.closesAt, now)) {
+        const reminded = await remindDue(tx, jobs, row, now);
+        return { result: { ...nothing, reminded }, version: "unchanged" as const };
+      }
+      if (row.lockedAt) {
+        return {
+          result: { ...nothing, checkout: row.checkoutDue },
+          version: "unchanged" as const,
         };
-        return { result: null, activity: entry, version: "unchanged" as const };
-      },
-    });
-  }
-
-  /** Everything due for the session now; idempotent. */
-  async function processSession(sessionId: string): Promise<Processed | null> {
-    const [found] = await db
-      .select({ creatorId: sessions.creatorId })
-      .from(sessions)
-      .where(eq(sessions.id, sessionId));
-    if (!found) return null;
-    const processed = await step(sessionId, found.creatorId);
-    if (processed.checkout) await autoCheckout(sessionId);
-    if (processed.reminded) {
-      log.info({ sessionId, ...processed.reminded }, "deadline reminder sent");
-    }
-    return processed;
-  }
-
-  /**
-   * A wake-up job. The queue runs it by the database's clock; should the app's be behind, a
-   * wake-up a little early waits for its time, one much earlier comes again then.
-   */
-  async function onDue(job: DueJob): Promise<void> {
-    const early = new Date(job.at).getTime() - clock.now().getTime();
-    if (early > EARLY_WAIT_MS) {
-      await jobs.send("deadline.due", job, { at: new Date(job.at) });
-      return;
-    }
-    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
-    await processSession(job.sessionId);
-  }
-
-  /**
-   * At start: every active session whose deadline passed without its lock recorded, or whose
-   * automatic checkout is still owed (no server ran at that time, or one died in between).
-   */
-  async function sweep(): Promise<number> {
-    const now = clock.now();
-    const overdue = await db
-      .select({ sessionId: sessionDeadlines.sessionId })
-      .from(sessionDeadlines)
-      .innerJoin(sessions, eq(sessions.id, sessionDeadlines.sessionId))
-      .where(
-        and(
-          eq(sessions.status, "active"),
-          lte(sessionDeadlines.closesAt, now),
-          or(isNull(sessionDeadlines.lockedAt), eq(sessionDeadlines.checkoutDue, true)),
-        ),
-      );
-    for (const { sessionId } of overdue) await processSession(sessionId);
-    return overdue.length;
-  }
-
-  return { processSession, onDue, sweep };
+      }
+      await tx
+        .update(sessionDeadlines)
+        .set({ lockedAt: now, checkoutDue: row.autoCheckout, updatedAt: now })
+        .where(eq(sessionDeadlines.sessionId, sessionId));
+      // The entry is the creator's: theirs is the deadline (and the checkout it may bring).
+      const entry: TypedEntry = {
+        type: "deadline.locked",
+        details: { closesAt: row.closesAt.toISOString(), autoCheckout: row.autoCheckout },
+        actorId: session.creatorId,
+      };
+      return {
+        result: { locked: true, checkout: row.autoCheckout, reminded: null },
+        activity: entry,
+      };
+    },
+    events: (processed, session, cartId) =>
+      processed.locked ? deadlineEvents(null, session, cartId) : [],
+  });
+  return result;
 }
 
-export type DeadlineDue = ReturnType<typeof createDeadlineDue>;
+/**
+ * The automatic checkout, through the orders service's own (the creator's order, its mails),
+ * once: its transaction first checks, under the checkout's locks, that it is still owed, and
+ * records it done. An empty cart cannot be checked out: that is logged once, and the cart
+ * stays closed for the creator to reopen.
+ */
+async function autoCheckout(deps: DueDeps, sessionId: string): Promise<void> {
+  const [creator] = await deps.db
+    .select({ _id: users.id, name: users.name, email: users.email })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.creatorId))
+    .where(eq(sessions.id, sessionId));
+  if (!creator) return;
+  const options: Parameters<AutoCheckout>[2] = {
+    automatic: true,
+    before: async ({ tx, session, now }) => {
+      const row = await deadlineIn(tx, sessionId);
+      if (session.status !== "active" || !row?.checkoutDue || !deadlinePassed(row.closesAt, now)) {
+        throw new NotDue();
+      }
+      await tx
+        .update(sessionDeadlines)
+        .set({ checkoutDue: false, updatedAt: now })
+        .where(eq(sessionDeadlines.sessionId, sessionId));
+    },
+  };
+  try {
+    await deps.checkout(sessionId, creator satisfies User, options);
+  } catch (error) {
+    if (error instanceof NotDue) return;
+    if (error instanceof AppError && error.code === ErrorCode.EMPTY_CART) {
+      await skipEmpty(deps, sessionId, creator._id);
+      return;
+    }
+    // Checked out by hand meanwhile, or ended: the owed checkout is moot.
+    if (error instanceof AppError && error.status === 409) return;
+    throw error;
+  }
+}
+
+/** The automatic checkout found the cart empty: say so in the log, once. */
+async function skipEmpty(deps: DueDeps, sessionId: string, creatorId: string): Promise<void> {
+  await writeSession(deps.db, deps, {
+    sessionId,
+    userId: creatorId,
+    action: null,
+    active: false,
+    change: async ({ tx, session, now }) => {
+      const row = await deadlineIn(tx, sessionId);
+      if (!row?.checkoutDue || session.status !== "active") {
+        return { result: null, version: "unchanged" as const };
+      }
+      await tx
+        .update(sessionDeadlines)
+        .set({ checkoutDue: false, updatedAt: now })
+        .where(eq(sessionDeadlines.sessionId, sessionId));
+      const entry: TypedEntry = {
+        type: "deadline.checkout_skipped",
+        details: { closesAt: row.closesAt.toISOString(), reason: "empty_cart" },
+        actorId: session.creatorId,
+      };
+      return { result: null, activity: entry, version: "unchanged" as const };
+    },
+  });
+}
+
+/** Everything due for the session now; idempotent. */
+async function processSession(deps: DueDeps, sessionId: string): Promise<Processed | null> {
+  const [found] = await deps.db
+    .select({ creatorId: sessions.creatorId })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  if (!found) return null;
+  const processed = await step(deps, sessionId, found.creatorId);
+  if (processed.checkout) await autoCheckout(deps, sessionId);
+  if (processed.reminded) {
+    deps.log.info({ sessionId, ...processed.reminded }, "deadline reminder sent");
+  }
+  return processed;
+}
+
+/**
+ * A wake-up job. The queue runs it by the database's clock; should the app's be behind, a
+ * wake-up a little early waits for its time, one much earlier comes again then.
+ */
+export async function onDue(deps: DueDeps, job: DueJob): Promise<void> {
+  const early = new Date(job.at).getTime() - deps.clock.now().getTime();
+  if (early > EARLY_WAIT_MS) {
+    await deps.jobs.send("deadline.due", job, { at: new Date(job.at) });
+    return;
+  }
+  if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+  await processSession(deps, job.sessionId);
+}
+
+/**
+ * At start: every active session whose deadline passed without its lock recorded, or whose
+ * automatic checkout is still owed (no server ran at that time, or one died in between).
+ */
+export async function sweep(deps: DueDeps): Promise<number> {
+  const now = deps.clock.now();
+  const overdue = await deps.db
+    .select({ sessionId: sessionDeadlines.sessionId })
+    .from(sessionDeadlines)
+    .innerJoin(sessions, eq(sessions.id, sessionDeadlines.sessionId))
+    .where(
+      and(
+        eq(sessions.status, "active"),
+        lte(sessionDeadlines.closesAt, now),
+        or(isNull(sessionDeadlines.lockedAt), eq(sessionDeadlines.checkoutDue, true)),
+      ),
+    );
+  for (const { sessionId } of overdue) await processSession(deps, sessionId);
+  return overdue.length;
+}

@@ -6,7 +6,7 @@
  */
 import { can, fromCents, reminderTime } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows, type Tx } from "../../db/client.ts";
 import {
   carts,
   deadlineReminders,
@@ -15,13 +15,12 @@ import {
   sessions,
   users,
 } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { readyMark } from "../../lib/ready-mark.ts";
 import { zonedInstant } from "../../lib/time.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
+import type { DeadlineDeps } from "./deps.ts";
 
 const MINUTE = 60_000;
 
@@ -144,66 +143,59 @@ export function reminderText(input: {
  * has not marked themselves done. The notification service tells them as they chose (in the app,
  * by push, by mail; a mail is a job of its own, retried). Answers whether it reminded them.
  */
-export function createReminders(deps: {
-  db: Db;
-  clock: Clock;
-  notices: Pick<NotificationService, "notify">;
-  currency: string;
-}) {
+export async function sendReminder(
+  deps: Pick<DeadlineDeps, "db" | "clock" | "notices" | "currency">,
+  job: ReminderJob,
+): Promise<boolean> {
   const { db, clock, notices } = deps;
-
-  async function sendReminder(job: ReminderJob): Promise<boolean> {
-    const [found] = await db
-      .select({
-        sessionName: sessions.name,
-        closesAt: sessionDeadlines.closesAt,
-        role: sessionMembers.role,
-        cartId: carts.id,
-        timeZone: users.timeZone,
-      })
-      .from(sessions)
-      .innerJoin(sessionDeadlines, eq(sessionDeadlines.sessionId, sessions.id))
-      .innerJoin(carts, eq(carts.sessionId, sessions.id))
-      .innerJoin(
-        sessionMembers,
-        and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, job.userId)),
-      )
-      .innerJoin(users, eq(users.id, sessionMembers.userId))
-      .where(and(eq(sessions.id, job.sessionId), eq(sessions.status, "active")));
-    const now = clock.now();
-    if (
-      !found ||
-      found.closesAt.getTime() !== new Date(job.closesAt).getTime() ||
-      found.closesAt.getTime() <= now.getTime() ||
-      !can(found.role, "member.ready")
-    ) {
-      return false;
-    }
-    const [{ view }] = (await executeRows<{ view: CartView }>(
-      db,
-      sql`select cart_view(${found.cartId}) as view`,
-    )) as [{ view: CartView }];
-    // Marked done since the reminder was due: nothing to remind them of.
-    if (!membersNotDone(view).includes(job.userId)) return false;
-    const share = splitOf(view).shares.find((s) => s.userId === job.userId)?.total ?? 0;
-    await notices.notify({
-      kind: "reminder",
-      userIds: [job.userId],
-      sessionId: job.sessionId,
-      ...reminderText({
-        currency: deps.currency,
-        sessionName: found.sessionName,
-        closesAt: found.closesAt,
-        minutesLeft: Math.round((found.closesAt.getTime() - now.getTime()) / MINUTE),
-        share: fromCents(share),
-        timeZone: found.timeZone,
-      }),
-      url: `/cart/${job.sessionId}`,
-      // Held by quiet hours past the deadline, its push and mail would say what is no longer so.
-      expiresAt: found.closesAt,
-    });
-    return true;
+  const [found] = await db
+    .select({
+      sessionName: sessions.name,
+      closesAt: sessionDeadlines.closesAt,
+      role: sessionMembers.role,
+      cartId: carts.id,
+      timeZone: users.timeZone,
+    })
+    .from(sessions)
+    .innerJoin(sessionDeadlines, eq(sessionDeadlines.sessionId, sessions.id))
+    .innerJoin(carts, eq(carts.sessionId, sessions.id))
+    .innerJoin(
+      sessionMembers,
+      and(eq(sessionMembers.sessionId, sessions.id), eq(sessionMembers.userId, job.userId)),
+    )
+    .innerJoin(users, eq(users.id, sessionMembers.userId))
+    .where(and(eq(sessions.id, job.sessionId), eq(sessions.status, "active")));
+  const now = clock.now();
+  if (
+    !found ||
+    found.closesAt.getTime() !== new Date(job.closesAt).getTime() ||
+    found.closesAt.getTime() <= now.getTime() ||
+    !can(found.role, "member.ready")
+  ) {
+    return false;
   }
-
-  return { sendReminder };
+  const [{ view }] = (await executeRows<{ view: CartView }>(
+    db,
+    sql`select cart_view(${found.cartId}) as view`,
+  )) as [{ view: CartView }];
+  // Marked done since the reminder was due: nothing to remind them of.
+  if (!membersNotDone(view).includes(job.userId)) return false;
+  const share = splitOf(view).shares.find((s) => s.userId === job.userId)?.total ?? 0;
+  await notices.notify({
+    kind: "reminder",
+    userIds: [job.userId],
+    sessionId: job.sessionId,
+    ...reminderText({
+      currency: deps.currency,
+      sessionName: found.sessionName,
+      closesAt: found.closesAt,
+      minutesLeft: Math.round((found.closesAt.getTime() - now.getTime()) / MINUTE),
+      share: fromCents(share),
+      timeZone: found.timeZone,
+    }),
+    url: `/cart/${job.sessionId}`,
+    // Held by quiet hours past the deadline, its push and mail would say what is no longer so.
+    expiresAt: found.closesAt,
+  });
+  return true;
 }

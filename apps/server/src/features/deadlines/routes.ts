@@ -1,16 +1,15 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import type { DeadlineService } from "./service.ts";
+import type { DeadlineDeps } from "./deps.ts";
+import { reopenDeadline, setDeadline } from "./service.ts";
 
 /** The deadline calls of the endpoint table (thin). */
-export const deadlineRoutes =
-  (deadlines: DeadlineService): FastifyPluginAsync =>
-  async (app) => {
-    route(app, "PUT /api/sessions/:id/deadline", async (request) => ({
-      session: await deadlines.set(request.params.id, request.auth.user._id, request.body),
-    }));
+export async function deadlineRoutes(app: FastifyInstance, deps: DeadlineDeps): Promise<void> {
+  route(app, "PUT /api/sessions/:id/deadline", async (request) => ({
+    session: await setDeadline(deps, request.params.id, request.auth.user._id, request.body),
+  }));
 
-    route(app, "POST /api/sessions/:id/reopen", async (request) => ({
-      session: await deadlines.reopen(request.params.id, request.auth.user._id, request.body),
-    }));
-  };
+  route(app, "POST /api/sessions/:id/reopen", async (request) => ({
+    session: await reopenDeadline(deps, request.params.id, request.auth.user._id, request.body),
+  }));
+}

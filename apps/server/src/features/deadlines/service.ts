@@ -1,6 +1,6 @@
 /**
  * A session's deadline, set, moved, cleared and reopened by its
- * creator. Each is a session write (sessions/write.ts): the cart row and the session row are
+ * creator. Each is a session write (sessions/lifecycle/write.ts): the cart row and the session row are
  * locked first, as every cart write takes them, so a cart write lands before the change or sees
  * it. The deadline is an instant (docs/decisions/018-time-zones.md); the cart's SQL function
  * compares it with each write's own time, so the lock needs nothing to happen at that instant.
@@ -19,24 +19,23 @@ import {
   type SetDeadlineBody,
 } from "@cartner/contract";
 import { eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import { deadlineReminders, sessionDeadlines } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { conflict, invalidFields } from "../../lib/errors.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../live/index.ts";
 import { remindDue } from "./reminders.ts";
-import {
-  toMembers,
-  writeSession,
-  type SessionService,
-  type WriteContext,
-} from "../sessions/index.ts";
+import { sessionView, toMembers, writeSession, type WriteContext } from "../sessions/index.ts";
+import type { DeadlineDeps } from "./deps.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 export type DeadlineRow = typeof sessionDeadlines.$inferSelect;
+
+/** What the creator's calls need: a session write, its jobs, and the Session answer. */
+type DeadlineWriteDeps = Pick<DeadlineDeps, "db" | "clock" | "events" | "media"> & {
+  jobs: Pick<Jobs, "send">;
+};
 
 /** What a wake-up job carries: the session, and the time it was sent for. */
 export interface DueJob {
@@ -133,138 +132,133 @@ export async function startDeadline(
   return true;
 }
 
-export function createDeadlineService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  jobs: Pick<Jobs, "send">;
-  sessions: Pick<SessionService, "view">;
-}) {
-  const { db, jobs, sessions } = deps;
+/** A deadline change's reminders and wake-ups, in its session write. */
+const schedule = (
+  jobs: Pick<Jobs, "send">,
+  ctx: WriteContext,
+  closesAt: Date,
+  remindAt: readonly number[],
+  previousClosesAt: Date | undefined,
+) =>
+  scheduleDeadline(ctx.tx, jobs, ctx.session.id, { closesAt, remindAt }, ctx.now, previousClosesAt);
 
-  const schedule = (
-    ctx: WriteContext,
-    closesAt: Date,
-    remindAt: readonly number[],
-    previousClosesAt: Date | undefined,
-  ) =>
-    scheduleDeadline(
-      ctx.tx,
-      jobs,
-      ctx.session.id,
-      { closesAt, remindAt },
-      ctx.now,
-      previousClosesAt,
-    );
-
-  /** PUT /sessions/:id/deadline: set or move it (null: clear it). */
-  async function set(sessionId: string, userId: string, body: SetDeadlineBody): Promise<Session> {
-    if (body === null) return clear(sessionId, userId);
-    const { session } = await writeSession(db, deps, {
-      sessionId,
-      userId,
-      action: "session.deadline",
-      change: async (ctx) => {
-        const { tx, now } = ctx;
-        const closesAt = futureClosingTime(body.closesAt, now);
-        const previous = await deadlineIn(tx, sessionId);
-        // A move keeps what it does not name; a new deadline gets the defaults.
-        const remindAt = remindersOf(body.remindAt ?? previous?.remindAt ?? [...DEFAULT_REMIND_AT]);
-        const autoCheckout = body.autoCheckout ?? previous?.autoCheckout ?? false;
-        const values = {
-          closesAt,
-          remindAt,
-          autoCheckout,
-          lockedAt: null,
-          checkoutDue: false,
-          updatedAt: now,
-        };
-        await tx
-          .insert(sessionDeadlines)
-          .values({ sessionId, ...values, createdAt: now })
-          .onConflictDoUpdate({ target: sessionDeadlines.sessionId, set: values });
-        await schedule(ctx, closesAt, remindAt, previous?.closesAt);
-        return {
-          result: null,
-          activity: {
-            type: "deadline.set",
-            details: {
-              closesAt: closesAt.toISOString(),
-              remindAt,
-              autoCheckout,
-              previousClosesAt: previous?.closesAt.toISOString() ?? null,
-            },
+/** PUT /sessions/:id/deadline: set or move it (null: clear it). */
+export async function setDeadline(
+  deps: DeadlineWriteDeps,
+  sessionId: string,
+  userId: string,
+  body: SetDeadlineBody,
+): Promise<Session> {
+  if (body === null) return clearDeadline(deps, sessionId, userId);
+  const { session } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId,
+    action: "session.deadline",
+    change: async (ctx) => {
+      const { tx, now } = ctx;
+      const closesAt = futureClosingTime(body.closesAt, now);
+      const previous = await deadlineIn(tx, sessionId);
+      // A move keeps what it does not name; a new deadline gets the defaults.
+      const remindAt = remindersOf(body.remindAt ?? previous?.remindAt ?? [...DEFAULT_REMIND_AT]);
+      const autoCheckout = body.autoCheckout ?? previous?.autoCheckout ?? false;
+      const values = {
+        closesAt,
+        remindAt,
+        autoCheckout,
+        lockedAt: null,
+        checkoutDue: false,
+        updatedAt: now,
+      };
+      await tx
+        .insert(sessionDeadlines)
+        .values({ sessionId, ...values, createdAt: now })
+        .onConflictDoUpdate({ target: sessionDeadlines.sessionId, set: values });
+      await schedule(deps.jobs, ctx, closesAt, remindAt, previous?.closesAt);
+      return {
+        result: null,
+        activity: {
+          type: "deadline.set",
+          details: {
+            closesAt: closesAt.toISOString(),
+            remindAt,
+            autoCheckout,
+            previousClosesAt: previous?.closesAt.toISOString() ?? null,
           },
-        };
-      },
-      events: deadlineEvents,
-    });
-    return sessions.view(session, userId);
-  }
-
-  /** PUT /sessions/:id/deadline with null: the cart stays open (a closed one opens again). */
-  async function clear(sessionId: string, userId: string): Promise<Session> {
-    const { session } = await writeSession(db, deps, {
-      sessionId,
-      userId,
-      action: "session.deadline",
-      change: async ({ tx }) => {
-        const [removed] = await tx
-          .delete(sessionDeadlines)
-          .where(eq(sessionDeadlines.sessionId, sessionId))
-          .returning();
-        await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
-        // Nothing to clear: nothing changed, nothing to log (the same request twice is fine).
-        if (!removed) return { result: null, version: "unchanged" as const };
-        return {
-          result: null,
-          activity: {
-            type: "deadline.cleared",
-            details: { closesAt: removed.closesAt.toISOString() },
-          },
-        };
-      },
-      events: deadlineEvents,
-    });
-    return sessions.view(session, userId);
-  }
-
-  /** POST /sessions/:id/reopen: a cart that closed at its deadline opens until a new one. */
-  async function reopen(sessionId: string, userId: string, body: ReopenBody): Promise<Session> {
-    const { session } = await writeSession(db, deps, {
-      sessionId,
-      userId,
-      action: "session.deadline",
-      change: async (ctx) => {
-        const { tx, now } = ctx;
-        const previous = await deadlineIn(tx, sessionId);
-        if (!previous) throw conflict("This session has no deadline: its cart is open.");
-        if (!deadlinePassed(previous.closesAt, now) && !previous.lockedAt) {
-          throw conflict("The cart has not closed yet: move its deadline instead.");
-        }
-        const closesAt = futureClosingTime(body.closesAt, now);
-        await tx
-          .update(sessionDeadlines)
-          .set({ closesAt, lockedAt: null, checkoutDue: false, updatedAt: now })
-          .where(eq(sessionDeadlines.sessionId, sessionId));
-        await schedule(ctx, closesAt, previous.remindAt, previous.closesAt);
-        return {
-          result: null,
-          activity: {
-            type: "deadline.reopened",
-            details: {
-              closesAt: closesAt.toISOString(),
-              previousClosesAt: previous.closesAt.toISOString(),
-            },
-          },
-        };
-      },
-      events: deadlineEvents,
-    });
-    return sessions.view(session, userId);
-  }
-
-  return { set, clear, reopen };
+        },
+      };
+    },
+    events: deadlineEvents,
+  });
+  return sessionView(deps, session, userId);
 }
 
-export type DeadlineService = ReturnType<typeof createDeadlineService>;
+/** PUT /sessions/:id/deadline with null: the cart stays open (a closed one opens again). */
+export async function clearDeadline(
+  deps: DeadlineWriteDeps,
+  sessionId: string,
+  userId: string,
+): Promise<Session> {
+  const { session } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId,
+    action: "session.deadline",
+    change: async ({ tx }) => {
+      const [removed] = await tx
+        .delete(sessionDeadlines)
+        .where(eq(sessionDeadlines.sessionId, sessionId))
+        .returning();
+      await tx.delete(deadlineReminders).where(eq(deadlineReminders.sessionId, sessionId));
+      // Nothing to clear: nothing changed, nothing to log (the same request twice is fine).
+      if (!removed) return { result: null, version: "unchanged" as const };
+      return {
+        result: null,
+        activity: {
+          type: "deadline.cleared",
+          details: { closesAt: removed.closesAt.toISOString() },
+        },
+      };
+    },
+    events: deadlineEvents,
+  });
+  return sessionView(deps, session, userId);
+}
+
+/** POST /sessions/:id/reopen: a cart that closed at its deadline opens until a new one. */
+export async function reopenDeadline(
+  deps: DeadlineWriteDeps,
+  sessionId: string,
+  userId: string,
+  body: ReopenBody,
+): Promise<Session> {
+  const { session } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId,
+    action: "session.deadline",
+    change: async (ctx) => {
+      const { tx, now } = ctx;
+      const previous = await deadlineIn(tx, sessionId);
+      if (!previous) throw conflict("This session has no deadline: its cart is open.");
+      if (!deadlinePassed(previous.closesAt, now) && !previous.lockedAt) {
+        throw conflict("The cart has not closed yet: move its deadline instead.");
+      }
+      const closesAt = futureClosingTime(body.closesAt, now);
+      await tx
+        .update(sessionDeadlines)
+        .set({ closesAt, lockedAt: null, checkoutDue: false, updatedAt: now })
+        .where(eq(sessionDeadlines.sessionId, sessionId));
+      await schedule(deps.jobs, ctx, closesAt, previous.remindAt, previous.closesAt);
+      return {
+        result: null,
+        activity: {
+          type: "deadline.reopened",
+          details: {
+            closesAt: closesAt.toISOString(),
+            previousClosesAt: previous.closesAt.toISOString(),
+          },
+        },
+      };
+    },
+    events: deadlineEvents,
+  });
+  return sessionView(deps, session, userId);
+}

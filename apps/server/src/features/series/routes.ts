@@ -1,12 +1,11 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import type { SeriesService } from "./service.ts";
+import type { SeriesDeps } from "./deps.ts";
+import { setSeries } from "./service.ts";
 
 /** The series call of the endpoint table. */
-export const seriesRoutes =
-  (series: SeriesService): FastifyPluginAsync =>
-  async (app) => {
-    route(app, "PUT /api/sessions/:id/series", async (request) => ({
-      session: await series.setSeries(request.params.id, request.auth.user._id, request.body),
-    }));
-  };
+export async function seriesRoutes(app: FastifyInstance, deps: SeriesDeps): Promise<void> {
+  route(app, "PUT /api/sessions/:id/series", async (request) => ({
+    session: await setSeries(deps, request.params.id, request.auth.user._id, request.body),
+  }));
+}

@@ -16,21 +16,20 @@ import {
   type Session,
 } from "@cartner/contract";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows, type Tx } from "../../db/client.ts";
 import { carts, cartLines, orders, sessionMembers, sessions } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { deadlineIn, startDeadline } from "../deadlines/index.ts";
 import type { Jobs } from "../jobs/index.ts";
-import type { EventBus } from "../live/index.ts";
 import {
   newSessionCode,
+  sessionView,
   toMembers,
   writeSession,
   writeSessionsTogether,
   type SessionRow,
-  type SessionService,
 } from "../sessions/index.ts";
+import type { SeriesDeps } from "./deps.ts";
 import {
   anchorOf,
   canonicalRule,
@@ -95,255 +94,257 @@ export async function afterCheckout(
   if (session.seriesRule) await jobs.send("series.start", { sessionId: session.id }, { tx });
 }
 
-export function createSeriesService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  jobs: Pick<Jobs, "send">;
-  sessions: Pick<SessionService, "view">;
-}) {
+/** The creator makes the session repeat, changes its rule, or ends its series (null). */
+export async function setSeries(
+  deps: SeriesDeps,
+  sessionId: string,
+  userId: string,
+  body: SeriesBody,
+): Promise<Session> {
   const { db, jobs } = deps;
-
-  /** The creator makes the session repeat, changes its rule, or ends its series (null). */
-  async function setSeries(sessionId: string, userId: string, body: SeriesBody): Promise<Session> {
-    const { session } = await writeSession(db, deps, {
-      sessionId,
-      userId,
-      action: "session.series",
-      change: async ({ tx, session, now }) => {
-        if (body === null) {
-          if (!session.seriesRule) return { result: null, version: "unchanged" };
-          await tx
-            .update(sessions)
-            .set({ seriesRule: null, seriesTimeZone: null, seriesAnchor: null, seriesNextAt: null })
-            .where(eq(sessions.id, sessionId));
-          return { result: null, activity: { type: "series.updated", details: { ended: true } } };
-        }
-        // A rule without a time of day keeps the session's, in the rule's zone: its series' next
-        // start when it repeats already, else when it was created.
-        const current = timeOfDayIn(session.seriesNextAt ?? session.createdAt, body.timeZone);
-        const rule = canonicalRule(body.rule, current).text;
-        let anchor: Date;
-        let nextAt: Date | null;
-        try {
-          anchor = anchorOf(now, body.timeZone);
-          nextAt = nextOccurrence(rule, body.timeZone, anchor, now);
-        } catch {
-          // A zone this runtime's Intl knows but the recurrence library does not read.
-          throw new AppError(400, ErrorCode.VALIDATION, "Invalid timeZone: not a known time zone", {
-            fields: { timeZone: "Not a known time zone" },
-          });
-        }
-        if (!nextAt) {
-          throw new AppError(400, ErrorCode.VALIDATION, "Invalid rule: it has no occurrence left", {
-            fields: { rule: "It has no occurrence left" },
-          });
-        }
+  const { session } = await writeSession(db, deps, {
+    sessionId,
+    userId,
+    action: "session.series",
+    change: async ({ tx, session, now }) => {
+      if (body === null) {
+        if (!session.seriesRule) return { result: null, version: "unchanged" };
         await tx
           .update(sessions)
-          .set({
-            seriesRule: rule,
-            seriesTimeZone: body.timeZone,
-            seriesAnchor: anchor,
-            seriesNextAt: nextAt,
-          })
+          .set({ seriesRule: null, seriesTimeZone: null, seriesAnchor: null, seriesNextAt: null })
           .where(eq(sessions.id, sessionId));
-        await jobs.send(
-          "series.start",
-          { sessionId, at: nextAt.toISOString() } satisfies SeriesStartJob,
-          { at: nextAt, tx },
-        );
-        const details = { rule, timeZone: body.timeZone, nextAt: nextAt.toISOString() };
-        return { result: null, activity: { type: "series.updated", details } };
-      },
-      events: (_, row) => [toMembers("session.updated", row)],
-    });
-    return deps.sessions.view(session, userId);
-  }
-
-  /** Whether the job is due for the session as it is now (locked). */
-  async function due(tx: Tx, session: SessionRow, job: SeriesStartJob, now: Date) {
-    if (!session.seriesRule || !session.seriesNextAt) return false;
-    if (job.at !== undefined) {
-      // A job for an occurrence the series has since moved past (or a changed rule) is stale.
-      return (
-        session.seriesNextAt.getTime() === Date.parse(job.at) &&
-        now.getTime() >= session.seriesNextAt.getTime() - EARLY_MS
+        return { result: null, activity: { type: "series.updated", details: { ended: true } } };
+      }
+      // A rule without a time of day keeps the session's, in the rule's zone: its series' next
+      // start when it repeats already, else when it was created.
+      const current = timeOfDayIn(session.seriesNextAt ?? session.createdAt, body.timeZone);
+      const rule = canonicalRule(body.rule, current).text;
+      let anchor: Date;
+      let nextAt: Date | null;
+      try {
+        anchor = anchorOf(now, body.timeZone);
+        nextAt = nextOccurrence(rule, body.timeZone, anchor, now);
+      } catch {
+        // A zone this runtime's Intl knows but the recurrence library does not read.
+        throw new AppError(400, ErrorCode.VALIDATION, "Invalid timeZone: not a known time zone", {
+          fields: { timeZone: "Not a known time zone" },
+        });
+      }
+      if (!nextAt) {
+        throw new AppError(400, ErrorCode.VALIDATION, "Invalid rule: it has no occurrence left", {
+          fields: { rule: "It has no occurrence left" },
+        });
+      }
+      await tx
+        .update(sessions)
+        .set({
+          seriesRule: rule,
+          seriesTimeZone: body.timeZone,
+          seriesAnchor: anchor,
+          seriesNextAt: nextAt,
+        })
+        .where(eq(sessions.id, sessionId));
+      await jobs.send(
+        "series.start",
+        { sessionId, at: nextAt.toISOString() } satisfies SeriesStartJob,
+        { at: nextAt, tx },
       );
-    }
-    const [order] = await tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.sessionId, session.id));
-    return order !== undefined;
-  }
+      const details = { rule, timeZone: body.timeZone, nextAt: nextAt.toISOString() };
+      return { result: null, activity: { type: "series.updated", details } };
+    },
+    events: (_, row) => [toMembers("session.updated", row)],
+  });
+  return sessionView(deps, session, userId);
+}
 
-  /**
-   * Copies the members (not pending requesters) with their roles and budgets, the deadline rule,
-   * and the staple lines at today's prices: a line whose adder is no longer a paying member, whose product is
-   * gone or out of stock is dropped and named.
-   */
-  async function fillNewSession(tx: Tx, old: SessionRow, oldCartId: string, now: Date) {
-    const nextAt = nextOccurrence(
-      old.seriesRule!,
+/** Whether the job is due for the session as it is now (locked). */
+async function due(tx: Tx, session: SessionRow, job: SeriesStartJob, now: Date) {
+  if (!session.seriesRule || !session.seriesNextAt) return false;
+  if (job.at !== undefined) {
+    // A job for an occurrence the series has since moved past (or a changed rule) is stale.
+    return (
+      session.seriesNextAt.getTime() === Date.parse(job.at) &&
+      now.getTime() >= session.seriesNextAt.getTime() - EARLY_MS
+    );
+  }
+  const [order] = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.sessionId, session.id));
+  return order !== undefined;
+}
+
+/**
+ * Copies the members (not pending requesters) with their roles and budgets, the deadline rule,
+ * and the staple lines at today's prices: a line whose adder is no longer a paying member, whose product is
+ * gone or out of stock is dropped and named.
+ */
+async function fillNewSession(
+  jobs: Pick<Jobs, "send">,
+  tx: Tx,
+  old: SessionRow,
+  oldCartId: string,
+  now: Date,
+) {
+  const nextAt = nextOccurrence(
+    old.seriesRule!,
+    old.seriesTimeZone!,
+    old.seriesAnchor!,
+    new Date(Math.max(old.seriesNextAt!.getTime(), now.getTime())),
+  );
+  const [created] = await tx
+    .insert(sessions)
+    .values(nextSessionSettings(old, { code: newSessionCode(), now, nextAt }))
+    .returning();
+  const session = created!;
+  const members = await tx
+    .select()
+    .from(sessionMembers)
+    .where(
+      and(
+        eq(sessionMembers.sessionId, old.id),
+        inArray(sessionMembers.role, ["creator", "participant", "viewer"]),
+      ),
+    )
+    .orderBy(sessionMembers.createdAt);
+  await tx.insert(sessionMembers).values(
+    members.map((m, i) => ({
+      sessionId: session.id,
+      userId: m.userId,
+      role: m.role,
+      budgetCents: m.budgetCents,
+      // In the order they joined the old session.
+      createdAt: new Date(now.getTime() + i),
+    })),
+  );
+  const [cart] = await tx
+    .insert(carts)
+    .values({ sessionId: session.id, createdAt: now, updatedAt: now })
+    .returning({ id: carts.id });
+  // The deadline rule: as far before the new session's next start as it was before the old
+  // one's, with the same reminders and automatic checkout (none after a series' last session).
+  const deadline = await deadlineIn(tx, old.id);
+  if (deadline && nextAt) {
+    const closesAt = carriedDeadline(
+      deadline.closesAt,
+      old.seriesNextAt!,
+      nextAt,
       old.seriesTimeZone!,
-      old.seriesAnchor!,
-      new Date(Math.max(old.seriesNextAt!.getTime(), now.getTime())),
     );
-    const [created] = await tx
-      .insert(sessions)
-      .values(nextSessionSettings(old, { code: newSessionCode(), now, nextAt }))
-      .returning();
-    const session = created!;
-    const members = await tx
-      .select()
-      .from(sessionMembers)
-      .where(
-        and(
-          eq(sessionMembers.sessionId, old.id),
-          inArray(sessionMembers.role, ["creator", "participant", "viewer"]),
-        ),
-      )
-      .orderBy(sessionMembers.createdAt);
-    await tx.insert(sessionMembers).values(
-      members.map((m, i) => ({
-        sessionId: session.id,
-        userId: m.userId,
-        role: m.role,
-        budgetCents: m.budgetCents,
-        // In the order they joined the old session.
-        createdAt: new Date(now.getTime() + i),
-      })),
-    );
-    const [cart] = await tx
-      .insert(carts)
-      .values({ sessionId: session.id, createdAt: now, updatedAt: now })
-      .returning({ id: carts.id });
-    // The deadline rule: as far before the new session's next start as it was before the old
-    // one's, with the same reminders and automatic checkout (none after a series' last session).
-    const deadline = await deadlineIn(tx, old.id);
-    if (deadline && nextAt) {
-      const closesAt = carriedDeadline(
-        deadline.closesAt,
-        old.seriesNextAt!,
-        nextAt,
-        old.seriesTimeZone!,
-      );
-      const { remindAt, autoCheckout } = deadline;
-      await startDeadline(tx, jobs, session.id, { closesAt, remindAt, autoCheckout }, now);
-    }
+    const { remindAt, autoCheckout } = deadline;
+    await startDeadline(tx, jobs, session.id, { closesAt, remindAt, autoCheckout }, now);
+  }
 
-    const paying = new Set(
-      members
-        .filter((m) => (SHARE_CARRYING_ROLES as readonly string[]).includes(m.role))
-        .map((m) => m.userId),
-    );
-    const staples = await executeRows<{
-      productId: string;
-      name: string | null;
-      stock: number | null;
-      addedBy: string;
-      quantity: number;
-      sharedWith: string[];
-    }>(
-      tx,
-      sql`select l.product_id as "productId", p.name, p.stock, l.added_by as "addedBy",
+  const paying = new Set(
+    members
+      .filter((m) => (SHARE_CARRYING_ROLES as readonly string[]).includes(m.role))
+      .map((m) => m.userId),
+  );
+  const staples = await executeRows<{
+    productId: string;
+    name: string | null;
+    stock: number | null;
+    addedBy: string;
+    quantity: number;
+    sharedWith: string[];
+  }>(
+    tx,
+    sql`select l.product_id as "productId", p.name, p.stock, l.added_by as "addedBy",
             l.quantity, l.shared_with as "sharedWith"
           from ${cartLines} l left join products p on p.id = l.product_id
           where l.cart_id = ${oldCartId} and l.staple
           order by l.added_at, l.id`,
-    );
-    const dropped: { name: string; reason: DroppedReason }[] = [];
-    const taken = new Map<string, number>();
-    let carried = 0;
-    for (const line of staples) {
-      const name = line.name ?? "A product no longer sold";
-      if (line.name === null || line.stock === null) {
-        dropped.push({ name, reason: "missing" });
-        continue;
-      }
-      if (!paying.has(line.addedBy)) {
-        dropped.push({ name, reason: "adder_gone" });
-        continue;
-      }
-      const left = line.stock - (taken.get(line.productId) ?? 0);
-      const quantity = Math.min(line.quantity, left, QUANTITY_MAX);
-      if (quantity < 1) {
-        dropped.push({ name, reason: "out_of_stock" });
-        continue;
-      }
-      taken.set(line.productId, (taken.get(line.productId) ?? 0) + quantity);
-      // Priced at the product's price of the day (an active cart's lines have no frozen price).
-      await tx.insert(cartLines).values({
-        cartId: cart!.id,
-        productId: line.productId,
-        addedBy: line.addedBy,
-        quantity,
-        sharedWith: line.sharedWith.filter((id) => paying.has(id)),
-        staple: true,
-        addedAt: new Date(now.getTime() + carried++),
-        updatedAt: now,
-      });
+  );
+  const dropped: { name: string; reason: DroppedReason }[] = [];
+  const taken = new Map<string, number>();
+  let carried = 0;
+  for (const line of staples) {
+    const name = line.name ?? "A product no longer sold";
+    if (line.name === null || line.stock === null) {
+      dropped.push({ name, reason: "missing" });
+      continue;
     }
-    return { session, dropped, nextAt };
-  }
-
-  /**
-   * The job's handler: starts the series' next session if it is due, once. The old session's
-   * write (locked first) gives up the series and names its follower; the new session's write
-   * logs `series.started` with what was dropped; its members are told it started.
-   */
-  async function start(job: SeriesStartJob): Promise<void> {
-    const [current] = await db
-      .select({ creatorId: sessions.creatorId, rule: sessions.seriesRule })
-      .from(sessions)
-      .where(eq(sessions.id, job.sessionId));
-    if (!current?.rule) return;
-    await writeSessionsTogether(db, deps, async (write) => {
-      const { result: started } = await write({
-        sessionId: job.sessionId,
-        userId: current.creatorId,
-        action: null,
-        active: false,
-        change: async ({ tx, session, cartId, now }) => {
-          if (!(await due(tx, session, job, now))) return { result: null, version: "unchanged" };
-          const filled = await fillNewSession(tx, session, cartId, now);
-          await tx
-            .update(sessions)
-            .set({ seriesRule: null, seriesTimeZone: null, seriesAnchor: null, seriesNextAt: null })
-            .where(eq(sessions.id, session.id));
-          if (filled.nextAt) {
-            const next: SeriesStartJob = {
-              sessionId: filled.session.id,
-              at: filled.nextAt.toISOString(),
-            };
-            await jobs.send("series.start", next, { at: filled.nextAt, tx });
-          }
-          return {
-            result: filled,
-            activity: { type: "series.continued", details: { sessionId: filled.session.id } },
-          };
-        },
-        events: (filled, row) => (filled ? [toMembers("session.updated", row)] : []),
-      });
-      if (!started) return;
-      await write({
-        sessionId: started.session.id,
-        userId: started.session.creatorId,
-        action: null,
-        change: async () => ({
-          result: null,
-          activity: {
-            type: "series.started",
-            details: { fromSessionId: job.sessionId, dropped: started.dropped },
-          },
-        }),
-        events: (_, row) => [toMembers("session.started", row, { fromSessionId: job.sessionId })],
-      });
+    if (!paying.has(line.addedBy)) {
+      dropped.push({ name, reason: "adder_gone" });
+      continue;
+    }
+    const left = line.stock - (taken.get(line.productId) ?? 0);
+    const quantity = Math.min(line.quantity, left, QUANTITY_MAX);
+    if (quantity < 1) {
+      dropped.push({ name, reason: "out_of_stock" });
+      continue;
+    }
+    taken.set(line.productId, (taken.get(line.productId) ?? 0) + quantity);
+    // Priced at the product's price of the day (an active cart's lines have no frozen price).
+    await tx.insert(cartLines).values({
+      cartId: cart!.id,
+      productId: line.productId,
+      addedBy: line.addedBy,
+      quantity,
+      sharedWith: line.sharedWith.filter((id) => paying.has(id)),
+      staple: true,
+      addedAt: new Date(now.getTime() + carried++),
+      updatedAt: now,
     });
   }
-
-  return { setSeries, start };
+  return { session, dropped, nextAt };
 }
 
-export type SeriesService = ReturnType<typeof createSeriesService>;
+/**
+ * The job's handler: starts the series' next session if it is due, once. The old session's
+ * write (locked first) gives up the series and names its follower; the new session's write
+ * logs `series.started` with what was dropped; its members are told it started.
+ */
+export async function startNextSession(
+  deps: Pick<SeriesDeps, "db" | "clock" | "events" | "jobs">,
+  job: SeriesStartJob,
+): Promise<void> {
+  const { db, jobs } = deps;
+  const [current] = await db
+    .select({ creatorId: sessions.creatorId, rule: sessions.seriesRule })
+    .from(sessions)
+    .where(eq(sessions.id, job.sessionId));
+  if (!current?.rule) return;
+  await writeSessionsTogether(db, deps, async (write) => {
+    const { result: started } = await write({
+      sessionId: job.sessionId,
+      userId: current.creatorId,
+      action: null,
+      active: false,
+      change: async ({ tx, session, cartId, now }) => {
+        if (!(await due(tx, session, job, now))) return { result: null, version: "unchanged" };
+        const filled = await fillNewSession(jobs, tx, session, cartId, now);
+        await tx
+          .update(sessions)
+          .set({ seriesRule: null, seriesTimeZone: null, seriesAnchor: null, seriesNextAt: null })
+          .where(eq(sessions.id, session.id));
+        if (filled.nextAt) {
+          const next: SeriesStartJob = {
+            sessionId: filled.session.id,
+            at: filled.nextAt.toISOString(),
+          };
+          await jobs.send("series.start", next, { at: filled.nextAt, tx });
+        }
+        return {
+          result: filled,
+          activity: { type: "series.continued", details: { sessionId: filled.session.id } },
+        };
+      },
+      events: (filled, row) => (filled ? [toMembers("session.updated", row)] : []),
+    });
+    if (!started) return;
+    await write({
+      sessionId: started.session.id,
+      userId: started.session.creatorId,
+      action: null,
+      change: async () => ({
+        result: null,
+        activity: {
+          type: "series.started",
+          details: { fromSessionId: job.sessionId, dropped: started.dropped },
+        },
+      }),
+      events: (_, row) => [toMembers("session.started", row, { fromSessionId: job.sessionId })],
+    });
+  });
+}

@@ -1,12 +1,16 @@
 /**
- * What other features use of sessions: the session write path, ending a session inside a
- * transaction, the activity log's announcement and the service's type (a ready mark is read by
+ * What other features use of sessions: the session write path, ending a session (inside a
+ * transaction, or as the creator's call), the Session answer, who hears a session's events, the
+ * activity log's announcement and the feature's deps type (a ready mark is read by
  * lib/ready-mark.ts, which carts and deadlines share with sessions).
  */
-export { announceActivity } from "./activity.ts";
+export { announceActivity } from "./lifecycle/activity.ts";
 export { newSessionCode } from "./codes.ts";
-export { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
-export { endInTransaction, type SessionService } from "./service.ts";
+export type { SessionDeps } from "./deps.ts";
+export { memberIds } from "./lifecycle/access.ts";
+export { linesTakenEvents, takeLinesOf } from "./membership/leaving-lines.ts";
+export { endInTransaction, endSession } from "./lifecycle/sessions.ts";
+export { sessionView, type ViewDeps } from "./lifecycle/view.ts";
 export {
   toMembers,
   writeSession,
@@ -16,4 +20,12 @@ export {
   type TypedEntry,
   type WriteContext,
   type Written,
-} from "./write.ts";
+} from "./lifecycle/write.ts";
+
+/**
+ * What carts call today to end a session when a cart is deleted; src/services.ts binds it to
+ * endSession(). It goes once carts call endSession() by name.
+ */
+export interface SessionService {
+  end(sessionId: string, userId: string): Promise<{ message: string; sessionId: string }>;
+}

@@ -20,11 +20,11 @@
  */
 import type { Action, ActivityWrite, GateVerdict, Role } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
-import { sessions } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
-import { gateRefusal } from "../../lib/permissions.ts";
-import type { EventBus, Published } from "../live/index.ts";
+import { executeRows, type Db, type Tx } from "../../../db/client.ts";
+import { sessions } from "../../../db/schema.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import { gateRefusal } from "../../../lib/permissions.ts";
+import type { EventBus, Published } from "../../live/index.ts";
 import { record } from "./activity.ts";
 
 export type SessionRow = typeof sessions.$inferSelect;

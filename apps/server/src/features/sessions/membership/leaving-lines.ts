@@ -11,10 +11,10 @@ import {
   type MemberLinesQuery,
 } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import { executeRows, type Tx } from "../../db/client.ts";
-import { AppError, conflict, invalidFields } from "../../lib/errors.ts";
-import type { Published } from "../live/index.ts";
-import { toMembers, type SessionRow, type TypedEntry } from "./write.ts";
+import { executeRows, type Tx } from "../../../db/client.ts";
+import { AppError, conflict, invalidFields } from "../../../lib/errors.ts";
+import type { Published } from "../../live/index.ts";
+import { toMembers, type SessionRow, type TypedEntry } from "../lifecycle/write.ts";
 
 interface LeavingLine {
   id: string;

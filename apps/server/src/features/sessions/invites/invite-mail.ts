@@ -1,5 +1,5 @@
-import { escapeHtml } from "../../lib/html.ts";
-import type { Mail } from "../mail/index.ts";
+import { escapeHtml } from "../../../lib/html.ts";
+import type { Mail } from "../../mail/index.ts";
 
 /**
  * The invite by email, sent with every invite: to an account, a link to the sessions

@@ -6,9 +6,9 @@
  */
 import type { Activity, ActivityWrite } from "@cartner/contract";
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
-import { activity, users } from "../../db/schema.ts";
-import type { EventBus } from "../live/index.ts";
+import { executeRows, type Db, type Tx } from "../../../db/client.ts";
+import { activity, users } from "../../../db/schema.ts";
+import type { EventBus } from "../../live/index.ts";
 
 /** One entry to write: its type and details (the contract's shapes), whose, where and when. */
 export type NewEntry = ActivityWrite & { sessionId: string; actorId: string; at: Date };
