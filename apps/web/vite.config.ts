@@ -11,7 +11,7 @@ import { VitePWA } from "vite-plugin-pwa";
 const API_TARGET = "http://localhost:3000";
 
 const proxy = {
-  // REST calls and the realtime WebSocket at /api/live.
+  // REST calls and the live WebSocket at /api/live.
   "/api": { target: API_TARGET, ws: true },
   // The development outbox (/dev/mailbox) where one-time codes appear without SMTP.
   "^/dev(/|$)": { target: API_TARGET },

@@ -2,63 +2,73 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { Device, RegisterBody, RequestOf } from "@cartner/contract";
 import { useInvalidatingMutation, type Reactions } from "../lib/mutation-reactions.ts";
 import { browserTimeZone } from "../lib/time-zones.ts";
-import { authApi } from "./auth-calls.ts";
+import {
+  fetchDevices,
+  fetchHealth,
+  forgotPassword,
+  register,
+  resendOtp,
+  resetPassword,
+  signOutDevice,
+  verifyOtp,
+} from "./auth-calls.ts";
 import { profileKeys } from "./profile.ts";
 
-export { authApi };
+export * from "./auth-calls.ts";
 
 export const authKeys = {
   devices: () => ["auth", "devices"] as const,
   health: () => ["health"] as const,
 };
 
-export const authQueries = {
-  devices: () =>
-    queryOptions({
-      queryKey: authKeys.devices(),
-      queryFn: ({ signal }) => authApi.devices(signal),
-    }),
-  /** Asked once per visit. */
-  health: () =>
-    queryOptions({
-      queryKey: authKeys.health(),
-      queryFn: ({ signal }) => authApi.health(signal),
-      staleTime: Infinity,
-      retry: false,
-    }),
-};
+export function devicesQuery() {
+  return queryOptions({
+    queryKey: authKeys.devices(),
+    queryFn: ({ signal }) => fetchDevices(signal),
+  });
+}
+
+/** Asked once per visit. */
+export function healthQuery() {
+  return queryOptions({
+    queryKey: authKeys.health(),
+    queryFn: ({ signal }) => fetchHealth(signal),
+    staleTime: Infinity,
+    retry: false,
+  });
+}
 
 /** Whether the server keeps mails in its development outbox. */
 export function useDevMailbox(): boolean {
-  return useQuery({ ...authQueries.health(), select: (health) => health.devMailbox }).data ?? false;
+  return useQuery({ ...healthQuery(), select: (health) => health.devMailbox }).data ?? false;
 }
 
 /** My signed-in devices. */
 export function useDevices() {
-  return useQuery({ ...authQueries.devices(), select: (body) => body.sessions });
+  return useQuery({ ...devicesQuery(), select: (body) => body.sessions });
 }
 
 /** Signs one device out; the list is read again. */
 export function useSignOutDevice(reactions: Reactions<unknown, Device> = {}) {
   return useInvalidatingMutation(
-    (device: Device) => authApi.signOutDevice(device._id),
+    (device: Device) => signOutDevice(device._id),
     [authKeys.devices()],
     reactions,
   );
 }
 
 export function useRegister(
-  reactions: Reactions<Awaited<ReturnType<typeof authApi.register>>, RegisterBody>,
+  reactions: Reactions<Awaited<ReturnType<typeof register>>, RegisterBody>,
 ) {
-  return useMutation({ ...reactions, mutationFn: (body: RegisterBody) => authApi.register(body) });
+  return useMutation({ ...reactions, mutationFn: (body: RegisterBody) => register(body) });
 }
 
 export function useForgotPassword(
-  reactions: Reactions<Awaited<ReturnType<typeof authApi.forgotPassword>>, string>,
+  reactions: Reactions<Awaited<ReturnType<typeof forgotPassword>>, string>,
 ) {
   return useMutation({
     ...reactions,
-    mutationFn: (address: string) => authApi.forgotPassword(address),
+    mutationFn: (address: string) => forgotPassword(address),
   });
 }
 
@@ -66,9 +76,9 @@ type ResetBody = RequestOf<"POST /api/auth/reset-password">["body"];
 
 export function useResetPassword(
   body: () => ResetBody,
-  reactions: Reactions<Awaited<ReturnType<typeof authApi.resetPassword>>>,
+  reactions: Reactions<Awaited<ReturnType<typeof resetPassword>>>,
 ) {
-  return useMutation({ ...reactions, mutationFn: () => authApi.resetPassword(body()) });
+  return useMutation({ ...reactions, mutationFn: () => resetPassword(body()) });
 }
 
 /**
@@ -77,14 +87,13 @@ export function useResetPassword(
  */
 export function useVerifyOtp(
   userId: string,
-  reactions: Reactions<Awaited<ReturnType<typeof authApi.verifyOtp>>, string>,
+  reactions: Reactions<Awaited<ReturnType<typeof verifyOtp>>, string>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
     // The browser's zone: the account states times in it until its owner chooses one.
-    mutationFn: (otp: string) =>
-      authApi.verifyOtp({ userId, code: otp, timeZone: browserTimeZone() }),
+    mutationFn: (otp: string) => verifyOtp({ userId, code: otp, timeZone: browserTimeZone() }),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       if (args[0].purpose === "update")
@@ -95,7 +104,7 @@ export function useVerifyOtp(
 
 export function useResendOtp(
   userId: string,
-  reactions: Reactions<Awaited<ReturnType<typeof authApi.resendOtp>>>,
+  reactions: Reactions<Awaited<ReturnType<typeof resendOtp>>>,
 ) {
-  return useMutation({ ...reactions, mutationFn: () => authApi.resendOtp({ userId }) });
+  return useMutation({ ...reactions, mutationFn: () => resendOtp({ userId }) });
 }

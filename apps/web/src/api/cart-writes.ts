@@ -11,10 +11,13 @@ import { getUser } from "../lib/storage.ts";
 import { toast } from "../lib/toast.ts";
 import { failureToast, successToast } from "../shared/cart-toasts.tsx";
 import {
+  addToCart,
   cartKeys,
   cartMutationKeys,
-  cartsApi,
+  changeQuantity,
   pendingWrites,
+  removeCartLine,
+  restoreCartLine,
   settle,
   showServerCart,
 } from "./carts.ts";
@@ -116,17 +119,17 @@ interface WriteAnswer {
 function send(write: CartWrite): Promise<WriteAnswer> {
   switch (write.op) {
     case "add":
-      return cartsApi.add(write.cartId, { productId: write.product._id, quantity: 1 }, write.key);
+      return addToCart(write.cartId, { productId: write.product._id, quantity: 1 }, write.key);
     case "step":
-      return cartsApi.changeQuantity(
+      return changeQuantity(
         write.cartId,
         { productId: write.productId, change: write.change, lineId: write.lineId },
         write.key,
       );
     case "remove":
-      return cartsApi.removeLine(write.cartId, write.productId, write.lineId, write.key);
+      return removeCartLine(write.cartId, write.productId, write.lineId, write.key);
     case "restore":
-      return cartsApi.restoreLine(write.cartId, write.lineId, write.key);
+      return restoreCartLine(write.cartId, write.lineId, write.key);
   }
 }
 

@@ -16,45 +16,73 @@ export type QuantityChangeBody = RequestOf<"PATCH /api/carts/:cartId/quantity">[
 /** The cart write's own Idempotency-Key, sent by lib/api.ts (a queued change keeps it). */
 const once = (key: string | undefined) => ({ idempotencyKey: key });
 
-/** The Carts calls of the endpoint table (plus the session-scoped cart and summary reads). */
-export const cartsApi = {
-  list: (signal?: AbortSignal) => call("GET /api/carts", {}, { signal }),
-  history: (signal?: AbortSignal) => call("GET /api/carts/history", {}, { signal }),
-  get: (cartId: string, signal?: AbortSignal) =>
-    call("GET /api/carts/:cartId", { params: { cartId } }, { signal }),
-  ofSession: (sessionId: string, signal?: AbortSignal) =>
-    call("GET /api/sessions/:id/cart", { params: { id: sessionId } }, { signal }),
-  summary: (sessionId: string, signal?: AbortSignal) =>
-    call("GET /api/sessions/:id/summary", { params: { id: sessionId } }, { signal }),
-  add: (cartId: string, body: RequestOf<"POST /api/carts/:cartId/product">["body"], key?: string) =>
-    call("POST /api/carts/:cartId/product", { params: { cartId }, body }, once(key)),
-  changeQuantity: (cartId: string, body: QuantityChangeBody, key?: string) =>
-    call("PATCH /api/carts/:cartId/quantity", { params: { cartId }, body }, once(key)),
-  removeLine: (cartId: string, productId: string, lineId?: string, key?: string) =>
-    call(
-      "DELETE /api/carts/:cartId/product/:productId",
-      { params: { cartId, productId }, query: lineId ? { lineId } : {} },
-      once(key),
-    ),
-  restoreLine: (cartId: string, lineId: string, key?: string) =>
-    call(
-      "POST /api/carts/:cartId/lines/:lineId/restore",
-      { params: { cartId, lineId } },
-      once(key),
-    ),
-  shareLine: (cartId: string, lineId: string, userIds: string[]) =>
-    call("PUT /api/carts/:cartId/lines/:lineId/shared-with", {
-      params: { cartId, lineId },
-      body: { userIds },
-    }),
-  stapleLine: (cartId: string, lineId: string, staple: boolean) =>
-    call("PUT /api/carts/:cartId/lines/:lineId/staple", {
-      params: { cartId, lineId },
-      body: { staple },
-    }),
-  clear: (cartId: string) => call("DELETE /api/carts/:cartId/clear", { params: { cartId } }),
-  remove: (cartId: string) => call("DELETE /api/carts/:cartId", { params: { cartId } }),
-};
+// The Carts calls of the endpoint table (plus the session-scoped cart and summary reads).
+
+export function fetchCarts(signal?: AbortSignal) {
+  return call("GET /api/carts", {}, { signal });
+}
+
+export function fetchCartHistory(signal?: AbortSignal) {
+  return call("GET /api/carts/history", {}, { signal });
+}
+
+export function fetchCart(cartId: string, signal?: AbortSignal) {
+  return call("GET /api/carts/:cartId", { params: { cartId } }, { signal });
+}
+
+export function fetchSessionCart(sessionId: string, signal?: AbortSignal) {
+  return call("GET /api/sessions/:id/cart", { params: { id: sessionId } }, { signal });
+}
+
+export function fetchSessionSummary(sessionId: string, signal?: AbortSignal) {
+  return call("GET /api/sessions/:id/summary", { params: { id: sessionId } }, { signal });
+}
+
+export function addToCart(
+  cartId: string,
+  body: RequestOf<"POST /api/carts/:cartId/product">["body"],
+  key?: string,
+) {
+  return call("POST /api/carts/:cartId/product", { params: { cartId }, body }, once(key));
+}
+
+export function changeQuantity(cartId: string, body: QuantityChangeBody, key?: string) {
+  return call("PATCH /api/carts/:cartId/quantity", { params: { cartId }, body }, once(key));
+}
+
+export function removeCartLine(cartId: string, productId: string, lineId?: string, key?: string) {
+  return call(
+    "DELETE /api/carts/:cartId/product/:productId",
+    { params: { cartId, productId }, query: lineId ? { lineId } : {} },
+    once(key),
+  );
+}
+
+export function restoreCartLine(cartId: string, lineId: string, key?: string) {
+  return call(
+    "POST /api/carts/:cartId/lines/:lineId/restore",
+    { params: { cartId, lineId } },
+    once(key),
+  );
+}
+
+export function shareCartLine(cartId: string, lineId: string, userIds: string[]) {
+  return call("PUT /api/carts/:cartId/lines/:lineId/shared-with", {
+    params: { cartId, lineId },
+    body: { userIds },
+  });
+}
+
+export function stapleCartLine(cartId: string, lineId: string, staple: boolean) {
+  return call("PUT /api/carts/:cartId/lines/:lineId/staple", {
+    params: { cartId, lineId },
+    body: { staple },
+  });
+}
+
+export function clearCart(cartId: string) {
+  return call("DELETE /api/carts/:cartId/clear", { params: { cartId } });
+}
 
 /** Query keys. Everything cart-related lives under ["carts"], so one invalidation covers it. */
 export const cartKeys = {
@@ -83,43 +111,47 @@ export function newestCartsFirst(carts: readonly Cart[]): Cart[] {
   return [...carts].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
 }
 
-export const cartQueries = {
-  /** GET /carts: the carts of my active sessions, newest first. */
-  list: () =>
-    queryOptions({
-      queryKey: cartKeys.list(),
-      queryFn: ({ signal }) => cartsApi.list(signal).then((body) => newestCartsFirst(body.carts)),
-      staleTime: 0,
-    }),
-  /** GET /carts/history: the carts of my ended sessions, newest first. */
-  history: () =>
-    queryOptions({
-      queryKey: cartKeys.history(),
-      queryFn: ({ signal }) =>
-        cartsApi.history(signal).then((body) => newestCartsFirst(body.carts)),
-      staleTime: 0,
-    }),
-  /** GET /sessions/:id/cart: a session's cart, as the endpoint answers it. */
-  ofSession: (sessionId: string) =>
-    queryOptions({
-      queryKey: cartKeys.lookup("session", sessionId),
-      queryFn: ({ signal }) => cartsApi.ofSession(sessionId, signal),
-    }),
-  /** GET /sessions/:id/summary: items, the server's per-member split and the totals. */
-  summary: (sessionId: string) =>
-    queryOptions({
-      queryKey: cartKeys.summary(sessionId),
-      queryFn: ({ signal }) => cartsApi.summary(sessionId, signal),
-      staleTime: 0,
-    }),
-};
+/** GET /carts: the carts of my active sessions, newest first. */
+export function cartsQuery() {
+  return queryOptions({
+    queryKey: cartKeys.list(),
+    queryFn: ({ signal }) => fetchCarts(signal).then((body) => newestCartsFirst(body.carts)),
+    staleTime: 0,
+  });
+}
+
+/** GET /carts/history: the carts of my ended sessions, newest first. */
+export function cartHistoryQuery() {
+  return queryOptions({
+    queryKey: cartKeys.history(),
+    queryFn: ({ signal }) => fetchCartHistory(signal).then((body) => newestCartsFirst(body.carts)),
+    staleTime: 0,
+  });
+}
+
+/** GET /sessions/:id/cart: a session's cart, as the endpoint answers it. */
+export function sessionCartQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: cartKeys.lookup("session", sessionId),
+    queryFn: ({ signal }) => fetchSessionCart(sessionId, signal),
+  });
+}
+
+/** GET /sessions/:id/summary: items, the server's per-member split and the totals. */
+export function sessionSummaryQuery(sessionId: string) {
+  return queryOptions({
+    queryKey: cartKeys.summary(sessionId),
+    queryFn: ({ signal }) => fetchSessionSummary(sessionId, signal),
+    staleTime: 0,
+  });
+}
 
 export function useCarts() {
-  return useQuery(cartQueries.list());
+  return useQuery(cartsQuery());
 }
 
 export function useCartHistory() {
-  return useQuery(cartQueries.history());
+  return useQuery(cartHistoryQuery());
 }
 
 /** One cart the route names but the active list lacks (ended, gone, or the list is stale). */
@@ -129,7 +161,7 @@ export function useCartLookup(target: { sessionId?: string; cartId?: string }, e
   return useQuery({
     queryKey: cartKeys.lookup(by, id),
     queryFn: ({ signal }) =>
-      (by === "cart" ? cartsApi.get(id, signal) : cartsApi.ofSession(id, signal)).then(
+      (by === "cart" ? fetchCart(id, signal) : fetchSessionCart(id, signal)).then(
         (body) => body.cart,
       ),
     enabled: enabled && id !== "",
@@ -139,7 +171,7 @@ export function useCartLookup(target: { sessionId?: string; cartId?: string }, e
 
 /** A session's cart as GET /sessions/:id/cart answers it. */
 export function useSessionCart(sessionId: string) {
-  return useQuery(cartQueries.ofSession(sessionId));
+  return useQuery(sessionCartQuery(sessionId));
 }
 
 /**
@@ -149,11 +181,11 @@ export function useSessionCart(sessionId: string) {
  */
 export function useReadSessionCart(
   sessionId: string,
-): () => Promise<Answer<typeof cartsApi.ofSession>> {
+): () => Promise<Answer<typeof fetchSessionCart>> {
   const client = useQueryClient();
   return () =>
     client.fetchQuery({
-      ...cartQueries.ofSession(sessionId),
+      ...sessionCartQuery(sessionId),
       staleTime: 0,
       retry: false,
       networkMode: "always",
@@ -161,7 +193,7 @@ export function useReadSessionCart(
 }
 
 export function useSessionSummary(sessionId: string) {
-  return useQuery(cartQueries.summary(sessionId));
+  return useQuery(sessionSummaryQuery(sessionId));
 }
 
 /** Reads every cart and session again (after a change that moves totals); resolves when done. */
@@ -190,12 +222,12 @@ export function useShareLine(
   cartId: string,
   lineId: string,
   userIds: () => string[],
-  reactions: Reactions<Answer<typeof cartsApi.shareLine>>,
+  reactions: Reactions<Answer<typeof shareCartLine>>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: () => cartsApi.shareLine(cartId, lineId, userIds()),
+    mutationFn: () => shareCartLine(cartId, lineId, userIds()),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       await client.invalidateQueries({ queryKey: cartKeys.all });
@@ -206,13 +238,13 @@ export function useShareLine(
 /** Marks a line a staple (carried into the series' next session), or no longer; carts refetch. */
 export function useStapleLine(
   cartId: string,
-  reactions: Reactions<Answer<typeof cartsApi.stapleLine>, { lineId: string; staple: boolean }>,
+  reactions: Reactions<Answer<typeof stapleCartLine>, { lineId: string; staple: boolean }>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
     mutationFn: ({ lineId, staple }: { lineId: string; staple: boolean }) =>
-      cartsApi.stapleLine(cartId, lineId, staple),
+      stapleCartLine(cartId, lineId, staple),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       settle(client, args[0].cart);
@@ -240,11 +272,11 @@ export function settle(client: QueryClient, cart: Cart | undefined) {
 }
 
 /** Clear Cart (creator only): the server's empty cart is shown, totals refetch. */
-export function useClearCart(reactions: Reactions<Answer<typeof cartsApi.clear>, Cart>) {
+export function useClearCart(reactions: Reactions<Answer<typeof clearCart>, Cart>) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (cart: Cart) => cartsApi.clear(cart._id),
+    mutationFn: (cart: Cart) => clearCart(cart._id),
     onSuccess: (...args) => {
       const result = reactions.onSuccess?.(...args);
       settle(client, args[0].cart);

@@ -1,6 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useInvalidatingMutation, type Answer, type Reactions } from "../lib/mutation-reactions.ts";
-import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+import {
+  acceptInviteLink,
+  createInviteLink,
+  fetchInviteLinks,
+  fetchInvitePreview,
+  revokeInviteLink,
+  sessionKeys,
+} from "./sessions-calls.ts";
 
 // Invite links: the creator makes and revokes them; anyone with one sees where it leads and joins.
 
@@ -8,20 +15,20 @@ import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
 export function useInviteLinks(sessionId: string) {
   return useQuery({
     queryKey: sessionKeys.links(sessionId),
-    queryFn: ({ signal }) => sessionsApi.links(sessionId, signal),
+    queryFn: ({ signal }) => fetchInviteLinks(sessionId, signal),
     select: (body) => body.links,
   });
 }
 
-type NewLink = Parameters<typeof sessionsApi.createLink>[1];
+type NewLink = Parameters<typeof createInviteLink>[1];
 
 export function useCreateInviteLink(
   sessionId: string,
   body: () => NewLink,
-  reactions: Reactions<Answer<typeof sessionsApi.createLink>>,
+  reactions: Reactions<Answer<typeof createInviteLink>>,
 ) {
   return useInvalidatingMutation(
-    () => sessionsApi.createLink(sessionId, body()),
+    () => createInviteLink(sessionId, body()),
     [sessionKeys.links(sessionId)],
     reactions,
   );
@@ -30,10 +37,10 @@ export function useCreateInviteLink(
 export function useRevokeInviteLink(
   sessionId: string,
   linkId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.revokeLink>>,
+  reactions: Reactions<Answer<typeof revokeInviteLink>>,
 ) {
   return useInvalidatingMutation(
-    () => sessionsApi.revokeLink(sessionId, linkId),
+    () => revokeInviteLink(sessionId, linkId),
     [sessionKeys.links(sessionId)],
     reactions,
   );
@@ -43,7 +50,7 @@ export function useRevokeInviteLink(
 export function useInvitePreview(token: string) {
   return useQuery({
     queryKey: ["invite-link", token],
-    queryFn: ({ signal }) => sessionsApi.invitePreview(token, signal),
+    queryFn: ({ signal }) => fetchInvitePreview(token, signal),
     retry: false,
   });
 }
@@ -51,12 +58,12 @@ export function useInvitePreview(token: string) {
 /** Joins through an invite link; the session lists are read again before the caller goes on. */
 export function useAcceptInviteLink(
   token: string,
-  reactions: Reactions<Answer<typeof sessionsApi.acceptLink>>,
+  reactions: Reactions<Answer<typeof acceptInviteLink>>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: () => sessionsApi.acceptLink(token),
+    mutationFn: () => acceptInviteLink(token),
     onSuccess: async (...args) => {
       await client.invalidateQueries({ queryKey: sessionKeys.all });
       return reactions.onSuccess?.(...args);

@@ -2,7 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import type { Invite } from "@cartner/contract";
 import { useInvalidatingMutation, type Answer, type Reactions } from "../lib/mutation-reactions.ts";
 import { useSyncInterval } from "./session-sync.ts";
-import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+import {
+  acceptInvite,
+  fetchMyInvites,
+  inviteMember,
+  rejectInvite,
+  sessionKeys,
+} from "./sessions-calls.ts";
 
 // Invites by email or name: the creator sends them, the invitee accepts or rejects.
 
@@ -11,36 +17,30 @@ export function useMyInvites() {
   const refetchInterval = useSyncInterval(true);
   return useQuery({
     queryKey: sessionKeys.invites(),
-    queryFn: ({ signal }) => sessionsApi.myInvites(signal).then((body) => body.invites),
+    queryFn: ({ signal }) => fetchMyInvites(signal).then((body) => body.invites),
     staleTime: 0,
     refetchInterval,
   });
 }
 
-export function useAcceptInvite(
-  reactions: Reactions<Answer<typeof sessionsApi.acceptInvite>, Invite>,
-) {
+export function useAcceptInvite(reactions: Reactions<Answer<typeof acceptInvite>, Invite>) {
   return useInvalidatingMutation(
-    (invite: Invite) => sessionsApi.acceptInvite(invite.sessionCode),
+    (invite: Invite) => acceptInvite(invite.sessionCode),
     [sessionKeys.all],
     reactions,
   );
 }
 
-export function useRejectInvite(
-  reactions: Reactions<Answer<typeof sessionsApi.rejectInvite>, Invite>,
-) {
+export function useRejectInvite(reactions: Reactions<Answer<typeof rejectInvite>, Invite>) {
   return useInvalidatingMutation(
-    (invite: Invite) => sessionsApi.rejectInvite(invite.sessionCode),
+    (invite: Invite) => rejectInvite(invite.sessionCode),
     [sessionKeys.invites()],
     reactions,
   );
 }
 
-type InviteBody = Parameters<typeof sessionsApi.invite>[0];
+type InviteBody = Parameters<typeof inviteMember>[0];
 
-export function useInviteMember(
-  reactions: Reactions<Answer<typeof sessionsApi.invite>, InviteBody>,
-) {
-  return useInvalidatingMutation(sessionsApi.invite, [sessionKeys.all], reactions);
+export function useInviteMember(reactions: Reactions<Answer<typeof inviteMember>, InviteBody>) {
+  return useInvalidatingMutation(inviteMember, [sessionKeys.all], reactions);
 }

@@ -2,7 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { JoinRequest, MyJoinRequest } from "@cartner/contract";
 import { useInvalidatingMutation, type Answer, type Reactions } from "../lib/mutation-reactions.ts";
 import { useSyncInterval } from "./session-sync.ts";
-import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+import {
+  approveJoinRequest,
+  fetchJoinRequests,
+  fetchMyJoinRequests,
+  joinByCode,
+  leaveSession,
+  rejectJoinRequest,
+  sessionKeys,
+} from "./sessions-calls.ts";
 
 // Join requests: asking to join by code, the creator's answer, and withdrawing one's own.
 
@@ -17,7 +25,7 @@ export function useMyJoinRequests() {
   const refetchInterval = useSyncInterval(true);
   return useQuery({
     queryKey: sessionKeys.myJoinRequests(),
-    queryFn: ({ signal }) => sessionsApi.myJoinRequests(signal).then((body) => body.requests),
+    queryFn: ({ signal }) => fetchMyJoinRequests(signal).then((body) => body.requests),
     staleTime: 0,
     gcTime: Infinity,
     refetchInterval,
@@ -29,21 +37,18 @@ export function useJoinRequests(sessionCode: string, enabled: boolean) {
   const refetchInterval = useSyncInterval(enabled);
   return useQuery({
     queryKey: sessionKeys.joinRequests(sessionCode),
-    queryFn: ({ signal }) =>
-      sessionsApi.joinRequests(sessionCode, signal).then((body) => body.requests),
+    queryFn: ({ signal }) => fetchJoinRequests(sessionCode, signal).then((body) => body.requests),
     enabled,
     staleTime: 0,
     refetchInterval,
   });
 }
 
-type JoinByCodeBody = Parameters<typeof sessionsApi.joinByCode>[0];
+type JoinByCodeBody = Parameters<typeof joinByCode>[0];
 
 /** Asks to join with a session code (and passcode); every session list is read again. */
-export function useJoinByCode(
-  reactions: Reactions<Answer<typeof sessionsApi.joinByCode>, JoinByCodeBody>,
-) {
-  return useInvalidatingMutation(sessionsApi.joinByCode, [sessionKeys.all], reactions);
+export function useJoinByCode(reactions: Reactions<Answer<typeof joinByCode>, JoinByCodeBody>) {
+  return useInvalidatingMutation(joinByCode, [sessionKeys.all], reactions);
 }
 
 export type JoinDecision = { request: JoinRequest; how: "accept" | "reject" };
@@ -52,15 +57,15 @@ export type JoinDecision = { request: JoinRequest; how: "accept" | "reject" };
 export function useDecideJoinRequest(
   sessionId: string,
   sessionCode: string,
-  reactions: Reactions<Answer<typeof sessionsApi.approve>, JoinDecision>,
+  reactions: Reactions<Answer<typeof approveJoinRequest>, JoinDecision>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
     mutationFn: ({ request, how }: JoinDecision) =>
       how === "accept"
-        ? sessionsApi.approve(sessionCode, { userId: request.userId })
-        : sessionsApi.reject(sessionCode, { userId: request.userId }),
+        ? approveJoinRequest(sessionCode, { userId: request.userId })
+        : rejectJoinRequest(sessionCode, { userId: request.userId }),
     onSettled: async (...args) => {
       await Promise.all([
         client.invalidateQueries({ queryKey: sessionKeys.joinRequests(sessionCode) }),
@@ -74,12 +79,12 @@ export function useDecideJoinRequest(
 
 /** Withdraws my waiting join request (leaving the session it is for). */
 export function useWithdrawJoinRequest(
-  reactions: Reactions<Answer<typeof sessionsApi.leave>, MyJoinRequest>,
+  reactions: Reactions<Answer<typeof leaveSession>, MyJoinRequest>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (request: MyJoinRequest) => sessionsApi.leave(request.sessionId),
+    mutationFn: (request: MyJoinRequest) => leaveSession(request.sessionId),
     onSuccess: (...args) => {
       client.setQueryData<MyJoinRequest[]>(sessionKeys.myJoinRequests(), (list) =>
         list?.filter((r) => r.sessionId !== args[1].sessionId),

@@ -1,7 +1,15 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Member, Session } from "@cartner/contract";
 import type { Answer, Reactions } from "../lib/mutation-reactions.ts";
-import { sessionKeys, sessionsApi, type MemberLinesChoice } from "./sessions-calls.ts";
+import {
+  removeMember,
+  rotateSessionCode,
+  sessionKeys,
+  setReady,
+  transferSession,
+  updateMember,
+  type MemberLinesChoice,
+} from "./sessions-calls.ts";
 
 // A session's members: the creator's changes to them; each member's ready mark and budget.
 
@@ -14,7 +22,7 @@ export type MemberChange =
 /** The creator's member changes; each answer is the new session, shown at once. */
 export function useMemberChange(
   session: Session,
-  reactions: Reactions<Answer<typeof sessionsApi.rotateCode>, MemberChange>,
+  reactions: Reactions<Answer<typeof rotateSessionCode>, MemberChange>,
 ) {
   const client = useQueryClient();
   return useMutation({
@@ -22,13 +30,13 @@ export function useMemberChange(
     mutationFn: (change: MemberChange) => {
       switch (change.kind) {
         case "role":
-          return sessionsApi.updateMember(session._id, change.member.userId, { role: change.role });
+          return updateMember(session._id, change.member.userId, { role: change.role });
         case "remove":
-          return sessionsApi.removeMember(session._id, change.member.userId, change.lines);
+          return removeMember(session._id, change.member.userId, change.lines);
         case "transfer":
-          return sessionsApi.transfer(session._id, change.member.userId);
+          return transferSession(session._id, change.member.userId);
         case "rotate":
-          return sessionsApi.rotateCode(session._id);
+          return rotateSessionCode(session._id);
       }
     },
     onSuccess: (...args) => {
@@ -49,11 +57,11 @@ export function useMemberChange(
 /** My "done shopping" mark. */
 export function useSetReady(
   sessionId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.setReady>, boolean>,
+  reactions: Reactions<Answer<typeof setReady>, boolean>,
 ) {
   return useMutation({
     ...reactions,
-    mutationFn: (value: boolean) => sessionsApi.setReady(sessionId, value),
+    mutationFn: (value: boolean) => setReady(sessionId, value),
   });
 }
 
@@ -61,11 +69,10 @@ export function useSetReady(
 export function useSaveBudget(
   sessionId: string,
   userId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.updateMember>, number | null>,
+  reactions: Reactions<Answer<typeof updateMember>, number | null>,
 ) {
   return useMutation({
     ...reactions,
-    mutationFn: (value: number | null) =>
-      sessionsApi.updateMember(sessionId, userId, { budget: value }),
+    mutationFn: (value: number | null) => updateMember(sessionId, userId, { budget: value }),
   });
 }

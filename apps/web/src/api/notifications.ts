@@ -3,16 +3,23 @@ import type { MarkReadBody, Notification, NotificationPreferences } from "@cartn
 import { call } from "../lib/call.ts";
 import type { Reactions } from "../lib/mutation-reactions.ts";
 
-/** The reader's notifications and their choices of kind, channel and quiet hours. */
-export const notificationsApi = {
-  list: (signal?: AbortSignal) =>
-    call("GET /api/notifications", { query: { limit: 50 } }, signal ? { signal } : undefined),
-  markRead: (body: MarkReadBody) => call("POST /api/notifications/read", { body }),
-  preferences: (signal?: AbortSignal) =>
-    call("GET /api/users/me/notification-preferences", {}, signal ? { signal } : undefined),
-  savePreferences: (preferences: NotificationPreferences) =>
-    call("PUT /api/users/me/notification-preferences", { body: preferences }),
-};
+// The reader's notifications and their choices of kind, channel and quiet hours.
+
+export function fetchNotifications(signal?: AbortSignal) {
+  return call("GET /api/notifications", { query: { limit: 50 } }, signal ? { signal } : undefined);
+}
+
+export function markNotificationsRead(body: MarkReadBody) {
+  return call("POST /api/notifications/read", { body });
+}
+
+export function fetchNotificationPreferences(signal?: AbortSignal) {
+  return call("GET /api/users/me/notification-preferences", {}, signal ? { signal } : undefined);
+}
+
+export function saveNotificationPreferences(preferences: NotificationPreferences) {
+  return call("PUT /api/users/me/notification-preferences", { body: preferences });
+}
 
 export const notificationKeys = {
   all: ["notifications"] as const,
@@ -20,26 +27,27 @@ export const notificationKeys = {
   preferences: () => ["notifications", "preferences"] as const,
 };
 
-export const notificationQueries = {
-  list: () =>
-    queryOptions({
-      queryKey: notificationKeys.list(),
-      queryFn: ({ signal }) => notificationsApi.list(signal),
-    }),
-  preferences: () =>
-    queryOptions({
-      queryKey: notificationKeys.preferences(),
-      queryFn: ({ signal }) => notificationsApi.preferences(signal),
-    }),
-};
+export function notificationsQuery() {
+  return queryOptions({
+    queryKey: notificationKeys.list(),
+    queryFn: ({ signal }) => fetchNotifications(signal),
+  });
+}
+
+export function notificationPreferencesQuery() {
+  return queryOptions({
+    queryKey: notificationKeys.preferences(),
+    queryFn: ({ signal }) => fetchNotificationPreferences(signal),
+  });
+}
 
 /** The list, newest first, and the unread count (of all, not only the listed ones). */
 export function useNotifications() {
-  return useQuery(notificationQueries.list());
+  return useQuery(notificationsQuery());
 }
 
 export function useUnreadCount() {
-  return useQuery({ ...notificationQueries.list(), select: (body) => body.unread });
+  return useQuery({ ...notificationsQuery(), select: (body) => body.unread });
 }
 
 type ListBody = { notifications: Notification[]; unread: number };
@@ -49,7 +57,7 @@ export function useMarkRead(reactions: Reactions<{ unread: number }, MarkReadBod
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: notificationsApi.markRead,
+    mutationFn: markNotificationsRead,
     onMutate: (body, context) => {
       const now = new Date().toISOString();
       client.setQueryData<ListBody>(notificationKeys.list(), (old) => {
@@ -82,7 +90,7 @@ export function useMarkRead(reactions: Reactions<{ unread: number }, MarkReadBod
 }
 
 export function useNotificationPreferences() {
-  return useQuery({ ...notificationQueries.preferences(), select: (body) => body.preferences });
+  return useQuery({ ...notificationPreferencesQuery(), select: (body) => body.preferences });
 }
 
 export function useSavePreferences(
@@ -91,7 +99,7 @@ export function useSavePreferences(
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: notificationsApi.savePreferences,
+    mutationFn: saveNotificationPreferences,
     onSuccess: (answer, ...rest) => {
       client.setQueryData(notificationKeys.preferences(), answer);
       return reactions.onSuccess?.(answer, ...rest);

@@ -7,50 +7,80 @@ import { saveFile } from "../lib/download.ts";
 import { cartKeys } from "./carts.ts";
 import { sessionKeys } from "./sessions-calls.ts";
 
-/** Checkout, orders, settling up, receipts and balances. */
-export const ordersApi = {
-  /** Checks out; `payers`: who pays the shop (absent: the creator, the payee, pays it all). */
-  checkout: (sessionId: string, payers?: SetPayersBody["payers"]) =>
-    call("POST /api/sessions/:id/checkout", {
-      params: { id: sessionId },
-      body: payers ? { payers } : undefined,
-    }),
-  list: (signal?: AbortSignal) => call("GET /api/orders", {}, { signal }),
-  get: (id: string, signal?: AbortSignal) =>
-    call("GET /api/orders/:id", { params: { id } }, { signal }),
-  /** The order's book, oldest first (the page's history; a few dozen entries). */
-  entries: (id: string, signal?: AbortSignal) =>
-    call("GET /api/orders/:id/entries", { params: { id }, query: { limit: 200 } }, { signal }),
-  markPaid: (id: string) => call("POST /api/orders/:id/paid", { params: { id } }),
-  /** Settles a member's share (payee): a confirmed transfer, or cash, or written off. */
-  confirm: (id: string, userId: string, how: SettlementKind = "transfer") =>
-    call("POST /api/orders/:id/confirm/:userId", { params: { id, userId }, body: { how } }),
-  resendMail: (id: string) => call("POST /api/orders/:id/mail", { params: { id } }),
-  /** Records what the shop delivered and charged (payee); the answer is the re-split order. */
-  adjust: (id: string, body: AdjustmentBody) =>
-    call("POST /api/orders/:id/adjustments", { params: { id }, body }),
-  dispute: (id: string, adjId: string, comment: string) =>
-    call("POST /api/orders/:id/adjustments/:adjId/dispute", {
-      params: { id, adjId },
-      body: { comment },
-    }),
-  balances: (signal?: AbortSignal) => call("GET /api/balances", {}, { signal }),
-  /** Who paid the shop (payee): amounts adding up to the total. */
-  setPayers: (id: string, body: SetPayersBody) =>
-    call("PUT /api/orders/:id/payers", { params: { id }, body }),
-  settlePlan: (signal?: AbortSignal) =>
-    call("GET /api/balances/settle-plan", { query: {} }, { signal }),
-  /** The caller paid `to` this much outside the app. */
-  transfer: (to: string, amount: number) =>
-    call("POST /api/balances/transfers", { body: { to, amount } }),
-  /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
-  receipt: (id: string) =>
-    call(
-      "GET /api/orders/:id/receipt.pdf",
-      { params: { id } },
-      { responseType: "blob" },
-    ) as unknown as Promise<Blob>,
-};
+// Checkout, orders, settling up, receipts and balances.
+
+/** Checks out; `payers`: who pays the shop (absent: the creator, the payee, pays it all). */
+export function checkout(sessionId: string, payers?: SetPayersBody["payers"]) {
+  return call("POST /api/sessions/:id/checkout", {
+    params: { id: sessionId },
+    body: payers ? { payers } : undefined,
+  });
+}
+
+export function fetchOrders(signal?: AbortSignal) {
+  return call("GET /api/orders", {}, { signal });
+}
+
+export function fetchOrder(id: string, signal?: AbortSignal) {
+  return call("GET /api/orders/:id", { params: { id } }, { signal });
+}
+
+/** The order's book, oldest first (the page's history; a few dozen entries). */
+export function fetchOrderEntries(id: string, signal?: AbortSignal) {
+  return call("GET /api/orders/:id/entries", { params: { id }, query: { limit: 200 } }, { signal });
+}
+
+export function markOrderPaid(id: string) {
+  return call("POST /api/orders/:id/paid", { params: { id } });
+}
+
+/** Settles a member's share (payee): a confirmed transfer, or cash, or written off. */
+export function confirmShare(id: string, userId: string, how: SettlementKind = "transfer") {
+  return call("POST /api/orders/:id/confirm/:userId", { params: { id, userId }, body: { how } });
+}
+
+export function resendOrderMail(id: string) {
+  return call("POST /api/orders/:id/mail", { params: { id } });
+}
+
+/** Records what the shop delivered and charged (payee); the answer is the re-split order. */
+export function adjustOrder(id: string, body: AdjustmentBody) {
+  return call("POST /api/orders/:id/adjustments", { params: { id }, body });
+}
+
+export function disputeAdjustment(id: string, adjId: string, comment: string) {
+  return call("POST /api/orders/:id/adjustments/:adjId/dispute", {
+    params: { id, adjId },
+    body: { comment },
+  });
+}
+
+export function fetchBalances(signal?: AbortSignal) {
+  return call("GET /api/balances", {}, { signal });
+}
+
+/** Who paid the shop (payee): amounts adding up to the total. */
+export function setPayers(id: string, body: SetPayersBody) {
+  return call("PUT /api/orders/:id/payers", { params: { id }, body });
+}
+
+export function fetchSettlePlan(signal?: AbortSignal) {
+  return call("GET /api/balances/settle-plan", { query: {} }, { signal });
+}
+
+/** The caller paid `to` this much outside the app. */
+export function recordTransfer(to: string, amount: number) {
+  return call("POST /api/balances/transfers", { body: { to, amount } });
+}
+
+/** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
+export function fetchReceipt(id: string) {
+  return call(
+    "GET /api/orders/:id/receipt.pdf",
+    { params: { id } },
+    { responseType: "blob" },
+  ) as unknown as Promise<Blob>;
+}
 
 /** Everything order-related lives under ["orders"], so one invalidation covers it. */
 export const orderKeys = {
@@ -63,37 +93,45 @@ export const orderKeys = {
   settlePlan: () => ["orders", "balances", "plan"] as const,
 };
 
-export const receiptFileName = (order: Pick<Order, "number">) => `cartner-${order.number}.pdf`;
+export function receiptFileName(order: Pick<Order, "number">): string {
+  return `cartner-${order.number}.pdf`;
+}
 
-/** What the order hooks read; also for prefetching and for reading the cache outside React. */
-export const orderQueries = {
-  list: () =>
-    queryOptions({
-      queryKey: orderKeys.list(),
-      queryFn: ({ signal }) => ordersApi.list(signal),
-    }),
-  detail: (id: string) =>
-    queryOptions({
-      queryKey: orderKeys.detail(id),
-      queryFn: ({ signal }) => ordersApi.get(id, signal),
-      retry: (count, error) => count < 2 && !isNotFound(error),
-    }),
-  entries: (id: string) =>
-    queryOptions({
-      queryKey: orderKeys.entries(id),
-      queryFn: ({ signal }) => ordersApi.entries(id, signal).then((body) => body.entries),
-    }),
-  balances: () =>
-    queryOptions({
-      queryKey: orderKeys.balances(),
-      queryFn: ({ signal }) => ordersApi.balances(signal),
-    }),
-};
+// What the order hooks read; also for prefetching and for reading the cache outside React.
+
+export function ordersQuery() {
+  return queryOptions({
+    queryKey: orderKeys.list(),
+    queryFn: ({ signal }) => fetchOrders(signal),
+  });
+}
+
+export function orderQuery(id: string) {
+  return queryOptions({
+    queryKey: orderKeys.detail(id),
+    queryFn: ({ signal }) => fetchOrder(id, signal),
+    retry: (count, error) => count < 2 && !isNotFound(error),
+  });
+}
+
+export function orderEntriesQuery(id: string) {
+  return queryOptions({
+    queryKey: orderKeys.entries(id),
+    queryFn: ({ signal }) => fetchOrderEntries(id, signal).then((body) => body.entries),
+  });
+}
+
+export function balancesQuery() {
+  return queryOptions({
+    queryKey: orderKeys.balances(),
+    queryFn: ({ signal }) => fetchBalances(signal),
+  });
+}
 
 export function useSettlePlan() {
   return useQuery({
     queryKey: orderKeys.settlePlan(),
-    queryFn: ({ signal }) => ordersApi.settlePlan(signal),
+    queryFn: ({ signal }) => fetchSettlePlan(signal),
     select: (body) => body.transfers,
   });
 }
@@ -102,7 +140,7 @@ export function useSettlePlan() {
 export function useRecordTransfer() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ to, amount }: { to: string; amount: number }) => ordersApi.transfer(to, amount),
+    mutationFn: ({ to, amount }: { to: string; amount: number }) => recordTransfer(to, amount),
     onSuccess: (body) => {
       void client.invalidateQueries({ queryKey: orderKeys.all });
       const count = body.settled.length;
@@ -118,7 +156,7 @@ export function useRecordTransfer() {
 export function useSetPayers(orderId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: SetPayersBody) => ordersApi.setPayers(orderId, body),
+    mutationFn: (body: SetPayersBody) => setPayers(orderId, body),
     onSuccess: (body) => {
       client.setQueryData(orderKeys.detail(orderId), body);
       void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
@@ -130,25 +168,25 @@ export function useSetPayers(orderId: string) {
 }
 
 export function useOrders() {
-  return useQuery({ ...orderQueries.list(), select: (body) => body.orders });
+  return useQuery({ ...ordersQuery(), select: (body) => body.orders });
 }
 
 /** How many orders the user has (the same query as the list). */
 export function useOrderCount() {
-  return useQuery({ ...orderQueries.list(), select: (body) => body.orders.length });
+  return useQuery({ ...ordersQuery(), select: (body) => body.orders.length });
 }
 
 export function useOrder(id: string) {
-  return useQuery({ ...orderQueries.detail(id), select: (body) => body.order });
+  return useQuery({ ...orderQuery(id), select: (body) => body.order });
 }
 
 /** The order's book, for its history (refreshed with the order). */
 export function useOrderEntries(id: string) {
-  return useQuery(orderQueries.entries(id));
+  return useQuery(orderEntriesQuery(id));
 }
 
 export function useBalances() {
-  return useQuery({ ...orderQueries.balances(), select: (body) => body.balances });
+  return useQuery({ ...balancesQuery(), select: (body) => body.balances });
 }
 
 /** The order a session's checkout became, once there is one. */
@@ -168,10 +206,10 @@ export function useOrderAction(orderId: string) {
         | { kind: "mail" },
     ) =>
       action.kind === "paid"
-        ? ordersApi.markPaid(orderId)
+        ? markOrderPaid(orderId)
         : action.kind === "confirm"
-          ? ordersApi.confirm(orderId, action.userId, action.how)
-          : ordersApi.resendMail(orderId),
+          ? confirmShare(orderId, action.userId, action.how)
+          : resendOrderMail(orderId),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
       void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
@@ -200,8 +238,8 @@ export function useAdjustmentAction(orderId: string) {
         | { kind: "dispute"; adjId: string; comment: string },
     ) =>
       action.kind === "adjust"
-        ? ordersApi.adjust(orderId, action.body)
-        : ordersApi.dispute(orderId, action.adjId, action.comment),
+        ? adjustOrder(orderId, action.body)
+        : disputeAdjustment(orderId, action.adjId, action.comment),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
       void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
@@ -225,7 +263,7 @@ const SETTLED_TOAST: Record<SettlementKind, string> = {
 export function useCheckout(sessionId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (payers?: SetPayersBody["payers"]) => ordersApi.checkout(sessionId, payers),
+    mutationFn: (payers?: SetPayersBody["payers"]) => checkout(sessionId, payers),
     onSuccess: (body) => {
       client.setQueryData(orderKeys.detail(body.order._id), body);
       void client.invalidateQueries({ queryKey: orderKeys.all });
@@ -239,7 +277,7 @@ export function useCheckout(sessionId: string) {
 export function useReceiptDownload() {
   return useMutation({
     mutationFn: async (order: Pick<Order, "_id" | "number">) => {
-      saveFile(await ordersApi.receipt(order._id), receiptFileName(order));
+      saveFile(await fetchReceipt(order._id), receiptFileName(order));
     },
     onError: (error) => {
       toast.error(errorMessage(error, "We couldn't download the receipt. Try again."));

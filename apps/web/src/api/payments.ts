@@ -8,23 +8,40 @@ import { setCurrency } from "../lib/format.ts";
 import type { Reactions } from "../lib/mutation-reactions.ts";
 import { toast } from "../lib/toast.ts";
 
-/** The deployment's currency, payment details, what to pay, and the orders as CSV. */
-export const paymentsApi = {
-  config: (signal?: AbortSignal) => call("GET /api/config", {}, { signal, auth: false }),
-  details: (signal?: AbortSignal) => call("GET /api/users/me/payment-details", {}, { signal }),
-  saveDetails: (body: PaymentDetailsBody) => call("PUT /api/users/me/payment-details", { body }),
-  payInfo: (id: string, signal?: AbortSignal) =>
-    call("GET /api/orders/:id/pay-info", { params: { id } }, { signal }),
-  /** The CSV files need the bearer token, so a plain link cannot fetch them. */
-  ordersCsv: () =>
-    call("GET /api/orders/export.csv", {}, { responseType: "blob" }) as unknown as Promise<Blob>,
-  orderCsv: (id: string) =>
-    call(
-      "GET /api/orders/:id/export.csv",
-      { params: { id } },
-      { responseType: "blob" },
-    ) as unknown as Promise<Blob>,
-};
+// The deployment's currency, payment details, what to pay, and the orders as CSV.
+
+export function fetchConfig(signal?: AbortSignal) {
+  return call("GET /api/config", {}, { signal, auth: false });
+}
+
+export function fetchPaymentDetails(signal?: AbortSignal) {
+  return call("GET /api/users/me/payment-details", {}, { signal });
+}
+
+export function savePaymentDetails(body: PaymentDetailsBody) {
+  return call("PUT /api/users/me/payment-details", { body });
+}
+
+export function fetchPayInfo(id: string, signal?: AbortSignal) {
+  return call("GET /api/orders/:id/pay-info", { params: { id } }, { signal });
+}
+
+/** All of the caller's orders as CSV (the files need the bearer token: no plain link). */
+export function fetchOrdersCsv() {
+  return call(
+    "GET /api/orders/export.csv",
+    {},
+    { responseType: "blob" },
+  ) as unknown as Promise<Blob>;
+}
+
+export function fetchOrderCsv(id: string) {
+  return call(
+    "GET /api/orders/:id/export.csv",
+    { params: { id } },
+    { responseType: "blob" },
+  ) as unknown as Promise<Blob>;
+}
 
 export const paymentKeys = {
   config: () => ["config"] as const,
@@ -40,7 +57,7 @@ export const paymentKeys = {
 export function useDeploymentCurrency() {
   const query = useQuery({
     queryKey: paymentKeys.config(),
-    queryFn: ({ signal }) => paymentsApi.config(signal),
+    queryFn: ({ signal }) => fetchConfig(signal),
     staleTime: Infinity,
     gcTime: Infinity,
   });
@@ -53,7 +70,7 @@ export function useDeploymentCurrency() {
 export function usePaymentDetails() {
   return useQuery({
     queryKey: paymentKeys.details(),
-    queryFn: ({ signal }) => paymentsApi.details(signal),
+    queryFn: ({ signal }) => fetchPaymentDetails(signal),
     select: (body) => body.details,
   });
 }
@@ -64,7 +81,7 @@ export function useSavePaymentDetails(
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: paymentsApi.saveDetails,
+    mutationFn: savePaymentDetails,
     onSuccess: (answer, ...rest) => {
       client.setQueryData(paymentKeys.details(), answer);
       return reactions.onSuccess?.(answer, ...rest);
@@ -76,7 +93,7 @@ export function usePayInfo(orderId: string, enabled: boolean) {
   return useQuery({
     ...queryOptions({
       queryKey: paymentKeys.payInfo(orderId),
-      queryFn: ({ signal }) => paymentsApi.payInfo(orderId, signal),
+      queryFn: ({ signal }) => fetchPayInfo(orderId, signal),
       retry: (count, error) => count < 2 && !isNotFound(error),
     }),
     enabled,
@@ -87,8 +104,8 @@ export function usePayInfo(orderId: string, enabled: boolean) {
 export function useCsvDownload() {
   return useMutation({
     mutationFn: async (order?: Pick<Order, "_id" | "number">) => {
-      if (order) saveFile(await paymentsApi.orderCsv(order._id), `cartner-${order.number}.csv`);
-      else saveFile(await paymentsApi.ordersCsv(), "cartner-orders.csv");
+      if (order) saveFile(await fetchOrderCsv(order._id), `cartner-${order.number}.csv`);
+      else saveFile(await fetchOrdersCsv(), "cartner-orders.csv");
     },
     onError: (error) => {
       toast.error(errorMessage(error, "We couldn't prepare the CSV file. Try again."));

@@ -17,24 +17,24 @@ export const productKeys = {
   detail: (id: string) => ["products", "detail", id] as const,
 };
 
-export const productsApi = {
-  list: (query: ProductQuery, signal?: AbortSignal) =>
-    call("GET /api/products", { query }, { signal }),
-  get: (id: string, signal?: AbortSignal) =>
-    call("GET /api/products/:id", { params: { id } }, { signal }),
-};
+export function fetchProducts(query: ProductQuery, signal?: AbortSignal) {
+  return call("GET /api/products", { query }, { signal });
+}
 
-export const productQueries = {
-  list: (query: ProductQuery) =>
-    queryOptions({
-      queryKey: productKeys.list(queryString(query)),
-      queryFn: ({ signal }) => productsApi.list(query, signal),
-    }),
-};
+export function fetchProduct(id: string, signal?: AbortSignal) {
+  return call("GET /api/products/:id", { params: { id } }, { signal });
+}
+
+export function productsQuery(query: ProductQuery) {
+  return queryOptions({
+    queryKey: productKeys.list(queryString(query)),
+    queryFn: ({ signal }) => fetchProducts(query, signal),
+  });
+}
 
 /** The filtered grid. The previous result stays on screen while the next one loads. */
 export function useProductList(query: ProductQuery) {
-  const options = productQueries.list(query);
+  const options = productsQuery(query);
   // The request starts as the page renders, not once it is on screen: when the page's chunk has
   // just loaded, React holds the first commit back (it never swaps the loading spinner for the
   // page sooner than 300 ms after showing it), and useQuery alone would only ask after that.
@@ -44,7 +44,7 @@ export function useProductList(query: ProductQuery) {
 
 /** Every product (the unfiltered list, shared with the grid's default view). */
 export function useAllProducts() {
-  return useQuery(productQueries.list({}));
+  return useQuery(productsQuery({}));
 }
 
 /** A product some list already loaded, so the detail page can show it before its own call returns. */
@@ -63,7 +63,7 @@ export function useProduct(id: string) {
   return useQuery<Product, Error, Product, ReturnType<typeof productKeys.detail>>({
     queryKey: productKeys.detail(id),
     queryFn: ({ signal }): Promise<Product> =>
-      productsApi.get(id, signal).then((body) => body.product),
+      fetchProduct(id, signal).then((body) => body.product),
     placeholderData: () => findInLists(client, id),
   });
 }

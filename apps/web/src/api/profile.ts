@@ -12,59 +12,75 @@ export const profileKeys = {
   user: (userId: string) => [...profileKeys.all, "user", userId] as const,
 };
 
-/** The Profile calls of the endpoint table (the account's time zone too), plus PATCH /auth/update-credentials. */
-export const profileApi = {
-  me: (signal?: AbortSignal) => call("GET /api/profile/me", {}, signal ? { signal } : undefined),
-  /** Multipart: api.ts sends FormData as is, so the browser sets the boundary. */
-  update: (form: FormData) => call("POST /api/profile/me", { body: form }),
-  updateCredentials: (body: RequestOf<"PATCH /api/auth/update-credentials">["body"]) =>
-    call("PATCH /api/auth/update-credentials", { body }),
-  /** The zone every time the server sends this person is stated in. */
-  setTimeZone: (timeZone: string) => call("PUT /api/users/me/time-zone", { body: { timeZone } }),
-  user: (userId: string, signal?: AbortSignal) =>
-    call("GET /api/users/:userId", { params: { userId } }, signal ? { signal } : undefined),
-  /** All of one's data, as the JSON file the server sends. */
-  exportData: () =>
-    call("GET /api/users/me/export", {}, { responseType: "blob" }) as unknown as Promise<Blob>,
-  /** 409 UNSETTLED_SHARES lists the shares still open, unless `acknowledgeUnsettled`. */
-  deleteAccount: (password: string, acknowledgeUnsettled = false) =>
-    call("DELETE /api/users/me", {
-      body: acknowledgeUnsettled ? { password, acknowledgeUnsettled } : { password },
-    }),
-};
+// The Profile calls of the endpoint table (the account's time zone too), plus PATCH /auth/update-credentials.
 
-export const profileQueries = {
-  /** GET /profile/me (the server creates an empty profile on first read). */
-  me: () =>
-    queryOptions({
-      queryKey: profileKeys.me(),
-      queryFn: ({ signal }) => profileApi.me(signal),
-    }),
-  user: (userId: string) =>
-    queryOptions({
-      queryKey: profileKeys.user(userId),
-      queryFn: ({ signal }) => profileApi.user(userId, signal),
-      enabled: userId !== "",
-    }),
-};
+export function fetchMyProfile(signal?: AbortSignal) {
+  return call("GET /api/profile/me", {}, signal ? { signal } : undefined);
+}
+
+/** Multipart: api.ts sends FormData as is, so the browser sets the boundary. */
+export function updateProfile(form: FormData) {
+  return call("POST /api/profile/me", { body: form });
+}
+
+export function updateCredentials(body: RequestOf<"PATCH /api/auth/update-credentials">["body"]) {
+  return call("PATCH /api/auth/update-credentials", { body });
+}
+
+/** The zone every time the server sends this person is stated in. */
+export function setTimeZone(timeZone: string) {
+  return call("PUT /api/users/me/time-zone", { body: { timeZone } });
+}
+
+export function fetchPublicProfile(userId: string, signal?: AbortSignal) {
+  return call("GET /api/users/:userId", { params: { userId } }, signal ? { signal } : undefined);
+}
+
+/** All of one's data, as the JSON file the server sends. */
+export function exportData() {
+  return call("GET /api/users/me/export", {}, { responseType: "blob" }) as unknown as Promise<Blob>;
+}
+
+/** 409 UNSETTLED_SHARES lists the shares still open, unless `acknowledgeUnsettled`. */
+export function deleteAccount(password: string, acknowledgeUnsettled = false) {
+  return call("DELETE /api/users/me", {
+    body: acknowledgeUnsettled ? { password, acknowledgeUnsettled } : { password },
+  });
+}
+
+/** GET /profile/me (the server creates an empty profile on first read). */
+export function myProfileQuery() {
+  return queryOptions({
+    queryKey: profileKeys.me(),
+    queryFn: ({ signal }) => fetchMyProfile(signal),
+  });
+}
+
+export function publicProfileQuery(userId: string) {
+  return queryOptions({
+    queryKey: profileKeys.user(userId),
+    queryFn: ({ signal }) => fetchPublicProfile(userId, signal),
+    enabled: userId !== "",
+  });
+}
 
 export function useMyProfile() {
-  return useQuery(profileQueries.me());
+  return useQuery(myProfileQuery());
 }
 
 /** A fellow shopper's public profile. */
 export function usePublicProfile(userId: string) {
-  return useQuery(profileQueries.user(userId));
+  return useQuery(publicProfileQuery(userId));
 }
 
 /** Saves the profile form; the answer is the new profile. */
 export function useUpdateProfile(
-  reactions: Reactions<Awaited<ReturnType<typeof profileApi.update>>, FormData>,
+  reactions: Reactions<Awaited<ReturnType<typeof updateProfile>>, FormData>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (form: FormData) => profileApi.update(form),
+    mutationFn: (form: FormData) => updateProfile(form),
     onSuccess: (...args) => {
       client.setQueryData(profileKeys.me(), args[0]);
       return reactions.onSuccess?.(...args);
@@ -74,12 +90,12 @@ export function useUpdateProfile(
 
 /** Saves the account's time zone; the profile in the cache shows it at once. */
 export function useSetTimeZone(
-  reactions: Reactions<Awaited<ReturnType<typeof profileApi.setTimeZone>>, string>,
+  reactions: Reactions<Awaited<ReturnType<typeof setTimeZone>>, string>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (timeZone: string) => profileApi.setTimeZone(timeZone),
+    mutationFn: (timeZone: string) => setTimeZone(timeZone),
     onSuccess: (...args) => {
       const { timeZone } = args[0];
       client.setQueryData(profileKeys.me(), (old: Profile | undefined) =>
@@ -91,14 +107,11 @@ export function useSetTimeZone(
 }
 
 export function useUpdateCredentials(
-  reactions: Reactions<
-    Awaited<ReturnType<typeof profileApi.updateCredentials>>,
-    UpdateCredentialsBody
-  >,
+  reactions: Reactions<Awaited<ReturnType<typeof updateCredentials>>, UpdateCredentialsBody>,
 ) {
   return useMutation({
     ...reactions,
-    mutationFn: (body: UpdateCredentialsBody) => profileApi.updateCredentials(body),
+    mutationFn: (body: UpdateCredentialsBody) => updateCredentials(body),
   });
 }
 
@@ -106,18 +119,17 @@ export function useUpdateCredentials(
 export function useExportData(reactions: Reactions<void>) {
   return useMutation({
     ...reactions,
-    mutationFn: async () => saveFile(await profileApi.exportData(), "cartner-my-data.json"),
+    mutationFn: async () => saveFile(await exportData(), "cartner-my-data.json"),
   });
 }
 
 /** Deletes the account with this password; the variable says whether open shares are accepted. */
 export function useDeleteAccount(
   password: string,
-  reactions: Reactions<Awaited<ReturnType<typeof profileApi.deleteAccount>>, boolean>,
+  reactions: Reactions<Awaited<ReturnType<typeof deleteAccount>>, boolean>,
 ) {
   return useMutation({
     ...reactions,
-    mutationFn: (acknowledgeUnsettled: boolean) =>
-      profileApi.deleteAccount(password, acknowledgeUnsettled),
+    mutationFn: (acknowledgeUnsettled: boolean) => deleteAccount(password, acknowledgeUnsettled),
   });
 }

@@ -4,15 +4,22 @@ import { ApiError, errorMessage } from "../lib/api.ts";
 import { call } from "../lib/call.ts";
 import type { Reactions } from "../lib/mutation-reactions.ts";
 
-/**
+/*
  * Web Push on this device: the server's calls (GET /push/public-key, POST and DELETE
  * /push/subscriptions) and the browser's Push API around them.
  */
-export const pushApi = {
-  publicKey: () => call("GET /api/push/public-key", {}, { auth: false }),
-  subscribe: (body: PushSubscriptionBody) => call("POST /api/push/subscriptions", { body }),
-  unsubscribe: (endpoint: string) => call("DELETE /api/push/subscriptions", { body: { endpoint } }),
-};
+
+export function fetchPushPublicKey() {
+  return call("GET /api/push/public-key", {}, { auth: false });
+}
+
+export function addPushSubscription(body: PushSubscriptionBody) {
+  return call("POST /api/push/subscriptions", { body });
+}
+
+export function removePushSubscription(endpoint: string) {
+  return call("DELETE /api/push/subscriptions", { body: { endpoint } });
+}
 
 /**
  * Where this device stands: the browser cannot (no service worker or Push API), the person
@@ -98,7 +105,7 @@ async function deviceState(): Promise<PushDeviceState> {
   // The browser's subscription is told to the server again: whoever is signed in here now gets
   // its notifications (the server moves an endpoint to whoever posts it). Offline, the server
   // keeps what it had, and the device is still on.
-  await pushApi.subscribe(bodyOf(subscription)).catch(() => undefined);
+  await addPushSubscription(bodyOf(subscription)).catch(() => undefined);
   return "on";
 }
 
@@ -114,14 +121,14 @@ async function turnOn(): Promise<PushDeviceState> {
   if (permission === "denied") return "blocked";
   if (permission !== "granted") return "off";
   const worker = await registration();
-  const { publicKey } = await pushApi.publicKey();
+  const { publicKey } = await fetchPushPublicKey();
   const subscription =
     (await worker.pushManager.getSubscription()) ??
     (await worker.pushManager.subscribe({
       userVisibleOnly: true,
       applicationServerKey: keyBytes(publicKey),
     }));
-  await pushApi.subscribe(bodyOf(subscription));
+  await addPushSubscription(bodyOf(subscription));
   return "on";
 }
 
@@ -130,7 +137,7 @@ async function turnOff(): Promise<PushDeviceState> {
   const worker = await registration();
   const subscription = await worker.pushManager.getSubscription();
   if (subscription) {
-    await pushApi.unsubscribe(subscription.endpoint);
+    await removePushSubscription(subscription.endpoint);
     await subscription.unsubscribe();
   }
   return "off";
@@ -152,8 +159,10 @@ function useDeviceChange(
   });
 }
 
-export const useTurnOnPush = (reactions: Reactions<PushDeviceState>) =>
-  useDeviceChange(turnOn, reactions);
+export function useTurnOnPush(reactions: Reactions<PushDeviceState>) {
+  return useDeviceChange(turnOn, reactions);
+}
 
-export const useTurnOffPush = (reactions: Reactions<PushDeviceState>) =>
-  useDeviceChange(turnOff, reactions);
+export function useTurnOffPush(reactions: Reactions<PushDeviceState>) {
+  return useDeviceChange(turnOff, reactions);
+}

@@ -6,7 +6,7 @@ import { useLiveUp } from "../lib/live-status.ts";
 import { useLocation } from "../lib/router.tsx";
 import { newestFirst } from "../shared/session-order.ts";
 import { cartKeys, pendingWrites } from "./carts.ts";
-import { sessionKeys, sessionsApi } from "./sessions-calls.ts";
+import { fetchSessionSync, sessionKeys } from "./sessions-calls.ts";
 
 /** The 5 s session sync is skipped on the signed-out pages (and without a token). */
 const SYNC_SKIPPED_PATHS = new Set(["/", "/login", "/register", "/verify-otp"]);
@@ -57,7 +57,7 @@ export function useSessionSync() {
     queryKey: sessionKeys.sync(),
     queryFn: async ({ signal, client }) => {
       const previous = client.getQueryData<SyncData>(sessionKeys.sync());
-      const body = await sessionsApi.sync(signal);
+      const body = await fetchSessionSync(signal);
       const next: SyncData = {
         sessions: newestFirst(body.sessions.filter((s) => s.status === "active")),
         version: body.version,

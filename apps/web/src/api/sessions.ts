@@ -6,9 +6,18 @@ import { newestFirst } from "../shared/session-order.ts";
 import { cartKeys } from "./carts.ts";
 import { dropFromActiveSessions, useSyncInterval } from "./session-sync.ts";
 import {
-  createSession,
+  createSessionOrThrow,
+  endSession,
+  fetchActivity,
+  fetchMySessions,
+  fetchSession,
+  leaveSession,
+  reopenSession,
   sessionKeys,
-  sessionsApi,
+  setDeadline,
+  setSeries,
+  setSplitPolicy,
+  updateSession,
   type CreateSessionBody,
   type MemberLinesChoice,
 } from "./sessions-calls.ts";
@@ -25,7 +34,7 @@ export * from "./sessions-calls.ts";
 export function useMySessions() {
   return useQuery({
     queryKey: sessionKeys.mine(),
-    queryFn: ({ signal }) => sessionsApi.mine(signal).then((body) => newestFirst(body.sessions)),
+    queryFn: ({ signal }) => fetchMySessions(signal).then((body) => newestFirst(body.sessions)),
     staleTime: 0,
   });
 }
@@ -35,7 +44,7 @@ export function useSessionDetail(id: string, options: { poll?: boolean } = {}) {
   const refetchInterval = useSyncInterval(options.poll ?? false);
   return useQuery({
     queryKey: sessionKeys.detail(id),
-    queryFn: ({ signal }) => sessionsApi.get(id, signal).then((body) => body.session),
+    queryFn: ({ signal }) => fetchSession(id, signal).then((body) => body.session),
     staleTime: 0,
     refetchInterval,
   });
@@ -48,19 +57,17 @@ export interface LeaveRequest {
 }
 
 /** Leave a session; the caller clears it as the active one and leaves its page, then lists refetch. */
-export function useLeaveSession(
-  reactions: Reactions<Answer<typeof sessionsApi.leave>, LeaveRequest>,
-) {
+export function useLeaveSession(reactions: Reactions<Answer<typeof leaveSession>, LeaveRequest>) {
   return useExitSession(
-    (request: LeaveRequest) => sessionsApi.leave(request.sessionId, request.lines),
+    (request: LeaveRequest) => leaveSession(request.sessionId, request.lines),
     (request) => request.sessionId,
     reactions,
   );
 }
 
 /** End a session (its creator); as leaving, for everyone's lists. */
-export function useEndSession(reactions: Reactions<Answer<typeof sessionsApi.end>, string>) {
-  return useExitSession(sessionsApi.end, (sessionId) => sessionId, reactions);
+export function useEndSession(reactions: Reactions<Answer<typeof endSession>, string>) {
+  return useExitSession(endSession, (sessionId) => sessionId, reactions);
 }
 
 function useExitSession<T, V>(
@@ -86,12 +93,12 @@ function useExitSession<T, V>(
 export function useSaveSplitPolicy(
   sessionId: string,
   policy: SplitPolicy,
-  reactions: Reactions<Answer<typeof sessionsApi.setSplitPolicy>>,
+  reactions: Reactions<Answer<typeof setSplitPolicy>>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: () => sessionsApi.setSplitPolicy(sessionId, policy),
+    mutationFn: () => setSplitPolicy(sessionId, policy),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       await Promise.all([
@@ -102,17 +109,17 @@ export function useSaveSplitPolicy(
   });
 }
 
-type SeriesBody = Parameters<typeof sessionsApi.setSeries>[1];
+type SeriesBody = Parameters<typeof setSeries>[1];
 
 /** Makes the session repeat, changes its rule, or ends its series (null); sessions refetch. */
 export function useSaveSeries(
   sessionId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.setSeries>, SeriesBody>,
+  reactions: Reactions<Answer<typeof setSeries>, SeriesBody>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (body: SeriesBody) => sessionsApi.setSeries(sessionId, body),
+    mutationFn: (body: SeriesBody) => setSeries(sessionId, body),
     onSuccess: async (...args) => {
       client.setQueryData(sessionKeys.detail(sessionId), args[0].session);
       await reactions.onSuccess?.(...args);
@@ -121,7 +128,7 @@ export function useSaveSeries(
   });
 }
 
-type DeadlineBody = Parameters<typeof sessionsApi.setDeadline>[1];
+type DeadlineBody = Parameters<typeof setDeadline>[1];
 
 /**
  * Sets, moves or clears the deadline (null), or reopens a closed cart until a new time
@@ -129,15 +136,15 @@ type DeadlineBody = Parameters<typeof sessionsApi.setDeadline>[1];
  */
 export function useSaveDeadline(
   sessionId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.setDeadline>, DeadlineBody | { reopen: string }>,
+  reactions: Reactions<Answer<typeof setDeadline>, DeadlineBody | { reopen: string }>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
     mutationFn: (change: DeadlineBody | { reopen: string }) =>
       change && "reopen" in change
-        ? sessionsApi.reopen(sessionId, change.reopen)
-        : sessionsApi.setDeadline(sessionId, change),
+        ? reopenSession(sessionId, change.reopen)
+        : setDeadline(sessionId, change),
     onSuccess: async (...args) => {
       client.setQueryData(sessionKeys.detail(sessionId), args[0].session);
       await reactions.onSuccess?.(...args);
@@ -149,16 +156,16 @@ export function useSaveDeadline(
   });
 }
 
-type UpdateSessionBody = Parameters<typeof sessionsApi.update>[1];
+type UpdateSessionBody = Parameters<typeof updateSession>[1];
 
 export function useUpdateSession(
   sessionId: string,
-  reactions: Reactions<Answer<typeof sessionsApi.update>, UpdateSessionBody>,
+  reactions: Reactions<Answer<typeof updateSession>, UpdateSessionBody>,
 ) {
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (body: UpdateSessionBody) => sessionsApi.update(sessionId, body),
+    mutationFn: (body: UpdateSessionBody) => updateSession(sessionId, body),
     onSuccess: (...args) => {
       client.setQueryData(sessionKeys.detail(sessionId), args[0].session);
       void client.invalidateQueries({ queryKey: sessionKeys.all });
@@ -169,9 +176,9 @@ export function useUpdateSession(
 
 /** Creates a session (the sessions page's form); every session list is read again. */
 export function useCreateSession(
-  reactions: Reactions<Answer<typeof createSession>, CreateSessionBody>,
+  reactions: Reactions<Answer<typeof createSessionOrThrow>, CreateSessionBody>,
 ) {
-  return useInvalidatingMutation(createSession, [sessionKeys.all], reactions);
+  return useInvalidatingMutation(createSessionOrThrow, [sessionKeys.all], reactions);
 }
 
 /** How much of the log a client keeps in memory; the feed shows the newest of these. */
@@ -204,7 +211,7 @@ export function useActivity(sessionId: string | undefined) {
       let known = client.getQueryData<Activity[]>(queryKey) ?? [];
       for (;;) {
         const after = known.at(-1)?.seq ?? 0;
-        const page = await sessionsApi.activity(sessionId!, after, ACTIVITY_PAGE, signal);
+        const page = await fetchActivity(sessionId!, after, ACTIVITY_PAGE, signal);
         known = appendActivity(known, page.events);
         if (page.events.length < ACTIVITY_PAGE) return known;
       }

@@ -65,12 +65,12 @@ const SessionLobbyPage = lazyPage(() =>
 const EditSessionPage = lazyPage(() =>
   import("../features/sessions/EditSessionPage.tsx").then((m) => m.EditSessionPage),
 );
-const CartPage = lazyPage(() => import("../features/cart/CartPage.tsx").then((m) => m.CartPage));
+const CartPage = lazyPage(() => import("../features/carts/CartPage.tsx").then((m) => m.CartPage));
 const CartHistoryPage = lazyPage(() =>
-  import("../features/cart/CartHistoryPage.tsx").then((m) => m.CartHistoryPage),
+  import("../features/carts/CartHistoryPage.tsx").then((m) => m.CartHistoryPage),
 );
 const SessionSummaryPage = lazyPage(() =>
-  import("../features/cart/SessionSummaryPage.tsx").then((m) => m.SessionSummaryPage),
+  import("../features/carts/SessionSummaryPage.tsx").then((m) => m.SessionSummaryPage),
 );
 const OrdersPage = lazyPage(() =>
   import("../features/orders/OrdersPage.tsx").then((m) => m.OrdersPage),

@@ -5,7 +5,7 @@ import { ApiError, refreshAccessToken } from "../lib/api.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { navigateTo, registerNavigator } from "../lib/navigation.ts";
 import { getToken, getUser, setUser } from "../lib/storage.ts";
-import { authApi } from "../api/auth-calls.ts";
+import { validateToken } from "../api/auth-calls.ts";
 
 /**
  * Lets the API client and timers navigate through the router. (Navigations render at once, so a
@@ -26,8 +26,7 @@ export function useTokenValidation(): void {
     const token = getToken();
     if (!token) return;
     const controller = new AbortController();
-    authApi
-      .validateToken(controller.signal)
+    validateToken(controller.signal)
       .then(({ user }) => {
         const stored = getUser();
         const changed =

@@ -3,7 +3,7 @@ import { useNavigate } from "../lib/router.tsx";
 import { toast } from "../lib/toast.ts";
 import { signOutLocally } from "../lib/auth-store.ts";
 import { getUser } from "../lib/storage.ts";
-import { authApi } from "../api/auth-calls.ts";
+import { logout } from "../api/auth-calls.ts";
 
 export function logoutMessage(name: string | undefined): string {
   return `You've logged out successfully. See you soon, ${name?.trim() || "friend"}!`;
@@ -15,7 +15,7 @@ export function useLogout(): () => void {
   return useCallback(() => {
     const name = getUser()?.name;
     // Revoke the server-side session; sign out locally whatever the answer.
-    authApi.logout().catch(() => undefined);
+    logout().catch(() => undefined);
     // Leave protected pages first (committed at once) so their guard does not send the user to /.
     navigate("/login");
     signOutLocally();

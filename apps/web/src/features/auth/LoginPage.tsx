@@ -5,7 +5,7 @@ import type { LoginBody } from "@cartner/contract";
 import { Button, FormAlert, TextField } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { setPendingUserId } from "../../lib/storage.ts";
-import { authApi } from "../../api/auth-calls.ts";
+import { login } from "../../api/auth-calls.ts";
 import { AuthShell } from "./AuthShell.tsx";
 import { focusFirstError, type FieldErrors } from "../../lib/form-errors.ts";
 import { checkLogin } from "./login-validation.ts";
@@ -29,10 +29,10 @@ export function LoginPage() {
 
   // A plain request, not a TanStack mutation: this page is prerendered for visitors and loads
   // without the query client (docs/decisions/013-first-load.md).
-  async function login(body: LoginBody) {
+  async function signIn(body: LoginBody) {
     setSigningIn(true);
     try {
-      const result = await authApi.login(body);
+      const result = await login(body);
       setPendingUserId(result.userId);
       const state: OtpLocationState = {
         email: result.user.email,
@@ -57,7 +57,7 @@ export function LoginPage() {
       focusFirstError(event.currentTarget, checked.errors, ["email", "password"]);
       return;
     }
-    void login(checked.data);
+    void signIn(checked.data);
   }
 
   return (

@@ -10,9 +10,9 @@ import { setPendingSession, type PendingSession } from "../../lib/storage.ts";
 import { announceCreated, CreateSessionForm, creationFailedMessage } from "../sessions/index.ts";
 import {
   NO_SESSION_ID_MESSAGE,
+  createSession,
   createdSessionId,
   sessionKeys,
-  sessionsApi,
 } from "../../api/sessions-calls.ts";
 
 export const SIGN_IN_TO_CREATE_MESSAGE = "Please sign in to create a session";
@@ -24,10 +24,10 @@ export function Hero() {
 
   // A plain request, not a TanStack mutation: the landing page is prerendered for visitors and
   // loads without the query client (docs/decisions/013-first-load.md).
-  async function createSession(values: PendingSession) {
+  async function createNow(values: PendingSession) {
     setCreating(true);
     try {
-      const response = await sessionsApi.create(values);
+      const response = await createSession(values);
       const id = createdSessionId(response);
       if (!id) {
         window.alert(NO_SESSION_ID_MESSAGE);
@@ -53,7 +53,7 @@ export function Hero() {
       navigate("/login");
       return;
     }
-    void createSession(values);
+    void createNow(values);
   }
 
   return (

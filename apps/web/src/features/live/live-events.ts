@@ -11,7 +11,7 @@ import {
 import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
 import { notificationKeys } from "../../api/notifications.ts";
 import { orderKeys } from "../../api/orders.ts";
-import { sessionKeys, sessionsApi } from "../../api/sessions.ts";
+import { fetchSession, sessionKeys } from "../../api/sessions.ts";
 import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
 import { roleIn } from "../../shared/roles.ts";
@@ -135,7 +135,7 @@ function toastJoinAnswer(client: QueryClient, sessionId: string, approved: boole
   client
     .fetchQuery({
       queryKey: sessionKeys.detail(sessionId),
-      queryFn: ({ signal }) => sessionsApi.get(sessionId, signal).then((body) => body.session),
+      queryFn: ({ signal }) => fetchSession(sessionId, signal).then((body) => body.session),
     })
     .then((session) => show(session.creator.name, session.sessionName))
     .catch(() => {}); // gone again meanwhile: nothing to say

@@ -5,7 +5,7 @@ import { Avatar, ButtonLink, Container, EmptyState } from "../../components/ui/i
 import { QueryList } from "../../components/QueryList.tsx";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks } from "../cart/index.ts";
+import { CartSkeleton, PageLinks } from "../carts/index.ts";
 import { SETTLED_UP_MESSAGE, balanceSentence } from "./order-model.ts";
 import { useBalances } from "../../api/orders.ts";
 import { RecordTransferButton } from "./RecordTransfer.tsx";

@@ -16,7 +16,7 @@ import { errorMessage, isNotFound } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatDateTime, formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks, StackedTable, TotalsList, stackedCell } from "../cart/index.ts";
+import { CartSkeleton, PageLinks, StackedTable, TotalsList, stackedCell } from "../carts/index.ts";
 import { ORDER_NOT_FOUND, myShare, orderStandingSentence, shareChange } from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { OrderHistory } from "./OrderHistory.tsx";

@@ -5,7 +5,7 @@ import { Badge, Button, ButtonLink, Container, EmptyState } from "../../componen
 import { QueryList } from "../../components/QueryList.tsx";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { CartSkeleton, PageLinks } from "../cart/index.ts";
+import { CartSkeleton, PageLinks } from "../carts/index.ts";
 import { isSettled } from "@cartner/contract";
 import { NO_ORDERS_MESSAGE, myShare, shareStatusLabel, shareTone } from "./order-model.ts";
 import { useOrders } from "../../api/orders.ts";

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { carriesShare, type Member } from "@cartner/contract";
-import { cartQueries } from "../../api/carts.ts";
+import { sessionCartQuery } from "../../api/carts.ts";
 import type { MemberLinesChoice } from "../../api/sessions.ts";
 import { ConfirmDialog, NativeSelect, Spinner } from "../../components/ui/index.ts";
 
@@ -30,7 +30,7 @@ export function LeavingLinesDialog(props: LeavingLinesDialogProps) {
   const { open, sessionId, leaver, self, members } = props;
   // Read afresh each time the dialog opens.
   const cart = useQuery({
-    ...cartQueries.ofSession(sessionId),
+    ...sessionCartQuery(sessionId),
     enabled: open,
     staleTime: 0,
     retry: false,

@@ -7,7 +7,7 @@ import type { User } from "@cartner/contract";
 import { errorMessage } from "../../lib/api.ts";
 import { getPendingSession, clearPendingSession } from "../../lib/storage.ts";
 import { writeActiveSessionId } from "../../shared/active-session-store.ts";
-import { createSession } from "../../api/sessions-calls.ts";
+import { createSessionOrThrow } from "../../api/sessions-calls.ts";
 
 export const SESSION_CREATED_MESSAGE = "Session created!";
 
@@ -35,7 +35,7 @@ export async function createPendingSession(user: User): Promise<boolean> {
   }
   clearPendingSession();
   try {
-    const { id, response } = await createSession(pending);
+    const { id, response } = await createSessionOrThrow(pending);
     announceCreated(user._id, id, response.message);
   } catch (error) {
     toast.error(creationFailedMessage(error), { autoClose: 8000 });
