@@ -170,8 +170,8 @@ async function handle<T>(response: Response, responseType?: "json" | "blob"): Pr
 
 let refreshInFlight: Promise<string | null> | null = null;
 
-/** Ends the local session after a failed refresh. */
-async function endSession(expired: boolean): Promise<void> {
+/** Signs out locally after a failed refresh. */
+async function endSignIn(expired: boolean): Promise<void> {
   if (expired) {
     toast.error(SESSION_EXPIRED_MESSAGE, { toastId: SESSION_EXPIRED_TOAST_ID, autoClose: 8000 });
   }
@@ -187,7 +187,7 @@ async function runRefresh(): Promise<string | null> {
   try {
     response = await send("/api/auth/refresh-token", { method: "POST" }, token);
   } catch {
-    await endSession(false);
+    await endSignIn(false);
     return null;
   }
   const body = await readBody(response);
@@ -198,7 +198,7 @@ async function runRefresh(): Promise<string | null> {
     setToken(newToken);
     return newToken;
   }
-  await endSession(response.status === 401);
+  await endSignIn(response.status === 401);
   return null;
 }
 
