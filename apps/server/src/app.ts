@@ -173,7 +173,7 @@ export async function buildApp(
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
-  await registerRateLimits(app, config, { clock, accountOf: auth.accountOf });
+  await registerRateLimits(app, config, { clock, auth });
   await registerOpenApi(app);
   await registerWebSocket(app);
   endRefusedUpgrades(app);
@@ -182,16 +182,14 @@ export async function buildApp(
       await api.register((scope) =>
         healthRoutes(scope, { database, bus: events, devMailbox: devOutbox }),
       );
-      await api.register(
-        liveRoutes({
-          hub: services.hub,
-          authenticate: auth.authenticate,
-          allowedOrigins: config.allowedOrigins,
-        }),
+      await api.register((scope) =>
+        liveRoutes(scope, { hub: services.hub, auth, allowedOrigins: config.allowedOrigins }),
       );
       await api.register(avatarRoutes);
       await api.register(profileRoutes(services.profile, services.account));
-      await api.register(authRoutes(auth, config.authRateLimit));
+      await api.register((scope) =>
+        authRoutes(scope, { ...auth, authRateLimit: config.authRateLimit }),
+      );
       await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
       await api.register(sessionRoutes(services.sessions, readCache));
       await api.register(membershipRoutes(services.membership, config.authRateLimit, readCache));
@@ -221,7 +219,7 @@ export async function buildApp(
     { prefix: "/api" },
   );
   await app.register(metricsRoutes(config.metricsToken));
-  if (devOutbox) await app.register(devMailboxRoutes(database.db));
+  if (devOutbox) await app.register((scope) => devMailboxRoutes(scope, { db: database.db }));
   await serveWebApp(app, config.webDist);
 
   return app;
