@@ -182,9 +182,7 @@ export async function buildApp(
       await api.register((scope) =>
         healthRoutes(scope, { database, bus: events, devMailbox: devOutbox }),
       );
-      await api.register((scope) =>
-        liveRoutes(scope, { hub: services.hub, auth, allowedOrigins: config.allowedOrigins }),
-      );
+      await api.register((scope) => liveRoutes(scope, services.live));
       await api.register(avatarRoutes);
       await api.register(profileRoutes(services.profile, services.account));
       await api.register((scope) =>

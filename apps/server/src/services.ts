@@ -34,6 +34,7 @@ import { createPushChannel, type PushDeps } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
+import type { LiveDeps } from "./features/live/deps.ts";
 import { createLiveHub } from "./features/live/hub.ts";
 import {
   createNotificationService,
@@ -256,6 +257,7 @@ export async function createServices(input: {
     checkEveryMs: input.liveCheckMs ?? LIVE_CHECK_MS,
   });
   app.addHook("onClose", async () => hub.close());
+  const live: LiveDeps = { hub, auth, allowedOrigins: config.allowedOrigins };
   return {
     auth,
     catalog,
@@ -274,7 +276,7 @@ export async function createServices(input: {
     notifications,
     series,
     deadlines,
-    hub,
+    live,
     jobs: input.jobs,
     mails,
     push,

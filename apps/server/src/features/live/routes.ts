@@ -8,23 +8,14 @@ import {
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../lib/errors.ts";
 import { allowedOriginTest } from "../../lib/origin.ts";
-import { authenticate, type AuthDeps } from "../auth/index.ts";
-import type { LiveHub } from "./hub.ts";
+import { authenticate } from "../auth/index.ts";
+import type { LiveDeps } from "./deps.ts";
 
 /** A client sends one auth message and then nothing much; more than this is misuse. */
 const MAX_MESSAGES_PER_MINUTE = 30;
 
 /** GET /api/live: the live socket, which signs in with its first message and then only listens. */
-export async function liveRoutes(
-  app: FastifyInstance,
-  deps: {
-    hub: LiveHub;
-    /** What checking the socket's token takes. */
-    auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">;
-    /** Origins whose pages may open the socket (config.allowedOrigins). */
-    allowedOrigins: readonly string[];
-  },
-): Promise<void> {
+export async function liveRoutes(app: FastifyInstance, deps: LiveDeps): Promise<void> {
   const { hub } = deps;
   const isAllowed = allowedOriginTest(deps.allowedOrigins);
   /** Sockets per client address not yet signed in, capped: one client opened 1,000 in 346 ms. */
