@@ -173,7 +173,7 @@ export async function buildApp(
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
   installSecurityHeaders(app, config);
   await registerCors(app, config);
-  await registerRateLimits(app, config, { clock, accountOf: auth.accountOf });
+  await registerRateLimits(app, config, { clock, auth });
   await registerOpenApi(app);
   await registerWebSocket(app);
   endRefusedUpgrades(app);
@@ -182,16 +182,12 @@ export async function buildApp(
       await api.register((scope) =>
         healthRoutes(scope, { database, bus: events, devMailbox: devOutbox }),
       );
-      await api.register(
-        liveRoutes({
-          hub: services.hub,
-          authenticate: auth.authenticate,
-          allowedOrigins: config.allowedOrigins,
-        }),
-      );
+      await api.register((scope) => liveRoutes(scope, services.live));
       await api.register(avatarRoutes);
       await api.register(profileRoutes(services.profile, services.account));
-      await api.register(authRoutes(auth, config.authRateLimit));
+      await api.register((scope) =>
+        authRoutes(scope, { ...auth, authRateLimit: config.authRateLimit }),
+      );
       await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
       const { sessions } = services;
       await api.register((scope) => sessionRoutes(scope, { ...sessions, cache: readCache }));
@@ -224,7 +220,7 @@ export async function buildApp(
     { prefix: "/api" },
   );
   await app.register(metricsRoutes(config.metricsToken));
-  if (devOutbox) await app.register(devMailboxRoutes(database.db));
+  if (devOutbox) await app.register((scope) => devMailboxRoutes(scope, { db: database.db }));
   await serveWebApp(app, config.webDist);
 
   return app;

@@ -6,7 +6,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
-import { createAuthService, createTokenService } from "./features/auth/index.ts";
+import {
+  createAuthSessionCache,
+  createTokenService,
+  disconnect,
+  forgetSessions,
+  type AuthDeps,
+} from "./features/auth/index.ts";
 import type { CartDeps } from "./features/carts/deps.ts";
 import { createCartWriteQueue } from "./features/carts/write-queue.ts";
 import type { DeadlineDeps } from "./features/deadlines/index.ts";
@@ -28,6 +34,7 @@ import { createPushChannel, type PushDeps } from "./features/push/index.ts";
 import { createProfileService } from "./features/profile/service.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
+import type { LiveDeps } from "./features/live/deps.ts";
 import { createLiveHub } from "./features/live/hub.ts";
 import {
   createNotificationService,
@@ -93,7 +100,7 @@ export async function createServices(input: {
   // others' writes and revocations over NOTIFY, and the caches step aside while it cannot.
   const processCaches = config.processCaches ?? true;
   const cachesUsable = () => processCaches && events.connected();
-  const auth = createAuthService({
+  const auth: AuthDeps = {
     trackJob: track,
     events,
     db,
@@ -102,9 +109,11 @@ export async function createServices(input: {
     otpKey: secrets.otpKey,
     mailer,
     // A checked auth session is remembered briefly; a revocation anywhere drops it everywhere.
-    sessionCacheMs: processCaches ? AUTH_SESSION_CACHE_MS : 0,
-    cacheUsable: cachesUsable,
-  });
+    sessionCache: createAuthSessionCache({
+      sessionCacheMs: processCaches ? AUTH_SESSION_CACHE_MS : 0,
+      cacheUsable: cachesUsable,
+    }),
+  };
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
@@ -138,7 +147,6 @@ export async function createServices(input: {
     mails,
     mailer,
     clock,
-    log: app.log,
     publicUrl: config.publicUrl,
     currency: config.currency,
   });
@@ -167,21 +175,21 @@ export async function createServices(input: {
   // Member-only reads are remembered until the next write on any instance.
   const readCache = createReadCache(cachesUsable);
   // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
-  linkCachesToBus(events, { reads: readCache, dropAuthSessions: auth.dropCachedSessions });
+  linkCachesToBus(events, { reads: readCache, authSessions: auth.sessionCache });
   invalidateReadsOnWrite(app, readCache, events, processCaches);
   const profile = createProfileService({
     db,
     clock,
     media,
-    onNameChanged: (userId) => auth.forgetSessions(userId),
+    onNameChanged: (userId) => forgetSessions(auth, userId),
   });
   const account = createAccountService({
     db,
     clock,
     events,
     signOutEverywhere: (userId) => {
-      auth.forgetSessions(userId);
-      auth.disconnect(userId);
+      forgetSessions(auth, userId);
+      disconnect(auth.events, userId);
     },
   });
   const carts: CartDeps = {
@@ -235,11 +243,12 @@ export async function createServices(input: {
   const hub = createLiveHub({
     bus: events,
     memberIds: (sessionId) => memberIds(sessions, sessionId),
-    authenticate: auth.authenticate,
+    auth,
     log: app.log,
     checkEveryMs: input.liveCheckMs ?? LIVE_CHECK_MS,
   });
   app.addHook("onClose", async () => hub.close());
+  const live: LiveDeps = { hub, auth, allowedOrigins: config.allowedOrigins };
   return {
     auth,
     catalog,
@@ -253,7 +262,7 @@ export async function createServices(input: {
     notifications,
     series,
     deadlines,
-    hub,
+    live,
     jobs: input.jobs,
     mails,
     push,

@@ -1,6 +1,11 @@
 import type { onRequestHookHandler } from "fastify";
 import type { FastifyInstance } from "fastify";
-import { bearerToken, type AuthContext, type AuthService } from "../features/auth/index.ts";
+import {
+  authenticate,
+  bearerToken,
+  type AuthContext,
+  type AuthDeps,
+} from "../features/auth/index.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -13,9 +18,12 @@ declare module "fastify" {
 }
 
 /** `app.authenticate`, the onRequest hook of protected routes, which sets `request.auth`. */
-export function installAuthenticate(app: FastifyInstance, auth: Pick<AuthService, "authenticate">) {
+export function installAuthenticate(
+  app: FastifyInstance,
+  auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">,
+) {
   app.decorateRequest("auth", null as unknown as AuthContext);
   app.decorate("authenticate", async (request) => {
-    request.auth = await auth.authenticate(bearerToken(request.headers.authorization));
+    request.auth = await authenticate(auth, bearerToken(request.headers.authorization));
   });
 }

@@ -1,7 +1,7 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
-import { bearerToken } from "../features/auth/index.ts";
+import { accountOf, bearerToken, type AuthDeps } from "../features/auth/index.ts";
 import type { Clock } from "../lib/clock.ts";
 import { tooManyRequests } from "../lib/errors.ts";
 import { isApiPath } from "./web-static.ts";
@@ -71,8 +71,8 @@ export async function registerRateLimits(
   config: Config,
   deps: {
     clock: Clock;
-    /** The account a bearer token names if it verifies, else undefined. */
-    accountOf: (token: string) => Promise<string | undefined>;
+    /** The token service: the account a bearer token names, if it verifies (accountOf). */
+    auth: Pick<AuthDeps, "tokens">;
   },
 ): Promise<void> {
   await app.register(rateLimit, {
@@ -96,7 +96,7 @@ export async function registerRateLimits(
     const address = normalizeIP(request.ip);
     if (request.routeOptions.url === "/api/live") return spend(`live:${address}`, config.rateLimit);
     const token = request.headers.authorization && bearerOrNothing(request.headers.authorization);
-    const account = token ? await deps.accountOf(token) : undefined;
+    const account = token ? await accountOf(deps.auth, token) : undefined;
     if (account === undefined) return spend(`address:${address}`, config.rateLimit);
     spend(`account:${account}`, config.rateLimit);
     spend(`accounts-at:${address}`, config.rateLimitPerAddress);

@@ -12,13 +12,16 @@ import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Db } from "../../src/db/client.ts";
 import * as schema from "../../src/db/schema.ts";
-import { createAuthService, type AuthService } from "../../src/features/auth/service.ts";
+import type { AuthDeps } from "../../src/features/auth/deps.ts";
+import { forgotPassword, resetPassword } from "../../src/features/auth/reset.ts";
+import { createAuthSessionCache } from "../../src/features/auth/session-check.ts";
+import { register, verifyOtp } from "../../src/features/auth/sign-in.ts";
 import { createTokenService } from "../../src/features/auth/tokens.ts";
 import type { Mail } from "../../src/features/mail/mailer.ts";
 import { PASSWORD, TestClock } from "../helpers.ts";
 
 let client: PGlite;
-let auth: AuthService;
+let auth: AuthDeps;
 const clock = new TestClock();
 const mails: Mail[] = [];
 const jobs: Promise<unknown>[] = [];
@@ -32,14 +35,15 @@ beforeAll(async () => {
     schema,
     logger: { logQuery: (query) => void statements.push(query) },
   }) as unknown as Db;
-  auth = createAuthService({
+  auth = {
     db,
     clock,
     tokens: createTokenService(crypto.randomBytes(32), clock),
     otpKey: crypto.randomBytes(32),
     mailer: { send: async (mail) => void mails.push(mail), close: () => {} },
+    sessionCache: createAuthSessionCache(),
     trackJob: (job) => void jobs.push(job),
-  });
+  };
 });
 afterAll(async () => client.close());
 
@@ -48,12 +52,14 @@ const codeIn = (mail: Mail | undefined) => mail!.text.match(/Your code: (\d{6})/
 /** The statements of one reset-password call that must be refused, and its error. */
 async function refusedReset(email: string, code: string) {
   statements = [];
-  const error: unknown = await auth
-    .resetPassword({ email, code, password: "new-orchard-77" }, "10.5.0.1")
-    .then(
-      () => "accepted",
-      (e: unknown) => e,
-    );
+  const error: unknown = await resetPassword(
+    auth,
+    { email, code, password: "new-orchard-77" },
+    "10.5.0.1",
+  ).then(
+    () => "accepted",
+    (e: unknown) => e,
+  );
   expect(error).toMatchObject({ status: 400, code: "INVALID_CODE" });
   return statements;
 }
@@ -61,9 +67,9 @@ async function refusedReset(email: string, code: string) {
 describe("a refused reset-password", () => {
   it("runs the same statements for an unknown email as for a known one, with or without a code", async () => {
     const email = "kim@example.com";
-    const { userId } = await auth.register({ name: "Kim", email, password: PASSWORD });
-    await auth.verifyOtp(userId, codeIn(mails.at(-1)), "10.5.0.9");
-    auth.forgotPassword(email, () => {});
+    const { userId } = await register(auth, { name: "Kim", email, password: PASSWORD });
+    await verifyOtp(auth, userId, codeIn(mails.at(-1)), "10.5.0.9");
+    forgotPassword(auth, email, () => {});
     await Promise.all(jobs);
     const wrong = codeIn(mails.at(-1)) === "000000" ? "111111" : "000000";
 

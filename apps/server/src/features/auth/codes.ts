@@ -17,13 +17,13 @@ import type { Tx } from "../../db/client.ts";
 import { otpCodes, otpFailures, users } from "../../db/schema.ts";
 import { createAttemptLimit } from "../../lib/attempt-limit.ts";
 import { AppError, tooManyRequests } from "../../lib/errors.ts";
-import type { Auth } from "./deps.ts";
+import type { AuthDeps } from "./deps.ts";
 import { otpMail } from "./otp-mail.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 
 /** What the code functions use. */
-export type CodeDeps = Pick<Auth, "db" | "clock" | "otpKey" | "mailer">;
+export type CodeDeps = Pick<AuthDeps, "db" | "clock" | "otpKey" | "mailer">;
 
 export const invalidCode = () =>
   new AppError(400, ErrorCode.INVALID_CODE, "Invalid or expired code", {
@@ -151,7 +151,7 @@ export async function issueCode(
 }
 
 /** A sign-in (or sign-up) code sent under 60 s ago and still usable, if there is one. */
-export async function liveSignInCode(deps: Pick<Auth, "db" | "clock">, userId: string) {
+export async function liveSignInCode(deps: Pick<AuthDeps, "db" | "clock">, userId: string) {
   const now = deps.clock.now();
   const [live] = await deps.db
     .select({ id: otpCodes.id })

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import { AppError, unauthorized } from "../../lib/errors.ts";
 import { issueCode } from "./codes.ts";
-import type { Auth } from "./deps.ts";
+import type { AuthDeps } from "./deps.ts";
 import { emailChangeNotice } from "./otp-mail.ts";
 import { hashPassword, refuseCommonPassword, verifyPassword } from "./passwords.ts";
 import { emailTaken } from "./sign-in.ts";
@@ -15,7 +15,7 @@ import { emailTaken } from "./sign-in.ts";
  * address is told.
  */
 export async function updateCredentials(
-  auth: Auth,
+  auth: AuthDeps,
   userId: string,
   body: { email?: string | undefined; password?: string | undefined; currentPassword: string },
 ) {

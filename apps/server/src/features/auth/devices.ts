@@ -3,11 +3,11 @@ import { AUTH_SESSION_IDLE_MS, AUTH_SESSION_MAX_AGE_MS, ErrorCode } from "@cartn
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { authSessions } from "../../db/schema.ts";
 import { AppError } from "../../lib/errors.ts";
-import type { Auth, AuthContext } from "./deps.ts";
+import type { AuthContext, AuthDeps } from "./deps.ts";
 import { disconnect, dropCachedSessions } from "./session-check.ts";
 
 /** The user's signed-in devices, newest first. */
-export async function devices(auth: Pick<Auth, "db" | "clock">, context: AuthContext) {
+export async function devices(auth: Pick<AuthDeps, "db" | "clock">, context: AuthContext) {
   const now = auth.clock.now().getTime();
   const rows = await auth.db
     .select()
@@ -30,7 +30,7 @@ export async function devices(auth: Pick<Auth, "db" | "clock">, context: AuthCon
 }
 
 /** Signs one of the user's devices out (its token and live socket stop at once). */
-export async function revokeDevice(auth: Auth, context: AuthContext, sid: string) {
+export async function revokeDevice(auth: AuthDeps, context: AuthContext, sid: string) {
   const [revoked] = await auth.db
     .update(authSessions)
     .set({ revokedAt: auth.clock.now() })
@@ -43,6 +43,6 @@ export async function revokeDevice(auth: Auth, context: AuthContext, sid: string
     )
     .returning({ id: authSessions.id });
   if (!revoked) throw new AppError(404, ErrorCode.NOT_FOUND, "Device not found");
-  dropCachedSessions(auth.memory, { sid });
+  dropCachedSessions(auth.sessionCache, { sid });
   disconnect(auth.events, context.user._id, sid);
 }

@@ -6,7 +6,7 @@ import type { ResetPasswordBody } from "@cartner/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import { authSessions, otpCodes, users } from "../../db/schema.ts";
 import { accountWithEmail, claimCode, invalidCode, issueCode, spendCode } from "./codes.ts";
-import type { Auth } from "./deps.ts";
+import type { AuthDeps } from "./deps.ts";
 import { hashPassword, refuseCommonPassword } from "./passwords.ts";
 import { disconnect, dropCachedSessions } from "./session-check.ts";
 
@@ -15,7 +15,7 @@ import { disconnect, dropCachedSessions } from "./session-check.ts";
  * whether or not it has: the code is issued after the answer, and any refusal (the 60 s
  * interval, a mail failure) is only logged.
  */
-export function forgotPassword(auth: Auth, email: string, log: (error: unknown) => void) {
+export function forgotPassword(auth: AuthDeps, email: string, log: (error: unknown) => void) {
   const job = (async () => {
     const [user] = await auth.db.select().from(users).where(eq(users.email, email));
     if (!user || user.deletedAt) return;
@@ -29,7 +29,7 @@ export function forgotPassword(auth: Auth, email: string, log: (error: unknown) 
 }
 
 /** Sets a new password with a reset code and signs out every device. */
-export async function resetPassword(auth: Auth, body: ResetPasswordBody, address: string) {
+export async function resetPassword(auth: AuthDeps, body: ResetPasswordBody, address: string) {
   const { db, clock } = auth;
   const now = clock.now();
   refuseCommonPassword(body.password);
@@ -68,7 +68,7 @@ export async function resetPassword(auth: Auth, body: ResetPasswordBody, address
       .set({ revokedAt: now })
       .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt)));
   });
-  dropCachedSessions(auth.memory, { userId: user.id });
+  dropCachedSessions(auth.sessionCache, { userId: user.id });
   disconnect(auth.events, user.id);
   return { message: "Your password was changed and every device was signed out. Sign in again." };
 }

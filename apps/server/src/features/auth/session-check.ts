@@ -9,19 +9,55 @@ import { and, eq, isNull, lt } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { unauthorized } from "../../lib/errors.ts";
 import { meter } from "../../lib/metrics.ts";
-import { toUser, type Auth, type AuthContext, type AuthDeps, type SessionMemory } from "./deps.ts";
+import { toUser, type AuthContext, type AuthDeps } from "./deps.ts";
 
 /** How often a device's use of the API moves its "last seen" (one write per auth session). */
 export const LAST_SEEN_EVERY_MS = 60_000;
 
-export const newSessionMemory = (): SessionMemory => ({
-  live: new Map(),
-  epoch: 0,
-  // When each auth session's last seen was last known to be written (its row's value, or our own
-  // write): a request moves it only once it is a minute old, so the devices list's "Last seen"
-  // follows use without a write per request, and requests stay off the database.
-  seenAt: new Map(),
-});
+/** What an auth session cache remembers of one checked auth session. */
+interface Remembered {
+  context: AuthContext;
+  until: number;
+}
+
+/**
+ * The auth sessions this instance has checked: a created object, since it is state kept across
+ * requests (the checked sessions, the drop counter, when each device was last marked seen).
+ */
+export interface AuthSessionCache {
+  /** How long a checked auth session may be trusted without reading its row again (0: never). */
+  readonly sessionCacheMs: number;
+  /**
+   * Whether remembered auth sessions may be trusted now: not while this instance might miss
+   * another's revocation (its LISTEN connection is down).
+   */
+  readonly cacheUsable: () => boolean;
+  /** Checked auth sessions, trusted until `until` without reading their row. */
+  live: Map<string, Remembered>;
+  /** Bumped by every drop: a session read before it is not remembered after it. */
+  epoch: number;
+  /** When each auth session's last seen was last known to be written. */
+  seenAt: Map<string, number>;
+}
+
+/**
+ * This instance's auth session cache, created once per app. By default nothing is remembered
+ * (sessionCacheMs 0) and what is remembered is always usable.
+ */
+export function createAuthSessionCache(
+  options: { sessionCacheMs?: number; cacheUsable?: () => boolean } = {},
+): AuthSessionCache {
+  return {
+    sessionCacheMs: options.sessionCacheMs ?? 0,
+    cacheUsable: options.cacheUsable ?? (() => true),
+    live: new Map(),
+    epoch: 0,
+    // When each auth session's last seen was last known to be written (its row's value, or our own
+    // write): a request moves it only once it is a minute old, so the devices list's "Last seen"
+    // follows use without a write per request, and requests stay off the database.
+    seenAt: new Map(),
+  };
+}
 
 /** Revoked auth sessions stop hearing live events now, not at the next 30 s check. */
 export function disconnect(events: AuthDeps["events"], userId: string, sid?: string) {
@@ -32,7 +68,7 @@ export function disconnect(events: AuthDeps["events"], userId: string, sid?: str
 
 /** Drops remembered auth sessions here: one (sid), a user's, or all (neither). */
 export function dropCachedSessions(
-  memory: SessionMemory,
+  memory: AuthSessionCache,
   scope: { userId?: string | undefined; sid?: string | undefined },
 ) {
   memory.epoch += 1;
@@ -48,14 +84,32 @@ export function dropCachedSessions(
  * A user's remembered sessions are out of date (their name changed, their account is gone): drop
  * them here, and on every other instance.
  */
-export function forgetSessions(auth: Pick<Auth, "memory" | "events">, userId: string): void {
-  dropCachedSessions(auth.memory, { userId });
+export function forgetSessions(
+  auth: Pick<AuthDeps, "sessionCache" | "events">,
+  userId: string,
+): void {
+  dropCachedSessions(auth.sessionCache, { userId });
   auth.events?.publish({ invalidate: { auth: { userId } } });
 }
 
+/**
+ * The account a token names when it verifies and has not expired, else undefined; no database
+ * read (the rate limit's key, before authentication runs).
+ */
+export function accountOf(auth: Pick<AuthDeps, "tokens">, token: string) {
+  return auth.tokens.verify(token).then(
+    (claims) => claims.userId,
+    () => undefined,
+  );
+}
+
 /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
-export async function authenticate(auth: Auth, token: string): Promise<AuthContext> {
-  const { clock, tokens, sessionCacheMs, cacheUsable, memory } = auth;
+export async function authenticate(
+  auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">,
+  token: string,
+): Promise<AuthContext> {
+  const { clock, tokens, sessionCache: memory } = auth;
+  const { sessionCacheMs, cacheUsable } = memory;
   const claims = await tokens.verify(token);
   const caching = sessionCacheMs > 0 && cacheUsable();
   if (caching) {
@@ -89,8 +143,8 @@ export async function authenticate(auth: Auth, token: string): Promise<AuthConte
  * the session was revoked). The cached path comes here too, so a device served from the cache
  * is still seen.
  */
-export async function markSeen(auth: Pick<Auth, "db" | "clock" | "memory">, sid: string) {
-  const { db, clock, memory } = auth;
+export async function markSeen(auth: Pick<AuthDeps, "db" | "clock" | "sessionCache">, sid: string) {
+  const { db, clock, sessionCache: memory } = auth;
   const now = clock.now();
   const known = memory.seenAt.get(sid);
   if (known !== undefined && now.getTime() - known < LAST_SEEN_EVERY_MS) return;
@@ -110,7 +164,7 @@ export async function markSeen(auth: Pick<Auth, "db" | "clock" | "memory">, sid:
 
 /** Reads an auth session's row: its user, when it is live, and when it was last seen. */
 export async function readSession(
-  auth: Pick<Auth, "db" | "clock">,
+  auth: Pick<AuthDeps, "db" | "clock">,
   sid: string,
   userId: string,
 ): Promise<{ context: AuthContext; lastSeenAt: number }> {

@@ -8,7 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { authSessions, users } from "../../db/schema.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
 import { claimCode, invalidCode, issueCode, liveSignInCode, spendCode } from "./codes.ts";
-import { toUser, type Auth, type AuthContext } from "./deps.ts";
+import { toUser, type AuthContext, type AuthDeps } from "./deps.ts";
 import { REPLACED_SIGNUP_NOTE } from "./otp-mail.ts";
 import {
   dummyPasswordHash,
@@ -23,7 +23,7 @@ export const emailTaken = () =>
     fields: { email: "An account with this email already exists." },
   });
 
-export async function register(auth: Auth, body: RegisterBody) {
+export async function register(auth: AuthDeps, body: RegisterBody) {
   const { db } = auth;
   refuseCommonPassword(body.password);
   const passwordHash = await hashPassword(body.password);
@@ -58,7 +58,7 @@ export async function register(auth: Auth, body: RegisterBody) {
   };
 }
 
-export async function login(auth: Auth, body: LoginBody) {
+export async function login(auth: AuthDeps, body: LoginBody) {
   const [user] = await auth.db.select().from(users).where(eq(users.email, body.email));
   // Same work and the same answer whether the email is unknown or the password is wrong.
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), body.password);
@@ -99,7 +99,7 @@ export async function login(auth: Auth, body: LoginBody) {
  * still dies after OTP_MAX_ATTEMPTS wrong tries.
  */
 export async function verifyOtp(
-  auth: Auth,
+  auth: AuthDeps,
   userId: string,
   code: string,
   address: string,
@@ -182,25 +182,25 @@ export async function verifyOtp(
   });
   // Revoked sessions must not live on in this instance's memory, nor in anyone's live socket.
   if (revokedSomeSessions) {
-    dropCachedSessions(auth.memory, { userId: user.id });
+    dropCachedSessions(auth.sessionCache, { userId: user.id });
     disconnect(auth.events, user.id);
   }
   return result;
 }
 
 /** A new token for a live auth session, even when the old token has expired. */
-export async function refresh(auth: Auth, token: string) {
-  const { db, clock, tokens, memory } = auth;
+export async function refresh(auth: AuthDeps, token: string) {
+  const { db, clock, tokens, sessionCache } = auth;
   const claims = await tokens.verify(token, { allowExpired: true });
   await readSession(auth, claims.sid, claims.userId);
   const now = clock.now();
   await db.update(authSessions).set({ lastSeenAt: now }).where(eq(authSessions.id, claims.sid));
-  memory.seenAt.set(claims.sid, now.getTime());
+  sessionCache.seenAt.set(claims.sid, now.getTime());
   return { token: await tokens.sign(claims) };
 }
 
-export async function logout(auth: Auth, context: AuthContext) {
-  dropCachedSessions(auth.memory, { sid: context.sid });
+export async function logout(auth: AuthDeps, context: AuthContext) {
+  dropCachedSessions(auth.sessionCache, { sid: context.sid });
   await auth.db
     .update(authSessions)
     .set({ revokedAt: auth.clock.now() })

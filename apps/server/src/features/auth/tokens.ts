@@ -8,6 +8,10 @@ export interface TokenClaims {
   sid: string;
 }
 
+/**
+ * Signs and checks access tokens: a created object, since it holds the signing key and the tokens
+ * already verified (until their expiry), built once per app.
+ */
 export function createTokenService(key: Uint8Array, clock: Clock) {
   const seconds = () => Math.floor(clock.now().getTime() / 1000);
 

@@ -93,6 +93,10 @@ export interface JobsOptions {
   clock?: QueueClock;
 }
 
+/**
+ * The job queue: a created object, since it holds pg-boss (its connections and polling workers),
+ * this instance's workers by queue, and whether it has started.
+ */
 export function createJobs(options: JobsOptions): Jobs {
   const { database, log, pollSeconds = 1, clock } = options;
   const boss = new PgBoss({

@@ -65,7 +65,10 @@ function listeners() {
   };
 }
 
-/** One instance: events go straight from the service to this process's sockets. */
+/**
+ * One instance: events go straight from the service to this process's sockets. A created object,
+ * since it holds its subscribers.
+ */
 export function createLocalBus(): EventBus {
   const subscribers = listeners();
   return {
@@ -87,7 +90,8 @@ export const LIVE_CHANNEL = "cartner_live";
  * Several instances on one PostgreSQL: publish with NOTIFY on one channel, and every instance
  * (this one included) LISTENs on a connection of its own and forwards to its sockets. When that
  * connection drops it reconnects with backoff and reports a gap, since NOTIFYs sent meanwhile
- * are lost.
+ * are lost. A created object, since it holds its subscribers, the LISTEN connection, the
+ * reconnect timer and the NOTIFYs on their way.
  */
 export function createPostgresBus(options: {
   url: string;

@@ -1,5 +1,6 @@
 import type { ReadCache } from "../../lib/read-cache.ts";
 import type { FastifyInstance } from "fastify";
+import { dropCachedSessions, type AuthSessionCache } from "../auth/index.ts";
 import type { BusMessage, EventBus } from "./bus.ts";
 
 /**
@@ -10,18 +11,15 @@ import type { BusMessage, EventBus } from "./bus.ts";
  */
 export function linkCachesToBus(
   bus: { subscribe(listener: (message: BusMessage) => void): () => void },
-  caches: {
-    reads: ReadCache;
-    dropAuthSessions: (scope: { userId?: string | undefined; sid?: string | undefined }) => void;
-  },
+  caches: { reads: ReadCache; authSessions: AuthSessionCache },
 ): () => void {
   return bus.subscribe((message) => {
     caches.reads.bump();
-    if ("lost" in message || "gap" in message) caches.dropAuthSessions({});
+    if ("lost" in message || "gap" in message) dropCachedSessions(caches.authSessions, {});
     else if ("disconnect" in message && message.disconnect.code === 4401) {
-      caches.dropAuthSessions(message.disconnect);
+      dropCachedSessions(caches.authSessions, message.disconnect);
     } else if ("invalidate" in message && message.invalidate.auth) {
-      caches.dropAuthSessions(message.invalidate.auth);
+      dropCachedSessions(caches.authSessions, message.invalidate.auth);
     }
   });
 }

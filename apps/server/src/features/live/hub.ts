@@ -2,6 +2,7 @@ import { LIVE_MAX_SOCKETS_PER_USER, LiveClose } from "@cartner/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
 import { meter } from "../../lib/metrics.ts";
+import { authenticate, type AuthDeps } from "../auth/index.ts";
 import type { BusMessage, EventBus } from "./bus.ts";
 
 interface Peer {
@@ -27,20 +28,21 @@ export interface LiveHubDeps {
   bus: EventBus;
   /** The user ids of a session's members now (pending join requests are not members). */
   memberIds: (sessionId: string) => Promise<string[]>;
-  /** Throws when the token's auth session is expired or revoked. */
-  authenticate: (token: string) => Promise<unknown>;
+  /** What checking a socket's token again takes (authenticate() throws once it has ended). */
+  auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">;
   log: FastifyBaseLogger;
   /** How often peers are pinged and their auth sessions checked again. */
   checkEveryMs: number;
 }
 
 /**
- * This instance's signed-in sockets. Every event from the bus goes to the sockets of the users it
- * names and of the session's members at delivery time, so a member who was removed hears nothing
- * more and a new member hears the next change.
+ * This instance's signed-in sockets: a created object, since it holds them (by user), the timer
+ * that pings and re-checks them, and its subscription to the bus. Every event from the bus goes
+ * to the sockets of the users it names and of the session's members at delivery time, so a
+ * member who was removed hears nothing more and a new member hears the next change.
  */
 export function createLiveHub(deps: LiveHubDeps) {
-  const { bus, memberIds, authenticate, log } = deps;
+  const { bus, memberIds, log } = deps;
   const byUser = new Map<string, Set<Peer>>();
 
   async function deliver(message: BusMessage) {
@@ -88,7 +90,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     peer.alive = false;
     peer.socket.ping();
     try {
-      await authenticate(peer.token);
+      await authenticate(deps.auth, peer.token);
     } catch {
       peer.socket.close(LiveClose.UNAUTHORIZED, "Your session has ended");
     }

@@ -5,105 +5,97 @@ import {
   LiveAuthMessageSchema,
   LiveClose,
 } from "@cartner/contract";
-import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { AppError } from "../../lib/errors.ts";
 import { allowedOriginTest } from "../../lib/origin.ts";
-import type { AuthContext } from "../auth/index.ts";
-import type { LiveHub } from "./hub.ts";
+import { authenticate } from "../auth/index.ts";
+import type { LiveDeps } from "./deps.ts";
 
 /** A client sends one auth message and then nothing much; more than this is misuse. */
 const MAX_MESSAGES_PER_MINUTE = 30;
 
-export const liveRoutes =
-  (deps: {
-    hub: LiveHub;
-    authenticate: (token: string) => Promise<AuthContext>;
-    /** Origins whose pages may open the socket (config.allowedOrigins). */
-    allowedOrigins: readonly string[];
-  }): FastifyPluginAsync =>
-  async (app) => {
-    const { hub, authenticate } = deps;
-    const isAllowed = allowedOriginTest(deps.allowedOrigins);
-    /** Sockets per client address not yet signed in, capped: one client opened 1,000 in 346 ms. */
-    const pendingByAddress = new Map<string, number>();
-    app.get(
-      "/live",
-      {
-        websocket: true,
-        // A browser always sends its Origin: only the allowed origins' pages may open the socket.
-        preValidation: async (request) => {
-          const origin = request.headers.origin;
-          if (origin !== undefined && !isAllowed(origin)) {
-            throw new AppError(403, ErrorCode.FORBIDDEN, "This origin may not connect.");
-          }
-        },
+/** GET /api/live: the live socket, which signs in with its first message and then only listens. */
+export async function liveRoutes(app: FastifyInstance, deps: LiveDeps): Promise<void> {
+  const { hub } = deps;
+  const isAllowed = allowedOriginTest(deps.allowedOrigins);
+  /** Sockets per client address not yet signed in, capped: one client opened 1,000 in 346 ms. */
+  const pendingByAddress = new Map<string, number>();
+  app.get(
+    "/live",
+    {
+      websocket: true,
+      // A browser always sends its Origin: only the allowed origins' pages may open the socket.
+      preValidation: async (request) => {
+        const origin = request.headers.origin;
+        if (origin !== undefined && !isAllowed(origin)) {
+          throw new AppError(403, ErrorCode.FORBIDDEN, "This origin may not connect.");
+        }
       },
-      (socket, request) => {
-        const address = request.ip;
-        const pending = pendingByAddress.get(address) ?? 0;
-        if (pending >= LIVE_MAX_PENDING_PER_ADDRESS) {
-          socket.close(LiveClose.TOO_MANY, "Too many connections waiting to sign in");
+    },
+    (socket, request) => {
+      const address = request.ip;
+      const pending = pendingByAddress.get(address) ?? 0;
+      if (pending >= LIVE_MAX_PENDING_PER_ADDRESS) {
+        socket.close(LiveClose.TOO_MANY, "Too many connections waiting to sign in");
+        return;
+      }
+      pendingByAddress.set(address, pending + 1);
+      let counted = true;
+      /** Leaves the address's pending count once: on sign-in or on close. */
+      const signedInOrGone = () => {
+        if (!counted) return;
+        counted = false;
+        const left = (pendingByAddress.get(address) ?? 1) - 1;
+        if (left <= 0) pendingByAddress.delete(address);
+        else pendingByAddress.set(address, left);
+      };
+      socket.on("close", signedInOrGone);
+
+      let state: "waiting" | "checking" | "ready" = "waiting";
+      let windowStart = Date.now();
+      let messages = 0;
+      const authTimer = setTimeout(() => {
+        if (state !== "ready") socket.close(LiveClose.UNAUTHORIZED, "Sign in first");
+      }, LIVE_AUTH_TIMEOUT_MS);
+      socket.on("close", () => clearTimeout(authTimer));
+
+      socket.on("message", (data, isBinary) => {
+        const now = Date.now();
+        if (now - windowStart > 60_000) [windowStart, messages] = [now, 0];
+        if (++messages > MAX_MESSAGES_PER_MINUTE) {
+          socket.close(LiveClose.POLICY, "Too many messages");
           return;
         }
-        pendingByAddress.set(address, pending + 1);
-        let counted = true;
-        /** Leaves the address's pending count once: on sign-in or on close. */
-        const signedInOrGone = () => {
-          if (!counted) return;
-          counted = false;
-          const left = (pendingByAddress.get(address) ?? 1) - 1;
-          if (left <= 0) pendingByAddress.delete(address);
-          else pendingByAddress.set(address, left);
-        };
-        socket.on("close", signedInOrGone);
-
-        let state: "waiting" | "checking" | "ready" = "waiting";
-        let windowStart = Date.now();
-        let messages = 0;
-        const authTimer = setTimeout(() => {
-          if (state !== "ready") socket.close(LiveClose.UNAUTHORIZED, "Sign in first");
-        }, LIVE_AUTH_TIMEOUT_MS);
-        socket.on("close", () => clearTimeout(authTimer));
-
-        socket.on("message", (data, isBinary) => {
-          const now = Date.now();
-          if (now - windowStart > 60_000) [windowStart, messages] = [now, 0];
-          if (++messages > MAX_MESSAGES_PER_MINUTE) {
-            socket.close(LiveClose.POLICY, "Too many messages");
-            return;
-          }
-          // After the auth message the server only talks; anything else is ignored.
-          if (state !== "waiting") return;
-          let parsed;
-          try {
-            parsed = isBinary
-              ? undefined
-              : LiveAuthMessageSchema.safeParse(JSON.parse(String(data)));
-          } catch {
-            parsed = undefined;
-          }
-          if (!parsed?.success) {
-            socket.close(LiveClose.UNAUTHORIZED, 'Send {"type":"auth","token":...} first');
-            return;
-          }
-          const { token } = parsed.data;
-          state = "checking";
-          authenticate(token).then(
-            (context) => {
-              if (socket.readyState !== socket.OPEN) return;
-              state = "ready";
-              clearTimeout(authTimer);
-              signedInOrGone();
-              if (hub.add(socket, { userId: context.user._id, sid: context.sid, token })) {
-                socket.send(JSON.stringify({ type: "ready" }));
-              }
-            },
-            () => socket.close(LiveClose.UNAUTHORIZED, "Your session has ended"),
-          );
-        });
-      },
-    );
-  };
+        // After the auth message the server only talks; anything else is ignored.
+        if (state !== "waiting") return;
+        let parsed;
+        try {
+          parsed = isBinary ? undefined : LiveAuthMessageSchema.safeParse(JSON.parse(String(data)));
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed?.success) {
+          socket.close(LiveClose.UNAUTHORIZED, 'Send {"type":"auth","token":...} first');
+          return;
+        }
+        const { token } = parsed.data;
+        state = "checking";
+        authenticate(deps.auth, token).then(
+          (context) => {
+            if (socket.readyState !== socket.OPEN) return;
+            state = "ready";
+            clearTimeout(authTimer);
+            signedInOrGone();
+            if (hub.add(socket, { userId: context.user._id, sid: context.sid, token })) {
+              socket.send(JSON.stringify({ type: "ready" }));
+            }
+          },
+          () => socket.close(LiveClose.UNAUTHORIZED, "Your session has ended"),
+        );
+      });
+    },
+  );
+}
 
 /**
  * An upgrade request answered over HTTP instead (429 from the rate limit, 403 Origin, 401, 404)

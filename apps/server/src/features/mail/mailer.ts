@@ -33,6 +33,7 @@ export function countedMailer(mailer: Mailer): Mailer {
   };
 }
 
+/** Mail over SMTP: a created object, since it holds the transport and its connections. */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const url = new URL(smtpUrl);
   const secure = url.protocol === "smtps:";
@@ -59,6 +60,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
 /**
  * Without SMTP_URL (local development), mails are kept in the database and listed at /dev/mailbox,
  * and a log line says one arrived. Never used in production (config refuses to start without SMTP).
+ * A Mailer like the SMTP one, so it is the same kind of created object the app sends through.
  */
 export function createDevOutbox(db: Db, log: FastifyBaseLogger): Mailer {
   return {

@@ -59,6 +59,10 @@ export interface MailQueue {
 const userIdOf = async (data: object): Promise<string | null> =>
   "userId" in data && typeof data.userId === "string" ? data.userId : null;
 
+/**
+ * The mail queue over the job queue: a created object, since it holds the handler of each kind of
+ * mail job (registered by the features before start()) and the recipient each one is held for.
+ */
 export function createMailQueue(
   jobs: Jobs,
   log: FastifyBaseLogger,

@@ -1,0 +1,12 @@
+import type { AuthDeps } from "../auth/index.ts";
+import type { LiveHub } from "./hub.ts";
+
+/** What the live socket's route needs (routes.ts), built once in src/services.ts. */
+export interface LiveDeps {
+  /** This instance's signed-in sockets (hub.ts), created once. */
+  hub: LiveHub;
+  /** What checking a socket's token takes (authenticate()). */
+  auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">;
+  /** Origins whose pages may open the socket (config.allowedOrigins). */
+  allowedOrigins: readonly string[];
+}
