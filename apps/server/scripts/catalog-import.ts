@@ -101,7 +101,9 @@ function summary(diff: ImportDiff): string {
   );
 }
 
-const shown = (value: unknown) => (value === null ? "(none)" : JSON.stringify(value));
+function shown(value: unknown): string {
+  return value === null ? "(none)" : JSON.stringify(value);
+}
 
 /** The dry run's diff, a line per product. */
 function detail(diff: ImportDiff): string {
