@@ -66,8 +66,9 @@ export default defineConfig(async () => {
                   "test/process/cart-crash.test.ts",
                   "test/process/deadline-restart.test.ts",
                   "test/process/two-instances.test.ts",
-                  // Backups and upgrades on each database.
+                  // Backups, upgrades and catalog imports on each database.
                   "test/process/backup.test.ts",
+                  "test/process/catalog-import.test.ts",
                   "test/process/upgrade.test.ts",
                 ],
                 // The fuzz walk runs once, on the embedded default.

@@ -28,6 +28,7 @@ import { checkout, sendOrderMail, type OrderDeps } from "./features/orders/index
 import type { PaymentDeps } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
+import { reloadCatalogOnImport } from "./features/catalog/reload.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createAccountService } from "./features/profile/account.ts";
 import { createPushChannel, type PushDeps } from "./features/push/index.ts";
@@ -117,6 +118,7 @@ export async function createServices(input: {
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
+  reloadCatalogOnImport(events, catalog);
   // Every push and mail the server sends on its own waits out its recipient's quiet hours: the
   // one rule, asked by the job queue before each runs (features/notifications/quiet-hours.ts).
   const heldUntil = createQuietHold({ db, clock });

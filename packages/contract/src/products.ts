@@ -21,6 +21,13 @@ export const ProductSchema = z.object({
   category: ProductCategorySchema,
   stock: z.number().int().min(0),
   color: z.string().optional(),
+  brand: z.string().nullable(),
+  /** The product's GTIN (EAN/UPC digits) when its feed gave one. */
+  gtin: z.string().nullable(),
+  /** False once the operator's feed or Catalog page took it off sale (it is never deleted). */
+  available: z.boolean(),
+  /** The product's stable id in the operator's feed. */
+  key: z.string(),
 });
 export type Product = z.infer<typeof ProductSchema>;
 
@@ -42,6 +49,11 @@ export const ProductQuerySchema = z
     sort: ProductSortSchema.default("relevance"),
     limit: z.coerce.number().int().min(1).max(PRODUCTS_PAGE_MAX).optional(),
     offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    /** true (the default): the products on sale; false: those taken off sale. */
+    available: z
+      .enum(["true", "false"], { message: 'must be "true" or "false"' })
+      .transform((value) => value === "true")
+      .default(true),
   })
   .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
     message: "minPrice must not exceed maxPrice",

@@ -9,7 +9,7 @@ interface IconSet {
 }
 
 /** A soft tint per category, so the grid reads at a glance. */
-const TINTS: Record<ProductCategory, [string, string]> = {
+export const TINTS: Record<ProductCategory, [string, string]> = {
   Electronics: ["#e0e7ff", "#c7d2fe"],
   Clothing: ["#fce7f3", "#fbcfe8"],
   "Home & Kitchen": ["#ffedd5", "#fed7aa"],

@@ -14,6 +14,7 @@ export async function seedCatalog(db: Db): Promise<number> {
     const image = drawProductImage(p.icon, p.category);
     return {
       slug: p.slug,
+      key: p.slug,
       name: p.name,
       description: p.description,
       category: p.category,
@@ -31,7 +32,7 @@ export async function seedCatalog(db: Db): Promise<number> {
   const inserted = await db
     .insert(products)
     .values(rows)
-    .onConflictDoNothing({ target: products.slug })
+    .onConflictDoNothing()
     .returning({ id: products.id });
   return inserted.length;
 }

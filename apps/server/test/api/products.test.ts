@@ -162,6 +162,7 @@ describe("GET /api/products", () => {
     ["offset=-1", "offset"],
     [`q=${"x".repeat(101)}`, "q"],
     ["colour=red", "colour"],
+    ["available=maybe", "available"],
   ])("answers %s with 400 naming %s", async (query, field) => {
     const res = await list(query);
     expect(res.statusCode).toBe(400);
@@ -246,5 +247,33 @@ describe("the catalog cache", () => {
     expect(
       JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body).products[0].price,
     ).toBe(123.45);
+  });
+});
+
+describe("availability", () => {
+  it("lists the products on sale unless asked for those taken off sale; each is still found by id", async () => {
+    const db = t.database.db;
+    const catalog = createCatalog(db, createMedia("http://localhost:3000"));
+    const [first] = await db.select().from(products).orderBy(products.position).limit(1);
+    await db.update(products).set({ available: false }).where(eq(products.id, first!.id));
+    try {
+      const onSale = JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body);
+      expect(onSale.products.map((p: Product) => p._id)).not.toContain(first!.id);
+      const off = JSON.parse(
+        (await catalog.list({ sort: "relevance", offset: 0, available: false })).body,
+      );
+      expect(off.total).toBe(1);
+      expect(off.products[0]).toMatchObject({
+        _id: first!.id,
+        available: false,
+        // The seed's products have their slug as the feed's key.
+        key: first!.slug,
+        brand: null,
+        gtin: null,
+      });
+      expect(await catalog.get(first!.id)).toMatchObject({ available: false });
+    } finally {
+      await db.update(products).set({ available: true }).where(eq(products.id, first!.id));
+    }
   });
 });

@@ -1,14 +1,18 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
+  boolean,
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   smallint,
   text,
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import { users } from "./accounts.ts";
 import { createdAt } from "./columns.ts";
 
 /** The marketplace catalog. Money in integer cents; rating in tenths (0..50). */
@@ -18,6 +22,11 @@ export const products = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Stable seed key; the seed inserts missing products by it and never overwrites. */
     slug: text("slug").notNull().unique(),
+    /**
+     * The product's stable key in the operator's feed (its `id`): imports upsert by it. The seed's
+     * products have their slug as key.
+     */
+    key: text("key").notNull().unique(),
     name: text("name").notNull(),
     description: text("description").notNull(),
     category: text("category").notNull(),
@@ -26,6 +35,10 @@ export const products = pgTable(
     reviews: integer("reviews").notNull().default(0),
     stock: integer("stock").notNull().default(0),
     color: text("color"),
+    brand: text("brand"),
+    gtin: text("gtin"),
+    /** A product is never deleted (lines and orders keep it): it is made unavailable. */
+    available: boolean("available").notNull().default(true),
     /** Display order in the default ("relevance" without a search) listing. */
     position: integer("position").notNull().default(0),
     /** The product picture, drawn at seed time (an SVG of our own, no external URL). */
@@ -41,4 +54,29 @@ export const products = pgTable(
     check("products_rating_range", sql`${t.ratingTenths} between 0 and 50`),
     index("products_category_idx").on(t.category),
   ],
+);
+
+/**
+ * Every change to a product, with who or what made it: one row per changed field ("added" for a
+ * new product). Never updated; GET /catalog/changes reads it.
+ */
+export const catalogChanges = pgTable(
+  "catalog_changes",
+  {
+    /** The order of writing (oldest first); the cursor of the changes' pages. */
+    seq: bigint("seq", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The operator who made it; null for what the command line did (an import). */
+    byId: uuid("by_id").references(() => users.id),
+    /** What made it: "import" (the command line) or "operator" (the Catalog page). */
+    source: text("source", { enum: ["import", "operator"] }).notNull(),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id),
+    field: text("field").notNull(),
+    /** The values before and after, as JSON (a price in cents, a boolean, a text). */
+    from: jsonb("from"),
+    to: jsonb("to"),
+  },
+  (t) => [index("catalog_changes_product_idx").on(t.productId, t.seq)],
 );

@@ -29,11 +29,12 @@ export interface Disconnect {
 }
 
 /**
- * What each instance's caches must forget (decision 007): the member reads after a write, and the
- * remembered auth sessions of a user (or one of them, or everyone's, with neither named).
+ * What each instance's caches must forget (decision 007): the member reads after a write, the
+ * remembered auth sessions of a user (or one of them, or everyone's, with neither named), and the
+ * catalog after an import.
  */
 export interface Invalidate {
-  invalidate: { reads?: true; auth?: { userId?: string; sid?: string } };
+  invalidate: { reads?: true; auth?: { userId?: string; sid?: string }; catalog?: true };
 }
 
 /**

@@ -1,2 +1,6 @@
-/** What other features use of the live feature: the bus they publish their live events on. */
-export type { EventBus, Published } from "./bus.ts";
+/**
+ * What other features use of the live feature: the bus they publish their live events on (and
+ * its channel on PostgreSQL, which a command line's transaction may notify).
+ */
+export type { BusMessage, EventBus, Published } from "./bus.ts";
+export { LIVE_CHANNEL } from "./bus.ts";

@@ -21,6 +21,8 @@ export interface ProductFilter {
   sort: ProductSort;
   limit?: number | undefined;
   offset: number;
+  /** Products on sale (true, the default) or those taken off sale (false). */
+  available?: boolean | undefined;
 }
 
 /** A ready-to-send JSON answer and its ETag. */
@@ -84,6 +86,10 @@ export function createCatalog(db: Db, media: Media) {
         category: row.category as ProductCategory,
         stock: row.stock,
         ...(row.color ? { color: row.color } : {}),
+        brand: row.brand,
+        gtin: row.gtin,
+        available: row.available,
+        key: row.key,
       },
       priceCents: row.priceCents,
       name: row.name.toLowerCase(),
@@ -118,6 +124,7 @@ export function createCatalog(db: Db, media: Media) {
       filter.sort,
       filter.limit ?? null,
       filter.offset,
+      filter.available ?? true,
     ]);
     const hit = answers.get(key);
     if (hit) return hit;
@@ -164,7 +171,9 @@ export function search(entries: Entry[], filter: ProductFilter): Entry[] {
   const max = filter.maxPrice === undefined ? undefined : toCents(filter.maxPrice);
 
   const scored: Array<{ entry: Entry; score: number }> = [];
+  const available = filter.available ?? true;
   for (const entry of entries) {
+    if (entry.product.available !== available) continue;
     if (categories && !categories.has(entry.product.category)) continue;
     if (min !== undefined && entry.priceCents < min) continue;
     if (max !== undefined && entry.priceCents > max) continue;

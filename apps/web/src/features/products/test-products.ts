@@ -12,6 +12,10 @@ export const sampleProducts: Product[] = [
     description: "Over-ear, noise cancelling, 30 hours of battery.",
     category: "Electronics",
     stock: 12,
+    brand: null,
+    gtin: null,
+    available: true,
+    key: "headphones",
   },
   {
     _id: "p-speaker",
@@ -23,6 +27,10 @@ export const sampleProducts: Product[] = [
     description: "Small, loud and waterproof.",
     category: "Electronics",
     stock: 0,
+    brand: null,
+    gtin: null,
+    available: true,
+    key: "speaker",
   },
   {
     _id: "p-tea",
@@ -34,6 +42,10 @@ export const sampleProducts: Product[] = [
     description: "Fifty bags of fragrant green tea.",
     category: "Drinks",
     stock: 80,
+    brand: null,
+    gtin: null,
+    available: true,
+    key: "tea",
   },
   {
     _id: "p-serum",
@@ -46,6 +58,10 @@ export const sampleProducts: Product[] = [
     category: "Beauty",
     stock: 40,
     color: "Amber",
+    brand: null,
+    gtin: null,
+    available: true,
+    key: "serum",
   },
 ];
 

@@ -1,0 +1,144 @@
+/**
+ * `npm run catalog:import -- FILE [--dry-run] [--skip-invalid] [--full]`: a Google Merchant Center
+ * product feed (tab-separated, RSS 2.0 XML or CSV) into the catalog of the database the server's
+ * configuration names. Exit 1, nothing changed, when a row is refused (unless --skip-invalid) or
+ * the file cannot be read.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { FeedFormatError } from "../src/features/catalog/feed-read.ts";
+import { changeCount, type ImportDiff } from "../src/features/catalog/import.ts";
+import { runImport } from "../src/features/catalog/run-import.ts";
+
+const USAGE = "Usage: npm run catalog:import -- FILE [--dry-run] [--skip-invalid] [--full]";
+
+function parse() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      "skip-invalid": { type: "boolean", default: false },
+      full: { type: "boolean", default: false },
+    },
+  });
+}
+let args: ReturnType<typeof parse>;
+try {
+  args = parse();
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const file = args.positionals[0];
+if (!file || args.positionals.length > 1) fail(USAGE);
+const dryRun = args.values["dry-run"];
+
+const config = loadConfig();
+const text = await fs.readFile(file, "utf8").catch((error: Error) => fail(error.message));
+if (!config.databaseUrl) await refuseWhileServerRuns(config.dataDir);
+
+const started = performance.now();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let lastShown = 0;
+try {
+  const result = await runImport(
+    {
+      db: database.db,
+      notifyServers: database.kind === "postgres",
+      progress: (done, total) => {
+        // Long files: a line at each tenth.
+        if (total >= 5000 && Math.floor((10 * done) / total) > lastShown) {
+          lastShown = Math.floor((10 * done) / total);
+          console.info(`  ${done} / ${total} rows`);
+        }
+      },
+    },
+    text,
+    {
+      fileName: file,
+      currency: config.currency,
+      dryRun,
+      skipInvalid: args.values["skip-invalid"],
+      full: args.values.full,
+    },
+  );
+  const what = `${path.basename(file)} (${result.format.toUpperCase()}, ${result.rows} rows)`;
+  const refusals = result.refusals.map((r) => `  ${r.where}: ${r.field} ${r.message}`);
+  if (!result.diff) {
+    console.error(
+      `Import refused: ${result.refusals.length} problem(s) in ${what}; nothing was changed.\n` +
+        `${refusals.join("\n")}\nFix them, or pass --skip-invalid to import the other rows.`,
+    );
+    process.exitCode = 1;
+  } else {
+    if (refusals.length > 0) {
+      console.info(`Skipped (--skip-invalid):\n${refusals.join("\n")}`);
+    }
+    if (dryRun && changeCount(result.diff) > 0) console.info(detail(result.diff));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const db = database.kind === "postgres" ? "PostgreSQL" : "embedded";
+    console.info(
+      `${dryRun ? "Dry run of" : "Imported"} ${what} ${dryRun ? "against" : "into"} the ${db}` +
+        ` database in ${seconds} s: ${summary(result.diff)}` +
+        (dryRun ? "; nothing was changed." : "."),
+    );
+  }
+} catch (error) {
+  if (!(error instanceof FeedFormatError)) throw error;
+  console.error(`Import refused: ${error.message}; nothing was changed.`);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}
+
+function summary(diff: ImportDiff): string {
+  return (
+    `${diff.added.length} added, ${diff.changed.length} changed, ` +
+    `${diff.madeUnavailable.length} made unavailable, ${diff.unchanged} unchanged ` +
+    `(${changeCount(diff)} changes)`
+  );
+}
+
+function shown(value: unknown): string {
+  return value === null ? "(none)" : JSON.stringify(value);
+}
+
+/** The dry run's diff, a line per product. */
+function detail(diff: ImportDiff): string {
+  return [
+    ...diff.added.map((p) => `+ ${p.key}  ${p.name}  ${p.price.toFixed(2)}`),
+    ...diff.changed.map(
+      (p) =>
+        `~ ${p.key}  ${p.name}  ` +
+        p.changes.map((c) => `${c.field} ${shown(c.from)} -> ${shown(c.to)}`).join("; "),
+    ),
+    ...diff.madeUnavailable.map((p) => `- ${p.key}  ${p.name}  made unavailable`),
+  ].join("\n");
+}
+
+/**
+ * The embedded database has one process: importing into it while a server has it open would
+ * damage it. PGlite keeps postmaster.pid while it is open.
+ */
+async function refuseWhileServerRuns(dataDir: string) {
+  if (dataDir === "memory://") fail("DATA_DIR=memory:// holds no catalog to import into");
+  const pid = path.join(dataDir, "pglite", "postmaster.pid");
+  const inUse = await fs.access(pid).then(
+    () => true,
+    () => false,
+  );
+  if (inUse) {
+    fail(
+      `Import refused: ${path.join(dataDir, "pglite")} is in use (postmaster.pid): stop the server` +
+        " (or start and stop it once if it did not stop cleanly), then import again. On PostgreSQL" +
+        " (DATABASE_URL) the import runs while servers serve.",
+    );
+  }
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
