@@ -216,7 +216,7 @@ export async function buildApp(
       await api.register((scope) =>
         paymentRoutes(scope, { ...services.paymentDeps, timeZoneOf: services.profile.timeZoneOf }),
       );
-      await api.register((scope) => notificationRoutes(scope, { notices: services.notifications }));
+      await api.register((scope) => notificationRoutes(scope, services.notifications));
       await api.register((scope) =>
         pushRoutes(scope, { ...services.push, publicKey: services.vapidPublicKey }),
       );

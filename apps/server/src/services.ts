@@ -30,9 +30,10 @@ import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
 import { createLiveHub } from "./features/live/hub.ts";
 import {
-  createNotificationService,
-  createQuietHold,
+  createNoticeState,
+  quietHold,
   type Channel,
+  type NotificationDeps,
 } from "./features/notifications/index.ts";
 import type { SeriesDeps } from "./features/series/deps.ts";
 import { startNextSession, type SeriesStartJob } from "./features/series/service.ts";
@@ -110,10 +111,10 @@ export async function createServices(input: {
   const catalog = createCatalog(db, media);
   // Every push and mail the server sends on its own waits out its recipient's quiet hours: the
   // one rule, asked by the job queue before each runs (features/notifications/quiet-hours.ts).
-  const heldUntil = createQuietHold({ db, clock });
+  const heldUntil = (userId: string) => quietHold({ db, clock }, userId);
   // Mails the server sends on its own go on the durable job queue (features/mail/queue.ts).
   const mails = createMailQueue(input.jobs, app.log, heldUntil);
-  // The channels that reach people away from the app; the notification service calls deliver().
+  // The channels that reach people away from the app; notify() calls their deliver().
   const vapid = config.vapid ?? secrets.vapid;
   const push: PushDeps = { db, clock, serviceOrigins: config.pushServiceOrigins };
   const pushFetch = createPublicFetch({
@@ -143,7 +144,7 @@ export async function createServices(input: {
     currency: config.currency,
   });
   const channels = { push: pushChannel, email: emailChannel };
-  const notifications = createNotificationService({
+  const notifications: NotificationDeps = {
     db,
     clock,
     events,
@@ -151,7 +152,8 @@ export async function createServices(input: {
     track,
     // Tests may pass recording channels instead.
     channels: input.channels ?? channels,
-  });
+    state: createNoticeState(),
+  };
   // Sessions, their members, invites, links and settings: one deps object for the feature.
   const sessions: SessionDeps = {
     db,
