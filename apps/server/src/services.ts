@@ -23,9 +23,8 @@ import type { PaymentDeps } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
-import { createAccountService } from "./features/profile/account.ts";
 import { createPushChannel, type PushDeps } from "./features/push/index.ts";
-import { createProfileService } from "./features/profile/service.ts";
+import type { ProfileDeps } from "./features/profile/deps.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
 import { createLiveHub } from "./features/live/hub.ts";
@@ -171,21 +170,18 @@ export async function createServices(input: {
   // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
   linkCachesToBus(events, { reads: readCache, dropAuthSessions: auth.dropCachedSessions });
   invalidateReadsOnWrite(app, readCache, events, processCaches);
-  const profile = createProfileService({
+  // The profile, the time zone, the account's export and deletion: one deps object.
+  const profile: ProfileDeps = {
     db,
     clock,
     media,
-    onNameChanged: (userId) => auth.forgetSessions(userId),
-  });
-  const account = createAccountService({
-    db,
-    clock,
     events,
+    onNameChanged: (userId) => auth.forgetSessions(userId),
     signOutEverywhere: (userId) => {
       auth.forgetSessions(userId);
       auth.disconnect(userId);
     },
-  });
+  };
   const carts: CartDeps = {
     media,
     db,
@@ -248,7 +244,6 @@ export async function createServices(input: {
     sessions,
     readCache,
     profile,
-    account,
     carts,
     orderDeps,
     paymentDeps,
