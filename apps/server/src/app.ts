@@ -31,6 +31,7 @@ import { orderRoutes } from "./features/orders/routes.ts";
 import { paymentRoutes } from "./features/payments/index.ts";
 import { productRoutes } from "./features/products/routes.ts";
 import { profileRoutes } from "./features/profile/routes.ts";
+import { timeZoneOf } from "./features/profile/service.ts";
 import { pushRoutes } from "./features/push/index.ts";
 import { openEventBus } from "./features/live/open-bus.ts";
 import { endRefusedUpgrades, liveRoutes } from "./features/live/routes.ts";
@@ -184,7 +185,7 @@ export async function buildApp(
       );
       await api.register((scope) => liveRoutes(scope, services.live));
       await api.register(avatarRoutes);
-      await api.register(profileRoutes(services.profile, services.account));
+      await api.register((scope) => profileRoutes(scope, services.profile));
       await api.register((scope) =>
         authRoutes(scope, { ...auth, authRateLimit: config.authRateLimit }),
       );
@@ -207,12 +208,18 @@ export async function buildApp(
       await api.register((scope) => deadlineRoutes(scope, services.deadlines));
       await api.register((scope) => cartRoutes(scope, { ...services.carts, cache: readCache }));
       await api.register((scope) =>
-        orderRoutes(scope, { ...services.orderDeps, timeZoneOf: services.profile.timeZoneOf }),
+        orderRoutes(scope, {
+          ...services.orderDeps,
+          timeZoneOf: (userId) => timeZoneOf(services.profile, userId),
+        }),
       );
       await api.register((scope) =>
-        paymentRoutes(scope, { ...services.paymentDeps, timeZoneOf: services.profile.timeZoneOf }),
+        paymentRoutes(scope, {
+          ...services.paymentDeps,
+          timeZoneOf: (userId) => timeZoneOf(services.profile, userId),
+        }),
       );
-      await api.register((scope) => notificationRoutes(scope, { notices: services.notifications }));
+      await api.register((scope) => notificationRoutes(scope, services.notifications));
       await api.register((scope) =>
         pushRoutes(scope, { ...services.push, publicKey: services.vapidPublicKey }),
       );

@@ -30,17 +30,17 @@ import type { Jobs } from "./features/jobs/index.ts";
 import { createCatalog } from "./features/products/catalog.ts";
 import { reloadCatalogOnImport } from "./features/catalog/reload.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
-import { createAccountService } from "./features/profile/account.ts";
 import { createPushChannel, type PushDeps } from "./features/push/index.ts";
-import { createProfileService } from "./features/profile/service.ts";
+import type { ProfileDeps } from "./features/profile/deps.ts";
 import type { EventBus } from "./features/live/bus.ts";
 import { invalidateReadsOnWrite, linkCachesToBus } from "./features/live/caches.ts";
 import type { LiveDeps } from "./features/live/deps.ts";
 import { createLiveHub } from "./features/live/hub.ts";
 import {
-  createNotificationService,
-  createQuietHold,
+  createNoticeState,
+  quietHold,
   type Channel,
+  type NotificationDeps,
 } from "./features/notifications/index.ts";
 import type { SeriesDeps } from "./features/series/deps.ts";
 import { startNextSession, type SeriesStartJob } from "./features/series/service.ts";
@@ -121,10 +121,10 @@ export async function createServices(input: {
   reloadCatalogOnImport(events, catalog);
   // Every push and mail the server sends on its own waits out its recipient's quiet hours: the
   // one rule, asked by the job queue before each runs (features/notifications/quiet-hours.ts).
-  const heldUntil = createQuietHold({ db, clock });
+  const heldUntil = (userId: string) => quietHold({ db, clock }, userId);
   // Mails the server sends on its own go on the durable job queue (features/mail/queue.ts).
   const mails = createMailQueue(input.jobs, app.log, heldUntil);
-  // The channels that reach people away from the app; the notification service calls deliver().
+  // The channels that reach people away from the app; notify() calls their deliver().
   const vapid = config.vapid ?? secrets.vapid;
   const push: PushDeps = { db, clock, serviceOrigins: config.pushServiceOrigins };
   const pushFetch = createPublicFetch({
@@ -153,7 +153,7 @@ export async function createServices(input: {
     currency: config.currency,
   });
   const channels = { push: pushChannel, email: emailChannel };
-  const notifications = createNotificationService({
+  const notifications: NotificationDeps = {
     db,
     clock,
     events,
@@ -161,7 +161,8 @@ export async function createServices(input: {
     track,
     // Tests may pass recording channels instead.
     channels: input.channels ?? channels,
-  });
+    state: createNoticeState(),
+  };
   // Sessions, their members, invites, links and settings: one deps object for the feature.
   const sessions: SessionDeps = {
     db,
@@ -179,21 +180,18 @@ export async function createServices(input: {
   // Before the live hub subscribes: a socket told of a change must not refetch a stale answer.
   linkCachesToBus(events, { reads: readCache, authSessions: auth.sessionCache });
   invalidateReadsOnWrite(app, readCache, events, processCaches);
-  const profile = createProfileService({
+  // The profile, the time zone, the account's export and deletion: one deps object.
+  const profile: ProfileDeps = {
     db,
     clock,
     media,
-    onNameChanged: (userId) => forgetSessions(auth, userId),
-  });
-  const account = createAccountService({
-    db,
-    clock,
     events,
+    onNameChanged: (userId) => forgetSessions(auth, userId),
     signOutEverywhere: (userId) => {
       forgetSessions(auth, userId);
       disconnect(auth.events, userId);
     },
-  });
+  };
   const carts: CartDeps = {
     media,
     db,
@@ -257,7 +255,6 @@ export async function createServices(input: {
     sessions,
     readCache,
     profile,
-    account,
     carts,
     orderDeps,
     paymentDeps,

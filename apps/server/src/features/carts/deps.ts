@@ -2,7 +2,7 @@ import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../live/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
+import type { NotificationDeps } from "../notifications/index.ts";
 import type { SessionService } from "../sessions/index.ts";
 import type { CartWriteQueue } from "./write-queue.ts";
 
@@ -21,5 +21,5 @@ export interface CartDeps {
   /** The line writes' group-commit queue (write-queue.ts), created once. */
   writes: CartWriteQueue;
   /** Told of every committed change, so the session's other members hear of it. */
-  notices?: Pick<NotificationService, "cartChanged"> | undefined;
+  notices?: NotificationDeps | undefined;
 }

@@ -8,6 +8,7 @@ import { writeLineSetting, type SettingDeps } from "./line-setting.ts";
 import { cartChanged } from "./line-writes.ts";
 import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
+import { tellCartChange } from "../notifications/index.ts";
 
 /** Each id once; 400 otherwise, in the validation answer's shape. */
 function uniqueIds(userIds: string[]): string[] {
@@ -81,6 +82,6 @@ export async function setSharedWith(
       cartChanged(session.id, lockedCartId, session.version, marked),
   );
   const view = await accessCart(deps, { cartId }, user._id);
-  deps.notices?.cartChanged(view, user._id);
+  if (deps.notices) tellCartChange(deps.notices, view, user._id);
   return cartOf(view, user._id, deps.media, deps.clock.now());
 }

@@ -12,6 +12,7 @@ import { announceActivity } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
 import { cartOf } from "./view.ts";
 import type { WriteCall, WriteOp } from "./write-queue.ts";
+import { tellCartChange } from "../notifications/index.ts";
 
 /** What a line write needs of the cart deps. */
 type LineWriteDeps = Pick<CartDeps, "clock" | "events" | "media" | "writes" | "notices">;
@@ -133,7 +134,7 @@ async function write(
       deps.events.publish(p);
     }
     announceActivity(deps.events, session.id);
-    deps.notices?.cartChanged(view!, user._id);
+    if (deps.notices) tellCartChange(deps.notices, view!, user._id);
   }
   return cartOf(view!, user._id, deps.media, new Date(call.now));
 }

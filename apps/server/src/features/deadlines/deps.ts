@@ -5,7 +5,7 @@
 import type { User } from "@cartner/contract";
 import type { FastifyBaseLogger } from "fastify";
 import type { Jobs } from "../jobs/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
+import type { NotificationDeps } from "../notifications/index.ts";
 import type { SessionDeps, WriteContext } from "../sessions/index.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface DeadlineDeps extends Pick<SessionDeps, "db" | "clock" | "events
   jobs: Jobs;
   checkout: AutoCheckout;
   /** Reminds members (in the app, by push, by mail, as they chose). */
-  notices: Pick<NotificationService, "notify">;
+  notices: NotificationDeps;
   log: FastifyBaseLogger;
   /** The deployment's currency, for the reminders' amounts. */
   currency: string;

@@ -21,6 +21,7 @@ import { zonedInstant } from "../../lib/time.ts";
 import { splitOf, type CartView } from "../carts/index.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { DeadlineDeps } from "./deps.ts";
+import { notify } from "../notifications/index.ts";
 
 const MINUTE = 60_000;
 
@@ -181,7 +182,7 @@ export async function sendReminder(
   // Marked done since the reminder was due: nothing to remind them of.
   if (!membersNotDone(view).includes(job.userId)) return false;
   const share = splitOf(view).shares.find((s) => s.userId === job.userId)?.total ?? 0;
-  await notices.notify({
+  await notify(notices, {
     kind: "reminder",
     userIds: [job.userId],
     sessionId: job.sessionId,

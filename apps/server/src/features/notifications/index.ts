@@ -1,12 +1,11 @@
 /**
- * What other features use of notifications: the service (notify() and its after-the-answer form
- * `later()`), the channel seam push and email plug into, and the quiet hours rule.
+ * What other features use of notifications: the deps they hold (NotificationDeps), notify() and
+ * its after-the-answer form `later()`, the cart changes' `tellCartChange()`, the channel seam
+ * push and email plug into, and the quiet hours rule.
  */
-export {
-  createNotificationService,
-  type NotificationService,
-  type NotificationServiceDeps,
-} from "./service.ts";
+export { createNoticeState, type NoticeState, type NotificationDeps } from "./deps.ts";
+export { later, notify } from "./service.ts";
+export { tellCartChange, type CartChangeView } from "./feeds.ts";
 export type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
-export { createQuietHold, inQuietHours, quietHoursEnd, type QuietHold } from "./quiet-hours.ts";
+export { inQuietHours, quietHold, quietHoursEnd } from "./quiet-hours.ts";
 export { notificationRoutes } from "./routes.ts";

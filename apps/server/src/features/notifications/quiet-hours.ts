@@ -1,7 +1,7 @@
 /**
  * Quiet hours: the one rule that holds what reaches a person away from the app. Every push and
  * every mail the server sends on its own (checkout and order mails, notices, digests, reminders,
- * invites to an account) is a job whose recipient is known; the job queue asks `heldUntil()` before
+ * invites to an account) is a job whose recipient is known; the job queue asks `quietHold()` before
  * running it, and a job that falls in the recipient's quiet hours is put back until they end
  * (features/jobs `holdUntil`). Mails a person asked for that moment (sign-in and reset codes, the
  * notice of their own email change) are sent by the auth feature directly and never held.
@@ -70,15 +70,14 @@ export function quietHoursEnd(quiet: QuietHours | null, at: Date): Date | null {
  * them now, else null (send now). Read when the job runs, so quiet hours chosen after it was
  * queued, and a digest or retry that comes due inside them, hold too.
  */
-export function createQuietHold(deps: { db: Db; clock: Clock }) {
-  return async function heldUntil(userId: string): Promise<Date | null> {
-    const [row] = await deps.db
-      .select({ prefs: notificationPreferences.prefs })
-      .from(notificationPreferences)
-      .where(eq(notificationPreferences.userId, userId));
-    const quiet = (row?.prefs ?? DEFAULT_NOTIFICATION_PREFERENCES).quietHours;
-    return quietHoursEnd(quiet, deps.clock.now());
-  };
+export async function quietHold(
+  deps: { db: Db; clock: Clock },
+  userId: string,
+): Promise<Date | null> {
+  const [row] = await deps.db
+    .select({ prefs: notificationPreferences.prefs })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
+  const quiet = (row?.prefs ?? DEFAULT_NOTIFICATION_PREFERENCES).quietHours;
+  return quietHoursEnd(quiet, deps.clock.now());
 }
-
-export type QuietHold = ReturnType<typeof createQuietHold>;

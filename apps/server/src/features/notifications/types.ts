@@ -1,6 +1,6 @@
 /**
- * A notice's shapes: what notify() takes (NotifyInput) and what it hands a channel. Apart from the
- * service, so that the cart changes' notices (feeds.ts), which the service calls, can name them.
+ * A notice's shapes: what notify() takes (NotifyInput) and what it hands a channel. Apart from
+ * service.ts, so that the deps (deps.ts) name the channels without importing the functions.
  */
 import type { Notification, NotificationKind } from "@cartner/contract";
 

@@ -5,7 +5,7 @@ import type { Media } from "../../lib/media.ts";
 import type { Jobs } from "../jobs/index.ts";
 import type { EventBus } from "../live/index.ts";
 import type { Mailer, MailQueue } from "../mail/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
+import type { NotificationDeps } from "../notifications/index.ts";
 
 export interface OrderDeps {
   db: Db;
@@ -18,7 +18,7 @@ export interface OrderDeps {
   mails: MailQueue;
   mailer: Mailer;
   /** Tells the order's people of checkouts and payments. */
-  notices?: Pick<NotificationService, "later"> | undefined;
+  notices?: NotificationDeps | undefined;
   /** The deployment's currency (CURRENCY): the notices' and mails' amounts. */
   currency: string;
 }

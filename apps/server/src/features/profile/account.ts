@@ -1,7 +1,6 @@
 /**
- * Export and deletion of an account: the export holds everything the app keeps about the user;
- * deletion asks for the password and takes the person out while others' carts and orders still
- * add up.
+ * Deletion of an account (its export is export.ts): it asks for the password and takes the
+ * person out while others' carts and orders still add up.
  */
 import crypto from "node:crypto";
 import {
@@ -12,7 +11,7 @@ import {
   type User,
 } from "@cartner/contract";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../db/client.ts";
+import { executeRows, type Tx } from "../../db/client.ts";
 import {
   authSessions,
   cartLines,
@@ -33,13 +32,10 @@ import {
   sessions,
   users,
 } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword } from "../auth/index.ts";
 import { owingOf, pairsOfOrder, post, settlementOf, type Pair } from "../ledger/index.ts";
 import { sharesOf, unsettledShares } from "../orders/index.ts";
-import { exportAccount } from "./export.ts";
-import type { EventBus } from "../live/index.ts";
 import {
   endInTransaction,
   linesTakenEvents,
@@ -49,6 +45,7 @@ import {
   type SessionWrite,
   type Written,
 } from "../sessions/index.ts";
+import type { ProfileDeps } from "./deps.ts";
 
 /** What a deleted account is called wherever others still see it (their carts' lines). */
 export const DELETED_USER_NAME = "Deleted user";
@@ -200,130 +197,117 @@ async function leaveOtherSessions(
   }
 }
 
-export function createAccountService(deps: {
-  db: Db;
-  clock: Clock;
-  events: Pick<EventBus, "publish">;
-  /** Closes the user's live sockets and forgets their cached auth sessions. */
-  signOutEverywhere: (userId: string) => void;
-}) {
-  const { db, clock } = deps;
-
-  /** Everything the app holds about the user, as one JSON document (export.ts). */
-  const exportData = (user: User) => exportAccount(db, clock, user);
-
-  /** The shares the user still owes or is owed, as the deletion's 409 lists them. */
-  async function unsettled(userId: string): Promise<UnsettledShare[]> {
-    return (await unsettledShares(db, userId)).map((r) => ({
-      orderId: r.orderId,
-      number: orderNumber(r.number),
-      amount: fromCents(r.cents),
-      counterparty: { _id: r.otherId, name: r.otherName },
-    }));
-  }
-
-  /**
-   * Deletes the account: sessions they created and still run end (their carts stay as history
-   * for the others; hand one over first to keep it going), their lines leave every other cart not
-   * yet checked out, every membership and every invite to their address goes, the profile, codes,
-   * devices (signed in, and subscribed to Web Push), digests and stored answers go, and the user row keeps only an anonymous name so others' carts
-   * and orders still add up. Orders keep the names they were placed with; what they owe stays for
-   * the payee to settle, what others owe them is written off (nobody is left to confirm it). With
-   * unsettled shares (owed or owing) it is refused with the list unless `acknowledgeUnsettled`.
-   */
-  async function deleteAccount(
-    user: User,
-    body: { password: string; acknowledgeUnsettled?: boolean | undefined },
-  ): Promise<void> {
-    const [row] = await db.select().from(users).where(eq(users.id, user._id));
-    if (!row || !(await verifyPassword(row.passwordHash, body.password))) {
-      throw new AppError(403, ErrorCode.INVALID_CREDENTIALS, "Your password is incorrect.", {
-        fields: { password: "Your password is incorrect." },
-      });
-    }
-    if (!body.acknowledgeUnsettled) {
-      const shares = await unsettled(user._id);
-      if (shares.length > 0) {
-        throw new AppError(409, ErrorCode.UNSETTLED_SHARES, unsettledMessage(shares.length), {
-          details: { shares },
-        });
-      }
-    }
-    const now = clock.now();
-    const unusable = await hashPassword(crypto.randomBytes(32).toString("base64url"));
-    const memberOf = await db
-      .select({ sessionId: sessionMembers.sessionId, role: sessionMembers.role })
-      .from(sessionMembers)
-      .where(eq(sessionMembers.userId, user._id));
-    await writeSessionsTogether(db, deps, async (write, tx) => {
-      const own = await tx
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.creatorId, user._id), eq(sessions.status, "active")))
-        .orderBy(sessions.id);
-      for (const { id } of own) {
-        // Nobody is left to run it: it ends, its cart kept as history for the others.
-        await write({
-          sessionId: id,
-          userId: user._id,
-          action: null,
-          change: async ({ tx, now }) => {
-            await endInTransaction(tx, id, now);
-            return { result: null };
-          },
-          events: (_, row) => [toMembers("session.ended", row)],
-        });
-      }
-      // Before the rename: the entries name them as the others knew them.
-      const others = memberOf.filter((m) => !own.some((o) => o.id === m.sessionId));
-      await leaveOtherSessions(
-        tx,
-        write,
-        { id: user._id, name: row.name },
-        others.map((m) => m.sessionId),
-      );
-      await writeOffOwedToThem(tx, write, { id: user._id, name: row.name });
-      // The memberships of the sessions that ended above, and any made since they were read.
-      await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
-      // Every invite to the address, answered ones too: the next account on it must not see them.
-      await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
-      await tx.delete(profiles).where(eq(profiles.userId, user._id));
-      // Their bank details: the payees' shares they leave are settled without them.
-      await tx.delete(paymentDetails).where(eq(paymentDetails.userId, user._id));
-      await tx.delete(otpCodes).where(eq(otpCodes.userId, user._id));
-      await tx.delete(otpFailures).where(eq(otpFailures.userId, user._id));
-      await tx.delete(joinFailures).where(eq(joinFailures.userId, user._id));
-      await tx.delete(notifications).where(eq(notifications.userId, user._id));
-      await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, user._id));
-      // Stored answers to their keyed writes (profile, invites sent) are personal data too.
-      await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user._id));
-      // No device of theirs is notified again, and no digest waits for them.
-      await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, user._id));
-      await tx.delete(mailDigestItems).where(eq(mailDigestItems.userId, user._id));
-      await tx.delete(mailDigests).where(eq(mailDigests.userId, user._id));
-      await tx
-        .update(authSessions)
-        .set({ revokedAt: now, userAgent: "" })
-        .where(and(eq(authSessions.userId, user._id), isNull(authSessions.revokedAt)));
-      await tx
-        .update(users)
-        .set({
-          name: DELETED_USER_NAME,
-          // Unique and unusable: the address is free for a new account at once.
-          email: `deleted.${user._id}@invalid`,
-          passwordHash: unusable,
-          emailVerifiedAt: null,
-          otpSentAt: null,
-          resetOtpSentAt: null,
-          deletedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(users.id, user._id));
-    });
-    deps.signOutEverywhere(user._id);
-  }
-
-  return { exportData, deleteAccount };
+/** The shares the user still owes or is owed, as the deletion's 409 lists them. */
+export async function unsettled(
+  deps: Pick<ProfileDeps, "db">,
+  userId: string,
+): Promise<UnsettledShare[]> {
+  return (await unsettledShares(deps.db, userId)).map((r) => ({
+    orderId: r.orderId,
+    number: orderNumber(r.number),
+    amount: fromCents(r.cents),
+    counterparty: { _id: r.otherId, name: r.otherName },
+  }));
 }
 
-export type AccountService = ReturnType<typeof createAccountService>;
+/**
+ * Deletes the account: sessions they created and still run end (their carts stay as history
+ * for the others; hand one over first to keep it going), their lines leave every other cart not
+ * yet checked out, every membership and every invite to their address goes, the profile, codes,
+ * devices (signed in, and subscribed to Web Push), digests and stored answers go, and the user row keeps only an anonymous name so others' carts
+ * and orders still add up. Orders keep the names they were placed with; what they owe stays for
+ * the payee to settle, what others owe them is written off (nobody is left to confirm it). With
+ * unsettled shares (owed or owing) it is refused with the list unless `acknowledgeUnsettled`.
+ */
+export async function deleteAccount(
+  deps: ProfileDeps,
+  user: User,
+  body: { password: string; acknowledgeUnsettled?: boolean | undefined },
+): Promise<void> {
+  const [row] = await deps.db.select().from(users).where(eq(users.id, user._id));
+  if (!row || !(await verifyPassword(row.passwordHash, body.password))) {
+    throw new AppError(403, ErrorCode.INVALID_CREDENTIALS, "Your password is incorrect.", {
+      fields: { password: "Your password is incorrect." },
+    });
+  }
+  if (!body.acknowledgeUnsettled) {
+    const shares = await unsettled(deps, user._id);
+    if (shares.length > 0) {
+      throw new AppError(409, ErrorCode.UNSETTLED_SHARES, unsettledMessage(shares.length), {
+        details: { shares },
+      });
+    }
+  }
+  const now = deps.clock.now();
+  const unusable = await hashPassword(crypto.randomBytes(32).toString("base64url"));
+  const memberOf = await deps.db
+    .select({ sessionId: sessionMembers.sessionId, role: sessionMembers.role })
+    .from(sessionMembers)
+    .where(eq(sessionMembers.userId, user._id));
+  await writeSessionsTogether(deps.db, deps, async (write, tx) => {
+    const own = await tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.creatorId, user._id), eq(sessions.status, "active")))
+      .orderBy(sessions.id);
+    for (const { id } of own) {
+      // Nobody is left to run it: it ends, its cart kept as history for the others.
+      await write({
+        sessionId: id,
+        userId: user._id,
+        action: null,
+        change: async ({ tx, now }) => {
+          await endInTransaction(tx, id, now);
+          return { result: null };
+        },
+        events: (_, row) => [toMembers("session.ended", row)],
+      });
+    }
+    // Before the rename: the entries name them as the others knew them.
+    const others = memberOf.filter((m) => !own.some((o) => o.id === m.sessionId));
+    await leaveOtherSessions(
+      tx,
+      write,
+      { id: user._id, name: row.name },
+      others.map((m) => m.sessionId),
+    );
+    await writeOffOwedToThem(tx, write, { id: user._id, name: row.name });
+    // The memberships of the sessions that ended above, and any made since they were read.
+    await tx.delete(sessionMembers).where(eq(sessionMembers.userId, user._id));
+    // Every invite to the address, answered ones too: the next account on it must not see them.
+    await tx.delete(sessionInvites).where(eq(sessionInvites.email, row.email));
+    await tx.delete(profiles).where(eq(profiles.userId, user._id));
+    // Their bank details: the payees' shares they leave are settled without them.
+    await tx.delete(paymentDetails).where(eq(paymentDetails.userId, user._id));
+    await tx.delete(otpCodes).where(eq(otpCodes.userId, user._id));
+    await tx.delete(otpFailures).where(eq(otpFailures.userId, user._id));
+    await tx.delete(joinFailures).where(eq(joinFailures.userId, user._id));
+    await tx.delete(notifications).where(eq(notifications.userId, user._id));
+    await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, user._id));
+    // Stored answers to their keyed writes (profile, invites sent) are personal data too.
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user._id));
+    // No device of theirs is notified again, and no digest waits for them.
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, user._id));
+    await tx.delete(mailDigestItems).where(eq(mailDigestItems.userId, user._id));
+    await tx.delete(mailDigests).where(eq(mailDigests.userId, user._id));
+    await tx
+      .update(authSessions)
+      .set({ revokedAt: now, userAgent: "" })
+      .where(and(eq(authSessions.userId, user._id), isNull(authSessions.revokedAt)));
+    await tx
+      .update(users)
+      .set({
+        name: DELETED_USER_NAME,
+        // Unique and unusable: the address is free for a new account at once.
+        email: `deleted.${user._id}@invalid`,
+        passwordHash: unusable,
+        emailVerifiedAt: null,
+        otpSentAt: null,
+        resetOtpSentAt: null,
+        deletedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(users.id, user._id));
+  });
+  deps.signOutEverywhere(user._id);
+}

@@ -7,7 +7,7 @@
  */
 import { fromCents, orderNumber, type User } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows, type Db } from "../../db/client.ts";
+import { executeRows } from "../../db/client.ts";
 import { orderOf } from "../orders/index.ts";
 import {
   authSessions,
@@ -21,9 +21,11 @@ import {
   sessions,
   users,
 } from "../../db/schema.ts";
-import type { Clock } from "../../lib/clock.ts";
+import type { ProfileDeps } from "./deps.ts";
 
-export async function exportAccount(db: Db, clock: Clock, user: User) {
+/** Everything the app holds about the user, as one JSON document. */
+export async function exportAccount(deps: Pick<ProfileDeps, "db" | "clock">, user: User) {
+  const { db, clock } = deps;
   const [account] = await db
     .select({
       id: users.id,

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Mailer, MailQueue } from "../mail/index.ts";
-import type { NotificationService } from "../notifications/index.ts";
+import type { NotificationDeps } from "../notifications/index.ts";
 import type { EventBus } from "../live/index.ts";
 
 export interface SessionDeps {
@@ -26,7 +26,7 @@ export interface SessionDeps {
    * Tells creators of join requests, requesters of the answer, invitees of their invite, and a
    * removed member.
    */
-  notices?: Pick<NotificationService, "later"> | undefined;
+  notices?: NotificationDeps | undefined;
   /** Seals invite links' tokens for the creator's list (AES-256-GCM); only their hash is looked up. */
   linkKey: Buffer;
 }

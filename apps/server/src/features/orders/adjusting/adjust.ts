@@ -37,6 +37,7 @@ import {
 } from "../reading/view.ts";
 import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
 import { adjustmentNotice, disputeNotice } from "./notices.ts";
+import { later } from "../../notifications/index.ts";
 
 /** The payee records what the shop delivered and charged; the order re-splits. */
 export async function adjust(
@@ -51,7 +52,7 @@ export async function adjust(
   const order = viewOf((await loadOrder(deps.db, orderId))!);
   const money = (amount: number) => formatMoney(amount, deps.currency);
   const notice = adjustmentNotice(was, order, actor.user, money);
-  if (notice) deps.notices?.later(notice);
+  if (notice && deps.notices) later(deps.notices, notice);
   return order;
 }
 
@@ -66,7 +67,7 @@ export async function dispute(
   const order = await access(deps, orderId, user._id, "order.dispute");
   await disputeAdjustment(deps, order, user, adjustmentId, comment);
   const built = viewOf((await loadOrder(deps.db, orderId))!);
-  deps.notices?.later(disputeNotice(built, user, comment));
+  if (deps.notices) later(deps.notices, disputeNotice(built, user, comment));
   return built;
 }
 

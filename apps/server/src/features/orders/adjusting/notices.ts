@@ -3,7 +3,7 @@
  * disputed.
  */
 import type { Order, User } from "@cartner/contract";
-import type { NotificationService } from "../../notifications/index.ts";
+import type { NotifyInput } from "../../notifications/index.ts";
 
 /** What each member whose share an adjustment moved hears (null when no share moved). */
 export function adjustmentNotice(
@@ -11,7 +11,7 @@ export function adjustmentNotice(
   order: Order,
   actor: Pick<User, "_id" | "name">,
   money: (amount: number) => string,
-): Parameters<NotificationService["later"]>[0] | null {
+): NotifyInput | null {
   const moved = order.split.filter(
     (s) =>
       s.userId !== order.payee._id &&
@@ -35,11 +35,7 @@ export function adjustmentNotice(
 }
 
 /** What the payee hears when a member disputes an adjustment. */
-export function disputeNotice(
-  order: Order,
-  actor: User,
-  comment: string,
-): Parameters<NotificationService["later"]>[0] {
+export function disputeNotice(order: Order, actor: User, comment: string): NotifyInput {
   return {
     kind: "payment",
     userIds: [order.payee._id],

@@ -24,6 +24,7 @@ import type { OrderDeps } from "../deps.ts";
 import { sharesOf } from "../reading/view.ts";
 import { peopleOf } from "../rows.ts";
 import { flowOf, flowTotal, openBetween, openParts, type OpenPart } from "./open-parts.ts";
+import { later } from "../../notifications/index.ts";
 
 /**
  * The caller's part towards `to`: "sharer" when the caller owes on balance (and so pays),
@@ -49,14 +50,15 @@ export async function recordTransfer(
   );
   const count = settled.length;
   const money = (amount: number) => formatMoney(amount, deps.currency);
-  deps.notices?.later({
-    kind: "payment",
-    userIds: [body.to],
-    actorId: user._id,
-    title: `${user.name} paid you`,
-    body: `${user.name} recorded a transfer of ${money(body.amount)} to you, settling ${count} ${count === 1 ? "order" : "orders"}`,
-    url: "/balances",
-  });
+  if (deps.notices)
+    later(deps.notices, {
+      kind: "payment",
+      userIds: [body.to],
+      actorId: user._id,
+      title: `${user.name} paid you`,
+      body: `${user.name} recorded a transfer of ${money(body.amount)} to you, settling ${count} ${count === 1 ? "order" : "orders"}`,
+      url: "/balances",
+    });
   return settled;
 }
 

@@ -8,6 +8,7 @@ import type { OrderDeps } from "../deps.ts";
 import { loadOrder, viewOf, type LoadedOrder } from "../reading/view.ts";
 import { checkoutNoticeBody } from "./notice.ts";
 import { placeOrder, type CheckoutOptions } from "./place-order.ts";
+import { later } from "../../notifications/index.ts";
 
 /**
  * The creator checks out (place-order.ts), by hand or at the deadline (`options`). Each sharer's
@@ -39,14 +40,15 @@ function noticeCheckout(
   placed: LoadedOrder,
 ) {
   const money = (amount: number) => formatMoney(amount, deps.currency);
-  deps.notices?.later({
-    kind: "checkout",
-    userIds: [...order.split.map((s) => s.userId), order.payee._id],
-    actorId,
-    sessionId: order.sessionId,
-    orderId: order._id,
-    title: `${order.sessionName} was checked out`,
-    body: checkoutNoticeBody(order, placed, money),
-    url: `/orders/${order._id}`,
-  });
+  if (deps.notices)
+    later(deps.notices, {
+      kind: "checkout",
+      userIds: [...order.split.map((s) => s.userId), order.payee._id],
+      actorId,
+      sessionId: order.sessionId,
+      orderId: order._id,
+      title: `${order.sessionName} was checked out`,
+      body: checkoutNoticeBody(order, placed, money),
+      url: `/orders/${order._id}`,
+    });
 }

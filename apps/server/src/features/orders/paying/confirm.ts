@@ -13,6 +13,7 @@ import { loadOrder, viewOf } from "../reading/view.ts";
 import type { OrderRow, ShareRow } from "../rows.ts";
 import { settledNotice } from "./notices.ts";
 import { orderUpdated, postedCents } from "./posting.ts";
+import { later } from "../../notifications/index.ts";
 
 /**
  * A creditor (the payee, or another payer) settles what a member owes them: confirmed, paid in
@@ -41,7 +42,8 @@ export async function confirm(
   const built = viewOf((await loadOrder(deps.db, orderId))!);
   if (settled > 0) {
     const money = (amount: number) => formatMoney(amount, deps.currency);
-    deps.notices?.later(settledNotice(built, actor.user, memberId, how, settled, money));
+    if (deps.notices)
+      later(deps.notices, settledNotice(built, actor.user, memberId, how, settled, money));
   }
   return built;
 }

@@ -9,6 +9,7 @@ import { loadOrder, payersFor, payersOf, viewOf } from "../reading/view.ts";
 import type { OrderRow, ShareRow } from "../rows.ts";
 import { paidNotice } from "./notices.ts";
 import { orderUpdated, postedCents } from "./posting.ts";
+import { later } from "../../notifications/index.ts";
 
 /**
  * "I've paid": a claim to each payer the caller owes; already claimed or settled: 200, nothing
@@ -20,7 +21,7 @@ export async function markPaid(deps: OrderDeps, orderId: string, actor: Actor): 
   const order = viewOf((await loadOrder(deps.db, orderId))!);
   const money = (amount: number) => formatMoney(amount, deps.currency);
   const notice = claimed > 0 ? paidNotice(order, userId, money) : null;
-  if (notice) deps.notices?.later(notice);
+  if (notice && deps.notices) later(deps.notices, notice);
   return order;
 }
 

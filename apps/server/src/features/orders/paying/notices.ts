@@ -1,8 +1,6 @@
 /** What the people of an order hear when money is said paid or settled on it (mark-paid.ts). */
 import { fromCents, type Order, type SettlementKind, type User } from "@cartner/contract";
-import type { NotificationService } from "../../notifications/index.ts";
-
-type Notice = Parameters<NotificationService["later"]>[0];
+import type { NotifyInput as Notice } from "../../notifications/index.ts";
 
 /** "I've paid": each payer the member owes hears what was said paid to them. */
 export function paidNotice(

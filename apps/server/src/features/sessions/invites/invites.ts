@@ -11,6 +11,7 @@ import { inviteMail } from "./invite-mail.ts";
 import type { SessionDeps } from "../deps.ts";
 import { accessByCode } from "../lifecycle/access.ts";
 import { toMembers, writeSession } from "../lifecycle/write.ts";
+import { later } from "../../notifications/index.ts";
 
 /**
  * Invites someone by email, or by name when exactly one account has it: the invite waits for
@@ -74,14 +75,15 @@ export async function sendInvite(
       users: [invitee.id],
     });
     // Not a member yet: the invite is theirs to answer on the sessions page.
-    deps.notices?.later({
-      kind: "membership",
-      userIds: [invitee.id],
-      actorId: user._id,
-      title: "You're invited",
-      body: `${user.name} invited you to ${session.name} as a ${role}`,
-      url: "/sessions",
-    });
+    if (deps.notices)
+      later(deps.notices, {
+        kind: "membership",
+        userIds: [invitee.id],
+        actorId: user._id,
+        title: "You're invited",
+        body: `${user.name} invited you to ${session.name} as a ${role}`,
+        url: "/sessions",
+      });
   }
   // The same answer whether or not the email has an account: it reveals nothing.
   return { message: `Invite sent to ${emailOrUsername}` };

@@ -12,6 +12,7 @@ import { sameSecret } from "../codes.ts";
 import type { SessionDeps } from "../deps.ts";
 import { accessByCode } from "../lifecycle/access.ts";
 import { toMembers, writeSession, type TypedEntry } from "../lifecycle/write.ts";
+import { later } from "../../notifications/index.ts";
 
 const JOIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_JOIN_FAILURES_PER_USER = 10;
@@ -120,15 +121,16 @@ export async function joinByCode(
     ],
   });
   const requester = await nameOf(deps, userId);
-  deps.notices?.later({
-    kind: "membership",
-    userIds: [session.creatorId],
-    actorId: userId,
-    sessionId: session.id,
-    title: "New join request",
-    body: `${requester} asked to join ${session.name}`,
-    url: `/session/${session.id}`,
-  });
+  if (deps.notices)
+    later(deps.notices, {
+      kind: "membership",
+      userIds: [session.creatorId],
+      actorId: userId,
+      sessionId: session.id,
+      title: "New join request",
+      body: `${requester} asked to join ${session.name}`,
+      url: `/session/${session.id}`,
+    });
   return { message: "Join request sent", sessionId: session.id };
 }
 
@@ -251,25 +253,27 @@ export async function decide(
   });
   // Approved: a member now, told as one. Declined: no longer in the session, told once.
   const creator = await nameOf(deps, userId);
-  deps.notices?.later(
-    approve
-      ? {
-          kind: "membership",
-          userIds: [targetId!],
-          actorId: userId,
-          sessionId: session.id,
-          title: "You're in",
-          body: `${creator} let you into ${session.name}`,
-          url: `/session/${session.id}`,
-        }
-      : {
-          kind: "membership",
-          userIds: [targetId!],
-          actorId: userId,
-          title: "Join request declined",
-          body: `${creator} declined your request to join ${session.name}`,
-          url: "/sessions",
-        },
-  );
+  if (deps.notices)
+    later(
+      deps.notices,
+      approve
+        ? {
+            kind: "membership",
+            userIds: [targetId!],
+            actorId: userId,
+            sessionId: session.id,
+            title: "You're in",
+            body: `${creator} let you into ${session.name}`,
+            url: `/session/${session.id}`,
+          }
+        : {
+            kind: "membership",
+            userIds: [targetId!],
+            actorId: userId,
+            title: "Join request declined",
+            body: `${creator} declined your request to join ${session.name}`,
+            url: "/sessions",
+          },
+    );
   return { message: approve ? "Join request approved" : "Join request rejected" };
 }

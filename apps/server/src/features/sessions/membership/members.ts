@@ -13,6 +13,7 @@ import { linesTakenEvents, takeLinesOf } from "./leaving-lines.ts";
 import type { SessionDeps } from "../deps.ts";
 import { sessionView } from "../lifecycle/view.ts";
 import { toMembers, writeSession } from "../lifecycle/write.ts";
+import { later } from "../../notifications/index.ts";
 
 async function nameOf(tx: Tx, userId: string): Promise<string> {
   const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
@@ -68,14 +69,15 @@ export async function removeMember(
   });
   const [actor] = await db.select({ name: users.name }).from(users).where(eq(users.id, actorId));
   // No session named: they are no longer in it, and this one notice is all they hear.
-  deps.notices?.later({
-    kind: "membership",
-    userIds: [targetId],
-    actorId,
-    title: `Removed from ${session.name}`,
-    body: `${actor?.name ?? "The creator"} removed you from ${session.name}`,
-    url: "/sessions",
-  });
+  if (deps.notices)
+    later(deps.notices, {
+      kind: "membership",
+      userIds: [targetId],
+      actorId,
+      title: `Removed from ${session.name}`,
+      body: `${actor?.name ?? "The creator"} removed you from ${session.name}`,
+      url: "/sessions",
+    });
   return sessionView(deps, session, actorId);
 }
 
