@@ -44,7 +44,7 @@ import {
 } from "./features/notifications/index.ts";
 import type { SeriesDeps } from "./features/series/deps.ts";
 import { startNextSession, type SeriesStartJob } from "./features/series/service.ts";
-import { endSession, memberIds, type SessionDeps } from "./features/sessions/index.ts";
+import { memberIds, type SessionDeps } from "./features/sessions/index.ts";
 import { handleInviteMails } from "./features/sessions/invites/invites.ts";
 import type { Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
@@ -197,8 +197,6 @@ export async function createServices(input: {
     db,
     rows: database.rows,
     clock,
-    // Deleting a cart ends its session.
-    sessions: { end: (sessionId, userId) => endSession(sessions, sessionId, userId) },
     events,
     writes: createCartWriteQueue({
       rows: database.rows,

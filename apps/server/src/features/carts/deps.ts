@@ -3,7 +3,6 @@ import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { EventBus } from "../live/index.ts";
 import type { NotificationDeps } from "../notifications/index.ts";
-import type { SessionService } from "../sessions/index.ts";
 import type { CartWriteQueue } from "./write-queue.ts";
 
 /** What the cart functions need, built once in src/services.ts. */
@@ -13,8 +12,6 @@ export interface CartDeps {
   /** Every cart read and line write is one statement (decision 004). */
   rows: Database["rows"];
   clock: Clock;
-  /** Deleting a cart ends its session. */
-  sessions: Pick<SessionService, "end">;
   /** Told of every committed cart change (never of a refused one). */
   events: Pick<EventBus, "publish">;
   media: Media;

@@ -1,4 +1,5 @@
 import type { User } from "@cartner/contract";
+import { endSession } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
 import { accessCart } from "./reads.ts";
 
@@ -11,11 +12,11 @@ import { accessCart } from "./reads.ts";
 
 /** Deleting a cart ends its session: the cart is kept as history (a session's history is never deleted). */
 export async function deleteCart(
-  deps: Pick<CartDeps, "rows" | "sessions">,
+  deps: Pick<CartDeps, "rows" | "db" | "clock" | "events">,
   cartId: string,
   user: User,
 ): Promise<{ message: string }> {
   const { session } = await accessCart(deps, { cartId }, user._id, "cart.delete");
-  await deps.sessions.end(session.id, user._id);
+  await endSession(deps, session.id, user._id);
   return { message: "Cart deleted; the session has ended." };
 }

@@ -21,11 +21,3 @@ export {
   type WriteContext,
   type Written,
 } from "./lifecycle/write.ts";
-
-/**
- * What carts call today to end a session when a cart is deleted; src/services.ts binds it to
- * endSession(). It goes once carts call endSession() by name.
- */
-export interface SessionService {
-  end(sessionId: string, userId: string): Promise<{ message: string; sessionId: string }>;
-}
