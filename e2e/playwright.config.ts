@@ -74,7 +74,8 @@ export default defineConfig({
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], channel: undefined },
-      testIgnore: /responsive\.spec\.ts/,
+      // The 360 px layouts, and the copy and layout of a 390 px phone, are not desktop journeys.
+      testIgnore: [/responsive\.spec\.ts/, /phone-copy\.spec\.ts/],
     },
     {
       // The journeys a group walks through on a phone too (tagged "@phone" in their titles), at the

@@ -37,7 +37,6 @@ const headerControls = (page: Page) => [
 test("on a phone: a waiting request on My Cart, toasts off the header, (you) in full, an automatic checkout, blocked notifications @phone", async ({
   browser,
 }) => {
-  test.skip(test.info().project.name !== "phone", "the copy and layout of a 390 px phone");
   // A long name, so the split's row is as tight as it gets. No motion: boxes are read at rest.
   const [ann, ben] = await Promise.all([
     person(browser, "Ann", { reducedMotion: "reduce" }),
