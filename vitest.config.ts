@@ -47,10 +47,16 @@ export default defineConfig(async () => {
           [
             "test/process/two-instances.test.ts",
             "test/api/postgres-crowd.test.ts",
+            "test/api/order-locks.test.ts",
             "test/api/deadlines-two-instances.test.ts",
             "test/api/drain-two-instances.test.ts",
+            "test/api/catalog-two-instances.test.ts",
+            "test/api/stock-two-instances.test.ts",
+            "test/api/look-two-instances.test.ts",
             // The embedded database's live bus is in-process: it has no connection to lose.
             "test/api/health-bus.test.ts",
+            // An import into the embedded database waits for the server to stop.
+            "test/api/catalog-refresh-postgres.test.ts",
           ],
         ),
         ...(postgresUrl

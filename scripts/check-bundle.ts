@@ -5,7 +5,7 @@
  *   browser must download before the landing page is interactive), at most 100 KB gzip
  *   (docs/decisions/013-first-load.md has what each library costs).
  * - No single JavaScript chunk over 500 kB (minified, before compression).
- * - No zod in what `/` and `/login` (the entry) and `/products` load first: it is about 22 KB
+ * - No zod in what `/` and `/login` (the entry), `/products` and `/orders/:id` load first: it is about 22 KB
  *   compressed and builds its schemas when it starts. Forms on those pages check their input with
  *   light functions; the server validates with the schemas. (Its internals all use the `_zod`
  *   property, which minification keeps, so a chunk holding zod contains that string.)
@@ -104,13 +104,30 @@ for (const chunk of chunks.filter((c) => c.bytes > CHUNK_BUDGET)) {
   );
 }
 
-/** Lazily loaded pages (and the manifest keys of their chunks) that must load without zod too. */
-const ZOD_FREE_PAGES = [{ route: "/products", key: "src/features/products/ProductsPage.tsx" }];
+/**
+ * Lazily loaded pages (and the manifest keys of their chunks) that must load without zod too,
+ * with the signed-in layout's chunk (the live connection, the session bar), which every signed-in
+ * page loads alongside.
+ */
+const ZOD_FREE_PAGES = [
+  { route: "/products", key: "src/features/products/ProductsPage.tsx" },
+  { route: "/orders/:id", key: "src/features/orders/OrderPage.tsx" },
+];
+const SIGNED_IN_LAYOUT = "src/app/signed-in.tsx";
 const zodFreeLoads = [
   { page: "/ and /login (the entry)", chunks: initialChunks() },
   ...ZOD_FREE_PAGES.map(({ route, key }) => {
-    if (!manifest[key]) throw new Error(`check-bundle: ${key} is not in the Vite manifest`);
-    return { page: route, chunks: [...initialChunks(), ...withStaticImports(key)] };
+    for (const needed of [key, SIGNED_IN_LAYOUT]) {
+      if (!manifest[needed]) throw new Error(`check-bundle: ${needed} is not in the Vite manifest`);
+    }
+    return {
+      page: route,
+      chunks: [
+        ...initialChunks(),
+        ...withStaticImports(SIGNED_IN_LAYOUT),
+        ...withStaticImports(key),
+      ],
+    };
   }),
 ];
 const zodFailuresBefore = failures.length;

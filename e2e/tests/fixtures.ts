@@ -177,7 +177,9 @@ export interface SharedSession {
 
 /**
  * Set up through the API: `creator`'s Friends session named `sessionName`; each of `members` joins
- * by code and passcode and the creator approves them.
+ * by code and passcode and the creator approves them. Its fees are split in proportion (the
+ * Friends preset splits them equally): the journeys' figures are written for by adder, fees in
+ * proportion.
  */
 export async function sharedSession(
   creator: { page: Page; token: string },
@@ -190,6 +192,7 @@ export async function sharedSession(
     sessionType: "Friends",
     participants,
     passcode,
+    fees: "proportional",
   });
   for (const member of members) {
     await apiCall(member, "POST", "/api/sessions/join/code", {

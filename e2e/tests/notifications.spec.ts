@@ -42,6 +42,11 @@ test("Ben allows notifications; a change by another member rings the bell, links
   }, device);
   await ben.page.goto("/notifications");
   const thisDevice = ben.page.getByRole("region", { name: "Notifications on this device" });
+  // Subscribing waits for the service worker, which first stores the app for offline use: on a
+  // busy machine that alone can take longer than an assertion waits.
+  await ben.page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
   await thisDevice.getByRole("button", { name: "Turn on" }).click();
   await expect(thisDevice.getByText("On for this device")).toBeVisible();
   const exported = await apiCall<{ pushDevices: { endpoint: string }[] }>(

@@ -14,7 +14,8 @@ import {
 /**
  * A member in a shop with no signal. Changes made offline queue (in IndexedDB, each with
  * its Idempotency-Key), survive a reload, and reach the others once, in order, when the
- * connection is back; one the server refuses on replay says why.
+ * connection is back; one the server refuses on replay says why. Adding something not in the
+ * catalog and a line's note queue the same way.
  */
 
 const OFFLINE_MESSAGE = "Offline – reconnecting…";
@@ -23,8 +24,9 @@ const WAITING = "Pending: waiting for connection";
 interface CartLine {
   _id: string;
   quantity: number;
-  productId: { _id: string };
+  productId: { _id: string | null; name: string };
   addedBy: { _id: string };
+  note: string | null;
 }
 
 const person = (browser: Parameters<typeof signedInPerson>[0], name: string) =>
@@ -101,17 +103,31 @@ test("changes made offline survive a reload and reach the others once, in order;
     .getByRole("button", { name: `Increase quantity of ${milk!.name}` })
     .click();
   await expect(lineOf(page, sessionName, milk!.name).getByText(WAITING)).toBeVisible();
+  // Something not in the catalog, and a note on his milk, queue behind them.
+  const benCart = cartOf(page, sessionName);
+  await benCart.getByRole("button", { name: "Add something not in the list" }).click();
+  const freeForm = benCart.getByRole("form", { name: "Add something not in the list" });
+  await freeForm.getByLabel("Name").fill("Birthday candles");
+  await freeForm.getByLabel(/Estimated price each/).fill("2.50");
+  await freeForm.getByRole("button", { name: "Add to cart" }).click();
+  await expect(lineOf(page, sessionName, "Birthday candles").getByText(WAITING)).toBeVisible();
+  await benCart.getByRole("button", { name: `Note and substitute: ${milk!.name}` }).click();
+  const noteForm = benCart.getByRole("form", { name: `Note and substitute for ${milk!.name}` });
+  await noteForm.getByLabel("Note for the shopper").fill("oat if no whole");
+  await noteForm.getByRole("button", { name: "Save" }).click();
+  await expect(lineOf(page, sessionName, milk!.name)).toContainText("Note: oat if no whole");
 
   // A reload while still offline keeps every pending change.
   await page.waitForTimeout(500);
   await page.reload();
-  for (const product of [milk!, eggs!, tea!]) {
-    await expect(lineOf(page, sessionName, product.name).getByText(WAITING)).toBeVisible();
+  for (const name of [milk!.name, eggs!.name, tea!.name, "Birthday candles"]) {
+    await expect(lineOf(page, sessionName, name).getByText(WAITING)).toBeVisible();
   }
   await expect(lineOf(page, sessionName, milk!.name).getByText("2", { exact: true })).toBeVisible();
+  await expect(lineOf(page, sessionName, milk!.name)).toContainText("Note: oat if no whole");
   // The shares and the totals beside them (cart total, order summary) include the changes
-  // waiting, say so, and add up.
-  await expect(cartOf(page, sessionName).getByText("Includes 3 changes not yet sent.")).toHaveCount(
+  // waiting, say so, and add up (a note moves no figure).
+  await expect(cartOf(page, sessionName).getByText("Includes 4 changes not yet sent.")).toHaveCount(
     3,
   );
   expect(sum(await runningTotals(page, sessionName))).toBe(
@@ -126,21 +142,27 @@ test("changes made offline survive a reload and reach the others once, in order;
   await expect(annLine(eggs!)).toBeVisible();
   await expect(annLine(tea!)).toBeVisible();
   await expect(annLine(milk!).getByText("2", { exact: true })).toBeVisible();
+  await expect(lineOf(ann.page, sessionName, "Birthday candles")).toBeVisible();
+  await expect(annLine(milk!)).toContainText("Note: oat if no whole");
   const { cart } = await apiCall<{ cart: { products: CartLine[] } }>(
     ann,
     "GET",
     `/api/sessions/${session._id}/cart`,
   );
   const quantities = Object.fromEntries(
-    cart.products.map((line) => [line.productId._id, line.quantity]),
+    cart.products.map((line) => [line.productId._id ?? line.productId.name, line.quantity]),
   );
-  expect(quantities).toEqual({ [milk!._id]: 2, [eggs!._id]: 1, [tea!._id]: 1 });
+  expect(quantities).toEqual({
+    [milk!._id]: 2,
+    [eggs!._id]: 1,
+    [tea!._id]: 1,
+    "Birthday candles": 1,
+  });
+  expect(cart.products.find((l) => l.productId._id === milk!._id)!.note).toBe("oat if no whole");
   // The activity log has each change once, in the order Ben made them.
-  const { events } = await apiCall<{ events: Array<{ type: string; productId?: string }> }>(
-    ann,
-    "GET",
-    `/api/sessions/${session._id}/activity?limit=200`,
-  );
+  const { events } = await apiCall<{
+    events: Array<{ type: string; productId?: string | null }>;
+  }>(ann, "GET", `/api/sessions/${session._id}/activity?limit=200`);
   expect(
     events.filter((e) => e.type.startsWith("item.")).map((e) => [e.type, e.productId]),
   ).toEqual([
@@ -148,6 +170,8 @@ test("changes made offline survive a reload and reach the others once, in order;
     ["item.added", eggs!._id],
     ["item.added", tea!._id],
     ["item.quantity", milk!._id],
+    ["item.added", null],
+    ["item.edited", milk!._id],
   ]);
 
   // Offline again, Ben raises his tea; meanwhile Ann, the creator, removes that line. On

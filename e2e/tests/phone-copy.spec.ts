@@ -98,6 +98,8 @@ test("on a phone: a waiting request on My Cart, toasts off the header, (you) in 
     .filter({ hasText: "(you)" });
   await expect(mine.getByText("Share changed")).toBeVisible();
   const you = mine.getByText("(you)");
+  // Below the lines (and what the cart offers to add), the totals may start below the fold.
+  await you.scrollIntoViewIfNeeded();
   await expect(you).toBeInViewport({ ratio: 1 });
   expect(await clipped(you), "(you) is cut off").toBe(false);
 

@@ -67,6 +67,74 @@ export async function signUp(origin: string) {
   );
 }
 
+/** An API call as a signed-in user; throws with the answer when it is not a 2xx. */
+async function apiAs<T>(
+  origin: string,
+  token: string,
+  method: "GET" | "POST",
+  route: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${origin}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * An order `member` has a share of and still has to pay, built through the API as people would:
+ * a second new user opens a Friends session, `member` joins it by code and is approved, each adds
+ * products (three and two), and the creator checks out (the creator is the payee). Answers the
+ * order's id, for /orders/:id.
+ */
+export async function placeOrder(origin: string, member: { token: string; user: { _id: string } }) {
+  const creator = await signUp(origin);
+  const passcode = "sesame-42";
+  const { session } = await apiAs<{
+    session: { _id: string; sessionCode: string; cartId: string };
+  }>(origin, creator.token, "POST", "/api/sessions", {
+    sessionName: "Weekend groceries",
+    sessionType: "Friends",
+    participants: "2",
+    passcode,
+  });
+  await apiAs(origin, member.token, "POST", "/api/sessions/join/code", {
+    sessionCode: session.sessionCode,
+    passcode,
+  });
+  await apiAs(origin, creator.token, "POST", `/api/sessions/approve/${session.sessionCode}`, {
+    userId: member.user._id,
+  });
+  const { products } = await apiAs<{ products: Array<{ _id: string; stock: number }> }>(
+    origin,
+    member.token,
+    "GET",
+    "/api/products",
+  );
+  const inStock = products.filter((product) => product.stock >= 10);
+  if (inStock.length < 5) throw new Error("placeOrder: fewer than 5 products in stock");
+  for (const [index, product] of inStock.slice(0, 5).entries()) {
+    const who = index < 3 ? member : creator;
+    await apiAs(origin, who.token, "POST", `/api/carts/${session.cartId}/product`, {
+      productId: product._id,
+      quantity: 1 + (index % 2),
+    });
+  }
+  const { order } = await apiAs<{ order: { _id: string } }>(
+    origin,
+    creator.token,
+    "POST",
+    `/api/sessions/${session._id}/checkout`,
+  );
+  return order._id;
+}
+
 /**
  * Our own production server on a fresh DATA_DIR; `stop` ends it and removes the data. The port is
  * the environment variable `portEnv` when set, else a free one in `range`.

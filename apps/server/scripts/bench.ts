@@ -7,6 +7,8 @@
  * BENCH_INSTANCES=2 runs the PostgreSQL part with two instances on that database and adds writes
  * on 50 carts through one instance and through both. BENCH_INSTANCE_CPU=0.4 caps each server
  * instance at that many cores (a cgroup quota; root), as if each ran on a host of its own.
+ * Search at 50,000 products runs on a server of its own per database, after importing a generated
+ * feed of that size (bench-search.ts); BENCH_ONLY=50,000 runs only it.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -24,8 +26,10 @@ import {
   steadyWrites,
   type Requests,
 } from "./bench-load.ts";
+import { browsePaths, cpuMs, importFixture, searchPaths, SEARCH_ROWS } from "./bench-search.ts";
 import {
   benchOrders,
+  rssMb,
   signUp,
   benchNodeArgs,
   capCpu,
@@ -40,12 +44,92 @@ interface Row {
   route: string;
   rps: number;
   p50: number;
+  p95: number;
   p99: number;
   /** The bare route's req/s just before; none for steady rates (a fixed rate has no ratio). */
   bareRps?: number;
   failed: number;
   /** Requests not answered within 10 s (autocannon's limit, and steadyWrites'). */
   timeouts: number;
+}
+
+const wanted = (name: string) => {
+  const only = loadBenchEnv().BENCH_ONLY;
+  return !only || name.includes(only);
+};
+
+const SEARCH_ROUTE = `GET /api/products?q= (${SEARCH_ROWS.toLocaleString("en")} products, ${searchPaths().length.toLocaleString("en")} different searches)`;
+const BROWSE_ROUTE = `GET /api/products?category=&minPrice=&sort= (${SEARCH_ROWS.toLocaleString("en")} products, no words)`;
+/** What the search runs measured besides latency, printed under the table. */
+const searchNotes: string[] = [];
+
+/**
+ * Search at 50,000 products: the feed imported into a database of its own before its server
+ * starts, then the first catalog read (the server loads the catalog and its index), the server's
+ * memory, and searches and browsing with many different queries, each next to the bare route.
+ */
+async function benchSearch(database: string, env: Record<string, string>): Promise<Row[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-search-"));
+  const bare = start("bare-server.ts", ["3198"]);
+  let server: ServerProcess | undefined;
+  try {
+    const own = { ...env, DATA_DIR: dir };
+    const importSeconds = await importFixture(dir, own, loadConfig().currency);
+    server = await startServer({
+      port: 3196,
+      env: own,
+      inheritEnv: true,
+      output: "show",
+      nodeArgs: benchNodeArgs(),
+    });
+    await waitFor("http://127.0.0.1:3198/bare", bare);
+    const base = server.url;
+    const { token } = await signUp(base);
+    const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
+    const rssBefore = await rssMb(server.child.pid!);
+    const loadStarted = performance.now();
+    const first = await fetch(`${base}/api/products?limit=1`, { headers: auth });
+    const { total } = (await first.json()) as { total: number };
+    const loadMs = performance.now() - loadStarted;
+    const rssAfter = await rssMb(server.child.pid!);
+    searchNotes.push(
+      `${database}: import of ${SEARCH_ROWS.toLocaleString("en")} rows ${importSeconds.toFixed(1)} s; ` +
+        `first catalog read (load and index ${total.toLocaleString("en")} products on sale) ${Math.round(loadMs)} ms; ` +
+        `server RSS ${Math.round(rssBefore)} MB before it, ${Math.round(rssAfter)} MB after`,
+    );
+    const rows: Row[] = [];
+    for (const [name, paths] of [
+      [SEARCH_ROUTE, searchPaths()],
+      [BROWSE_ROUTE, browsePaths()],
+    ] as const) {
+      if (!wanted(name)) continue;
+      const bareResult = await run("http://127.0.0.1:3198/bare");
+      let next = 0;
+      const requests: Requests = [
+        {
+          setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }),
+          onResponse: (status, body) => report(status, body),
+        },
+      ];
+      const cpuBefore = await cpuMs(server.child.pid!);
+      const result = await run(`${base}/api/products`, auth, requests);
+      const cpu = (await cpuMs(server.child.pid!)) - cpuBefore;
+      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+      // The server's own CPU time per answer (the warm-up's answers counted too): what the route
+      // costs whatever else the machine runs, which the latencies of a busy machine do not show.
+      const answers = result.rps * (SECONDS + 2);
+      searchNotes.push(
+        `${database}, ${name}: about ${(cpu / answers).toFixed(2)} ms of server CPU per answer`,
+      );
+    }
+    searchNotes.push(
+      `${database}: server RSS after the searches ${Math.round(await rssMb(server.child.pid!))} MB`,
+    );
+    return rows;
+  } finally {
+    await Promise.all([server?.stop(), stopProcess(bare)]);
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function benchServer(
@@ -102,10 +186,6 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
     ],
   ];
   const rows: Row[] = [];
-  const wanted = (name: string) => {
-    const only = loadBenchEnv().BENCH_ONLY;
-    return !only || name.includes(only);
-  };
   /** One route through `targets` (the first instance unless told), next to the bare route. */
   const measure = async (name: string, url: string, requests?: Requests, targets = [base]) => {
     if (!wanted(name)) return;
@@ -266,7 +346,9 @@ if (origin) {
 } else {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
   try {
+    const searching = wanted(SEARCH_ROUTE) || wanted(BROWSE_ROUTE);
     rows.push(...(await benchServer("embedded (PGlite)", { DATA_DIR: dataDir })));
+    if (searching) rows.push(...(await benchSearch("embedded (PGlite)", {})));
     const pgUrl = loadBenchEnv().BENCH_DATABASE_URL;
     if (pgUrl) {
       const instances = Number(loadBenchEnv().BENCH_INSTANCES ?? 1);
@@ -275,6 +357,13 @@ if (origin) {
           benchServer("PostgreSQL", { DATA_DIR: dataDir, DATABASE_URL: url }, instances),
         )),
       );
+      if (searching) {
+        rows.push(
+          ...(await withPostgresDatabase(pgUrl, "cartner_bench_search", (url) =>
+            benchSearch("PostgreSQL", { DATABASE_URL: url }),
+          )),
+        );
+      }
     }
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -285,14 +374,15 @@ console.info(
   `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route${INSTANCE_CPU ? `, each server instance capped at ${INSTANCE_CPU} cores (no ratio: the bare route is not)` : ""}\n`,
 );
 console.info(
-  "| database | route | req/s | p50 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
+  "| database | route | req/s | p50 ms | p95 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
 );
-console.info("|---|---|---|---|---|---|---|---|---|");
+console.info("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps && !INSTANCE_CPU ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.failed} | ${r.timeouts} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps && !INSTANCE_CPU ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.failed} | ${r.timeouts} |`,
   );
 }
+for (const note of searchNotes) console.info(`\n${note}`);
 if (rows.some((r) => r.failed > 0)) {
   console.error("Some requests got errors or non-2xx answers: the figures above are not valid.");
   process.exitCode = 1;

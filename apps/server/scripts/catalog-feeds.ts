@@ -17,6 +17,12 @@ export interface FixtureOptions {
   currency?: string;
   /** Rows (0-based) written with a price in another currency, to be refused. */
   badRows?: number[];
+  /**
+   * Where the rows' pictures are: row i's image_link is `${imageBase}/${id}.jpg`. Unset, rows
+   * have none (an import fetches every link it is given: a benchmark's rows must not wait on
+   * addresses that do not answer).
+   */
+  imageBase?: string;
 }
 
 export const COLUMNS = [
@@ -157,7 +163,7 @@ const TEMPLATES: Template[] = [
 const BRANDS = ["Google", "Acme", "Northwind", "Fabrikam", "Contoso", "Tailspin", "Wingtip"];
 
 /** A small seeded generator (mulberry32): the same seed gives the same numbers. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -177,7 +183,7 @@ function gtin13(n: number): string {
 }
 
 /** Row i of the feed of this seed. */
-export function fixtureRow(i: number, seed = 1, currency = "USD"): FixtureRow {
+export function fixtureRow(i: number, seed = 1, currency = "USD", imageBase?: string): FixtureRow {
   const next = random(seed * 1_000_003 + i);
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!;
   const template = TEMPLATES[i % TEMPLATES.length]!;
@@ -202,7 +208,7 @@ export function fixtureRow(i: number, seed = 1, currency = "USD"): FixtureRow {
     title: `${brand} ${template.title}${color ? ` - ${color}` : ""}`,
     description: template.description,
     link: `https://shop.example/products/${id}`,
-    image_link: `https://shop.example/images/${id}.jpg`,
+    image_link: imageBase ? `${imageBase}/${id}.jpg` : "",
     price: money(cents),
     sale_price: onSale ? money(Math.round(cents * 0.8)) : "",
     availability,
@@ -219,7 +225,7 @@ export function fixtureRows(options: FixtureOptions): FixtureRow[] {
   const currency = options.currency ?? "USD";
   const bad = new Set(options.badRows ?? []);
   return Array.from({ length: options.rows }, (_, i) => {
-    const row = fixtureRow(i, options.seed ?? 1, currency);
+    const row = fixtureRow(i, options.seed ?? 1, currency, options.imageBase);
     // Another currency than the shop's: the one rule every deployment refuses.
     if (bad.has(i)) row.price = row.price.replace(currency, currency === "GBP" ? "USD" : "GBP");
     return row;

@@ -1,7 +1,8 @@
 /**
- * `npm run catalog:fixture -- FILE [--rows N] [--format tsv|csv|xml] [--seed S] [--currency C]`:
- * writes a product feed of N rows (default 1000), the same file for the same seed; the format
- * defaults to FILE's extension, the currency to the CURRENCY setting.
+ * `npm run catalog:fixture -- FILE [--rows N] [--format tsv|csv|xml] [--seed S] [--currency C]
+ * [--image-base URL]`: writes a product feed of N rows (default 1000), the same file for the same
+ * seed; the format defaults to FILE's extension, the currency to the CURRENCY setting. With
+ * --image-base, each row's image_link is URL/<id>.jpg; without it, rows have no picture.
  */
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -9,7 +10,7 @@ import { loadConfig } from "../src/config.ts";
 import { feedText, type FixtureFormat } from "./catalog-feeds.ts";
 
 const USAGE =
-  "Usage: npm run catalog:fixture -- FILE [--rows N] [--format tsv|csv|xml] [--seed S] [--currency C]";
+  "Usage: npm run catalog:fixture -- FILE [--rows N] [--format tsv|csv|xml] [--seed S] [--currency C] [--image-base URL]";
 
 function fail(message: string): never {
   console.error(message);
@@ -25,6 +26,7 @@ try {
       format: { type: "string" },
       seed: { type: "string", default: "1" },
       currency: { type: "string" },
+      "image-base": { type: "string" },
     },
   });
 } catch (error) {
@@ -43,5 +45,9 @@ if (format !== "tsv" && format !== "csv" && format !== "xml") {
 }
 const currency = parsed.values.currency?.toUpperCase() ?? loadConfig().currency;
 
-await fs.writeFile(file, feedText({ rows, format, seed, currency }));
+const imageBase = parsed.values["image-base"]?.replace(/\/+$/, "");
+await fs.writeFile(
+  file,
+  feedText({ rows, format, seed, currency, ...(imageBase ? { imageBase } : {}) }),
+);
 console.info(`Wrote ${rows} rows (${format.toUpperCase()}, seed ${seed}, ${currency}) to ${file}`);

@@ -1,17 +1,23 @@
 /**
  * `npm run catalog:import -- FILE [--dry-run] [--skip-invalid] [--full]`: a Google Merchant Center
  * product feed (tab-separated, RSS 2.0 XML or CSV) into the catalog of the database the server's
- * configuration names. Exit 1, nothing changed, when a row is refused (unless --skip-invalid) or
- * the file cannot be read.
+ * configuration names, then each row's image_link fetched (a few at a time; one not had keeps the
+ * product's picture and is listed at the end). Exit 1, nothing changed, when a row is refused
+ * (unless --skip-invalid) or the file cannot be read.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
+import { commandLineDeps, followCatalog } from "../src/features/catalog/index.ts";
 import { FeedFormatError } from "../src/features/catalog/feed-read.ts";
 import { changeCount, type ImportDiff } from "../src/features/catalog/import.ts";
+import type { PhotoReport } from "../src/features/catalog/import-photos.ts";
 import { runImport } from "../src/features/catalog/run-import.ts";
+import { createMedia } from "../src/lib/media.ts";
+import { createPublicFetch } from "../src/lib/public-fetch.ts";
+import { embeddedInUse } from "./embedded-in-use.ts";
 
 const USAGE = "Usage: npm run catalog:import -- FILE [--dry-run] [--skip-invalid] [--full]";
 
@@ -37,22 +43,43 @@ const dryRun = args.values["dry-run"];
 
 const config = loadConfig();
 const text = await fs.readFile(file, "utf8").catch((error: Error) => fail(error.message));
-if (!config.databaseUrl) await refuseWhileServerRuns(config.dataDir);
+if (!config.databaseUrl) {
+  const refusal = await embeddedInUse(config.dataDir, "Import");
+  if (refusal) fail(refusal);
+}
 
 const started = performance.now();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const photoFetch = createPublicFetch({
+  protocols: ["http:", "https:"],
+  trustedOrigins: config.catalogImageOrigins,
+});
+const carts = commandLineDeps(database, config.currency);
 let lastShown = 0;
+let lastPhotoShown = 0;
 try {
   const result = await runImport(
     {
       db: database.db,
       notifyServers: database.kind === "postgres",
+      // Open carts follow; their members' live events reach the running servers (PostgreSQL).
+      afterChange: (productIds) => followCatalog(carts, productIds),
       progress: (done, total) => {
         // Long files: a line at each tenth.
         if (total >= 5000 && Math.floor((10 * done) / total) > lastShown) {
           lastShown = Math.floor((10 * done) / total);
           console.info(`  ${done} / ${total} rows`);
         }
+      },
+      photos: {
+        media: createMedia(config.publicUrl),
+        fetch: photoFetch,
+        progress: (done, total) => {
+          if (total >= 100 && Math.floor((10 * done) / total) > lastPhotoShown) {
+            lastPhotoShown = Math.floor((10 * done) / total);
+            console.info(`  ${done} / ${total} pictures`);
+          }
+        },
       },
     },
     text,
@@ -77,19 +104,28 @@ try {
       console.info(`Skipped (--skip-invalid):\n${refusals.join("\n")}`);
     }
     if (dryRun && changeCount(result.diff) > 0) console.info(detail(result.diff));
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    // The pictures' time is said apart.
+    const photoSeconds = result.photos?.seconds ?? 0;
+    const seconds = ((performance.now() - started) / 1000 - photoSeconds).toFixed(1);
     const db = database.kind === "postgres" ? "PostgreSQL" : "embedded";
     console.info(
       `${dryRun ? "Dry run of" : "Imported"} ${what} ${dryRun ? "against" : "into"} the ${db}` +
         ` database in ${seconds} s: ${summary(result.diff)}` +
         (dryRun ? "; nothing was changed." : "."),
     );
+    const { photos } = result;
+    // Said only for a feed with pictures.
+    if (photos && photos.fetched + photos.unchanged + photos.failed.length > 0) {
+      console.info(photoLines(photos, dryRun));
+    }
   }
 } catch (error) {
   if (!(error instanceof FeedFormatError)) throw error;
   console.error(`Import refused: ${error.message}; nothing was changed.`);
   process.exitCode = 1;
 } finally {
+  await photoFetch.close();
+  await carts.sent();
   await database.close();
 }
 
@@ -99,6 +135,21 @@ function summary(diff: ImportDiff): string {
     `${diff.madeUnavailable.length} made unavailable, ${diff.unchanged} unchanged ` +
     `(${changeCount(diff)} changes)`
   );
+}
+
+/** The pictures' outcome; those not had last, one line each. */
+function photoLines(photos: PhotoReport, dryRun: boolean): string {
+  if (dryRun) {
+    return `Pictures: ${photos.fetched} to fetch, ${photos.unchanged} unchanged.`;
+  }
+  const head =
+    `Pictures: ${photos.fetched} fetched, ${photos.unchanged} unchanged, ` +
+    `${photos.failed.length} not fetched in ${photos.seconds.toFixed(1)} s`;
+  if (photos.failed.length === 0) return `${head}.`;
+  return [
+    `${head} (these keep the picture they had):`,
+    ...photos.failed.map((f) => `  ${f.key}  ${f.link}: ${f.reason}`),
+  ].join("\n");
 }
 
 function shown(value: unknown): string {
@@ -116,26 +167,6 @@ function detail(diff: ImportDiff): string {
     ),
     ...diff.madeUnavailable.map((p) => `- ${p.key}  ${p.name}  made unavailable`),
   ].join("\n");
-}
-
-/**
- * The embedded database has one process: importing into it while a server has it open would
- * damage it. PGlite keeps postmaster.pid while it is open.
- */
-async function refuseWhileServerRuns(dataDir: string) {
-  if (dataDir === "memory://") fail("DATA_DIR=memory:// holds no catalog to import into");
-  const pid = path.join(dataDir, "pglite", "postmaster.pid");
-  const inUse = await fs.access(pid).then(
-    () => true,
-    () => false,
-  );
-  if (inUse) {
-    fail(
-      `Import refused: ${path.join(dataDir, "pglite")} is in use (postmaster.pid): stop the server` +
-        " (or start and stop it once if it did not stop cleanly), then import again. On PostgreSQL" +
-        " (DATABASE_URL) the import runs while servers serve.",
-    );
-  }
 }
 
 function fail(message: string): never {

@@ -21,6 +21,7 @@ import { authRoutes } from "./features/auth/index.ts";
 import { installBackupSocket } from "./features/backup/socket.ts";
 import { avatarRoutes } from "./features/avatars/routes.ts";
 import { cartRoutes } from "./features/carts/routes.ts";
+import { catalogRoutes } from "./features/catalog/index.ts";
 import { deadlineRoutes, workDeadlineJobs } from "./features/deadlines/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { createJobs } from "./features/jobs/index.ts";
@@ -62,12 +63,15 @@ import { installShutdown } from "./plugins/shutdown.ts";
 import { registerTracing } from "./plugins/tracing.ts";
 import { serveWebApp } from "./plugins/web-static.ts";
 import { registerWebSocket } from "./plugins/websocket.ts";
+import type { CatalogChangeDeps } from "./features/catalog/index.ts";
 import { createServices, openMailer } from "./services.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** The channels that reach people away from the app (Web Push, mail): each has deliver(). */
     channels: { push: Channel; email: Channel };
+    /** What open carts need to follow a catalog change (afterCatalogChange's deps). */
+    catalogFollow: CatalogChangeDeps;
   }
 }
 
@@ -165,6 +169,7 @@ export async function buildApp(
   });
   const { auth, readCache } = services;
   app.decorate("channels", services.channels);
+  app.decorate("catalogFollow", services.catalogFollow);
   installAuthenticate(app, auth);
   // The deadline jobs, and the deadlines that passed while no server ran (in the background;
   // closing waits for it, before the queue and the database close).
@@ -189,7 +194,10 @@ export async function buildApp(
       await api.register((scope) =>
         authRoutes(scope, { ...auth, authRateLimit: config.authRateLimit }),
       );
-      await api.register((scope) => productRoutes(scope, { catalog: services.catalog }));
+      await api.register((scope) =>
+        productRoutes(scope, { catalog: services.catalog, db: database.db }),
+      );
+      await api.register((scope) => catalogRoutes(scope, services.catalogEdits));
       const { sessions } = services;
       await api.register((scope) => sessionRoutes(scope, { ...sessions, cache: readCache }));
       await api.register((scope) =>
@@ -201,7 +209,11 @@ export async function buildApp(
       );
       await api.register((scope) => memberSettingsRoutes(scope, sessions));
       await api.register((scope) =>
-        inviteLinkRoutes(scope, { ...sessions, acceptRateLimit: config.authRateLimit }),
+        inviteLinkRoutes(scope, {
+          ...sessions,
+          acceptRateLimit: config.authRateLimit,
+          lookRateLimit: config.rateLimit,
+        }),
       );
       await api.register((scope) => memberRoutes(scope, sessions));
       await api.register((scope) => seriesRoutes(scope, services.series));

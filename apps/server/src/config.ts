@@ -141,6 +141,12 @@ const EnvSchema = z
      */
     PUSH_SERVICE_ORIGINS: originList(),
     /**
+     * Comma-separated origins the catalog import fetches pictures from as given (any port, a local
+     * address: a test's stand-in, a shop's own server on the network); any other image_link must
+     * be http or https on a public host name.
+     */
+    CATALOG_IMAGE_ORIGINS: originList(),
+    /**
      * The per-process caches (auth sessions, member reads): on by default; on PostgreSQL every
      * instance keeps its own true over NOTIFY (decision 007).
      */
@@ -241,6 +247,8 @@ export interface Config {
   vapidSubject: string;
   /** Push services whose endpoints may be http or on a local address (PUSH_SERVICE_ORIGINS). */
   pushServiceOrigins: string[];
+  /** Origins the catalog import fetches pictures from as given (CATALOG_IMAGE_ORIGINS). */
+  catalogImageOrigins: string[];
   /** The currency of every amount (CURRENCY, ISO 4217, default USD). */
   currency: string;
   /** The bearer token GET /metrics asks for; unset, /metrics is 404. */
@@ -295,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     vapidSubject: e.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, e.MAIL_FROM),
     pushServiceOrigins: e.PUSH_SERVICE_ORIGINS ?? [],
+    catalogImageOrigins: e.CATALOG_IMAGE_ORIGINS ?? [],
     currency: e.CURRENCY,
     metricsToken: e.METRICS_TOKEN,
     otel: otelConfig(e),

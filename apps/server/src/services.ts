@@ -24,11 +24,15 @@ import {
 } from "./features/mail/mailer.ts";
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
-import { checkout, sendOrderMail, type OrderDeps } from "./features/orders/index.ts";
+import { checkout, keepOrders, sendOrderMail, type OrderDeps } from "./features/orders/index.ts";
 import type { PaymentDeps } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
-import { createCatalog } from "./features/products/catalog.ts";
-import { reloadCatalogOnImport } from "./features/catalog/reload.ts";
+import { createCatalog } from "./features/products/index.ts";
+import {
+  reloadCatalogOnImport,
+  type CatalogChangeDeps,
+  type CatalogDeps,
+} from "./features/catalog/index.ts";
 import { seedCatalogIfEmpty } from "./db/seed.ts";
 import { createPushChannel, type PushDeps } from "./features/push/index.ts";
 import type { ProfileDeps } from "./features/profile/deps.ts";
@@ -44,7 +48,7 @@ import {
 } from "./features/notifications/index.ts";
 import type { SeriesDeps } from "./features/series/deps.ts";
 import { startNextSession, type SeriesStartJob } from "./features/series/service.ts";
-import { memberIds, type SessionDeps } from "./features/sessions/index.ts";
+import { lookViewById, memberIds, openLook, type SessionDeps } from "./features/sessions/index.ts";
 import { handleInviteMails } from "./features/sessions/invites/invites.ts";
 import type { Clock } from "./lib/clock.ts";
 import { createMedia } from "./lib/media.ts";
@@ -118,7 +122,7 @@ export async function createServices(input: {
   await seedCatalogIfEmpty(db);
   const media = createMedia(config.publicUrl);
   const catalog = createCatalog(db, media);
-  reloadCatalogOnImport(events, catalog);
+  reloadCatalogOnImport(events, catalog, app.log);
   // Every push and mail the server sends on its own waits out its recipient's quiet hours: the
   // one rule, asked by the job queue before each runs (features/notifications/quiet-hours.ts).
   const heldUntil = (userId: string) => quietHold({ db, clock }, userId);
@@ -206,9 +210,23 @@ export async function createServices(input: {
     }),
     notices: notifications,
   };
+  // Open carts follow the catalog's changes (the operator's edits, an import through the app).
+  const catalogFollow: CatalogChangeDeps = {
+    db,
+    clock,
+    events,
+    notices: notifications,
+    currency: config.currency,
+  };
+  // The operator's Catalog page: its changes reach this server's catalog and the others', and
+  // open carts follow them.
+  const catalogEdits: CatalogDeps = { ...catalogFollow, catalog, media };
   const series: SeriesDeps = { db, clock, events, media, jobs: input.jobs };
   // Each instance works the queue; a series' next session starts once whichever claims it.
   await input.jobs.work("series.start", (job: SeriesStartJob) => startNextSession(series, job));
+  // Orders' views, open parts and list pages kept by version (decision 045): each read checks the
+  // version in the database, so they need no bus to stay true.
+  if (processCaches) keepOrders(db);
   const orderDeps: OrderDeps = {
     db,
     clock,
@@ -241,15 +259,23 @@ export async function createServices(input: {
   const hub = createLiveHub({
     bus: events,
     memberIds: (sessionId) => memberIds(sessions, sessionId),
+    lookView: (linkId) => lookViewById(sessions, linkId),
     auth,
     log: app.log,
     checkEveryMs: input.liveCheckMs ?? LIVE_CHECK_MS,
   });
   app.addHook("onClose", async () => hub.close());
-  const live: LiveDeps = { hub, auth, allowedOrigins: config.allowedOrigins };
+  const live: LiveDeps = {
+    hub,
+    auth,
+    allowedOrigins: config.allowedOrigins,
+    openLook: (token) => openLook(sessions, { token }),
+  };
   return {
     auth,
     catalog,
+    catalogEdits,
+    catalogFollow,
     sessions,
     readCache,
     profile,

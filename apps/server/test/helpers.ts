@@ -99,6 +99,21 @@ export async function createTestApp(
 }
 
 let counter = 0;
+/**
+ * A second instance of the app on the test app's PostgreSQL database (its own pool, bus and
+ * caches), as another server of the same deployment; the caller closes it.
+ */
+export async function secondInstance(t: TestApp, env: Record<string, string> = {}) {
+  const database = await openDatabase({
+    databaseUrl: t.database.url!,
+    dataDir: "memory://",
+    migrate: false,
+  });
+  const other = await buildApp(testConfig(env), { database });
+  await other.ready();
+  return other;
+}
+
 export function uniqueEmail(prefix = "user"): string {
   counter += 1;
   return `${prefix}.${counter}.${crypto.randomBytes(3).toString("hex")}@example.com`;

@@ -6,17 +6,19 @@
  * an entry by narrowing on `type`.
  */
 import { z } from "zod";
+import { BUDGET_MODES, FEE_MODES, SPLIT_MODES } from "./presets.ts";
 import { ADJUSTMENT_KINDS } from "./adjust.ts";
 import { SettlementKindSchema } from "./orders.ts";
 import { DROPPED_REASONS } from "./series.ts";
 import { InviteRoleSchema } from "./sessions.ts";
-import { FEE_MODES, SPLIT_MODES } from "./split.ts";
 
 export const ACTIVITY_TYPES = [
   "item.added",
   "item.quantity",
   "item.removed",
   "item.restored",
+  "item.approved",
+  "item.declined",
   "item.shared",
   "item.given",
   "cart.cleared",
@@ -34,6 +36,7 @@ export const ACTIVITY_TYPES = [
   "order.payers",
   "order.transfer",
   "item.staple",
+  "item.edited",
   "series.updated",
   "series.started",
   "series.continued",
@@ -56,8 +59,8 @@ const common = {
 const entry = <T extends ActivityType, D extends z.ZodRawShape>(type: T, details: D) =>
   z.strictObject({ ...common, type: z.literal(type), ...details });
 
-/** A line's product, by id and by its name when the entry was written. */
-const product = { productId: z.string(), product: z.string() };
+/** A line's product, by id and by its name when the entry was written; a free line's id is null. */
+const product = { productId: z.string().nullable(), product: z.string() };
 const count = z.number().int();
 const money = z.number();
 /** The member a change was about: their name then, and their id. */
@@ -78,12 +81,24 @@ export const SESSION_FIELDS = [
   "passcode",
   "budget",
   "code",
+  "splitMode",
+  "fees",
+  "checkoutBy",
+  "approvers",
 ] as const;
 export type SessionField = (typeof SESSION_FIELDS)[number];
 
 export const ActivityEntrySchema = z.union([
-  entry("item.added", { ...product, quantity: count }),
-  entry("item.quantity", { ...line, change: z.union([z.literal(1), z.literal(-1)]) }),
+  /** `pending`: the line now waits for approval (its adder's budget asks first). */
+  entry("item.added", { ...product, quantity: count, pending: z.literal(true).optional() }),
+  entry("item.quantity", {
+    ...line,
+    change: z.union([z.literal(1), z.literal(-1)]),
+    pending: z.literal(true).optional(),
+  }),
+  /** A line that waited for approval was approved (it counts now) or declined (it went). */
+  entry("item.approved", { ...line, message: z.string().optional() }),
+  entry("item.declined", { ...line, message: z.string().optional() }),
   /**
    * `reason`: the line went with its adder, whose account was deleted or who left or was removed
    * from the session (then the actor is the one who chose to remove it).
@@ -118,6 +133,13 @@ export const ActivityEntrySchema = z.union([
   entry("session.updated", { ready: z.boolean() }),
   /** A member's budget (null: none). */
   entry("session.updated", { ...member, budget: money.nullable() }),
+  /** A member's budget mode or child mark (the creator's), with the budget when it came too. */
+  entry("session.updated", {
+    ...member,
+    budget: money.nullable().optional(),
+    budgetMode: z.enum(BUDGET_MODES).optional(),
+    child: z.boolean().optional(),
+  }),
   entry("split.policy", { mode: z.enum(SPLIT_MODES), fees: z.enum(FEE_MODES) }),
   /**
    * `automatic`: placed at the deadline, as the creator had chosen (the entry is the creator's).
@@ -169,6 +191,12 @@ export const ActivityEntrySchema = z.union([
   entry("order.transfer", { ...order, to: z.string(), toId: z.string(), amount: money }),
   /** A line marked (or no longer) to be carried into the series' next session. */
   entry("item.staple", { ...product, staple: z.boolean(), lineOf: z.string() }),
+  /** A line's note or substitute changed (a free line's name or estimate too): which of them. */
+  entry("item.edited", {
+    ...product,
+    lineOf: z.string(),
+    fields: z.array(z.enum(["note", "substitute", "name", "estimatedPrice"])),
+  }),
   /** The session made to repeat on a rule (or the rule changed), with its next start. */
   entry("series.updated", { rule: z.string(), timeZone: z.string(), nextAt: z.string() }),
   /** The series ended: no next session starts. */
@@ -200,7 +228,10 @@ export const ActivityEntrySchema = z.union([
   /** A closed cart opened again until a new deadline. */
   entry("deadline.reopened", { closesAt: z.string(), previousClosesAt: z.string() }),
   /** The automatic checkout at the deadline did not happen: the cart was empty. */
-  entry("deadline.checkout_skipped", { closesAt: z.string(), reason: z.literal("empty_cart") }),
+  entry("deadline.checkout_skipped", {
+    closesAt: z.string(),
+    reason: z.enum(["empty_cart", "private_lines"]),
+  }),
 ]);
 /** One activity entry; narrow on `type` to read its details. */
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;

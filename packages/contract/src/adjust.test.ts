@@ -9,7 +9,8 @@ import {
   type FrozenLine,
 } from "./adjust.ts";
 import type { Role } from "./permissions.ts";
-import { FEE_MODES, SPLIT_MODES, splitShares, type SplitInputMember } from "./split.ts";
+import { FEE_MODES, SPLIT_MODES } from "./presets.ts";
+import { splitShares, type SplitInputMember } from "./split.ts";
 
 const RUNS = { numRuns: 500 };
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);

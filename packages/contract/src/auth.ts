@@ -6,6 +6,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "./constants.ts";
+import { ACCOUNT_ROLES } from "./permissions.ts";
 import { text } from "./text.ts";
 
 /** Trimmed, lower-cased; the same rule wherever an email is typed. */
@@ -27,10 +28,14 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
+/** An account's roles across the deployment ("operator": runs the catalog); usually none. */
+export const AccountRolesSchema = z.array(z.enum(ACCOUNT_ROLES));
+
 export const UserSchema = z.object({
   _id: z.string(),
   name: z.string(),
   email: z.string(),
+  roles: AccountRolesSchema,
 });
 export type User = z.infer<typeof UserSchema>;
 

@@ -9,8 +9,9 @@
  * the API's `Cart` from it).
  */
 import { z } from "zod";
-import { CART_STATUSES } from "./carts.ts";
+import { CART_STATUSES, SubstituteSchema } from "./carts.ts";
 import { SESSION_ROLES } from "./permissions.ts";
+import { BUDGET_MODES } from "./presets.ts";
 import { SessionStatusSchema, SplitPolicySchema } from "./sessions.ts";
 
 /** A timestamp as PostgreSQL writes it into JSON ("2026-11-25T10:00:00.123+00:00"). */
@@ -31,6 +32,8 @@ export const CartViewSchema = z.strictObject({
     creatorId: z.uuid(),
     version: z.number().int(),
     splitPolicy: SplitPolicySchema,
+    /** Members the creator named to approve lines waiting for approval (besides the creator). */
+    approvers: z.array(z.uuid()),
     /** The session's deadline as stored (whether it passed is the server's clock's to say). */
     deadline: z
       .strictObject({
@@ -51,6 +54,8 @@ export const CartViewSchema = z.strictObject({
       ready: z.boolean(),
       /** The share total the mark was set at; see the server's lib/ready-mark.ts. */
       readyTotalCents: cents.nullable(),
+      budgetMode: z.enum(BUDGET_MODES),
+      child: z.boolean(),
     }),
   ),
   /** Oldest first. */
@@ -59,12 +64,23 @@ export const CartViewSchema = z.strictObject({
       id: z.uuid(),
       quantity: z.number().int(),
       addedAt: timestamp,
-      /** Frozen once the session ended, else the product's current price. */
+      /** Frozen once the session ended, else the product's current price; a free line's estimate. */
       unitPriceCents: cents,
-      productId: z.uuid(),
+      /** The product's price when the line was added (frozen lines: their frozen price). */
+      addedPriceCents: cents,
+      /** The price members last saw: the one acknowledged after a change, else the added one. */
+      seenPriceCents: cents,
+      /** The product is on sale (false: made unavailable since; a free line always is). */
+      available: z.boolean(),
+      /** The product's stock now (null on a free line: it has none). */
+      stock: z.number().int().nullable(),
+      /** Null on a free line (its name is productName, it has no picture). */
+      productId: z.uuid().nullable(),
       productName: z.string(),
-      slug: z.string(),
-      imageHash: z.string(),
+      slug: z.string().nullable(),
+      imageHash: z.string().nullable(),
+      /** The picture the product shows: its drawn SVG or its photo (null on a free line). */
+      imageType: z.enum(["svg", "webp"]).nullable(),
       color: z.string().nullable(),
       /** Who added the line (its adder). */
       userId: z.uuid(),
@@ -73,6 +89,12 @@ export const CartViewSchema = z.strictObject({
       sharedWith: z.array(z.strictObject({ _id: z.uuid(), name: z.string() })),
       /** Carried into the series' next session. */
       staple: z.boolean(),
+      note: z.string().nullable(),
+      substitute: SubstituteSchema,
+      /** Since when the line waits for approval (its adder's budget asks first); null: it does not. */
+      pendingAt: timestamp.nullable(),
+      /** Members the line is hidden from (a private line); the reads leave it out for them. */
+      hiddenFrom: z.array(z.uuid()),
     }),
   ),
 });
@@ -110,12 +132,17 @@ export const CART_WRITE_VERDICTS = [
   "line_exists",
   /** A step or restore of a line whose adder is no longer a member: nobody changes it. */
   "adder_left",
+  /**
+   * Done, and the line now waits for approval: its adder's budget asks first and the change took
+   * their share over it (the cart's view comes with it, as with "ok").
+   */
+  "pending",
   /** Only from a batch: this change failed unexpectedly and was rolled back alone. */
   "error",
 ] as const;
 export type CartWriteVerdict = (typeof CART_WRITE_VERDICTS)[number];
 
-/** One `cart_write()` row: the cart's view comes with "ok" and "unchanged". */
+/** One `cart_write()` row: the cart's view comes with "ok", "pending" and "unchanged". */
 export const CartWriteResultSchema = z.strictObject({
   verdict: z.enum(CART_WRITE_VERDICTS),
   product_stock: z.number().int().nullable(),

@@ -39,6 +39,16 @@ export const BUDGET_MAX = 1_000_000;
 export const SESSION_CARD_AVATARS = 3;
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 99;
+/** A free line (something not in the catalog): its name's length, its estimate's top. */
+export const FREE_LINE_NAME_MAX_LENGTH = 120;
+export const FREE_LINE_ESTIMATE_MAX = 100_000;
+/** A note on a line for whoever shops ("ripe ones"). */
+export const LINE_NOTE_MAX_LENGTH = 200;
+/** The message an approver may give with approving or declining a waiting line. */
+export const APPROVAL_MESSAGE_MAX_LENGTH = 200;
+/** What the shopper may take when a line's item is not there: anything, something similar, nothing. */
+export const LINE_SUBSTITUTES = ["any", "similar", "none"] as const;
+export type LineSubstitute = (typeof LINE_SUBSTITUTES)[number];
 /**
  * How long the member who removed a cart line may put it back as it was (the server's limit;
  * the web offers Undo for UNDO_TOAST_MS, and a queued offline undo may arrive later).
@@ -79,3 +89,7 @@ export const DEFAULT_REMIND_AT = [24 * 60, 60] as const;
 export const REMIND_CHOICES = [7 * 24 * 60, 2 * 24 * 60, 24 * 60, 3 * 60, 60, 15] as const;
 /** How far ahead a deadline may be set: a year. */
 export const DEADLINE_MAX_DAYS_AHEAD = 366;
+
+/** Lists that grow with time are read a page at a time (pages.ts): this many items by default, at most the second. */
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 100;

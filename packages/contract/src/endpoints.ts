@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { authEndpoints } from "./endpoints/auth.ts";
 import type { Endpoint, EndpointKeyPattern, HttpMethod } from "./endpoints/base.ts";
 import { cartEndpoints } from "./endpoints/carts.ts";
+import { catalogEndpoints } from "./endpoints/catalog.ts";
 import { notificationEndpoints } from "./endpoints/notifications.ts";
 import { deadlineEndpoints } from "./endpoints/deadlines.ts";
 import { opsEndpoints } from "./endpoints/ops.ts";
@@ -49,6 +50,7 @@ export { AvatarFileParamsSchema } from "./endpoints/profile.ts";
 export const endpoints = {
   ...authEndpoints,
   ...productEndpoints,
+  ...catalogEndpoints,
   ...sessionEndpoints,
   ...inviteLinkEndpoints,
   ...deadlineEndpoints,

@@ -32,6 +32,16 @@ export const ErrorCode = {
   MEMBER_HAS_LINES: "MEMBER_HAS_LINES",
   ALREADY_CHECKED_OUT: "ALREADY_CHECKED_OUT",
   /**
+   * Checkout: lines want more than the stock has left (409): the answer's `lines` name them and
+   * what is left; nothing is stored. `overStock: "take_what_is_left"` checks out what there is.
+   */
+  OUT_OF_STOCK: "OUT_OF_STOCK",
+  /**
+   * Checkout with lines waiting for approval and `pending: "wait"` (the default) (409): the
+   * answer's `lines` name them; approve or decline them, or check out with `pending: "drop"`.
+   */
+  PENDING_APPROVALS: "PENDING_APPROVALS",
+  /**
    * Deleting an account that still owes or is owed on orders (409): the answer lists the shares;
    * the same request with `acknowledgeUnsettled: true` deletes anyway.
    */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LookViewSchema } from "./sessions.ts";
 
 /** GET /api/live: the first message a client sends, with the token (never in the URL). */
 export const LiveAuthMessageSchema = z.strictObject({
@@ -22,6 +23,18 @@ export const LIVE_EVENT_TYPES = [
   "notification.created",
   /** A series' next session started: to its members, naming it and the one it follows. */
   "session.started",
+  /**
+   * Products of the catalog changed (price, availability, stock): to the members of every active
+   * cart holding one of them, naming those it holds.
+   */
+  "catalog.updated",
+  /**
+   * A line waits for approval (line.pending), was approved, or was declined (and went): to its
+   * adder, the creator and the approvers, naming the line (`lineId`) and the cart.
+   */
+  "line.pending",
+  "line.approved",
+  "line.declined",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
@@ -47,14 +60,31 @@ export const LiveEventSchema = z.object({
   orderId: z.string().optional(),
   /** session.started: the session the new one follows. */
   fromSessionId: z.string().optional(),
+  /** line.pending, line.approved, line.declined: the line. */
+  lineId: z.string().optional(),
+  /** line.approved, line.declined: the approver's message, if any. */
+  message: z.string().optional(),
+  /** catalog.updated: the changed products the cart holds. */
+  productIds: z.array(z.string()).optional(),
   /** The session's version after the change (clients skip events older than what they hold). */
   version: z.number().int().optional(),
 });
 export type LiveEvent = z.infer<typeof LiveEventSchema>;
 
+/**
+ * What a look-only socket (GET /api/live?look={token}) hears: the list as the link shows it after
+ * each change of the cart, never the members' events.
+ */
+export const LiveLookMessageSchema = z.object({
+  type: z.literal("look.view"),
+  view: LookViewSchema,
+});
+export type LiveLookMessage = z.infer<typeof LiveLookMessageSchema>;
+
 export const LiveServerMessageSchema = z.union([
   z.object({ type: z.literal("ready") }),
   LiveEventSchema,
+  LiveLookMessageSchema,
 ]);
 export type LiveServerMessage = z.infer<typeof LiveServerMessageSchema>;
 
@@ -69,6 +99,11 @@ export const LiveClose = {
    * many waiting to sign in. Clients do not reconnect; they fall back to the 5 s sync.
    */
   TOO_MANY: 4429,
+  /**
+   * A look-only socket's link no longer works: revoked, expired, or its session ended. Clients do
+   * not reconnect; they say the link no longer works.
+   */
+  LINK_GONE: 4404,
   /** Too many or malformed messages. */
   POLICY: 1008,
   /** The server may have missed events (restart, lost database connection): reconnect, refetch. */

@@ -4,8 +4,11 @@
  * checks it).
  */
 import { z } from "zod";
+import { PAGE_LIMIT_MAX } from "./constants.ts";
+import { nextCursor, pageQuery } from "./pages.ts";
 import { AdjustedLineSchema, AdjustmentSchema } from "./adjustments.ts";
 import { ApiErrorSchema } from "./errors.ts";
+import { LINE_SUBSTITUTES } from "./constants.ts";
 
 /** A share's settlement: the member pays the payee outside the app, then says so; the payee confirms. */
 export const SHARE_STATUSES = ["unpaid", "paid", "confirmed"] as const;
@@ -38,7 +41,8 @@ const PersonSchema = z.object({ _id: z.string(), name: z.string() });
 export const orderNumber = (n: number): string => `CRT-${String(n).padStart(6, "0")}`;
 
 export const OrderLineSchema = z.object({
-  productId: z.string(),
+  /** Null on a free line (something not in the catalog, by name). */
+  productId: z.string().nullable(),
   name: z.string(),
   unitPrice: money,
   quantity: z.number().int(),
@@ -48,6 +52,12 @@ export const OrderLineSchema = z.object({
   lineTotal: money,
   /** The line as delivered after the order's adjustments; null while none changed it. */
   adjusted: AdjustedLineSchema.nullable(),
+  free: z.boolean(),
+  /** A free line's price is its estimate until the payee prices it (a `price` adjustment). */
+  estimated: z.boolean(),
+  /** For whoever shops; null: none. */
+  note: z.string().nullable(),
+  substitute: z.enum(LINE_SUBSTITUTES),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
@@ -129,7 +139,58 @@ export const OrderSchema = z.object({
 export type Order = z.infer<typeof OrderSchema>;
 
 export const OrderResponseSchema = z.object({ order: OrderSchema });
-export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema) });
+
+/** A line checkout left out of the order: its product was made unavailable. */
+export const LeftOutLineSchema = z.object({
+  lineId: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+});
+/** POST /sessions/:id/checkout: the order, and the lines left out of it (unavailable products). */
+export const CheckoutResponseSchema = OrderResponseSchema.extend({
+  leftOut: z.array(LeftOutLineSchema),
+});
+export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
+
+/** A line that wants more than the stock has left: how many it wants, how many are left for it. */
+export const ShortLineSchema = z.object({
+  lineId: z.string(),
+  name: z.string(),
+  wanted: z.number().int(),
+  left: z.number().int(),
+});
+export type ShortLine = z.infer<typeof ShortLineSchema>;
+
+/** A line waiting for approval that stopped a checkout (409 PENDING_APPROVALS): whose, how many. */
+export const WaitingLineSchema = z.object({
+  lineId: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  addedBy: z.object({ _id: z.string(), name: z.string() }),
+});
+export type WaitingLine = z.infer<typeof WaitingLineSchema>;
+
+/**
+ * My Orders a page at a time, newest first; `sessionId` (repeated for several) asks for the orders
+ * those sessions became (at most one each), `toPay` for the orders where the reader's share is
+ * still to pay.
+ */
+export const OrdersQuerySchema = pageQuery("order").extend({
+  sessionId: z
+    .preprocess(
+      (v) => (typeof v === "string" ? [v] : v),
+      z
+        .array(z.uuid("sessionId is a session id"))
+        .max(PAGE_LIMIT_MAX, `sessionId is at most ${PAGE_LIMIT_MAX} sessions`),
+    )
+    .optional(),
+  toPay: z
+    .enum(["true", "false"], "toPay is true or false")
+    .transform((v) => v === "true")
+    .optional(),
+});
+export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;
+export const OrdersResponseSchema = z.object({ orders: z.array(OrderSchema), nextCursor });
 
 /** One person's net with you across all orders: positive = they owe you. */
 export const BalanceSchema = z.object({

@@ -35,7 +35,25 @@ export type SetPayersBody = z.infer<typeof SetPayersBodySchema>;
  * POST /sessions/:id/checkout: optionally who pays the shop, by the same rules as the payers set
  * later; no body, or no `payers`, means the payee pays it all.
  */
-export const CheckoutBodySchema = z.strictObject({ payers: PayersSchema.optional() }).nullish();
+export const CheckoutBodySchema = z
+  .strictObject({
+    payers: PayersSchema.optional(),
+    /**
+     * Lines that want more than the stock has left: "refuse" (the default) answers 409
+     * OUT_OF_STOCK naming them; "take_what_is_left" checks out what there is.
+     */
+    overStock: z
+      .enum(["take_what_is_left", "refuse"], {
+        error: 'overStock is "take_what_is_left" or "refuse"',
+      })
+      .optional(),
+    /**
+     * Lines waiting for approval: "wait" (the default) answers 409 PENDING_APPROVALS naming them;
+     * "drop" checks out without them (they go).
+     */
+    pending: z.enum(["wait", "drop"], { error: 'pending is "wait" or "drop"' }).optional(),
+  })
+  .nullish();
 export type CheckoutBody = z.input<typeof CheckoutBodySchema>;
 
 /** POST /balances/transfers: the caller paid `to` this much outside the app. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema } from "./auth.ts";
+import { AccountRolesSchema, EmailSchema } from "./auth.ts";
 import { text } from "./text.ts";
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.ts";
 import { isTimeZone } from "./time-zones.ts";
@@ -48,7 +48,12 @@ export const ProfileSchema = z.object({
   joinedAt: z.string(),
   /** The IANA zone the server states times in for you (mails, notices, receipts); "UTC" unset. */
   timeZone: z.string(),
-  user: z.object({ _id: z.string(), name: z.string(), email: z.string() }),
+  user: z.object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    roles: AccountRolesSchema,
+  }),
   sessions: z.array(z.object({ _id: z.string(), sessionName: z.string(), status: z.string() })),
   carts: z.array(
     z.object({

@@ -9,7 +9,7 @@ import {
 import { DeadlineSchema } from "./deadlines.ts";
 import { INVITE_ROLES, SESSION_ROLES } from "./permissions.ts";
 import { SeriesSchema } from "./series.ts";
-import { FEE_MODES, SPLIT_MODES } from "./split.ts";
+import { BUDGET_MODES, CHECKOUT_BY, FEE_MODES, SPLIT_MODES } from "./presets.ts";
 import { text } from "./text.ts";
 
 export const SessionTypeSchema = z.enum(SESSION_TYPES);
@@ -45,12 +45,29 @@ export const SessionCodeSchema = text({
   max: 32,
 }).transform((s) => s.toUpperCase());
 
+export const CheckoutBySchema = z.enum(CHECKOUT_BY, "Choose creator or members");
+export const BudgetModeSchema = z.enum(BUDGET_MODES, "Choose warn or ask");
+const splitMode = z.enum(SPLIT_MODES, "Choose by_adder, equal or weights");
+const feeMode = z.enum(FEE_MODES, "Choose proportional, equal or creator");
+
+/**
+ * The choices a session type's preset fills in (presets.ts): each given here wins over the
+ * preset's; each left out takes the preset's (on create, and when the type changes).
+ */
+const presetChoices = {
+  splitMode: splitMode.optional(),
+  fees: feeMode.optional(),
+  checkoutBy: CheckoutBySchema.optional(),
+};
+
 export const CreateSessionBodySchema = z.strictObject({
   sessionName,
   sessionType: SessionTypeSchema,
-  participants: ParticipantsSchema,
+  /** Left out: the type's preset says. */
+  participants: ParticipantsSchema.optional(),
   passcode: passcode.optional(),
   budget: budget.nullable().optional(),
+  ...presetChoices,
   /** Older clients send it; the token decides who the creator is, so it is ignored. */
   creator: z.unknown().optional(),
 });
@@ -65,9 +82,11 @@ export const UpdateSessionBodySchema = z
     /** "" or null removes the passcode. */
     passcode: passcode.nullable().optional(),
     budget: budget.nullable().optional(),
+    ...presetChoices,
   })
   .refine((body) => Object.keys(body).length > 0, {
-    message: "Send at least one of sessionName, sessionType, participants, passcode and budget",
+    message:
+      "Send at least one of sessionName, sessionType, participants, passcode, budget, splitMode, fees and checkoutBy",
   });
 export type UpdateSessionBody = z.input<typeof UpdateSessionBodySchema>;
 
@@ -105,6 +124,10 @@ export const MemberSchema = z.object({
   ready: z.boolean(),
   /** They marked done, but their share's total has changed since: not ready until they mark again. */
   shareChanged: z.boolean(),
+  /** What their budget does when their share passes it: warn (the default), or ask first. */
+  budgetMode: BudgetModeSchema,
+  /** Marked as a child by the creator (Family offers weight 50 and "ask first" for them). */
+  child: z.boolean(),
 });
 
 /**
@@ -142,6 +165,10 @@ export const SessionSchema = z.object({
   cartId: z.string(),
   cart: z.object({ _id: z.string(), totalPrice: z.number(), itemCount: z.number().int() }),
   splitPolicy: SplitPolicySchema,
+  /** Who may check out: the creator only, or every member who pays (presets.ts). */
+  checkoutBy: CheckoutBySchema,
+  /** The members who may approve "ask first" lines besides the creator (members only). */
+  approvers: z.array(z.string()),
   /** The session repeats on this rule (null: it does not, or its series moved on or ended). */
   series: SeriesSchema.nullable(),
   /** The series' session this one followed, and the one that followed it (null: none). */
@@ -191,32 +218,89 @@ export const INVITE_LINK_MAX_USES = 100;
 
 export const InviteLinkSchema = z.object({
   _id: z.string(),
-  /** The page to open: PUBLIC_URL/join/{token}. */
+  /** The page to open: PUBLIC_URL/join/{token}, or PUBLIC_URL/look/{token} for a look-only link. */
   url: z.string(),
   token: z.string(),
+  /** A look-only link's is always viewer. */
   role: InviteRoleSchema,
+  /**
+   * Opened without an account, it shows the cart's list and total and nothing else (GET
+   * /api/look/{token}); nobody joins with it.
+   */
+  lookOnly: z.boolean(),
   expiresAt: z.string(),
-  maxUses: z.number().int(),
+  /** null for a look-only link: it is opened, never used up. */
+  maxUses: z.number().int().nullable(),
   uses: z.number().int(),
   revoked: z.boolean(),
   createdAt: z.string(),
 });
 export type InviteLink = z.infer<typeof InviteLinkSchema>;
 
-export const CreateInviteLinkBodySchema = z.strictObject({
-  role: InviteRoleSchema,
-  expiresInHours: z
-    .number()
-    .int("Whole hours")
-    .min(1, "At least 1 hour")
-    .max(INVITE_LINK_MAX_HOURS, `At most ${INVITE_LINK_MAX_HOURS} hours (30 days)`),
-  maxUses: z
-    .number()
-    .int("A whole number")
-    .min(1, "At least 1 use")
-    .max(INVITE_LINK_MAX_USES, `At most ${INVITE_LINK_MAX_USES} uses`),
-});
+const LOOK_ONLY_ROLE =
+  "A look-only link only shows the list: its role is viewer (or leave role out).";
+
+/**
+ * A joining link has a role and a number of uses; a look-only link (`lookOnly: true`) has neither:
+ * its role is viewer and it is not used up.
+ */
+export const CreateInviteLinkBodySchema = z
+  .strictObject({
+    role: InviteRoleSchema.optional(),
+    expiresInHours: z
+      .number()
+      .int("Whole hours")
+      .min(1, "At least 1 hour")
+      .max(INVITE_LINK_MAX_HOURS, `At most ${INVITE_LINK_MAX_HOURS} hours (30 days)`),
+    maxUses: z
+      .number()
+      .int("A whole number")
+      .min(1, "At least 1 use")
+      .max(INVITE_LINK_MAX_USES, `At most ${INVITE_LINK_MAX_USES} uses`)
+      .optional(),
+    lookOnly: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.lookOnly) {
+      if (body.role !== undefined && body.role !== "viewer") {
+        ctx.addIssue({ code: "custom", path: ["role"], message: LOOK_ONLY_ROLE });
+      }
+      if (body.maxUses !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["maxUses"],
+          message: "A look-only link is opened, not used up: leave maxUses out.",
+        });
+      }
+      return;
+    }
+    for (const field of ["role", "maxUses"] as const) {
+      if (body[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: "Required for a joining link" });
+      }
+    }
+  });
 export type CreateInviteLinkBody = z.infer<typeof CreateInviteLinkBodySchema>;
+
+/**
+ * What a look-only link shows (GET /api/look/{token}): the cart's lines and total, and nothing
+ * about its members: no names, no emails, no ids, no shares, no private lines.
+ */
+export const LookViewSchema = z.object({
+  sessionName: z.string(),
+  lines: z.array(
+    z.object({
+      name: z.string(),
+      quantity: z.number().int(),
+      imageUrl: z.string(),
+      note: z.string().nullable(),
+    }),
+  ),
+  /** What the lines shown cost together. */
+  total: z.number(),
+  updatedAt: z.string(),
+});
+export type LookView = z.infer<typeof LookViewSchema>;
 
 /** What a link shows before it is accepted: never the code or the passcode. */
 export const InvitePreviewSchema = z.object({
@@ -226,6 +310,15 @@ export const InvitePreviewSchema = z.object({
   expiresAt: z.string(),
 });
 export type InvitePreview = z.infer<typeof InvitePreviewSchema>;
+
+/** PUT /sessions/:id/approvers: the whole list (members, not pending requesters). */
+export const ApproversBodySchema = z.strictObject({
+  userIds: z
+    .array(z.uuid("Approvers are named by member id"))
+    .max(100, "At most 100 approvers")
+    .refine((ids) => new Set(ids).size === ids.length, "Name each approver once"),
+});
+export type ApproversBody = z.infer<typeof ApproversBodySchema>;
 
 export const TransferBodySchema = z.strictObject({ userId: z.uuid("Member not found") });
 

@@ -10,9 +10,13 @@ import { PERMISSIONS, type Role } from "./permissions.ts";
 import type { Rational } from "./rational.ts";
 import { largestRemainder, roundParts, tieRanks } from "./rounding.ts";
 import { exactFigures } from "./split-exact.ts";
+import type { Share } from "./carts.ts";
+import { fromCents } from "./money.ts";
 
-export const SPLIT_MODES = ["by_adder", "equal", "weights"] as const;
-export const FEE_MODES = ["proportional", "equal", "creator"] as const;
+import type { FEE_MODES, SPLIT_MODES } from "./presets.ts";
+
+// The modes are listed in presets.ts, which pulls in nothing: the web's first load reads them.
+export { FEE_MODES, SPLIT_MODES } from "./presets.ts";
 export type SplitMode = (typeof SPLIT_MODES)[number];
 export type FeeMode = (typeof FEE_MODES)[number];
 
@@ -248,4 +252,21 @@ function firstByName(ids: readonly string[], names: ReadonlyMap<string, string>)
     if (a.localeCompare(b) < 0 || (a === b && id < ids[best]!)) best = i;
   });
   return best;
+}
+
+/**
+ * A share as the API shows it, against the member's own budget (a warning, never a block). Kept
+ * apart from the cart's schemas (carts.ts) so the pages that show shares load without zod.
+ */
+export function shareWithBudget(share: ShareCents, budgetCents: number | null): Share {
+  return {
+    userId: share.userId,
+    name: share.name,
+    subtotal: fromCents(share.subtotal),
+    fees: fromCents(share.fees),
+    tax: fromCents(share.tax),
+    total: fromCents(share.total),
+    budget: budgetCents === null ? null : fromCents(budgetCents),
+    overBudget: budgetCents !== null && share.total > budgetCents,
+  };
 }

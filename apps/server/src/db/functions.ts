@@ -1,7 +1,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ACTIONS, needsOf, PERMISSIONS } from "@cartner/contract";
+import {
+  ACTIONS,
+  FEE_RATE_PERCENT,
+  needsOf,
+  PERMISSIONS,
+  TAX_RATE_PERCENT,
+  type Rule,
+} from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import type { Db } from "./types.ts";
 
@@ -29,30 +36,50 @@ export async function readFunctions(): Promise<SqlFunction[]> {
     })),
   );
   // In the order of their names, as the database lists them.
-  return [...read, permissionFunction()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...read, permissionFunction(), pricingRatesFunction()].sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  );
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * `permission_of(action)`: the contract's permissions table as the database reads it (the roles
- * allowed, and what the session must be: "active" or "open cart"), so that session_gate() decides
+ * allowed, what the session must be: "active" or "open cart", and the roles a session setting
+ * opens it to), so that session_gate() decides
  * from the same table as the server and a change to a rule is one edit in the contract.
  */
 export function permissionFunction(): SqlFunction {
   const rows = ACTIONS.map((action) => {
-    const roles = PERMISSIONS[action].allow.map(quote).join(", ");
-    return `    (${quote(action)}, ARRAY[${roles}]::text[], ${quote(needsOf(action))})`;
+    const rule: Rule = PERMISSIONS[action];
+    const roles = rule.allow.map(quote).join(", ");
+    const openedBy = rule.opened ? quote(rule.opened.by) : "NULL";
+    const openedRoles = (rule.opened?.allow ?? []).map(quote).join(", ");
+    return `    (${quote(action)}, ARRAY[${roles}]::text[], ${quote(needsOf(action))}, ${openedBy}::text, ARRAY[${openedRoles}]::text[])`;
   });
   const text = `-- Made from the contract's permissions table on every start (src/db/functions.ts).
-CREATE OR REPLACE FUNCTION permission_of(p_action text, OUT roles text[], OUT needs text)
+CREATE OR REPLACE FUNCTION permission_of(
+  p_action text, OUT roles text[], OUT needs text, OUT opened_by text, OUT opened_roles text[]
+)
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT r.roles, r.needs FROM (VALUES
+  SELECT r.roles, r.needs, r.opened_by, r.opened_roles FROM (VALUES
 ${rows.join(",\n")}
-  ) AS r (action, roles, needs) WHERE r.action = p_action
+  ) AS r (action, roles, needs, opened_by, opened_roles) WHERE r.action = p_action
 $$;
 `;
   return { name: "permission_of", text };
+}
+
+/**
+ * `pricing_rates()`: the contract's fee and tax rates (pricing.ts) as the database reads them, for
+ * the "ask first" budget's check (member_share_over()), made on every start like permission_of().
+ */
+export function pricingRatesFunction(): SqlFunction {
+  const text = `-- Made from the contract's constants on every start (src/db/functions.ts).
+CREATE OR REPLACE FUNCTION pricing_rates(OUT fee_percent integer, OUT tax_percent integer)
+LANGUAGE sql IMMUTABLE AS $$ SELECT ${FEE_RATE_PERCENT}, ${TAX_RATE_PERCENT} $$;
+`;
+  return { name: "pricing_rates", text };
 }
 
 /** Creates or replaces every function of the files, all in one transaction. */
@@ -60,5 +87,50 @@ export async function applyFunctions(db: Db): Promise<void> {
   const functions = await readFunctions();
   await db.transaction(async (tx) => {
     for (const f of functions) await tx.execute(sql.raw(f.text));
+    for (const t of TRIGGERS) {
+      await tx.execute(
+        sql.raw(`CREATE OR REPLACE TRIGGER ${t.name} ${t.when} ON ${t.table}
+          FOR EACH ROW EXECUTE FUNCTION ${t.function}()`),
+      );
+    }
   });
 }
+
+/**
+ * Triggers whose function is newer than the migrations that define functions: made with it on
+ * every start (CREATE OR REPLACE TRIGGER), since a migration runs before the files' functions
+ * exist. The older triggers (the append-only ones) are in their migrations.
+ */
+const TRIGGERS = [
+  // Every change to a product moves its updated_at, whoever writes it: the servers' in-memory
+  // catalogs re-read only the products whose updated_at differs from what they hold.
+  { name: "products_touch", when: "BEFORE UPDATE", table: "products", function: "products_touch" },
+  // Every write to what an order's view shows moves the order's version in the same transaction:
+  // the servers keep each order's view keyed by it (features/orders/reading/kept.ts).
+  { name: "orders_touch", when: "BEFORE UPDATE", table: "orders", function: "order_touch" },
+  {
+    name: "order_shares_touch",
+    when: "AFTER INSERT OR UPDATE OR DELETE",
+    table: "order_shares",
+    function: "order_part_touch",
+  },
+  {
+    name: "order_payers_touch",
+    when: "AFTER INSERT OR UPDATE OR DELETE",
+    table: "order_payers",
+    function: "order_part_touch",
+  },
+  // The book is append-only: an entry is only ever inserted.
+  {
+    name: "ledger_entries_touch",
+    when: "AFTER INSERT",
+    table: "ledger_entries",
+    function: "order_part_touch",
+  },
+  {
+    name: "users_order_touch",
+    when: "AFTER UPDATE OF deleted_at",
+    table: "users",
+    function: "order_member_touch",
+  },
+] as const;

@@ -4,9 +4,17 @@
  * (METRICS_TOKEN) and points these at prom-client's counters. So a server without metrics loads
  * no metrics library and pays a call to an empty function.
  */
+/**
+ * The per-process caches: member reads, checked auth sessions, and the orders kept by version
+ * (their views, open parts and list pages: features/orders/reading/kept.ts).
+ */
+export type CacheName = "reads" | "auth_sessions" | "orders" | "order_parts" | "order_pages";
+
 export const meter = {
   /** A lookup of a per-process cache: answered from it (hit) or not. */
-  cacheLookup(_cache: "reads" | "auth_sessions", _hit: boolean): void {},
+  cacheLookup(_cache: CacheName, _hit: boolean): void {},
+  /** Several lookups of a per-process cache at once: `hits` answered from it, `misses` not. */
+  cacheLookups(_cache: CacheName, _hits: number, _misses: number): void {},
   /** A signed-in live socket opened (+1) or closed (-1). */
   liveSocket(_delta: 1 | -1): void {},
   /** A change's event reached this instance's sockets this long after its publish. */

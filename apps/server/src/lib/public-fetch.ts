@@ -9,7 +9,8 @@
  *   One non-public address among the answers refuses the name.
  *
  * Origins listed as trusted (a self-hosted push service, a test's stand-in) are reached as given.
- * Redirects are not followed: the caller sees the 3xx.
+ * Redirects are followed only when the caller allows some (pictures: a shop's CDN moves them), each
+ * hop's URL and addresses checked as the first's; otherwise the caller sees the 3xx.
  */
 import dns from "node:dns";
 import net from "node:net";
@@ -132,6 +133,8 @@ export interface PublicFetchOptions {
   timeoutMs: number;
   /** The longest body read; a longer one is BodyTooLargeError. */
   maxBytes: number;
+  /** Redirects a GET follows (each hop checked like the first URL); 0 by default: the 3xx is answered. */
+  maxRedirects?: number;
 }
 
 export interface PublicResponse {
@@ -147,6 +150,8 @@ export interface PublicFetch {
   close(): Promise<void>;
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 export function createPublicFetch(
   rules: PublicUrlRules & {
     /** How names resolve (tests: a fixed answer); the system's resolver by default. */
@@ -158,36 +163,62 @@ export function createPublicFetch(
   });
   const trusted = new Agent();
 
-  async function publicFetch(url: string, options: PublicFetchOptions): Promise<PublicResponse> {
-    const problem = publicUrlProblem(url, rules);
-    if (problem) throw new NotPublicError(`the URL ${problem}`);
+  async function send(url: string, options: PublicFetchOptions, signal: AbortSignal) {
     const isTrusted = rules.trustedOrigins?.includes(new URL(url).origin) ?? false;
-    const response = await request(url, {
+    return request(url, {
       dispatcher: isTrusted ? trusted : guarded,
       method: options.method ?? "GET",
       headers: options.headers ?? {},
       body: options.body ?? null,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
     }).catch((error: unknown) => {
       // undici may wrap the lookup's refusal.
       const cause = (error as { cause?: unknown }).cause;
       throw cause instanceof NotPublicError ? cause : error;
     });
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      length += chunk.length;
-      if (length > options.maxBytes) {
-        response.body.destroy();
+  }
+
+  async function publicFetch(url: string, options: PublicFetchOptions): Promise<PublicResponse> {
+    // One deadline for every hop and the body.
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const hopsAllowed = (options.method ?? "GET") === "GET" ? (options.maxRedirects ?? 0) : 0;
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      const problem = publicUrlProblem(target, rules);
+      if (problem) {
+        throw new NotPublicError(
+          hop === 0 ? `the URL ${problem}` : `the redirect to ${target} ${problem}`,
+        );
+      }
+      const response = await send(target, options, signal);
+      const location = response.headers.location;
+      if (REDIRECTS.has(response.statusCode) && typeof location === "string" && hop < hopsAllowed) {
+        await response.body.dump();
+        target = new URL(location, target).href;
+        continue;
+      }
+      const declared = Number(response.headers["content-length"]);
+      if (declared > options.maxBytes) {
+        // Closed unread; its abort error is expected, and nobody else listens for it.
+        response.body.once("error", () => {}).destroy();
         throw new BodyTooLargeError(`the answer is longer than ${options.maxBytes} bytes`);
       }
-      chunks.push(chunk);
+      const chunks: Buffer[] = [];
+      let length = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        length += chunk.length;
+        if (length > options.maxBytes) {
+          response.body.destroy();
+          throw new BodyTooLargeError(`the answer is longer than ${options.maxBytes} bytes`);
+        }
+        chunks.push(chunk);
+      }
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: Buffer.concat(chunks),
+      };
     }
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      body: Buffer.concat(chunks),
-    };
   }
 
   return Object.assign(publicFetch, {

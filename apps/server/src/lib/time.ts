@@ -96,6 +96,8 @@ export function zonedIso(at: Date | string, timeZone: string): string {
  */
 export function wallClock(at: Date | string, timeZone: string): { wall: string; offset: number } {
   const date = new Date(Math.floor(new Date(at).getTime() / 1000) * 1000);
+  // UTC's wall clock is the ISO form itself: no formatter (a CSV of every order asks for hundreds).
+  if (timeZone === "UTC") return { wall: date.toISOString().slice(0, 19), offset: 0 };
   const parts = formatsOf(timeZone).parts.formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? "00";

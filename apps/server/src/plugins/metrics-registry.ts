@@ -52,7 +52,7 @@ const groupCommitBatchSize = new Histogram({
 const cacheLabels = ["cache"] as const;
 const cacheHits = new Counter({
   name: "cartner_cache_hits_total",
-  help: "Answers served from a per-process cache (reads: member reads; auth_sessions: checked auth sessions)",
+  help: "Answers served from a per-process cache (reads: member reads; auth_sessions: checked auth sessions; orders, order_parts, order_pages: orders kept by version)",
   labelNames: cacheLabels,
   registers,
 });
@@ -186,6 +186,10 @@ const batchOf = byLabel((name) => groupCommitBatchSize.labels(name));
 const jobFailuresOf = byLabel((queue) => jobFailures.labels(queue));
 
 meter.cacheLookup = (cache, hit) => (hit ? cacheHit(cache) : cacheMiss(cache)).inc();
+meter.cacheLookups = (cache, hits, misses) => {
+  if (hits > 0) cacheHit(cache).inc(hits);
+  if (misses > 0) cacheMiss(cache).inc(misses);
+};
 meter.liveSocket = (delta) => liveSockets.inc(delta);
 meter.liveDelivered = (seconds) => liveDeliverySeconds.observe(seconds);
 meter.batch = (name, size) => batchOf(name).observe(size);

@@ -77,12 +77,38 @@ describe("activity entries parse with the contract's union", () => {
       userIds: [ann.userId, ben.userId],
     });
     await ok(f.as.participant, "PUT", `${cart}/lines/${line}/shared-with`, { userIds: [] });
+    // A line added by name, and a line's note and substitute.
+    await ok(f.as.participant, "POST", `${cart}/free-lines`, {
+      name: "Candles",
+      estimatedPrice: 2,
+    });
+    await ok(f.as.participant, "PATCH", `${cart}/lines/${line}`, {
+      note: "ripe ones",
+      substitute: "none",
+    });
     await ok(f.as.viewer, "POST", `${cart}/product`, { productId: bread._id, quantity: 1 });
     await ok(f.as.creator, "PUT", `/api/sessions/${sid}/split-policy`, {
       mode: "weights",
       weights: { [ben.userId]: 50 },
       fees: "creator",
     });
+    // Vic's budget asks first: her bread waits, one more of it waits, Ann approves it; the next
+    // one waits again and Ann declines it with a message.
+    await ok(f.as.creator, "PATCH", `/api/sessions/${sid}/members/${vic.userId}`, {
+      budget: 0.01,
+      budgetMode: "ask",
+    });
+    const waits = await ok(f.as.viewer, "POST", `${cart}/product`, { productId: milk._id });
+    const vicLine = waits
+      .json()
+      .cart.products.find(
+        (l: { productId: { _id: string }; addedBy: { _id: string } }) =>
+          l.productId._id === milk._id && l.addedBy._id === vic.userId,
+      )._id;
+    await ok(f.as.viewer, "PATCH", `${cart}/quantity`, { productId: milk._id, change: 1 });
+    await ok(f.as.creator, "POST", `${cart}/lines/${vicLine}/approve`);
+    await ok(f.as.viewer, "PATCH", `${cart}/quantity`, { productId: milk._id, change: 1 });
+    await ok(f.as.creator, "POST", `${cart}/lines/${vicLine}/decline`, { message: "No more" });
     await ok(f.as.participant, "PUT", `/api/sessions/${sid}/ready`, { ready: true });
     await ok(f.as.participant, "PUT", `/api/sessions/${sid}/ready`, { ready: false });
     // Checked out, then each share settled a different way.
@@ -150,6 +176,8 @@ describe("activity entries parse with the contract's union", () => {
       ["member.joined", { via: "invite", role: "viewer" }],
       ["item.quantity", { change: -1 }],
       ["item.shared", { with: [] }],
+      ["item.added", { productId: null, product: "Candles" }],
+      ["item.edited", { fields: ["note", "substitute"], lineOf: "Ben" }],
       ["split.policy", { mode: "weights", fees: "creator" }],
       ["order.confirmed", { memberId: ben.userId, how: "transfer" }],
       ["order.confirmed", { memberId: vic.userId, how: "cash" }],
@@ -157,6 +185,10 @@ describe("activity entries parse with the contract's union", () => {
       ["order.adjusted", { kind: "order_fee" }],
       ["order.disputed", { kind: "refund", comment: "No refund came" }],
       ["item.removed", { reason: "account_deleted" }],
+      ["item.added", { product: milk.name, pending: true }],
+      ["item.quantity", { change: 1, pending: true }],
+      ["item.approved", { lineOf: "Vic", product: milk.name }],
+      ["item.declined", { lineOf: "Vic", message: "No more" }],
       ["order.confirmed", { how: "written_off", reason: "account_deleted" }],
     ];
     expect(variants.filter(([type, has]) => !seen(type, has))).toEqual([]);

@@ -4,7 +4,7 @@
  * reach the payee, bad input stores nothing, and the receipt lists the changes. The roles per
  * route are also walked by authorization.test.ts.
  */
-import { resplit, type Order } from "@cartner/contract";
+import { resplit, type Order, type SplitPolicy } from "@cartner/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, sessionMembers } from "../../src/db/schema.ts";
@@ -249,10 +249,10 @@ describe("POST /api/orders/:id/adjustments", () => {
     // What the members kept at checkout (Ann the creator, Ben a participant) would give.
     const ann = f.people.creator.userId;
     const ben = f.people.participant.userId;
-    const [{ cartId }] = (await t.database.db
-      .select({ cartId: orders.cartId })
+    const [{ cartId, policy }] = (await t.database.db
+      .select({ cartId: orders.cartId, policy: orders.policy })
       .from(orders)
-      .where(eq(orders.id, f.order._id))) as [{ cartId: string }];
+      .where(eq(orders.id, f.order._id))) as [{ cartId: string; policy: SplitPolicy }];
     const expected = resplit(
       {
         lines: f.order.lines.map((l) => ({
@@ -265,6 +265,8 @@ describe("POST /api/orders/:id/adjustments", () => {
           { userId: ann, name: "Ann", role: "creator" },
           { userId: ben, name: "Ben", role: "participant" },
         ],
+        // The policy the order kept (a Friends session's preset: by adder, fees equal).
+        policy,
       },
       [{ kind: "price", lineIndex: 0, unitPrice: 99 }],
       cartId,

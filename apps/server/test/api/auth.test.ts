@@ -47,7 +47,7 @@ describe("register and verify", () => {
     const res = await post("/api/auth/register", { name: "Ann", email, password: PASSWORD });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.user).toEqual({ _id: body.userId, name: "Ann", email });
+    expect(body.user).toEqual({ _id: body.userId, name: "Ann", email, roles: [] });
     const code = await latestCode(t.database, email);
     expect(code).toMatch(/^\d{6}$/);
 
@@ -56,7 +56,10 @@ describe("register and verify", () => {
     expect(verify.json()).toMatchObject({ purpose: "register", user: { _id: body.userId, email } });
     const valid = await validate(verify.json().token);
     expect(valid.statusCode).toBe(200);
-    expect(valid.json()).toEqual({ valid: true, user: { _id: body.userId, name: "Ann", email } });
+    expect(valid.json()).toEqual({
+      valid: true,
+      user: { _id: body.userId, name: "Ann", email, roles: [] },
+    });
   });
 
   it("stores the email lower-cased and never the code itself", async () => {

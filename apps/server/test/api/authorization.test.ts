@@ -8,7 +8,9 @@
  * members who may share it) agrees with the contract's rule of who carries a share.
  */
 import {
+  ACCOUNT_ACTIONS,
   CALLERS,
+  LINK_CALLERS,
   ORDER_CALLERS,
   carriesShare,
   endpoints,
@@ -16,6 +18,7 @@ import {
   refusal,
   splitEndpointKey,
   type Action,
+  type OpenSetting,
   type OrderCaller,
   type SessionCaller as Caller,
   type EndpointKey,
@@ -48,6 +51,16 @@ interface Row {
   before?: (f: Fixture, role: Caller) => Promise<void>;
   /** Only for routes any user may call ("user"), whose answers depend on state, not role. */
   expected?: Record<Caller, number>;
+  /** Callers a service rule answers otherwise than their role would (each with its reason). */
+  except?: Partial<Record<Caller, number>>;
+  /**
+   * The session settings the row's session has open (its creator opened the action to more
+   * roles, e.g. checkoutBy "members"), set before the first call; the table's answer is read with
+   * them. With `fresh`, each role calls on a session of its own (a success that ends the session,
+   * such as a checkout, would otherwise decide the next role's answer).
+   */
+  open?: OpenSetting[];
+  fresh?: true;
 }
 
 const ROWS: Row[] = [
@@ -103,6 +116,10 @@ const ROWS: Row[] = [
     }),
   },
   { endpoint: "GET /api/carts/:cartId", request: (f) => ({ url: `/api/carts/${f.cartId}` }) },
+  {
+    endpoint: "GET /api/carts/:cartId/buy-again",
+    request: (f) => ({ url: `/api/carts/${f.cartId}/buy-again` }),
+  },
   {
     endpoint: "POST /api/carts/:cartId/product",
     request: (f) => ({
@@ -212,6 +229,22 @@ const ROWS: Row[] = [
     }),
   },
   {
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/hidden-from",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}/hidden-from`,
+      body: { userIds: [] },
+    }),
+  },
+  {
+    // Another's line: only who sees every private line (the creator) hides it.
+    endpoint: "PUT /api/carts/:cartId/lines/:lineId/hidden-from",
+    action: "cart.seePrivate",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${othersLine(f, role)}/hidden-from`,
+      body: { userIds: [] },
+    }),
+  },
+  {
     endpoint: "PUT /api/carts/:cartId/lines/:lineId/staple",
     request: (f, role) => ({
       url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}/staple`,
@@ -226,12 +259,45 @@ const ROWS: Row[] = [
       body: { staple: true },
     }),
   },
+  {
+    // Any member who pays acknowledges a price on anyone's line.
+    endpoint: "POST /api/carts/:cartId/lines/:lineId/acknowledge-price",
+    request: (f) => ({
+      url: `/api/carts/${f.cartId}/lines/${f.lineOf.creator}/acknowledge-price`,
+    }),
+  },
+  {
+    endpoint: "POST /api/carts/:cartId/free-lines",
+    request: (f) => ({ url: `/api/carts/${f.cartId}/free-lines`, body: { name: "Candles" } }),
+  },
+  {
+    endpoint: "PATCH /api/carts/:cartId/lines/:lineId",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${role === "participant" ? f.lineOf.participant : f.lineOf.creator}`,
+      body: { note: "ripe ones" },
+    }),
+  },
+  {
+    endpoint: "PATCH /api/carts/:cartId/lines/:lineId",
+    action: "cart.changeAnyLine",
+    request: (f, role) => ({
+      url: `/api/carts/${f.cartId}/lines/${othersLine(f, role)}`,
+      body: { substitute: "none" },
+    }),
+  },
   // Invitations and members.
   {
     endpoint: "POST /api/sessions/:id/links",
     request: (f) => ({
       url: `/api/sessions/${f.sessionId}/links`,
       body: { role: "viewer", expiresInHours: 1, maxUses: 1 },
+    }),
+  },
+  {
+    endpoint: "POST /api/sessions/:id/links",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/links`,
+      body: { lookOnly: true, expiresInHours: 1 },
     }),
   },
   {
@@ -284,6 +350,43 @@ const ROWS: Row[] = [
     endpoint: "POST /api/sessions/:id/checkout",
     request: (f) => ({ url: `/api/sessions/${f.sessionId}/checkout` }),
   },
+  // ...and so do the participants where the session lets its members check out (Couple).
+  {
+    endpoint: "POST /api/sessions/:id/checkout",
+    open: ["checkoutBy"],
+    fresh: true,
+    request: (f) => ({ url: `/api/sessions/${f.sessionId}/checkout` }),
+  },
+  {
+    endpoint: "PUT /api/sessions/:id/approvers",
+    request: (f) => ({
+      url: `/api/sessions/${f.sessionId}/approvers`,
+      body: { userIds: [f.people.participant.userId] },
+    }),
+  },
+  // Approving or declining a line waiting for approval: the creator, and the approvers named.
+  ...(["approve", "decline"] as const).flatMap((decision): Row[] =>
+    [undefined, ["approver" as const]].map((open) => ({
+      endpoint: `POST /api/carts/:cartId/lines/:lineId/${decision}`,
+      fresh: true,
+      ...(open ? { open } : {}),
+      // The waiting line is the participant's own: an approver does not approve their own line.
+      ...(open && decision === "approve" ? { except: { participant: 403 } } : {}),
+      before: async (f, role) => {
+        if (open && (role === "participant" || role === "viewer")) {
+          const named = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/approvers`, {
+            userIds: [f.people[role].userId],
+          });
+          expect(named.statusCode, named.body).toBe(200);
+        }
+        await benWaits(f);
+      },
+      request: (f) => ({
+        url: `/api/carts/${f.cartId}/lines/${f.lineOf.participant}/${decision}`,
+        body: { message: "ok" },
+      }),
+    })),
+  ),
   // Anyone may ask to join; members and pending requesters already are in.
   {
     endpoint: "POST /api/sessions/join/code",
@@ -306,6 +409,22 @@ const ROWS: Row[] = [
   },
 ];
 
+/** Ben's budget asks first and is tiny: one more on his line makes it wait for approval. */
+async function benWaits(f: Fixture): Promise<void> {
+  const ben = `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`;
+  const set = await f.as.creator("PATCH", ben, { budget: 0.01, budgetMode: "ask" });
+  expect(set.statusCode, set.body).toBe(200);
+  const more = await f.as.participant("PATCH", `/api/carts/${f.cartId}/quantity`, {
+    productId: f.productId,
+    change: 1,
+  });
+  expect(more.statusCode, more.body).toBe(200);
+  const line = more
+    .json()
+    .cart.products.find((l: { _id: string }) => l._id === f.lineOf.participant);
+  expect(line.pending).not.toBeNull();
+}
+
 /** A line the caller did not add: the participant's for the creator, else the creator's. */
 function othersLine(f: Fixture, role: Caller): string {
   return role === "creator" ? f.lineOf.participant : f.lineOf.creator;
@@ -318,12 +437,13 @@ const successStatus = (key: EndpointKey) =>
 function expectedFor(row: Row): Record<Caller, number> {
   if (row.expected) return row.expected;
   const action = row.action ?? (endpoints[row.endpoint].access as Action);
-  return Object.fromEntries(
+  const byRole = Object.fromEntries(
     CALLERS.map((caller) => [
       caller,
-      refusal(caller, action)?.status ?? successStatus(row.endpoint),
+      refusal(caller, action, row.open)?.status ?? successStatus(row.endpoint),
     ]),
   ) as Record<Caller, number>;
+  return { ...byRole, ...row.except };
 }
 
 /** Roles in an order where no call changes what a later role's call depends on. */
@@ -353,7 +473,12 @@ it("has a row for every route the permissions table guards, and for every route 
     const namesSession =
       /^\/api\/(sessions|carts)\/.*:/.test(path) ||
       (body instanceof z.ZodObject && "sessionCode" in body.shape);
-    return (access !== "public" && access !== "user" && access !== "token") || namesSession;
+    // Account actions (the catalog's) name no session: catalog-operator.test.ts walks them.
+    const accountWide = (ACCOUNT_ACTIONS as readonly string[]).includes(access);
+    return (
+      (access !== "public" && access !== "user" && access !== "token" && !accountWide) ||
+      namesSession
+    );
   });
   expect(guarded.length).toBeGreaterThan(5);
   expect(
@@ -371,39 +496,51 @@ it("has a row for every route the permissions table guards, and for every route 
   }
 });
 
-describe.each(ROWS.map((row) => [`${row.endpoint} (${row.action ?? "access"})`, row] as const))(
-  "%s",
-  (_name, row) => {
-    it("answers each role as the permissions table says", async () => {
-      const base = await sessionWithEveryRole(t);
-      const products = (await base.as.creator("GET", "/api/products?limit=1")).json().products;
-      const productId = products[0]._id as string;
-      const lineOf = {} as Fixture["lineOf"];
-      for (const role of ["creator", "participant"] as const) {
-        const added = await base.as[role]("POST", `/api/carts/${base.cartId}/product`, {
-          productId,
-        });
-        expect(added.statusCode, added.body).toBe(200);
-        const lines: { _id: string; addedBy: { _id: string } }[] = added.json().cart.products;
-        lineOf[role] = lines.find((l) => l.addedBy._id === base.people[role].userId)!._id;
-      }
-      const link = await base.as.creator("POST", `/api/sessions/${base.sessionId}/links`, {
-        role: "viewer",
-        expiresInHours: 1,
-        maxUses: 1,
-      });
-      const fixture: Fixture = { ...base, productId, lineOf, linkId: link.json().link._id };
-      const [method] = splitEndpointKey(row.endpoint);
-      const got: Partial<Record<Caller, number>> = {};
-      for (const role of ORDER) {
-        await row.before?.(fixture, role);
-        const { url, body } = row.request(fixture, role);
-        got[role] = (await fixture.as[role](method, url, body)).statusCode;
-      }
-      expect(got).toEqual(expectedFor(row));
+/** Ann's session with every role, a line each for creator and participant, and a link. */
+async function fixtureFor(row: Row): Promise<Fixture> {
+  const base = await sessionWithEveryRole(t);
+  if (row.open?.includes("checkoutBy")) {
+    const opened = await base.as.creator("PATCH", `/api/sessions/${base.sessionId}`, {
+      checkoutBy: "members",
     });
-  },
-);
+    expect(opened.statusCode, opened.body).toBe(200);
+  }
+  const products = (await base.as.creator("GET", "/api/products?limit=1")).json().products;
+  const productId = products[0]._id as string;
+  const lineOf = {} as Fixture["lineOf"];
+  for (const role of ["creator", "participant"] as const) {
+    const added = await base.as[role]("POST", `/api/carts/${base.cartId}/product`, {
+      productId,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const lines: { _id: string; addedBy: { _id: string } }[] = added.json().cart.products;
+    lineOf[role] = lines.find((l) => l.addedBy._id === base.people[role].userId)!._id;
+  }
+  const link = await base.as.creator("POST", `/api/sessions/${base.sessionId}/links`, {
+    role: "viewer",
+    expiresInHours: 1,
+    maxUses: 1,
+  });
+  return { ...base, productId, lineOf, linkId: link.json().link._id };
+}
+
+const rowName = (row: Row) =>
+  `${row.endpoint} (${row.action ?? "access"}${row.open ? `, open: ${row.open.join(", ")}` : ""})`;
+
+describe.each(ROWS.map((row) => [rowName(row), row] as const))("%s", (_name, row) => {
+  it("answers each role as the permissions table says", async () => {
+    const shared = row.fresh ? undefined : await fixtureFor(row);
+    const [method] = splitEndpointKey(row.endpoint);
+    const got: Partial<Record<Caller, number>> = {};
+    for (const role of ORDER) {
+      const fixture = shared ?? (await fixtureFor(row));
+      await row.before?.(fixture, role);
+      const { url, body } = row.request(fixture, role);
+      got[role] = (await fixture.as[role](method, url, body)).statusCode;
+    }
+    expect(got).toEqual(expectedFor(row));
+  });
+});
 
 it("lets a line be shared by exactly the members who carry a share, as the contract says", async () => {
   const f = await sessionWithEveryRole(t);
@@ -423,6 +560,54 @@ it("lets a line be shared by exactly the members who carry a share, as the contr
     expected[role] = carriesShare(role);
   }
   expect(got).toEqual(expected);
+});
+
+/**
+ * View by link: the caller is the link, not an account. A look-only link that works is `look`;
+ * anything else (revoked, expired, a joining link, a token that never was) is a stranger. The
+ * account that sends it, if any, changes nothing: every session role gets what the link gets.
+ */
+describe("GET /api/look/:token (session.viewByLink)", () => {
+  it("answers each link, whoever sends it, as the permissions table says", async () => {
+    const f = await sessionWithEveryRole(t);
+    const make = async (body: object) => {
+      const res = await f.as.creator("POST", `/api/sessions/${f.sessionId}/links`, body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().link as { _id: string; token: string };
+    };
+    const working = await make({ lookOnly: true, expiresInHours: 2 });
+    const revoked = await make({ lookOnly: true, expiresInHours: 2 });
+    await f.as.creator("DELETE", `/api/sessions/${f.sessionId}/links/${revoked._id}`);
+    const expired = await make({ lookOnly: true, expiresInHours: 1 });
+    const joining = await make({ role: "viewer", expiresInHours: 2, maxUses: 5 });
+    const links: Record<(typeof LINK_CALLERS)[number], string[]> = {
+      look: [working.token],
+      stranger: [revoked.token, expired.token, joining.token, "C".repeat(22)],
+    };
+    const expected = (caller: (typeof LINK_CALLERS)[number]) =>
+      refusal(caller, "session.viewByLink")?.status ?? successStatus("GET /api/look/:token");
+    // The sessions' roles' own tokens expire with the clock: every call before it moves.
+    const asked: [string, string, number][] = [];
+    const wanted: [string, string, number][] = [];
+    for (const caller of LINK_CALLERS) {
+      for (const token of links[caller]) {
+        if (token === expired.token) continue;
+        const anonymous = await t.app.inject({ method: "GET", url: `/api/look/${token}` });
+        asked.push([caller, "nobody", anonymous.statusCode]);
+        wanted.push([caller, "nobody", expected(caller)]);
+        for (const role of CALLERS) {
+          const got = await f.as[role]("GET", `/api/look/${token}`);
+          asked.push([caller, role, got.statusCode]);
+          wanted.push([caller, role, expected(caller)]);
+        }
+      }
+    }
+    t.clock.advance(3_600_000);
+    const late = await t.app.inject({ method: "GET", url: `/api/look/${expired.token}` });
+    asked.push(["stranger", "nobody", late.statusCode]);
+    wanted.push(["stranger", "nobody", expected("stranger")]);
+    expect(asked).toEqual(wanted);
+  });
 });
 
 /**

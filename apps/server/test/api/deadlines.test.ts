@@ -495,6 +495,37 @@ describe("automatic checkout", () => {
     expect(session.deadline.locked).toBe(true);
   });
 
+  it("skips a cart holding a private line, once, saying why, and leaves it closed for the creator", async () => {
+    const f = await crew(t);
+    const cart = (await f.as.Ann("GET", `/api/carts/${f.cartId}`)).json().cart as {
+      products: { _id: string; addedBy: { name: string } }[];
+    };
+    const anns = cart.products.find((l) => l.addedBy.name === "Ann")!;
+    const hidden = await f.as.Ann("PUT", `/api/carts/${f.cartId}/lines/${anns._id}/hidden-from`, {
+      userIds: [f.people.Ben.userId],
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    const closesAt = now() + 30 * MINUTE;
+    await setDeadline(f.as.Ann, f.sessionId, {
+      closesAt: iso(closesAt),
+      remindAt: [],
+      autoCheckout: true,
+    });
+    await clock.setTime(closesAt + 1000);
+    await until(clock, async () => {
+      expect(
+        ofType(await activity(f.as.Ann, f.sessionId), "deadline.checkout_skipped"),
+      ).toMatchObject([{ reason: "private_lines" }]);
+    });
+    await drain(clock);
+    expect(ofType(await activity(f.as.Ann, f.sessionId), "deadline.checkout_skipped")).toHaveLength(
+      1,
+    );
+    const session = (await f.as.Ann("GET", `/api/sessions/${f.sessionId}`)).json().session;
+    expect(session.status).toBe("active");
+    expect(session.deadline.locked).toBe(true);
+  });
+
   it("does not check out a cart reopened or moved before its job ran", async () => {
     const f = await crew(t);
     const closesAt = now() + 30 * MINUTE;

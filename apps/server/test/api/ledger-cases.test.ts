@@ -11,6 +11,7 @@
  */
 import type { Order } from "@cartner/contract";
 import { parse } from "csv-parse/sync";
+import { products } from "../../src/db/schema.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cents, createTestApp, PASSWORD, sum, type TestApp } from "../helpers.ts";
 import { balancesOf, group, partsByName } from "../group-support.ts";
@@ -20,6 +21,9 @@ import { readEntries } from "../ledger-model/verify.ts";
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // These worlds check out the same products again and again, and checkout takes stock: enough
+  // for all of them (stock is not what they test).
+  await t.database.db.update(products).set({ stock: 1000 });
 });
 afterAll(async () => t.close());
 
@@ -366,5 +370,27 @@ describe("rounding is fair", () => {
         });
       }
     }
+  });
+});
+
+describe("free lines (found by the model test)", () => {
+  it("a cart of free lines at no estimate checks out at 0; priced, its adder owes the payee", async () => {
+    const g = await group(t, ["Ann", "Ben"] as const);
+    const url = `/api/carts/${g.session.cartId}/free-lines`;
+    const added = await g.as.Ben("POST", url, { name: "Ice" });
+    expect(added.statusCode, added.body).toBe(200);
+    const order = await g.checkout();
+    expect([order.total, order.split, order.parts]).toEqual([0, [], []]);
+    const priced = await g.as.Ann("POST", `/api/orders/${order._id}/adjustments`, {
+      kind: "price",
+      lineIndex: 0,
+      unitPrice: 2.5,
+    });
+    expect(priced.statusCode, priced.body).toBe(201);
+    // 2.50, fees 1 % = 0.03, tax 13 % of 2.53 = 0.33: Ben owes Ann 2.86.
+    const ids = { Ann: g.id("Ann"), Ben: g.id("Ben") };
+    expect(partsByName(priced.json().order as Order, ids)).toEqual({
+      "Ben>Ann": { amount: 286, open: 286, credit: 0 },
+    });
   });
 });

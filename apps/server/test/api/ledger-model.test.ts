@@ -1,11 +1,13 @@
 /**
  * The money, proved against a reference model (PGlite and PostgreSQL). fast-check builds a world
  * of three to five people with one or two checked-out orders (every split policy and fee rule,
- * sharers, a member removed before checkout, one to three payers), then runs a random sequence
- * of what groups do after checkout: "I've paid", a payer confirming, recording cash or writing
- * off, transfers (amounts that settle whole parts oldest first, the plan's recordable ones, and
- * amounts that must be refused), credits paid back, every kind of change after checkout (and
- * ones that must be refused), disputes, and accounts deleted. After every step every reader is
+ * sharers, a member removed before checkout, one to three payers; about one line in four a free
+ * line, a name with perhaps an estimate and a note, checked out at its estimate or 0), then runs
+ * a random sequence of what groups do after checkout: "I've paid", a payer confirming, recording
+ * cash or writing off, transfers (amounts that settle whole parts oldest first, the plan's
+ * recordable ones, and amounts that must be refused), credits paid back, every kind of change
+ * after checkout (and ones that must be refused), the payee pricing a free line (a price or a
+ * substitute), disputes, and accounts deleted. After every step every reader is
  * compared with a model written apart from the server (apps/server/test/ledger-model/): the
  * order's JSON and My Orders, its ledger entries, Balances, the settle plan, pay-info, the CSV
  * and the receipt's text. The model splits in exact fractions (exact-split.ts) and keeps what
@@ -48,6 +50,10 @@
  *   changed the goods or the order-level amounts by, add up to the subtotal plus order-level
  *   amounts; share rows add up to the order_total row. Settlement rows are not checked here.
  * - The receipt states the total, every share and every part, and names every payer.
+ * - A free line is `free`, has no product and keeps its note; it is `estimated` until a `price` or
+ *   `substituted` change names it (decision 043), whatever else changed it. A cart of free lines
+ *   at 0 checks out at 0 with no shares, paid by the payee alone (no payer can pay 0); a payer
+ *   named for more cents than the total has is left out. Priced, its carriers get their shares.
  *
  * Budget: MODEL_RUNS worlds (default 30) from MODEL_SEED (default fixed; "random" for a new
  * one), each 0 to 20 steps: about 70 to 90 s on PGlite or PostgreSQL here. Nightly:
@@ -64,6 +70,7 @@ import {
   Adjust,
   commandArbitraries,
   MarkPaid,
+  PriceFree,
   Settle,
   type Real,
 } from "../ledger-model/commands.ts";
@@ -138,6 +145,13 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
     quantity,
     adder,
     sharers: [],
+  });
+  const free = (adder: number, estimate: number | null, sharers: number[] = []) => ({
+    product: 0,
+    quantity: 2,
+    adder,
+    sharers,
+    free: { estimate, note: true },
   });
   const order = (o: Partial<WorldSpec["orders"][number]>): WorldSpec["orders"][number] => ({
     creator: 0,
@@ -219,6 +233,53 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
         ],
       },
       [],
+    );
+  });
+
+  it("free lines without an estimate: checked out at 0 by the payee alone, then priced", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          order({
+            lines: [free(1, null), free(2, null, [0, 1])],
+            payers: [{ who: 1, weight: 1 }],
+          }),
+        ],
+      },
+      // The cart's lines are in no fixed order (added at the same instant): each step prices
+      // one of the lines still at an estimate, so both are priced either way.
+      [
+        new PriceFree(0, 0, 3, false) /* Ann prices a free line at 2.50 */,
+        new MarkPaid(0, 0) /* Ben marks paid */,
+        new PriceFree(0, 0, 1, true) /* Ann records the other as a substitute at 0.99 × 2 */,
+        new Settle(0, 0, true) /* Ann settles Ben */,
+      ],
+    );
+  });
+
+  it("a member whose only line is a free line at 0 gets a share once it is priced", async () => {
+    await scenario(
+      {
+        people: 4,
+        orders: [
+          order({
+            joins: [true, true, true, false],
+            lines: [line(3, 0), free(2, 0), free(3, 1250)],
+            payers: [
+              { who: 0, weight: 2 },
+              { who: 1, weight: 1 },
+            ],
+          }),
+        ],
+      },
+      // Cat's line at 0 and Dan's at 12.50 are both priced, in either order.
+      [
+        new PriceFree(0, 0, 6, false) /* Ann prices a free line at 12.99 */,
+        new MarkPaid(0, 2) /* a member marks paid */,
+        new Adjust(0, 0, 2, 0, true) /* Ann records a line not delivered */,
+        new PriceFree(0, 0, 0, true) /* Ann records the other free line as a substitute at 0.49 */,
+      ],
     );
   });
 

@@ -1,4 +1,5 @@
 import { PRODUCT_CATEGORIES, type Product } from "@cartner/contract";
+import zlib from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../src/db/schema.ts";
@@ -182,6 +183,28 @@ describe("GET /api/products", () => {
     const other = await list("category=Drinks", { "if-none-match": etag });
     expect(other.statusCode).toBe(200);
   });
+
+  it("sends the list brotli-compressed to a browser, gzipped to a client taking only gzip, else plain", async () => {
+    const plain = await list("limit=24");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("accept-encoding");
+    const decoded = {
+      br: (bytes: Buffer) => zlib.brotliDecompressSync(bytes),
+      gzip: (bytes: Buffer) => zlib.gunzipSync(bytes),
+    };
+    for (const [accept, encoding] of [
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip, deflate", "gzip"],
+    ] as const) {
+      // Twice: the second answer is the compressed body kept from the first.
+      for (let i = 0; i < 2; i++) {
+        const res = await list("limit=24", { "accept-encoding": accept });
+        expect(res.headers["content-encoding"]).toBe(encoding);
+        expect(res.headers.etag).toBe(plain.headers.etag);
+        expect(decoded[encoding](res.rawPayload).toString()).toBe(plain.body);
+      }
+    }
+  });
 });
 
 describe("GET /api/products/:id", () => {
@@ -232,7 +255,7 @@ describe("product images", () => {
 });
 
 describe("the catalog cache", () => {
-  it("serves a change only after invalidate()", async () => {
+  it("serves a change only after refresh()", async () => {
     const catalog = createCatalog(t.database.db, createMedia("http://localhost:3000"));
     const before = JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body);
     const target = before.products[0];
@@ -243,7 +266,7 @@ describe("the catalog cache", () => {
     expect(
       JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body).products[0].price,
     ).toBe(target.price);
-    catalog.invalidate();
+    await catalog.refresh();
     expect(
       JSON.parse((await catalog.list({ sort: "relevance", offset: 0 })).body).products[0].price,
     ).toBe(123.45);

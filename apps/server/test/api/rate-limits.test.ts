@@ -8,9 +8,12 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, signUp, type TestApp } from "../helpers.ts";
 import { listenForLive, signedIn, type Peer } from "../live-peers.ts";
+
+// Minutes of a household's traffic, sent as fast as the machine goes: slow on a busy one.
+vi.setConfig({ testTimeout: 90_000 });
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -249,6 +249,9 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       // A deadline: in the future by the app's clock.
       closesAt: () => new Date(Date.now() + 3_600_000).toISOString(),
       remindAt: () => [60],
+      // A product's feed key and GTIN (a real one: its check digit is verified).
+      key: () => `mass-${crypto.randomUUID().slice(0, 8)}`,
+      gtin: () => "4006381333931",
     };
     // A boolean under a fixture's name (a notification channel called email) is still a boolean.
     if (schema.type === "boolean") return false;

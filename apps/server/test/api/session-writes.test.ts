@@ -32,6 +32,29 @@ const A_READ = "a read that the protocol sends as POST";
 const inMinutes = (n: number) => new Date(t.clock.now().getTime() + n * 60_000).toISOString();
 const LINK = { role: "viewer", expiresInHours: 1, maxUses: 1 };
 
+/**
+ * The participant's budget asks first and is already spent: another product they add waits for
+ * approval. Answers the waiting line's id.
+ */
+async function waitingLine(f: Fixture): Promise<string> {
+  const member = `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`;
+  const set = await f.as.creator("PATCH", member, { budget: 0.01, budgetMode: "ask" });
+  expect(set.statusCode, set.body).toBe(200);
+  const products = (await f.as.creator("GET", "/api/products?limit=2")).json().products as {
+    _id: string;
+  }[];
+  const other = products.find((p) => p._id !== f.productId)!;
+  const added = await f.as.participant("POST", `/api/carts/${f.cartId}/product`, {
+    productId: other._id,
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  const lines: { _id: string; pending: unknown; productId: { _id: string } }[] =
+    added.json().cart.products;
+  const waiting = lines.find((l) => l.productId._id === other._id && l.pending !== null);
+  expect(waiting, "the participant's line waits").toBeDefined();
+  return waiting!._id;
+}
+
 const ROWS: Partial<Record<EndpointKey, Row>> = {
   "PATCH /api/sessions/:id": {
     call: (f) => f.as.creator("PATCH", `/api/sessions/${f.sessionId}`, { budget: 99 }),
@@ -42,6 +65,12 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
         mode: "equal",
         weights: {},
         fees: "creator",
+      }),
+  },
+  "PUT /api/sessions/:id/approvers": {
+    call: (f) =>
+      f.as.creator("PUT", `/api/sessions/${f.sessionId}/approvers`, {
+        userIds: [f.people.participant.userId],
       }),
   },
   "PUT /api/sessions/:id/series": {
@@ -170,11 +199,50 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
         userIds: [f.people.creator.userId, f.people.participant.userId],
       }),
   },
+  "PUT /api/carts/:cartId/lines/:lineId/hidden-from": {
+    call: (f) =>
+      f.as.creator("PUT", `/api/carts/${f.cartId}/lines/${f.lineOf.creator}/hidden-from`, {
+        userIds: [f.people.viewer.userId],
+      }),
+    noEntry: "an entry about hiding a line would itself tell whom the line is for",
+  },
+  "POST /api/carts/:cartId/lines/:lineId/approve": {
+    before: waitingLine,
+    call: (f, lineId) => f.as.creator("POST", `/api/carts/${f.cartId}/lines/${lineId}/approve`),
+  },
+  "POST /api/carts/:cartId/lines/:lineId/decline": {
+    before: waitingLine,
+    call: (f, lineId) => f.as.creator("POST", `/api/carts/${f.cartId}/lines/${lineId}/decline`),
+  },
   "PUT /api/carts/:cartId/lines/:lineId/staple": {
     call: (f) =>
       f.as.participant("PUT", `/api/carts/${f.cartId}/lines/${f.lineOf.participant}/staple`, {
         staple: true,
       }),
+  },
+  "POST /api/carts/:cartId/free-lines": {
+    call: (f) => f.as.participant("POST", `/api/carts/${f.cartId}/free-lines`, { name: "Candles" }),
+  },
+  "PATCH /api/carts/:cartId/lines/:lineId": {
+    call: (f) =>
+      f.as.creator("PATCH", `/api/carts/${f.cartId}/lines/${f.lineOf.participant}`, {
+        note: "ripe ones",
+        substitute: "similar",
+      }),
+  },
+  "POST /api/carts/:cartId/lines/:lineId/acknowledge-price": {
+    // The line's product changed its price since the line was added.
+    before: (f) =>
+      t.database.db.execute(
+        sql`update products set price_cents = price_cents + 1
+            where id = (select product_id from cart_lines where id = ${f.lineOf.creator})`,
+      ),
+    call: (f) =>
+      f.as.participant(
+        "POST",
+        `/api/carts/${f.cartId}/lines/${f.lineOf.creator}/acknowledge-price`,
+      ),
+    noEntry: "acknowledging a changed price moves no amount (the split already uses it)",
   },
   "POST /api/carts/:cartId/lines/:lineId/restore": {
     before: (f) => f.as.creator("DELETE", `/api/carts/${f.cartId}/product/${f.productId}`),

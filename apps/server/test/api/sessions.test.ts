@@ -60,9 +60,13 @@ describe("creating sessions", () => {
         budget: null,
         ready: false,
         shareChanged: false,
+        budgetMode: "warn",
+        child: false,
       },
     ]);
-    expect(session.splitPolicy).toEqual({ mode: "by_adder", weights: {}, fees: "proportional" });
+    // A Couple's preset: an equal split, fees equal, both may check out (presets.test.ts).
+    expect(session.splitPolicy).toEqual({ mode: "equal", weights: {}, fees: "equal" });
+    expect(session.checkoutBy).toBe("members");
     const [cart] = await t.database.db.select().from(carts).where(eq(carts.sessionId, session._id));
     expect(cart!.id).toBe(session.cartId);
     const [row] = await t.database.db.select().from(sessions).where(eq(sessions.id, session._id));
@@ -500,7 +504,7 @@ describe("edit, leave and end", () => {
     const res = await as.creator("PATCH", `/api/sessions/${sessionId}`, {});
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message).toMatch(
-      /sessionName, sessionType, participants, passcode and budget/,
+      /sessionName, sessionType, participants, passcode, budget, splitMode, fees and checkoutBy/,
     );
     const after = (await as.creator("GET", `/api/sessions/${sessionId}`)).json().session;
     expect(after).toEqual(before);

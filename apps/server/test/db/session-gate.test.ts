@@ -4,7 +4,17 @@
  * PostgreSQL). The table reaches the database as `permission_of()`, made from it on every start,
  * so a rule changed in the contract changes the database's answer with no SQL edited.
  */
-import { ACTIONS, CALLERS, can, needsOf, type Action, type SessionCaller } from "@cartner/contract";
+import {
+  ACTIONS,
+  CALLERS,
+  can,
+  needsOf,
+  OPEN_SETTINGS,
+  type Action,
+  type LinkRole,
+  type OpenSetting,
+  type SessionCaller,
+} from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
@@ -31,12 +41,17 @@ const STATES = {
 type State = keyof typeof STATES;
 
 /** The rule as the table and its `needs` state it, in the gate's order. */
-function expected(action: Action | null, caller: SessionCaller, state: State): string {
+function expected(
+  action: Action | null,
+  caller: SessionCaller,
+  state: State,
+  open: readonly OpenSetting[] = [],
+): string {
   if (action) {
-    if (caller === "stranger" || (caller === "pending" && !can("pending", action))) {
+    if (caller === "stranger" || (caller === "pending" && !can("pending", action, open))) {
       return "not_member";
     }
-    if (!can(caller, action)) return "role";
+    if (!can(caller, action, open)) return "role";
   }
   const s = STATES[state];
   if (s.status !== "active") return s.order == null ? "ended" : "checked_out";
@@ -45,30 +60,60 @@ function expected(action: Action | null, caller: SessionCaller, state: State): s
   return "ok";
 }
 
-async function gate(action: Action | null, caller: SessionCaller, state: State): Promise<string> {
+async function gate(
+  action: Action | null,
+  caller: SessionCaller | LinkRole,
+  state: State,
+  open: readonly OpenSetting[] = [],
+): Promise<string> {
   const s = STATES[state];
   const role = caller === "stranger" ? null : caller;
   const [row] = await database.rows<{ verdict: string }>(sql`
     select session_gate(${action}::text, ${role}::text, ${s.status}::text, ${s.order}::integer,
       ${s.closesAt?.toISOString() ?? null}::timestamptz,
-      ${s.lockedAt?.toISOString() ?? null}::timestamptz, ${now.toISOString()}::timestamptz)
+      ${s.lockedAt?.toISOString() ?? null}::timestamptz, ${now.toISOString()}::timestamptz,
+      ${`{${open.join(",")}}`}::text[])
       as verdict`);
   return row!.verdict;
 }
 
 describe("session_gate() decides from the contract's permissions table", () => {
-  it("answers every action, caller and state as the table says", async () => {
+  it("answers every action, caller and state as the table says, with and without the settings that open an action", async () => {
     const got: string[] = [];
     const want: string[] = [];
-    for (const action of ACTIONS) {
-      for (const caller of CALLERS) {
-        for (const state of Object.keys(STATES) as State[]) {
-          got.push(`${action} ${caller} ${state}: ${await gate(action, caller, state)}`);
-          want.push(`${action} ${caller} ${state}: ${expected(action, caller, state)}`);
+    for (const open of [[], OPEN_SETTINGS]) {
+      for (const action of ACTIONS) {
+        for (const caller of CALLERS) {
+          for (const state of Object.keys(STATES) as State[]) {
+            const name = `${action} ${caller} ${state} [${open.join(",")}]`;
+            got.push(`${name}: ${await gate(action, caller, state, open)}`);
+            want.push(`${name}: ${expected(action, caller, state, open)}`);
+          }
         }
       }
     }
     expect(got).toEqual(want);
+  });
+
+  it("lets a look-only link that works see an active session's list, and do nothing else", async () => {
+    for (const state of Object.keys(STATES) as State[]) {
+      const s = STATES[state];
+      const closed = s.order == null ? "ended" : "checked_out";
+      expect(await gate("session.viewByLink", "look", state), state).toBe(
+        s.status === "active" ? "ok" : closed,
+      );
+    }
+    for (const action of ACTIONS.filter((a) => a !== "session.viewByLink")) {
+      expect(await gate(action, "look", "open"), action).toBe("role");
+    }
+  });
+
+  it("lets a participant check out only where the session opened checkout to its members", async () => {
+    expect(await gate("session.checkout", "participant", "open")).toBe("role");
+    expect(await gate("session.checkout", "participant", "open", ["checkoutBy"])).toBe("ok");
+    expect(await gate("session.checkout", "viewer", "open", ["checkoutBy"])).toBe("role");
+    // The setting opens only the actions whose rule names it.
+    expect(await gate("cart.clear", "participant", "open", ["checkoutBy"])).toBe("role");
   });
 
   it("closes only the cart's actions at the deadline", async () => {

@@ -15,7 +15,7 @@ import {
 } from "./model.ts";
 import { as, expectAnswer, person, pick, Step, type Real } from "./step.ts";
 import type { Expect } from "./verify.ts";
-import { partsFrom } from "./world.ts";
+import { partsFrom } from "./checkout.ts";
 
 const PRICES = [49, 99, 149, 250, 499, 725, 1299];
 const FEES = [-300, -150, -45, 99, 250, 400];
@@ -40,8 +40,16 @@ export class Adjust extends Step {
     return [this.order, this.kind, this.line, this.value, this.valid];
   }
 
+  /** The order it changes. */
+  protected orderOf(w: Readonly<World>): ModelOrder | undefined {
+    return pick(w.orders, this.order);
+  }
+  /** The line it names (an order-level change names none). */
+  protected lineOf(o: ModelOrder): number {
+    return this.line % o.lines.length;
+  }
   private change(o: ModelOrder): Change {
-    const lineIndex = this.line % o.lines.length;
+    const lineIndex = this.lineOf(o);
     const l = o.lines[lineIndex]!;
     const v = this.value;
     const kind = KINDS[this.kind % KINDS.length]!;
@@ -75,11 +83,11 @@ export class Adjust extends Step {
     }
   }
   check(w: Readonly<World>) {
-    const o = pick(w.orders, this.order)!;
-    return person(w as World, o.payee).alive;
+    const o = this.orderOf(w);
+    return Boolean(o) && person(w as World, o!.payee).alive;
   }
   async act(w: World, r: Real): Promise<Expect[]> {
-    const o = pick(w.orders, this.order)!;
+    const o = this.orderOf(w)!;
     const change = this.change(o);
     const applied = applyChange(o.lines, o.orderFees, change);
     // Refused when a line cannot take it, or a share or the total would be negative; a share
@@ -112,6 +120,33 @@ export class Adjust extends Step {
       (k) => (before.get(k) ?? 0) !== (o.parts.get(k) ?? 0),
     );
     return moved ? [{ orderId: o.id, kinds: [["adjustment"]] }] : [];
+  }
+}
+
+/**
+ * The payee prices a free line still at its estimate: a price, or another item at a price (a
+ * substitute), as the shop charged it; the order re-splits like after any change.
+ */
+export class PriceFree extends Adjust {
+  readonly substitute: boolean;
+  constructor(order: number, line: number, value: number, substitute: boolean) {
+    super(order, KINDS.indexOf(substitute ? "substituted" : "price"), line, value, true);
+    this.substitute = substitute;
+  }
+  protected override args() {
+    return [this.order, this.line, this.value, this.substitute];
+  }
+  protected override orderOf(w: Readonly<World>) {
+    const waiting = w.orders.filter(
+      (o) => person(w as World, o.payee).alive && o.lines.some((l) => l.estimated),
+    );
+    return pick(waiting, this.order);
+  }
+  protected override lineOf(o: ModelOrder) {
+    return pick(
+      o.lines.flatMap((l, i) => (l.estimated ? [i] : [])),
+      this.line,
+    )!;
   }
 }
 

@@ -1,10 +1,10 @@
 /** The commands of the model test, weighted by how often a group does each. */
 import fc from "fast-check";
-import { Adjust, DeleteAccount, Dispute } from "./changes.ts";
+import { Adjust, DeleteAccount, Dispute, PriceFree } from "./changes.ts";
 import { MarkPaid, Settle, Transfer } from "./settling.ts";
 import type { Cmd } from "./step.ts";
 
-export { Adjust, DeleteAccount, Dispute } from "./changes.ts";
+export { Adjust, DeleteAccount, Dispute, PriceFree } from "./changes.ts";
 export { MarkPaid, Settle, Transfer } from "./settling.ts";
 export { Unexpected, type Real } from "./step.ts";
 
@@ -29,6 +29,7 @@ export const commandArbitraries: fc.Arbitrary<Cmd>[] = [
     .tuple(n, n, n, n, fc.boolean())
     .map(([o, k, l, v, ok]) => new Adjust(o, k, l, v, ok || v % 5 !== 0)),
   fc.tuple(n, n, n, n).map(([o, k, l, v]) => new Adjust(o, k, l, v, true)),
+  fc.tuple(n, n, n, fc.boolean()).map(([o, l, v, s]) => new PriceFree(o, l, v, s)),
   fc.tuple(n, n, n).map(([o, w, a]) => new Dispute(o, w, a)),
   n.map((w) => new DeleteAccount(w)),
 ];

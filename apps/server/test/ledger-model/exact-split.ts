@@ -132,18 +132,28 @@ export function exactSplit(
   };
 }
 
+/**
+ * What each payer paid the shop, as a fraction of all paid. Nothing paid (an order of free lines
+ * without an estimate, checked out at 0 by the payee alone): the payers in equal parts.
+ */
+export function payerProportions(
+  payers: readonly { userId: string; cents: number }[],
+): Map<string, Q> {
+  const paid = payers.reduce((a, p) => a + p.cents, 0);
+  return new Map(
+    payers.map((p) => [p.userId, paid === 0 ? Q.ratio(1, payers.length) : Q.ratio(p.cents, paid)]),
+  );
+}
+
 /** Each member's exact part owed to each payer: their share in that payer's proportion. */
 export function exactParts(
   order: ExactOrder,
   payers: readonly { userId: string; cents: number }[],
 ): Map<string, Map<string, Q>> {
-  const paid = Q.of(payers.reduce((a, p) => a + p.cents, 0));
+  const proportions = payerProportions(payers);
   const out = new Map<string, Map<string, Q>>();
   for (const [member, share] of order.shares) {
-    out.set(
-      member,
-      new Map(payers.map((p) => [p.userId, share.total.mul(Q.of(p.cents)).div(paid)])),
-    );
+    out.set(member, new Map([...proportions].map(([id, x]) => [id, share.total.mul(x)])));
   }
   return out;
 }

@@ -5,7 +5,8 @@
  * are delivered; a refund adds to what was refunded on the line (negative takes one back), never
  * below 0 nor beyond the line's price, and not on a line that was not delivered; a price or
  * quantity may not leave the line costing less than was refunded; an order fee adds a signed
- * amount to the whole order.
+ * amount to the whole order. A free line is at its estimate until a price or a substitute (at a
+ * price) names it.
  */
 export interface LineState {
   name: string;
@@ -14,6 +15,8 @@ export interface LineState {
   quantity: number;
   refunded: number;
   missing: boolean;
+  /** A free line no price or substitute has priced yet. */
+  estimated: boolean;
 }
 
 /** One adjustment as the API takes it, in cents. */
@@ -48,6 +51,7 @@ export function applyChange(
       next.unitPrice = change.unitPrice;
       if (change.quantity !== undefined) next.quantity = change.quantity;
       next.missing = false;
+      next.estimated = false;
       break;
     case "quantity":
       next.quantity = change.quantity;
@@ -56,6 +60,7 @@ export function applyChange(
     case "price":
       next.unitPrice = change.unitPrice;
       next.missing = false;
+      next.estimated = false;
       break;
     case "refund":
       if (line.missing) return { refused: "lineIndex" };

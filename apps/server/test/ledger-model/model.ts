@@ -21,6 +21,9 @@ export interface FrozenLine {
   name: string;
   adder: string;
   sharers: string[];
+  /** A free line: no product, a name, its estimate as its price until the payee prices it. */
+  free: boolean;
+  note: string | null;
 }
 
 export interface ModelOrder {

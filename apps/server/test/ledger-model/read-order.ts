@@ -4,7 +4,7 @@
  * here, so one step reports everything that disagrees.
  */
 import type { Order } from "@cartner/contract";
-import { exactParts, type ExactOrder } from "./exact-split.ts";
+import { exactParts, payerProportions, type ExactOrder } from "./exact-split.ts";
 import { Q } from "./fraction.ts";
 import { lineTotal } from "./line-changes.ts";
 import {
@@ -51,6 +51,14 @@ export function checkOrder(w: World, o: ModelOrder, order: Order, bad: Report): 
     const now = line.adjusted ? cents(line.adjusted.lineTotal) : cents(line.lineTotal);
     if (now !== lineTotal(state))
       bad(`line ${i} (${f.name}) totals ${now}, the model ${lineTotal(state)}`);
+    // A free line: no product, its note as added, at an estimate until priced.
+    if (line.free !== f.free || (line.productId === null) !== f.free)
+      bad(`line ${i} (${f.name}) is ${line.free ? "" : "not "}free, the model says otherwise`);
+    if (line.estimated !== state.estimated)
+      bad(
+        `line ${i} (${f.name}) is ${line.estimated ? "" : "not "}at an estimate, the model says otherwise`,
+      );
+    if (line.note !== f.note) bad(`line ${i} (${f.name}) has the note ${line.note}, not ${f.note}`);
   });
   if (order.lines.length !== o.frozen.length) bad(`the order has ${order.lines.length} lines`);
 
@@ -96,13 +104,13 @@ function checkPayersAndParts(w: World, o: ModelOrder, order: Order, ex: ExactOrd
   if (named.join() !== payerIds(o).join()) {
     bad(`payers ${named.map(who).join(", ")}, the model ${payerIds(o).map(who).join(", ")}`);
   }
-  const paidShop = o.payers.reduce((a, p) => a + p.cents, 0);
+  const proportions = payerProportions(o.payers);
   const amountOf = new Map(order.payers.map((p) => [p.user._id, cents(p.amount)]));
   if ([...amountOf.values()].reduce((a, b) => a + b, 0) !== ex.total) {
     bad(`the payers' amounts do not add up to the total ${ex.total}`);
   }
   for (const p of o.payers) {
-    const exact = Q.of(ex.total).mul(Q.ratio(p.cents, paidShop));
+    const exact = Q.of(ex.total).mul(proportions.get(p.userId)!);
     if (!exact.withinOneCent(amountOf.get(p.userId) ?? 0)) {
       bad(`${who(p.userId)} paid ${amountOf.get(p.userId)}, not within a cent of exact ${exact}`);
     }

@@ -1,13 +1,15 @@
 /**
  * A world for the model test, built through the API: three to five people, one or two sessions
- * (each with its creator, members who join, catalog lines, sharers, a split policy, perhaps a
- * member removed before checkout), each checked out with one to three payers. The spec is what
- * fast-check generates and shrinks; indices are taken modulo what exists, so every spec builds.
+ * (each with its creator, members who join, catalog lines and free lines, sharers, a split policy,
+ * perhaps a member removed before checkout), each checked out with one to three payers. About one
+ * line in four is a free line (a name, perhaps an estimate and a note, no product), checked out at
+ * its estimate (0 without one) until the payee prices it. The spec is what fast-check generates
+ * and shrinks; indices are taken modulo what exists, so every spec builds.
  */
-import type { Order } from "@cartner/contract";
 import fc from "fast-check";
 import { client, signUp, type TestApp } from "../helpers.ts";
-import type { FeeMode, Member, SplitMode } from "./exact-split.ts";
+import { checkout, ok, type Summary } from "./checkout.ts";
+import type { FeeMode, SplitMode } from "./exact-split.ts";
 import type { FrozenLine, ModelOrder, Person, World } from "./model.ts";
 
 export interface LineSpec {
@@ -15,6 +17,8 @@ export interface LineSpec {
   quantity: number;
   adder: number;
   sharers: number[];
+  /** A free line instead of the product: its estimate in cents (none: 0) and whether it has a note. */
+  free?: { estimate: number | null; note: boolean } | null;
 }
 
 export interface OrderSpec {
@@ -36,6 +40,7 @@ export interface WorldSpec {
 }
 
 const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"];
+const FREE_NAMES = ["Birthday candles", "Market bread", "Cut flowers", "Ice", "Good coffee"];
 
 const lineSpec = fc.record({
   product: fc.nat(60),
@@ -44,6 +49,16 @@ const lineSpec = fc.record({
   sharers: fc.oneof(
     { weight: 3, arbitrary: fc.constant<number[]>([]) },
     { weight: 1, arbitrary: fc.uniqueArray(fc.nat(4), { minLength: 1, maxLength: 3 }) },
+  ),
+  free: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        estimate: fc.option(fc.constantFrom(0, 149, 399, 1250, 2999), { freq: 3 }),
+        note: fc.boolean(),
+      }),
+    },
   ),
 });
 
@@ -76,8 +91,79 @@ export const worldSpec: fc.Arbitrary<WorldSpec> = fc.record({
 });
 
 type Product = { _id: string; name: string; price: number; stock: number };
-/** A line as added to the cart, in cents. */
-type CartLine = FrozenLine & { productId: string; unitPrice: number; quantity: number };
+/** A line as added to the cart, in cents (a free line has no product). */
+export type CartLine = FrozenLine & {
+  productId: string | null;
+  unitPrice: number;
+  quantity: number;
+};
+type CartLineAnswer = {
+  _id: string;
+  productId: { _id: string | null; name: string };
+  addedBy: { _id: string };
+};
+type Call = ReturnType<typeof client>;
+/** A line added: the answer, how to find the line in it, and the line as the model keeps it. */
+type Added = {
+  res: { json: () => { cart: { products: unknown[] } } };
+  found: (lines: CartLineAnswer[], byAdder: (l: CartLineAnswer) => boolean) => CartLineAnswer;
+  line: Omit<CartLine, "adder" | "sharers">;
+};
+
+async function addProduct(
+  as: Call,
+  cartId: string,
+  l: LineSpec,
+  products: Product[],
+  used: Set<string>,
+): Promise<Added> {
+  let product = products[l.product % products.length]!;
+  for (let k = 1; used.has(product._id); k++)
+    product = products[(l.product + k) % products.length]!;
+  used.add(product._id);
+  const res = await as("POST", `/api/carts/${cartId}/product`, {
+    productId: product._id,
+    quantity: l.quantity,
+  });
+  ok(res, 200, "add a line");
+  return {
+    res,
+    found: (xs, byAdder) => xs.find((x) => x.productId._id === product._id && byAdder(x))!,
+    line: {
+      productId: product._id,
+      name: product.name,
+      unitPrice: Math.round(product.price * 100),
+      quantity: l.quantity,
+      free: false,
+      note: null,
+    },
+  };
+}
+
+/** A free line: its name, its estimate when it has one, its note when it has one. */
+async function addFree(as: Call, cartId: string, l: LineSpec, name: string): Promise<Added> {
+  const { estimate, note } = l.free!;
+  const res = await as("POST", `/api/carts/${cartId}/free-lines`, {
+    name,
+    quantity: l.quantity,
+    ...(estimate === null ? {} : { estimatedPrice: estimate / 100 }),
+    ...(note ? { note: `for ${name}` } : {}),
+  });
+  ok(res, 200, "add a free line");
+  return {
+    res,
+    found: (xs, byAdder) =>
+      xs.find((x) => x.productId._id === null && x.productId.name === name && byAdder(x))!,
+    line: {
+      productId: null,
+      name,
+      unitPrice: estimate ?? 0,
+      quantity: l.quantity,
+      free: true,
+      note: note ? `for ${name}` : null,
+    },
+  };
+}
 
 /** The catalog products the worlds use: affordable and with stock to spare. */
 export async function usableProducts(t: TestApp, token: string): Promise<Product[]> {
@@ -89,40 +175,10 @@ export async function usableProducts(t: TestApp, token: string): Promise<Product
   return products;
 }
 
-/** Splits `total` cents by `weights`, largest remainder, each at least 1 cent. */
-export function splitAmount(total: number, weights: number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const exact = weights.map((w) => (total * w) / sum);
-  const out = exact.map((x) => Math.max(1, Math.floor(x)));
-  let left = total - out.reduce((a, b) => a + b, 0);
-  const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0]);
-  for (let k = 0; left !== 0; k = (k + 1) % out.length) {
-    const i = order[k]![1];
-    if (left < 0 && out[i]! <= 1) continue;
-    out[i]! += Math.sign(left);
-    left -= Math.sign(left);
-  }
-  return out;
-}
-
-function ok(res: { statusCode: number; body: string }, expected: number, what: string) {
-  if (res.statusCode !== expected) {
-    throw new Error(`setup: ${what} answered ${res.statusCode}: ${res.body}`);
-  }
-}
-
 export interface Built {
   world: World;
   /** Figures to check once, before the orders exist: each session's summary at checkout. */
   summaries: { orderIndex: number; summary: Summary }[];
-}
-
-export interface Summary {
-  split: { userId: string; subtotal: number; fees: number; tax: number; total: number }[];
-  subtotal: number;
-  fees: number;
-  tax: number;
-  total: number;
 }
 
 /** Builds the world through the API and returns its model, each order as checked out. */
@@ -183,27 +239,18 @@ async function buildOrder(
     "split-policy",
   );
 
-  // Each line its own product, so no two lines merge.
+  // Each line its own product (so no two lines merge), or a free line of its own name.
   const lines: CartLine[] = [];
   const used = new Set<string>();
-  for (const l of spec.lines) {
-    let product = products[l.product % products.length]!;
-    for (let k = 1; used.has(product._id); k++)
-      product = products[(l.product + k) % products.length]!;
-    used.add(product._id);
+  for (const [index, l] of spec.lines.entries()) {
     const adder = members[l.adder % members.length]!;
-    const added = await as(adder)("POST", `/api/carts/${session.cartId}/product`, {
-      productId: product._id,
-      quantity: l.quantity,
-    });
-    ok(added, 200, "add a line");
-    const line = (
-      added.json().cart.products as {
-        _id: string;
-        productId: { _id: string };
-        addedBy: { _id: string };
-      }[]
-    ).find((x) => x.productId._id === product._id && x.addedBy._id === adder.id)!;
+    const added = l.free
+      ? await addFree(as(adder), session.cartId, l, `${FREE_NAMES[l.product % 5]} ${index + 1}`)
+      : await addProduct(as(adder), session.cartId, l, products, used);
+    const line = added.found(
+      added.res.json().cart.products as CartLineAnswer[],
+      (x) => x.addedBy._id === adder.id,
+    );
     const sharers = [...new Set(l.sharers.map((s) => members[s % members.length]!.id))];
     if (sharers.length > 0) {
       const shared = await as(adder)(
@@ -213,14 +260,7 @@ async function buildOrder(
       );
       ok(shared, 200, "shared-with");
     }
-    lines.push({
-      productId: product._id,
-      name: product.name,
-      unitPrice: Math.round(product.price * 100),
-      quantity: l.quantity,
-      adder: adder.id,
-      sharers,
-    });
+    lines.push({ ...added.line, adder: adder.id, sharers });
   }
 
   let kept = lines;
@@ -261,111 +301,10 @@ async function buildOrder(
         quantity: 1,
         adder: creator.id,
         sharers: [],
+        free: false,
+        note: null,
       },
     ];
   }
   return checkout(t, creator, members, session, kept, policy, spec, seq);
-}
-
-function toCentsSummary(json: {
-  split: { userId: string; subtotal: number; fees: number; tax: number; total: number }[];
-  subtotal: number;
-  fees: number;
-  tax: number;
-  total: number;
-}): Summary {
-  const c = (x: number) => Math.round(x * 100);
-  return {
-    split: json.split.map((s) => ({
-      userId: s.userId,
-      subtotal: c(s.subtotal),
-      fees: c(s.fees),
-      tax: c(s.tax),
-      total: c(s.total),
-    })),
-    subtotal: c(json.subtotal),
-    fees: c(json.fees),
-    tax: c(json.tax),
-    total: c(json.total),
-  };
-}
-
-/** Checks the session out with the spec's payers (amounts adding up to the summary's total). */
-async function checkout(
-  t: TestApp,
-  creator: Person,
-  members: Person[],
-  session: { _id: string; cartId: string },
-  lines: CartLine[],
-  policy: ModelOrder["policy"],
-  spec: OrderSpec,
-  seq: number,
-): Promise<{ order: ModelOrder; summary: Summary }> {
-  const as = client(t, creator.token);
-  const summaryRes = await as("GET", `/api/sessions/${session._id}/summary`);
-  ok(summaryRes, 200, "summary");
-  const summary = toCentsSummary(summaryRes.json());
-  const eligible = [
-    creator.id,
-    ...summary.split.filter((s) => s.total > 0 && s.userId !== creator.id).map((s) => s.userId),
-  ];
-  const chosen = new Map<string, number>();
-  for (const p of spec.payers) {
-    const id = eligible[p.who % eligible.length]!;
-    if (!chosen.has(id)) chosen.set(id, p.weight);
-  }
-  const amounts = chosen.size > 0 ? splitAmount(summary.total, [...chosen.values()]) : [];
-  const payers = [...chosen.keys()].map((userId, i) => ({ userId, cents: amounts[i]! }));
-  // Orders are placed a minute apart: transfers settle the oldest first.
-  t.clock.advance(60_000);
-  const placed = await as(
-    "POST",
-    `/api/sessions/${session._id}/checkout`,
-    payers.length > 0
-      ? { payers: payers.map((p) => ({ userId: p.userId, amount: p.cents / 100 })) }
-      : undefined,
-  );
-  ok(placed, 201, "checkout");
-  const order = placed.json().order as Order;
-  // The model's lines in the order's own order (adjustments name lines by index).
-  const byProduct = new Map(lines.map((l) => [l.productId, l]));
-  const ordered = order.lines.map((l) => byProduct.get(l.productId));
-  if (ordered.some((l) => !l) || ordered.length !== lines.length) {
-    throw new Error(`setup: the order's lines are not the cart's: ${JSON.stringify(order.lines)}`);
-  }
-  const memberList: Member[] = members.map((p) => ({ userId: p.id, creator: p === creator }));
-  const model: ModelOrder = {
-    id: order._id,
-    sessionId: session._id,
-    seq,
-    payee: creator.id,
-    members: memberList,
-    holders: order.split.map((s) => s.userId),
-    policy,
-    frozen: ordered.map((l) => ({ name: l!.name, adder: l!.adder, sharers: l!.sharers })),
-    lines: ordered.map((l) => ({
-      name: l!.name,
-      unitPrice: l!.unitPrice,
-      quantity: l!.quantity,
-      refunded: 0,
-      missing: false,
-    })),
-    orderFees: 0,
-    adjustmentIds: [],
-    payers: payers.length > 0 ? payers : [{ userId: creator.id, cents: summary.total }],
-    parts: partsFrom(order),
-    moved: new Map(),
-    forgiven: new Map(),
-    pending: new Map(),
-  };
-  return { order: model, summary };
-}
-
-/** The system's parts of an order answer, "debtor|payer" -> cents. */
-export function partsFrom(order: Order): Map<string, number> {
-  return new Map(
-    order.parts
-      .filter((p) => p.debtor !== p.payer)
-      .map((p) => [`${p.debtor}|${p.payer}`, Math.round(p.amount * 100)]),
-  );
 }

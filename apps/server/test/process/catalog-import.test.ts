@@ -6,13 +6,16 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
+import http from "node:http";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { asc, count } from "drizzle-orm";
+import { asc, count, inArray } from "drizzle-orm";
+import sharp from "sharp";
 import { afterEach, expect, it, vi } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
-import { catalogChanges, products } from "../../src/db/schema.ts";
+import { catalogChanges, productImages, products } from "../../src/db/schema.ts";
 import { fixtureRows, formatRows, type FixtureFormat } from "../../scripts/catalog-feeds.ts";
 import { call, serverFixture, signUp, waitUntil, type ServerProcess } from "./server-process.ts";
 
@@ -196,4 +199,67 @@ it("refuses a busy embedded database and a file it cannot read", async () => {
   expect(busy.code, busy.output).toBe(1);
   expect(busy.output).toMatch(/pglite is in use \(postmaster\.pid\): stop the server/);
   await server.stop();
+});
+
+it(`fetches the rows' pictures, lists those it cannot at the end, and fetches none again (${onPostgres ? "PostgreSQL" : "embedded"})`, async () => {
+  const jpeg = await sharp({
+    create: { width: 600, height: 400, channels: 3, background: "#2e86de" },
+  })
+    .jpeg()
+    .toBuffer();
+  const asked: string[] = [];
+  const shop = http.createServer((req, res) => {
+    asked.push(req.url ?? "");
+    if (req.url === "/A0002.jpg") return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(shop.address() as net.AddressInfo).port}`;
+  try {
+    const env: Record<string, string> = {
+      ...(await fixture.backend()),
+      CURRENCY: "USD",
+      CATALOG_IMAGE_ORIGINS: origin,
+    };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-feeds-"));
+    const file = path.join(dir, "pictures.tsv");
+    await fs.writeFile(
+      file,
+      formatRows(fixtureRows({ rows: 3, format: "tsv", seed: 9, imageBase: origin }), "tsv"),
+    );
+
+    const first = await importFeed(file, [], env);
+    expect(first.code, first.output).toBe(0);
+    expect(first.output.trimEnd()).toMatch(
+      /Pictures: 2 fetched, 0 unchanged, 1 not fetched in \d+\.\d s \(these keep the picture they had\):\n {2}A0002 {2}http:\/\/127\.0\.0\.1:\d+\/A0002\.jpg: the server answered 404$/,
+    );
+    const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR! });
+    try {
+      const shown = await database.db
+        .select({ key: products.key, type: products.imageType, hash: products.imageHash })
+        .from(products)
+        .where(inArray(products.key, ["A0000", "A0001", "A0002"]))
+        .orderBy(asc(products.key));
+      expect(shown.map((p) => p.type)).toEqual(["webp", "webp", "svg"]);
+      const stored = await database.db.select({ hash: productImages.hash }).from(productImages);
+      expect(stored.map((s) => s.hash).sort()).toEqual([shown[0]!.hash, shown[1]!.hash].sort());
+    } finally {
+      await database.close();
+    }
+    const before = await catalogOf(env);
+
+    asked.length = 0;
+    const again = await importFeed(file, [], env);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toMatch(
+      /0 added, 0 changed, 0 made unavailable, 3 unchanged \(0 changes\)/,
+    );
+    expect(again.output).toContain("Pictures: 0 fetched, 2 unchanged, 1 not fetched");
+    // Only the one it could not have is asked for again.
+    expect(asked).toEqual(["/A0002.jpg"]);
+    expect(await catalogOf(env)).toEqual(before);
+  } finally {
+    shop.closeAllConnections();
+    await new Promise((resolve) => shop.close(resolve));
+  }
 });

@@ -16,7 +16,8 @@ import {
  * embedded database (project server:pglite) and on PostgreSQL (project server:postgres).
  */
 const onPostgres = process.env.TEST_DB === "postgres";
-vi.setConfig({ testTimeout: 90_000 });
+// Three starts of the real server; on a busy 2-core machine one start can take half a minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 const { backend, start, cleanup } = serverFixture("cartner-deadline-", onPostgres);
 afterEach(cleanup);

@@ -310,6 +310,38 @@ const LATER_FIELDS: Record<
     value: (part, order) =>
       order.split.find((s: Json) => s.userId === part.debtor)?.status === "paid" ? part.open : 0,
   },
+  // A line's price when added and last seen (0035): an open cart's lines take the price they
+  // show, so nothing shows as changed; every product is still on sale, and checkouts before took
+  // no stock, so no line is short.
+  "cart.products[].unitPrice": { since: 35, value: (line) => line.productId.price },
+  "cart.products[].addedPrice": { since: 35, value: (line) => line.productId.price },
+  "cart.products[].seenPrice": { since: 35, value: (line) => line.productId.price },
+  "cart.products[].priceChanged": { since: 35, value: () => false },
+  "cart.products[].available": { since: 35, value: () => true },
+  "cart.products[].stockShort": { since: 35, value: () => 0 },
+  // My Orders a page at a time (with 0033's releases): a household's few orders are one page.
+  "person.orders.nextCursor": { since: 33, value: () => null },
+  // Free lines, notes and substitutes (0036): every line made before named a product, had no
+  // note and took any substitute; an order's lines are read the same way.
+  "cart.products[].free": { since: 36, value: () => false },
+  "cart.products[].estimated": { since: 36, value: () => false },
+  "cart.products[].note": { since: 36, value: () => null },
+  "cart.products[].substitute": { since: 36, value: () => "any" },
+  "order.lines[].free": { since: 36, value: () => false },
+  "order.lines[].estimated": { since: 36, value: () => false },
+  "order.lines[].note": { since: 36, value: () => null },
+  "order.lines[].substitute": { since: 36, value: () => "any" },
+  // Presets (0041): members made before warn at their budget and are not marked as children.
+  "cart.sessionId.invitedUsers[].budgetMode": { since: 41, value: () => "warn" },
+  "cart.sessionId.invitedUsers[].child": { since: 41, value: () => false },
+  // Approvals over budget (0042): no line made before waits for approval, nothing waits in total,
+  // and a session made before names no approvers.
+  "cart.products[].pending": { since: 42, value: () => null },
+  "cart.pendingTotal": { since: 42, value: () => 0 },
+  "cart.sessionId.approvers": { since: 42, value: () => [] },
+  // Private lines (0043): no line made before is hidden from anyone.
+  "cart.products[].hiddenFrom": { since: 43, value: () => [] },
+  "cart.privateCount": { since: 43, value: () => 0 },
   // The settle plan (0026): the fewest transfers that settle what the person's orders, as the
   // release answered them, left open.
   "person.settlePlan": {
@@ -378,6 +410,7 @@ const fieldOf = (at: string) =>
     .replace(/^\.people\.[^.]+\.(order\.[^.]+\.order|orders\.orders\[\])/, "order")
     .replace(/^\.people\.[^.]+\.balances\.balances\[\]/, "balance")
     .replace(/^\.people\.[^.]+\.settlePlan/, "person.settlePlan")
+    .replace(/^\.people\.[^.]+\.orders\.nextCursor/, "person.orders.nextCursor")
     .replace(/^\.carts\.[^.]+\.cart/, "cart")
     .replace(/^\./, "figures.");
 

@@ -53,6 +53,7 @@ const POLO = {
   brand: "Google",
   gtin: "3234567890126",
   color: "Red",
+  imageLink: "https://www.example.com/image1.jpg",
 };
 
 describe("reading a feed", () => {

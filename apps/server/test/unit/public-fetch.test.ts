@@ -133,20 +133,43 @@ describe("the connection's lookup", () => {
 
 describe("createPublicFetch", () => {
   let server: http.Server;
+  let other: http.Server;
   let origin: string;
+  let otherOrigin: string;
   const requests: string[] = [];
+  const otherRequests: string[] = [];
+  const listen = async (s: http.Server) => {
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`;
+  };
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       requests.push(req.url ?? "");
       if (req.url === "/slow") return; // never answers
+      if (req.url?.startsWith("/to/")) {
+        const where = decodeURIComponent(req.url.slice(4));
+        res.writeHead(302, { location: where === "other" ? `${otherOrigin}/secret` : where });
+        return res.end();
+      }
+      if (req.url === "/declared-big") {
+        // Says how long it is: refused before a byte of it is read.
+        res.writeHead(200, { "content-length": String(50 * 1024 * 1024) });
+        return res.write("x".repeat(10));
+      }
       res.end(req.url === "/big" ? "x".repeat(1000) : "hello");
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    other = http.createServer((req, res) => {
+      otherRequests.push(req.url ?? "");
+      res.end("secret");
+    });
+    origin = await listen(server);
+    otherOrigin = await listen(other);
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    for (const s of [server, other]) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
   });
 
   const resolved: string[] = [];
@@ -199,6 +222,61 @@ describe("createPublicFetch", () => {
       const started = Date.now();
       await expect(fetch(`${origin}/slow`, { timeoutMs: 200, maxBytes: 100 })).rejects.toThrow();
       expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await fetch.close();
+    }
+  });
+
+  it("follows redirects only when allowed, checking every hop like the first URL", async () => {
+    const fetch = createPublicFetch({ protocols: ["http:", "https:"], trustedOrigins: [origin] });
+    const options = { timeoutMs: 5000, maxBytes: 100 };
+    try {
+      // Not allowed: the caller sees the 3xx.
+      const seen = await fetch(`${origin}/to/${encodeURIComponent("/hi")}`, options);
+      expect(seen.status).toBe(302);
+      const followed = await fetch(`${origin}/to/${encodeURIComponent("/hi")}`, {
+        ...options,
+        maxRedirects: 3,
+      });
+      expect({ status: followed.status, body: followed.body.toString() }).toEqual({
+        status: 200,
+        body: "hello",
+      });
+      // A hop to a port of this machine that is not trusted is refused before it is asked.
+      await expect(fetch(`${origin}/to/other`, { ...options, maxRedirects: 3 })).rejects.toThrow(
+        new NotPublicError(`the redirect to ${otherOrigin}/secret must use the standard port (80)`),
+      );
+      expect(otherRequests).toEqual([]);
+      // Past the hops allowed, the last 3xx is the answer.
+      const loop = `${origin}/to/${encodeURIComponent(`/to/${encodeURIComponent("/hi")}`)}`;
+      expect((await fetch(loop, { ...options, maxRedirects: 1 })).status).toBe(302);
+    } finally {
+      await fetch.close();
+    }
+  });
+
+  it("refuses an answer that says it is longer than maxBytes without reading it", async () => {
+    const fetch = createPublicFetch({ protocols: ["https:"], trustedOrigins: [origin] });
+    try {
+      await expect(
+        fetch(`${origin}/declared-big`, { timeoutMs: 5000, maxBytes: 5 * 1024 * 1024 }),
+      ).rejects.toThrow(BodyTooLargeError);
+    } finally {
+      await fetch.close();
+    }
+  });
+
+  it("refuses a redirect to a name that resolves to a loopback address", async () => {
+    const fetch = createPublicFetch({
+      protocols: ["http:", "https:"],
+      trustedOrigins: [origin],
+      resolve: toLoopback,
+    });
+    try {
+      const hop = `${origin}/to/${encodeURIComponent("http://pics.example.com/a.png")}`;
+      await expect(fetch(hop, { timeoutMs: 5000, maxBytes: 100, maxRedirects: 3 })).rejects.toThrow(
+        "pics.example.com resolves to 127.0.0.1",
+      );
     } finally {
       await fetch.close();
     }

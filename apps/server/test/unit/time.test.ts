@@ -31,6 +31,9 @@ describe("zonedInstant", () => {
     );
     expect(zonedIso("2026-10-25T00:30:00Z", "Europe/Berlin")).toBe("2026-10-25T02:30:00+02:00");
     expect(zonedIso("2026-10-25T01:30:00Z", "Europe/Berlin")).toBe("2026-10-25T02:30:00+01:00");
+    // UTC's own short way, to the second, midnight as 00.
+    expect(zonedIso("2026-11-26T00:00:07.900Z", "UTC")).toBe("2026-11-26T00:00:07Z");
+    expect(zonedIso("2026-11-26T23:59:59.999Z", "UTC")).toBe("2026-11-26T23:59:59Z");
   });
 
   it("reads a zone this runtime does not know as UTC, named so", () => {

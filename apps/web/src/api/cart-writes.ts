@@ -5,16 +5,18 @@ import {
   useQueryClient,
   type QueryClient,
 } from "@tanstack/react-query";
-import type { Cart, CartLine, Product } from "@cartner/contract";
+import type { Cart, CartLine, FreeLineBody, LinePatchBody, Product } from "@cartner/contract";
 import { ApiError } from "../lib/api.ts";
 import { getUser } from "../lib/storage.ts";
 import { toast } from "../lib/toast.ts";
 import { failureToast, successToast } from "../shared/cart-toasts.tsx";
 import {
+  addFreeLine,
   addToCart,
   cartKeys,
   cartMutationKeys,
   changeQuantity,
+  editCartLine,
   pendingWrites,
   removeCartLine,
   restoreCartLine,
@@ -23,8 +25,9 @@ import {
 } from "./carts.ts";
 
 /*
- * Cart writes: adds, quantity steps, removals and restores, queued and replayed in order. Only the
- * pages that change carts (and the offline restore, once signed in) load this module.
+ * Cart writes: adds (of a product or of something not in the catalog), quantity steps, removals,
+ * restores and edits of a line's note and substitute, queued and replayed in order. Only the pages
+ * that change carts (and the offline restore, once signed in) load this module.
  */
 
 /** What adding to the cart tells the user. */
@@ -57,7 +60,18 @@ export type CartWrite =
     }
   | { op: "remove"; key: string; cartId: string; lineId: string; productId: string; name: string }
   /** Undo of a removal: the server puts the line back as it was; `line` draws it until then. */
-  | { op: "restore"; key: string; cartId: string; lineId: string; name: string; line: CartLine };
+  | { op: "restore"; key: string; cartId: string; lineId: string; name: string; line: CartLine }
+  /** Something not in the catalog, by name (`body` as the form checked it). */
+  | { op: "freeLine"; key: string; cartId: string; body: FreeLineBody }
+  /** A line's note and substitute (a free line's name and estimate too); `name` for the toasts. */
+  | {
+      op: "edit";
+      key: string;
+      cartId: string;
+      lineId: string;
+      name: string;
+      body: LinePatchBody;
+    };
 
 type NewWrite = CartWrite extends infer W ? (W extends CartWrite ? Omit<W, "key"> : never) : never;
 
@@ -72,7 +86,8 @@ export function productSnapshot(product: Product): ProductSnapshot {
 }
 
 export function lineWrite(cart: Cart, line: CartLine, change: 1 | -1 | "remove"): CartWrite {
-  const base = { cartId: cart._id, lineId: line._id, productId: line.productId._id };
+  // A free line has no product: the server finds it by its line id alone.
+  const base = { cartId: cart._id, lineId: line._id, productId: line.productId._id ?? line._id };
   return change === "remove"
     ? cartWrite({ op: "remove", ...base, name: line.productId.name })
     : cartWrite({ op: "step", ...base, name: line.productId.name, change });
@@ -130,6 +145,10 @@ function send(write: CartWrite): Promise<WriteAnswer> {
       return removeCartLine(write.cartId, write.productId, write.lineId, write.key);
     case "restore":
       return restoreCartLine(write.cartId, write.lineId, write.key);
+    case "freeLine":
+      return addFreeLine(write.cartId, write.body, write.key);
+    case "edit":
+      return editCartLine(write.cartId, write.lineId, write.body, write.key);
   }
 }
 
@@ -143,6 +162,24 @@ function failureTitle(write: CartWrite): string {
       return `Could not remove ${write.name}.`;
     case "restore":
       return `Could not put ${write.name} back.`;
+    case "freeLine":
+      return `Could not add ${write.body.name}.`;
+    case "edit":
+      return `Could not save the note on ${write.name}.`;
+  }
+}
+
+/** What a write says once the server has it; null: nothing (the line shows it). */
+function doneMessage(write: CartWrite): string | null {
+  switch (write.op) {
+    case "add":
+      return ADDED_MESSAGE;
+    case "freeLine":
+      return `${write.body.name} added to the cart.`;
+    case "edit":
+      return `Saved the note on ${write.name}.`;
+    default:
+      return null;
   }
 }
 
@@ -189,8 +226,9 @@ export function registerCartWrites(client: QueryClient): void {
       // replaces ours even while later changes are queued: the cart page draws those on top.
       await client.cancelQueries({ queryKey: cartKeys.list() });
       showServerCart(client, body.cart);
-      if (write.op === "add") {
-        successToast(ADDED_MESSAGE);
+      const done = doneMessage(write);
+      if (done) successToast(done);
+      if (write.op === "add" || write.op === "freeLine") {
         const userId = getUser()?._id;
         // Budgets never block a write; the member whose share went over hears of it.
         if (body.warnings?.some((w) => w.code === "OVER_BUDGET" && w.userId === userId)) {

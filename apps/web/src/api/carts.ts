@@ -1,5 +1,7 @@
 import {
+  infiniteQueryOptions,
   queryOptions,
+  useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
@@ -22,8 +24,9 @@ export function fetchCarts(signal?: AbortSignal) {
   return call("GET /api/carts", {}, { signal });
 }
 
-export function fetchCartHistory(signal?: AbortSignal) {
-  return call("GET /api/carts/history", {}, { signal });
+/** A page of the carts of my ended sessions, newest first. */
+export function fetchCartHistory(cursor?: string, signal?: AbortSignal) {
+  return call("GET /api/carts/history", { query: cursor ? { cursor } : {} }, { signal });
 }
 
 export function fetchCart(cartId: string, signal?: AbortSignal) {
@@ -36,6 +39,15 @@ export function fetchSessionCart(sessionId: string, signal?: AbortSignal) {
 
 export function fetchSessionSummary(sessionId: string, signal?: AbortSignal) {
   return call("GET /api/sessions/:id/summary", { params: { id: sessionId } }, { signal });
+}
+
+/** What the cart's group bought before (its series, the reader's orders with these members). */
+export function fetchBuyAgain(cartId: string, limit: number, signal?: AbortSignal) {
+  return call(
+    "GET /api/carts/:cartId/buy-again",
+    { params: { cartId }, query: { limit } },
+    { signal },
+  );
 }
 
 export function addToCart(
@@ -73,11 +85,45 @@ export function shareCartLine(cartId: string, lineId: string, userIds: string[])
   });
 }
 
+export function hideCartLine(cartId: string, lineId: string, userIds: string[]) {
+  return call("PUT /api/carts/:cartId/lines/:lineId/hidden-from", {
+    params: { cartId, lineId },
+    body: { userIds },
+  });
+}
+
 export function stapleCartLine(cartId: string, lineId: string, staple: boolean) {
   return call("PUT /api/carts/:cartId/lines/:lineId/staple", {
     params: { cartId, lineId },
     body: { staple },
   });
+}
+
+export function acknowledgeLinePrice(cartId: string, lineId: string) {
+  return call("POST /api/carts/:cartId/lines/:lineId/acknowledge-price", {
+    params: { cartId, lineId },
+  });
+}
+
+export function addFreeLine(
+  cartId: string,
+  body: RequestOf<"POST /api/carts/:cartId/free-lines">["body"],
+  key?: string,
+) {
+  return call("POST /api/carts/:cartId/free-lines", { params: { cartId }, body }, once(key));
+}
+
+export function editCartLine(
+  cartId: string,
+  lineId: string,
+  body: RequestOf<"PATCH /api/carts/:cartId/lines/:lineId">["body"],
+  key?: string,
+) {
+  return call(
+    "PATCH /api/carts/:cartId/lines/:lineId",
+    { params: { cartId, lineId }, body },
+    once(key),
+  );
 }
 
 export function clearCart(cartId: string) {
@@ -91,11 +137,18 @@ export const cartKeys = {
   history: () => ["carts", "history"] as const,
   lookup: (by: "session" | "cart", id: string) => ["carts", "lookup", by, id] as const,
   summary: (sessionId: string) => ["carts", "summary", sessionId] as const,
+  /** Every cart's Buy again list; with a cart id, that cart's (every limit). */
+  buyAgainOf: (cartId?: string) =>
+    cartId === undefined
+      ? (["carts", "buy-again"] as const)
+      : (["carts", "buy-again", cartId] as const),
+  buyAgain: (cartId: string, limit: number) => ["carts", "buy-again", cartId, limit] as const,
 };
 
 /**
- * Mutation keys. Adds, quantity steps and removals are all "cart writes" (cart-writes.ts):
- * one queue, replayed in order after a reload or reconnect; a refetch waits while any is on its way.
+ * Mutation keys. Adds (products and free lines), quantity steps, removals, restores and edits of a
+ * line's note are all "cart writes" (cart-writes.ts): one queue, replayed in order after a reload
+ * or reconnect; a refetch waits while any is on its way.
  */
 export const cartMutationKeys = {
   writes: ["cart-write"] as const,
@@ -120,11 +173,13 @@ export function cartsQuery() {
   });
 }
 
-/** GET /carts/history: the carts of my ended sessions, newest first. */
+/** GET /carts/history: the carts of my ended sessions, newest first, a page at a time. */
 export function cartHistoryQuery() {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: cartKeys.history(),
-    queryFn: ({ signal }) => fetchCartHistory(signal).then((body) => newestCartsFirst(body.carts)),
+    queryFn: ({ signal, pageParam }) => fetchCartHistory(pageParam || undefined, signal),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: 0,
   });
 }
@@ -150,8 +205,12 @@ export function useCarts() {
   return useQuery(cartsQuery());
 }
 
+/** Cart History as one list, with fetchNextPage/hasNextPage for the older pages. */
 export function useCartHistory() {
-  return useQuery(cartHistoryQuery());
+  return useInfiniteQuery({
+    ...cartHistoryQuery(),
+    select: (data) => newestCartsFirst(data.pages.flatMap((page) => page.carts)),
+  });
 }
 
 /** One cart the route names but the active list lacks (ended, gone, or the list is stale). */
@@ -190,6 +249,19 @@ export function useReadSessionCart(
       retry: false,
       networkMode: "always",
     });
+}
+
+/**
+ * GET /carts/:cartId/buy-again: under ["carts"], so every change of ours reads it again (what the
+ * cart now holds is no longer offered); others' changes reach it through the live events (the
+ * cart's, its products' prices, the group's orders: features/live/live-events.ts).
+ */
+export function useBuyAgain(cartId: string, limit: number, enabled = true) {
+  return useQuery({
+    queryKey: cartKeys.buyAgain(cartId, limit),
+    queryFn: ({ signal }) => fetchBuyAgain(cartId, limit, signal).then((body) => body.items),
+    enabled,
+  });
 }
 
 export function useSessionSummary(sessionId: string) {
@@ -235,6 +307,24 @@ export function useShareLine(
   });
 }
 
+/** Hides a line from chosen members (a present), or from nobody again; carts refetch. */
+export function useHideLine(
+  cartId: string,
+  lineId: string,
+  userIds: () => string[],
+  reactions: Reactions<Answer<typeof hideCartLine>>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: () => hideCartLine(cartId, lineId, userIds()),
+    onSuccess: async (...args) => {
+      await reactions.onSuccess?.(...args);
+      await client.invalidateQueries({ queryKey: cartKeys.all });
+    },
+  });
+}
+
 /** Marks a line a staple (carried into the series' next session), or no longer; carts refetch. */
 export function useStapleLine(
   cartId: string,
@@ -245,6 +335,22 @@ export function useStapleLine(
     ...reactions,
     mutationFn: ({ lineId, staple }: { lineId: string; staple: boolean }) =>
       stapleCartLine(cartId, lineId, staple),
+    onSuccess: async (...args) => {
+      await reactions.onSuccess?.(...args);
+      settle(client, args[0].cart);
+    },
+  });
+}
+
+/** A member has seen a line's new price: the old one goes from the line; carts refetch. */
+export function useAcknowledgePrice(
+  cartId: string,
+  reactions: Reactions<Answer<typeof acknowledgeLinePrice>, string>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: (lineId: string) => acknowledgeLinePrice(cartId, lineId),
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       settle(client, args[0].cart);

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Member, Session } from "@cartner/contract";
+import type { BudgetMode, Member, Session } from "@cartner/contract";
 import type { Answer, Reactions } from "../lib/mutation-reactions.ts";
 import {
   removeMember,
   rotateSessionCode,
   sessionKeys,
   setReady,
+  setSplitPolicy,
   transferSession,
   updateMember,
   type MemberLinesChoice,
@@ -17,7 +18,19 @@ export type MemberChange =
   | { kind: "role"; member: Member; role: "participant" | "viewer" }
   | { kind: "remove"; member: Member; lines?: MemberLinesChoice }
   | { kind: "transfer"; member: Member }
-  | { kind: "rotate" };
+  | { kind: "rotate" }
+  /**
+   * The child mark, with what was taken of the offer that comes with it: a budget mode, and a
+   * weight (set in the split policy, whose mode stays as it is).
+   */
+  | {
+      kind: "child";
+      member: Member;
+      child: boolean;
+      budgetMode?: BudgetMode | undefined;
+      weight?: number | undefined;
+    }
+  | { kind: "budgetMode"; member: Member; budgetMode: BudgetMode };
 
 /** The creator's member changes; each answer is the new session, shown at once. */
 export function useMemberChange(
@@ -27,8 +40,24 @@ export function useMemberChange(
   const client = useQueryClient();
   return useMutation({
     ...reactions,
-    mutationFn: (change: MemberChange) => {
+    mutationFn: async (change: MemberChange) => {
       switch (change.kind) {
+        case "child": {
+          const marked = await updateMember(session._id, change.member.userId, {
+            child: change.child,
+            ...(change.budgetMode ? { budgetMode: change.budgetMode } : {}),
+          });
+          if (change.weight === undefined) return marked;
+          const policy = marked.session.splitPolicy;
+          return setSplitPolicy(session._id, {
+            ...policy,
+            weights: { ...policy.weights, [change.member.userId]: change.weight },
+          });
+        }
+        case "budgetMode":
+          return updateMember(session._id, change.member.userId, {
+            budgetMode: change.budgetMode,
+          });
         case "role":
           return updateMember(session._id, change.member.userId, { role: change.role });
         case "remove":

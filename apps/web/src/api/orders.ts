@@ -1,5 +1,21 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AdjustmentBody, Order, SetPayersBody, SettlementKind } from "@cartner/contract";
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueries,
+  useQuery,
+  usePrefetchQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import {
+  PAGE_LIMIT_MAX,
+  type AdjustmentBody,
+  type RequestOf,
+  type Order,
+  type SetPayersBody,
+  type SettlementKind,
+} from "@cartner/contract";
 import { call } from "../lib/call.ts";
 import { toast } from "../lib/toast.ts";
 import { errorMessage, isNotFound } from "../lib/api.ts";
@@ -9,16 +25,35 @@ import { sessionKeys } from "./sessions-calls.ts";
 
 // Checkout, orders, settling up, receipts and balances.
 
-/** Checks out; `payers`: who pays the shop (absent: the creator, the payee, pays it all). */
-export function checkout(sessionId: string, payers?: SetPayersBody["payers"]) {
+/** GET /orders' query as the URL carries it. */
+type OrdersQueryInput = NonNullable<RequestOf<"GET /api/orders">["query"]>;
+
+/** How checkout treats lines over the stock: refused (the default), or what is left taken. */
+export type OverStock = "take_what_is_left" | "refuse";
+
+/**
+ * What the creator chose at checkout: `payers`, who pays the shop (absent: the creator, the payee,
+ * pays it all); `overStock`, what becomes of lines that want more than is left; `pending`, of lines
+ * waiting for approval ("drop": checked out without them; absent: checkout waits, 409).
+ */
+export interface CheckoutChoice {
+  payers?: SetPayersBody["payers"] | undefined;
+  overStock?: OverStock | undefined;
+  pending?: "wait" | "drop" | undefined;
+}
+
+/** Checks out with the creator's choices (none: no body). */
+export function checkout(sessionId: string, choice: CheckoutChoice = {}) {
+  const body = Object.fromEntries(Object.entries(choice).filter(([, value]) => value));
   return call("POST /api/sessions/:id/checkout", {
     params: { id: sessionId },
-    body: payers ? { payers } : undefined,
+    body: Object.keys(body).length > 0 ? body : undefined,
   });
 }
 
-export function fetchOrders(signal?: AbortSignal) {
-  return call("GET /api/orders", {}, { signal });
+/** A page of My Orders (newest first), or the orders a filter picks. */
+export function fetchOrders(query: OrdersQueryInput = {}, signal?: AbortSignal) {
+  return call("GET /api/orders", { query }, { signal });
 }
 
 export function fetchOrder(id: string, signal?: AbortSignal) {
@@ -85,7 +120,12 @@ export function fetchReceipt(id: string) {
 /** Everything order-related lives under ["orders"], so one invalidation covers it. */
 export const orderKeys = {
   all: ["orders"] as const,
+  /** Every list of orders (the pages, a session's order, those to pay, the count) is under it. */
   list: () => ["orders", "list"] as const,
+  pages: () => ["orders", "list", "pages"] as const,
+  ofSessions: (sessionIds: readonly string[]) =>
+    ["orders", "list", "sessions", ...sessionIds] as const,
+  toPay: () => ["orders", "list", "to-pay"] as const,
   detail: (id: string) => ["orders", "detail", id] as const,
   /** Under the order's key: whatever refreshes the order refreshes its book. */
   entries: (id: string) => ["orders", "detail", id, "entries"] as const,
@@ -99,10 +139,40 @@ export function receiptFileName(order: Pick<Order, "number">): string {
 
 // What the order hooks read; also for prefetching and for reading the cache outside React.
 
-export function ordersQuery() {
+/** My Orders, a page at a time. */
+export function orderPagesQuery() {
+  return infiniteQueryOptions({
+    queryKey: orderKeys.pages(),
+    queryFn: ({ signal, pageParam }) => fetchOrders(pageParam ? { cursor: pageParam } : {}, signal),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/** The order a session's checkout became (a list of at most one). */
+export function sessionOrderQuery(sessionId: string) {
   return queryOptions({
-    queryKey: orderKeys.list(),
-    queryFn: ({ signal }) => fetchOrders(signal),
+    queryKey: orderKeys.ofSessions([sessionId]),
+    queryFn: ({ signal }) => fetchOrders({ sessionId: [sessionId] }, signal),
+    enabled: sessionId !== "",
+  });
+}
+
+/** The orders these sessions became (at most a page's worth of sessions: PAGE_LIMIT_MAX). */
+export function sessionOrdersQuery(sessionIds: readonly string[]) {
+  return queryOptions({
+    queryKey: orderKeys.ofSessions(sessionIds),
+    queryFn: ({ signal }) =>
+      fetchOrders({ sessionId: [...sessionIds], limit: PAGE_LIMIT_MAX }, signal),
+    enabled: sessionIds.length > 0,
+  });
+}
+
+/** The orders where my share is still to pay (the badge); the most a page holds. */
+export function ordersToPayQuery() {
+  return queryOptions({
+    queryKey: orderKeys.toPay(),
+    queryFn: ({ signal }) => fetchOrders({ toPay: "true", limit: PAGE_LIMIT_MAX }, signal),
   });
 }
 
@@ -167,16 +237,40 @@ export function useSetPayers(orderId: string) {
   });
 }
 
-export function useOrders() {
-  return useQuery({ ...ordersQuery(), select: (body) => body.orders });
+/** My Orders as one list, with fetchNextPage/hasNextPage for the rest. */
+export function useOrderPages() {
+  return useInfiniteQuery({
+    ...orderPagesQuery(),
+    select: (data) => data.pages.flatMap((page) => page.orders),
+  });
 }
 
-/** How many orders the user has (the same query as the list). */
+/** How many orders the pages loaded so far hold, and whether the server has more. */
 export function useOrderCount() {
-  return useQuery({ ...ordersQuery(), select: (body) => body.orders.length });
+  return useInfiniteQuery({
+    ...orderPagesQuery(),
+    select: (data) => ({
+      count: data.pages.reduce((n, page) => n + page.orders.length, 0),
+      more: Boolean(data.pages.at(-1)?.nextCursor),
+    }),
+  });
 }
 
+/** The orders where my share is still to pay: how many, or "more" beyond a page. */
+export function useOrdersToPay() {
+  return useQuery({
+    ...ordersToPayQuery(),
+    select: (body) => ({ orders: body.orders, more: body.nextCursor !== null }),
+  });
+}
+
+/** The order page's order. Its history is asked for at the same time (see below). */
 export function useOrder(id: string) {
+  // Both requests start as the page renders, not once it is on screen (React holds the page's
+  // first commit back after its chunk loads), and the history's does not wait for the order: it
+  // was the last of three requests in a row before the page was whole.
+  usePrefetchQuery(orderQuery(id));
+  usePrefetchQuery(orderEntriesQuery(id));
   return useQuery({ ...orderQuery(id), select: (body) => body.order });
 }
 
@@ -191,8 +285,24 @@ export function useBalances() {
 
 /** The order a session's checkout became, once there is one. */
 export function useSessionOrder(sessionId: string) {
-  const orders = useOrders();
-  return orders.data?.find((order) => order.sessionId === sessionId);
+  return useSessionOrderQuery(sessionId).data;
+}
+
+/** The orders these sessions became, by session (what each page of Cart History reads). */
+export function useSessionOrders(sessionIds: readonly string[]): Map<string, Order> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < sessionIds.length; i += PAGE_LIMIT_MAX) {
+    chunks.push(sessionIds.slice(i, i + PAGE_LIMIT_MAX));
+  }
+  const answers = useQueries({ queries: chunks.map((ids) => sessionOrdersQuery(ids)) });
+  return new Map(
+    answers.flatMap((a) => a.data?.orders ?? []).map((order) => [order.sessionId, order]),
+  );
+}
+
+/** The same, with the query's state (pending until the server has answered). */
+export function useSessionOrderQuery(sessionId: string) {
+  return useQuery({ ...sessionOrderQuery(sessionId), select: (body) => body.orders[0] });
 }
 
 /** Settlement changes: the answer is the new order; balances and lists follow. */
@@ -263,7 +373,7 @@ const SETTLED_TOAST: Record<SettlementKind, string> = {
 export function useCheckout(sessionId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (payers?: SetPayersBody["payers"]) => checkout(sessionId, payers),
+    mutationFn: (choice: CheckoutChoice) => checkout(sessionId, choice),
     onSuccess: (body) => {
       client.setQueryData(orderKeys.detail(body.order._id), body);
       void client.invalidateQueries({ queryKey: orderKeys.all });

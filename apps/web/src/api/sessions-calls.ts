@@ -17,8 +17,9 @@ export function createSession(body: CreateSessionBody) {
   return call("POST /api/sessions", { body });
 }
 
-export function fetchMySessions(signal?: AbortSignal) {
-  return call("GET /api/sessions/my", {}, { signal });
+/** A page of my sessions, active and ended, newest first. */
+export function fetchMySessions(cursor?: string, signal?: AbortSignal) {
+  return call("GET /api/sessions/my", { query: cursor ? { cursor } : {} }, { signal });
 }
 
 export function fetchSessionSync(signal?: AbortSignal) {
@@ -146,6 +147,11 @@ export function fetchInvitePreview(token: string, signal?: AbortSignal) {
   return call("GET /api/invite/:token", { params: { token } }, { signal, auth: false });
 }
 
+/** What a look-only link shows (no account: asked without a token). */
+export function fetchLookView(token: string, signal?: AbortSignal) {
+  return call("GET /api/look/:token", { params: { token } }, { signal, auth: false });
+}
+
 export function acceptInviteLink(token: string) {
   return call("POST /api/invite/:token/accept", { params: { token } });
 }
@@ -162,6 +168,7 @@ export function rejectInvite(sessionCode: string) {
 export const sessionKeys = {
   all: ["sessions"] as const,
   sync: () => ["sessions", "sync"] as const,
+  /** My sessions, a page at a time (the active ones come whole from the sync). */
   mine: () => ["sessions", "my"] as const,
   detail: (id: string) => ["sessions", "detail", id] as const,
   invites: () => ["sessions", "invites"] as const,

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Activity, SplitPolicy } from "@cartner/contract";
 import { useLiveUp } from "../lib/live-status.ts";
 import { useInvalidatingMutation, type Answer, type Reactions } from "../lib/mutation-reactions.ts";
@@ -30,11 +30,20 @@ export * from "./sessions-calls.ts";
  * sync is session-sync.ts.
  */
 
-/** GET /sessions/my: active and ended sessions, for the sessions page's tabs. */
-export function useMySessions() {
-  return useQuery({
+/**
+ * GET /sessions/my a page at a time: the ended sessions, newest first, for the Past tab (the
+ * active ones come whole from the session sync).
+ */
+export function usePastSessions() {
+  return useInfiniteQuery({
     queryKey: sessionKeys.mine(),
-    queryFn: ({ signal }) => fetchMySessions(signal).then((body) => newestFirst(body.sessions)),
+    queryFn: ({ signal, pageParam }) => fetchMySessions(pageParam || undefined, signal),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    select: (data) =>
+      newestFirst(
+        data.pages.flatMap((page) => page.sessions).filter((session) => session.status === "ended"),
+      ),
     staleTime: 0,
   });
 }

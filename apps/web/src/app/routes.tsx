@@ -47,6 +47,7 @@ const ResetPasswordPage = lazyPage(() =>
 const JoinLinkPage = lazyPage(() =>
   import("../features/sessions/JoinLinkPage.tsx").then((m) => m.JoinLinkPage),
 );
+const LookPage = lazyPage(() => import("../features/look/LookPage.tsx").then((m) => m.LookPage));
 const NotFoundPage = lazy(() =>
   import("../components/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })),
 );
@@ -93,6 +94,9 @@ const EditProfilePage = lazyPage(() =>
 const EditCredentialsPage = lazyPage(() =>
   import("../features/profile/EditCredentialsPage.tsx").then((m) => m.EditCredentialsPage),
 );
+const CatalogPage = lazyPage(() =>
+  import("../features/catalog/index.ts").then((m) => m.CatalogPage),
+);
 const PublicProfilePage = lazyPage(() =>
   import("../features/profile/PublicProfilePage.tsx").then((m) => m.PublicProfilePage),
 );
@@ -113,6 +117,8 @@ const publicRoutes: AppRoute[] = [
   { path: "/reset-password", component: ResetPasswordPage },
   // An invite link: anyone may see where it leads; joining signs the visitor in or up first.
   { path: "/join/:token", component: JoinLinkPage },
+  // A look-only link: the cart's list for someone without an account (the one doing the shop).
+  { path: "/look/:token", component: LookPage },
 ];
 
 /** Signed-in users only (RequireAuth sends everyone else to /). */
@@ -135,6 +141,8 @@ const protectedRoutes: AppRoute[] = [
   { path: "/editme", component: EditProfilePage },
   { path: "/editpass", component: EditCredentialsPage },
   { path: "/user/:userId", component: PublicProfilePage },
+  // Operators only: the server answers anyone else 403, which the page words.
+  { path: "/catalog", component: CatalogPage },
 ];
 
 /** Every path the app draws a page for; anything else is the 404 page. */

@@ -1,5 +1,5 @@
 import { sharesToPayLabel, unpaidShareCount } from "../features/orders/index.ts";
-import { useOrders } from "../api/orders.ts";
+import { useOrdersToPay } from "../api/orders.ts";
 import { useDeploymentCurrency } from "../api/payments.ts";
 import { LiveSync } from "../features/live/LiveSync.tsx";
 import { NotificationBell } from "../features/notifications/index.ts";
@@ -62,16 +62,17 @@ export function UnpaidSharesCount() {
 
 function UnpaidSharesBadge() {
   const { user } = useAuth();
-  const orders = useOrders();
-  const count = orders.data ? unpaidShareCount(orders.data, user?._id) : 0;
+  const toPay = useOrdersToPay();
+  const count = toPay.data ? unpaidShareCount(toPay.data.orders, user?._id) : 0;
   if (count === 0) return null;
+  const more = toPay.data?.more ?? false;
   return (
     <span
       data-testid="unpaid-shares"
       className="inline-flex min-w-5 items-center justify-center rounded-full bg-accent-100 px-1.5 text-xs font-bold text-accent-800 tabular-nums ring-1 ring-accent-300 ring-inset"
     >
-      <span aria-hidden="true">{count}</span>
-      <span className="sr-only">{` (${sharesToPayLabel(count)})`}</span>
+      <span aria-hidden="true">{more ? `${count}+` : count}</span>
+      <span className="sr-only">{` (${more ? "more than " : ""}${sharesToPayLabel(count)})`}</span>
     </span>
   );
 }

@@ -33,7 +33,9 @@ export function useTokenValidation(): void {
           !stored ||
           stored._id !== user._id ||
           stored.name !== user.name ||
-          stored.email !== user.email;
+          stored.email !== user.email ||
+          // A role given or taken since sign-in (the Catalog link follows it).
+          stored.roles.join() !== user.roles.join();
         if (changed && getToken() !== null) setUser(user);
       })
       .catch(async (error: unknown) => {

@@ -9,15 +9,14 @@ export const DEFAULT_CURRENCY = "USD";
 let currency = validCurrency(getStoredCurrency()) ?? DEFAULT_CURRENCY;
 const currencyListeners = new Set<() => void>();
 
-/** The code when Intl can format it, else null (a stored value may be anything). */
+/**
+ * The code when Intl can format it, else null (a stored value may be anything). Intl takes any
+ * three-letter code (ECMA-402's well-formed currency code), so the shape is the whole check: making
+ * a formatter to find out loaded the locale's data (tens of milliseconds on a phone) while the
+ * app's first script ran.
+ */
 function validCurrency(code: string | null): string | null {
-  if (code === null || !/^[A-Z]{3}$/.test(code)) return null;
-  try {
-    new Intl.NumberFormat(undefined, { style: "currency", currency: code });
-    return code;
-  } catch {
-    return null;
-  }
+  return code !== null && /^[A-Z]{3}$/.test(code) ? code : null;
 }
 
 export const getCurrency = (): string => currency;

@@ -2,7 +2,9 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MutationObserver, QueryClient, QueryObserver, onlineManager } from "@tanstack/react-query";
+import { get, set, createStore } from "idb-keyval";
 import {
+  CACHE_VERSION,
   OFFLINE_MAX_AGE_MS,
   forgetOfflineCache,
   keepOfflineCache,
@@ -128,6 +130,22 @@ describe("the offline copy", () => {
     await restoreOfflineCache(late, ANN);
     expect(late.getQueryData(["carts"])).toBeUndefined();
     expect(late.getMutationCache().getAll()).toHaveLength(0);
+  });
+
+  it("keeps an older version's queued changes but not its answers, whose shape has changed", async () => {
+    await annWentOffline();
+    const store = createStore("cartner-offline", "query-cache");
+    const saved = await get<{ version: number }>(`user:${ANN}`, store);
+    await set(`user:${ANN}`, { ...saved, version: CACHE_VERSION - 1 }, store);
+    const { queryClient, send } = client();
+    await restoreOfflineCache(queryClient, ANN);
+    expect(queryClient.getQueryData(["carts"])).toBeUndefined();
+    onlineManager.setOnline(true);
+    await queryClient.resumePausedMutations();
+    expect(send.mock.calls.map(([write]) => write)).toEqual([
+      { op: "add", key: "k-1" },
+      { op: "add", key: "k-2" },
+    ]);
   });
 
   it("puts nothing back for a user who signed out while it was read", async () => {

@@ -8,8 +8,12 @@ import { createStore, del, get, set, type UseStore } from "idb-keyval";
  * by user id and deleted on sign-out.
  */
 
-/** Bump when the shape of cached answers changes, so an old copy is dropped, not misread. */
-const CACHE_VERSION = 1;
+/**
+ * Bump when the shape of cached answers changes: an older version's answers are dropped, not
+ * misread (2: cart lines carry the price members last saw, `seenPrice`). Its queued changes are
+ * kept, since they are requests the API still takes.
+ */
+export const CACHE_VERSION = 2;
 /** As long as the server keeps an Idempotency-Key (24 h): an older queued change is dropped. */
 export const OFFLINE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Writes are batched: at most one IndexedDB write per second while the cache changes. */
@@ -40,7 +44,10 @@ export function snapshot(client: QueryClient): DehydratedState {
   };
 }
 
-/** Puts the user's saved data into the client; older copies, or another version's, are dropped. */
+/**
+ * Puts the user's saved data into the client. A copy older than a day is dropped; one saved by
+ * another version of the app gives back only its queued changes.
+ */
 export async function restoreOfflineCache(
   client: QueryClient,
   userId: string,
@@ -49,8 +56,12 @@ export async function restoreOfflineCache(
 ): Promise<void> {
   const saved = await get<Saved>(keyOf(userId), db());
   if (!saved || !stillWanted()) return;
-  if (saved.version !== CACHE_VERSION || Date.now() - saved.savedAt > OFFLINE_MAX_AGE_MS) {
+  if (Date.now() - saved.savedAt > OFFLINE_MAX_AGE_MS) {
     await del(keyOf(userId), db());
+    return;
+  }
+  if (saved.version !== CACHE_VERSION) {
+    hydrate(client, { ...saved.state, queries: [] });
     return;
   }
   // Hydrating keeps whatever the client already has that is newer than the saved copy.

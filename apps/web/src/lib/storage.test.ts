@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getPendingSession, getToken, getUser, setPendingSession } from "./storage.ts";
+import { getPendingSession, getToken, getUser, setPendingSession, setUser } from "./storage.ts";
 
 describe("storage", () => {
   it("never throws on bad JSON and treats it as absent", () => {
@@ -28,5 +28,17 @@ describe("storage", () => {
     });
     window.localStorage.setItem("token", "");
     expect(getToken()).toBeNull();
+  });
+});
+
+describe("the stored user", () => {
+  it("keeps the account's roles, and reads one stored before accounts had roles as having none", () => {
+    setUser({ _id: "u1", name: "Ann", email: "ann@example.com", roles: ["operator"] });
+    expect(getUser()?.roles).toEqual(["operator"]);
+    window.localStorage.setItem(
+      "user",
+      JSON.stringify({ _id: "u1", name: "Ann", email: "ann@example.com" }),
+    );
+    expect(getUser()).toEqual({ _id: "u1", name: "Ann", email: "ann@example.com", roles: [] });
   });
 });

@@ -1,4 +1,14 @@
-import { SESSION_PARTICIPANT_OPTIONS, SESSION_TYPES, type User } from "@cartner/contract";
+import {
+  CHECKOUT_BY,
+  FEE_MODES,
+  SESSION_PARTICIPANT_OPTIONS,
+  SESSION_TYPES,
+  SPLIT_MODES,
+  type CheckoutBy,
+  type FeeMode,
+  type SplitMode,
+  type User,
+} from "@cartner/contract";
 import { isUser } from "./shapes.ts";
 
 /**
@@ -26,6 +36,10 @@ export interface PendingSession {
   sessionType: SessionType;
   participants: SessionParticipants;
   passcode?: string;
+  /** The type's preset choices as the form showed them (absent: the server applies the preset). */
+  splitMode?: SplitMode;
+  fees?: FeeMode;
+  checkoutBy?: CheckoutBy;
 }
 
 type Listener = (key: StorageKey | null) => void;
@@ -111,7 +125,7 @@ export function parseUser(raw: string | null): User | null {
   if (raw === null) return null;
   try {
     const value: unknown = JSON.parse(raw);
-    return isUser(value) ? { _id: value._id, name: value.name, email: value.email } : null;
+    return isUser(value) ? storedUser(value) : null;
   } catch {
     return null;
   }
@@ -121,8 +135,14 @@ export function getUser(): User | null {
   return parseUser(readRaw(StorageKey.user));
 }
 
+/** What is kept of the user; a user stored before accounts had roles has none. */
+function storedUser(user: User): User {
+  const roles = Array.isArray(user.roles) ? user.roles.filter((role) => role === "operator") : [];
+  return { _id: user._id, name: user.name, email: user.email, roles };
+}
+
 export function setUser(user: User): void {
-  writeRaw(StorageKey.user, JSON.stringify({ _id: user._id, name: user.name, email: user.email }));
+  writeRaw(StorageKey.user, JSON.stringify(storedUser(user)));
 }
 
 /** Signs the browser out locally: token and user go, nothing else. */
@@ -162,6 +182,10 @@ export function getPendingSession(): PendingSession | null {
   if (!isOneOf(SESSION_PARTICIPANT_OPTIONS, participants)) return null;
   const pending: PendingSession = { sessionName, sessionType, participants };
   if (typeof passcode === "string" && passcode !== "") pending.passcode = passcode;
+  const { splitMode, fees, checkoutBy } = record;
+  if (isOneOf(SPLIT_MODES, splitMode)) pending.splitMode = splitMode;
+  if (isOneOf(FEE_MODES, fees)) pending.fees = fees;
+  if (isOneOf(CHECKOUT_BY, checkoutBy)) pending.checkoutBy = checkoutBy;
   return pending;
 }
 

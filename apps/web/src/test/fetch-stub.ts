@@ -4,6 +4,8 @@ import { vi } from "vitest";
 export interface StubRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
 }
@@ -37,7 +39,7 @@ export function stubFetch(routes: Record<string, StubHandler>) {
     const body: unknown = raw === undefined ? undefined : JSON.parse(raw);
     const handler = routes[`${method} ${url.pathname}`];
     if (!handler) return json(404, { message: "Not found", code: "NOT_FOUND" });
-    return handler({ method, path: url.pathname, headers, body });
+    return handler({ method, path: url.pathname, query: url.searchParams, headers, body });
   });
   vi.stubGlobal("fetch", mock);
   return mock;

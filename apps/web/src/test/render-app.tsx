@@ -1,5 +1,6 @@
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { User } from "@cartner/contract";
 import { AppProviders } from "../app/providers.tsx";
 import { createQueryClient, setQueryClient } from "../app/query-client.tsx";
 import { ErrorBoundary } from "../app/ErrorBoundary.tsx";
@@ -28,10 +29,11 @@ export function renderApp(entry: Entry = "/") {
   return { ...view, user, queryClient };
 }
 
-export const testUser = {
+export const testUser: User = {
   _id: "7d9f8a52-3c1e-4b7a-9f0e-2a6c1d5b8e43",
   name: "Ada Lovelace",
   email: "ada@example.com",
+  roles: [],
 };
 
 /** Puts a signed-in user in local storage, as verify-otp would. */

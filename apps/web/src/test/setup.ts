@@ -2,9 +2,10 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 
-// The products grid renders as a deferred (background) update, which jsdom on a busy machine can
-// take over a second to finish: findBy* and waitFor wait up to 3 s instead of 1 s.
-configure({ asyncUtilTimeout: 3000 });
+// The products grid renders as a deferred (background) update, and a page's lazy parts load on
+// first use; with the server suites running beside it on a 2-core machine, jsdom can take over
+// 3 s for either: findBy* and waitFor wait up to 8 s instead of 1 s (a passing test waits no longer).
+configure({ asyncUtilTimeout: 8000 });
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it.
 window.scrollTo = () => undefined;

@@ -37,6 +37,18 @@ export function makeLine(
     lineTotal: Math.round(product.price * 100 * quantity) / 100,
     sharedWith: [],
     staple: false,
+    unitPrice: product.price,
+    addedPrice: product.price,
+    seenPrice: product.price,
+    priceChanged: false,
+    available: true,
+    stockShort: 0,
+    free: false,
+    estimated: false,
+    note: null,
+    substitute: "any",
+    pending: null,
+    hiddenFrom: [],
     ...overrides,
   };
 }
@@ -62,10 +74,13 @@ export function makeCart(
       creator: { _id: creator._id, name: creator.name, avatar: "/api/avatars/x.svg" },
       invitedUsers: members ?? [member(creator, "creator")],
       deadline: null,
+      approvers: [],
     },
     products: lines,
     totalPrice: totalCents / 100,
     itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    pendingTotal: 0,
+    privateCount: 0,
     // As the server computes it: the contract's split function, default policy.
     split: splitShares(
       lines.map((line) => ({

@@ -22,6 +22,10 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         sharedWith: [],
         lineTotal: 25.98,
         adjusted: null,
+        free: false,
+        estimated: false,
+        note: null,
+        substitute: "any",
       },
       {
         productId: "p-tea",
@@ -32,6 +36,10 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         sharedWith: [],
         lineTotal: 13,
         adjusted: null,
+        free: false,
+        estimated: false,
+        note: null,
+        substitute: "any",
       },
     ],
     split: [

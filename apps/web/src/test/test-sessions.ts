@@ -19,6 +19,8 @@ export function member(user: { _id: string; name: string }, role: Member["role"]
     budget: null,
     ready: false,
     shareChanged: false,
+    budgetMode: "warn",
+    child: false,
   };
 }
 
@@ -44,6 +46,8 @@ export function makeSession(overrides: Partial<Session> = {}): Session {
     cartId: `c-${id}`,
     cart: { _id: `c-${id}`, totalPrice: 0, itemCount: 0 },
     splitPolicy: DEFAULT_SPLIT_POLICY,
+    checkoutBy: "creator",
+    approvers: [],
     series: null,
     previousSessionId: null,
     nextSessionId: null,

@@ -1,7 +1,9 @@
 /** The answer envelopes and small request bodies of the endpoint table, shared by its resources. */
 import { z } from "zod";
 import { CartSchema } from "../carts.ts";
+import { nextCursor } from "../pages.ts";
 import {
+  BudgetModeSchema,
   InviteSchema,
   JoinRequestSchema,
   MyJoinRequestSchema,
@@ -11,6 +13,8 @@ import {
 // Answer envelopes.
 export const SessionResponseSchema = z.object({ session: SessionSchema });
 export const SessionsResponseSchema = z.object({ sessions: z.array(SessionSchema) });
+/** GET /sessions/my: a page of my sessions, newest first. */
+export const SessionsPageSchema = SessionsResponseSchema.extend({ nextCursor });
 export const SessionCreatedResponseSchema = z.object({
   message: z.string(),
   session: SessionSchema,
@@ -25,6 +29,8 @@ export const JoinRequestsResponseSchema = z.object({ requests: z.array(JoinReque
 export const MyJoinRequestsResponseSchema = z.object({ requests: z.array(MyJoinRequestSchema) });
 export const CartResponseSchema = z.object({ cart: CartSchema });
 export const CartsResponseSchema = z.object({ carts: z.array(CartSchema) });
+/** GET /carts/history: a page of my ended sessions' carts, newest first. */
+export const CartsPageSchema = CartsResponseSchema.extend({ nextCursor });
 /** Over-budget warnings ride on the answer of the write that caused them; they never block it. */
 export const WarningSchema = z.object({
   code: z.literal("OVER_BUDGET"),
@@ -43,6 +49,10 @@ export const CartWithWarningsSchema = z.object({
 export const SharedWithBodySchema = z.strictObject({
   userIds: z.array(z.uuid("Unknown member")).max(100),
 });
+/** Who a private line is hidden from: members, never its adder nor the session's creator. */
+export const HiddenFromBodySchema = z.strictObject({
+  userIds: z.array(z.uuid("Unknown member")).max(100),
+});
 export const MemberUpdateBodySchema = z
   .strictObject({
     role: z.enum(["participant", "viewer"]).optional(),
@@ -57,9 +67,13 @@ export const MemberUpdateBodySchema = z
       )
       .nullable()
       .optional(),
+    /** What the budget does when the share passes it (the creator's to set). */
+    budgetMode: BudgetModeSchema.optional(),
+    /** Marked as a child (the creator's to set; not the creator). */
+    child: z.boolean("child is true or false").optional(),
   })
-  .refine((b) => b.role !== undefined || b.budget !== undefined, {
-    message: "Send a role, a budget, or both",
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: "Send a role, a budget, a budgetMode or child",
     path: ["role"],
   });
 export const ReadyBodySchema = z.strictObject({ ready: z.boolean() });

@@ -2,10 +2,15 @@ import { z } from "zod";
 import { AdjustmentBodySchema, DisputeBodySchema } from "../adjustments.ts";
 import {
   BalancesResponseSchema,
+  CheckoutResponseSchema,
   ConfirmShareBodySchema,
   OrderResponseSchema,
+  OrdersQuerySchema,
   OrdersResponseSchema,
+  ShortLineSchema,
+  WaitingLineSchema,
 } from "../orders.ts";
+import { ApiErrorSchema } from "../errors.ts";
 import {
   CheckoutBodySchema,
   SetPayersBodySchema,
@@ -19,23 +24,33 @@ import { NoBody, SessionIdParams, sessionErrors, type EndpointGroup } from "./ba
 
 const pdf = z.string().describe("application/pdf");
 const OrderIdParams = z.strictObject({ id: z.uuid("Order not found") });
+/**
+ * 409 OUT_OF_STOCK: the lines that want more than is left, and what is left for each; 409
+ * PENDING_APPROVALS: the lines waiting for approval.
+ */
+const CheckoutConflictSchema = ApiErrorSchema.extend({
+  lines: z.array(z.union([ShortLineSchema, WaitingLineSchema])).optional(),
+});
 
 /** Checkout, orders, settling up. */
 export const orderEndpoints = {
   "POST /api/sessions/:id/checkout": {
     summary:
-      "Turn the cart into an order at today's prices, split by the session's policy, and end the session (creator); optionally with who pays the shop (payers: amounts adding up to the total, each the payee or a member with a share; by default the payee pays it all)",
+      "Turn the cart into an order at today's prices, split by the session's policy, taking each line's quantity off the product's stock, and end the session (creator); optionally with who pays the shop (payers: amounts adding up to the total, each the payee or a member with a share; by default the payee pays it all). Lines of unavailable products are left out (named in leftOut); lines over the stock answer 409 OUT_OF_STOCK unless overStock is take_what_is_left; lines waiting for approval answer 409 PENDING_APPROVALS (naming them) unless pending is drop, which checks out without them (they go)",
     access: "session.checkout",
     params: SessionIdParams,
     body: CheckoutBodySchema,
-    responses: { 201: OrderResponseSchema },
+    responses: { 201: CheckoutResponseSchema },
     errors: sessionErrors,
+    errorBodies: { 409: CheckoutConflictSchema },
   },
   "GET /api/orders": {
-    summary: "Orders you placed or have a share in, newest first",
+    summary:
+      "Orders you placed or have a share in, newest first, a page at a time (cursor: the last order's id); sessionId: the order that session became; toPay: only orders where your share is still to pay",
     access: "user",
+    query: OrdersQuerySchema,
     responses: { 200: OrdersResponseSchema },
-    errors: [],
+    errors: [400],
   },
   "GET /api/orders/:id": {
     summary: "One order (its payee and members with a share)",

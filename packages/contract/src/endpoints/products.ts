@@ -4,7 +4,7 @@ import {
   ProductQuerySchema,
   ProductResponseSchema,
 } from "../products.ts";
-import { svg, type EndpointGroup } from "./base.ts";
+import type { EndpointGroup } from "./base.ts";
 
 /** Any string: a malformed product id is the same 404 as a missing one. */
 const ProductIdParams = z.strictObject({ id: z.string().max(64) });
@@ -27,11 +27,12 @@ export const productEndpoints = {
     errors: [404],
   },
   "GET /api/catalog/images/:file": {
-    summary: "A product image (public; the file name changes when the image does)",
+    summary:
+      "A product image: its drawn SVG, or its photo as WebP (the file name ends in -320.webp or -800.webp, the size in pixels); public, and the file name changes when the image does",
     access: "public",
     media: true,
     params: ImageFileParams,
-    responses: { 200: svg },
+    responses: { 200: z.any().describe("image/svg+xml or image/webp") },
     errors: [404],
   },
 } as const satisfies EndpointGroup;

@@ -3,10 +3,12 @@ import { MessageResponseSchema } from "../auth.ts";
 import { SessionSummarySchema } from "../carts.ts";
 import { ActivityQuerySchema, ActivityResponseSchema } from "../activity.ts";
 import {
+  ApproversBodySchema,
   CreateInviteLinkBodySchema,
   CreateSessionBodySchema,
   InviteLinkSchema,
   InvitePreviewSchema,
+  LookViewSchema,
   TransferBodySchema,
   InviteBodySchema,
   JoinByCodeBodySchema,
@@ -18,6 +20,7 @@ import {
   UpdateSessionBodySchema,
 } from "../sessions.ts";
 import { ApiErrorSchema } from "../errors.ts";
+import { pageQuery } from "../pages.ts";
 import { SeriesBodySchema } from "../series.ts";
 import { SessionIdParams, sessionErrors, type EndpointGroup } from "./base.ts";
 import {
@@ -30,6 +33,7 @@ import {
   ReadyBodySchema,
   SessionCreatedResponseSchema,
   SessionResponseSchema,
+  SessionsPageSchema,
   SessionsResponseSchema,
   SessionSyncResponseSchema,
 } from "./envelopes.ts";
@@ -52,10 +56,12 @@ export const sessionEndpoints = {
     errors: [400],
   },
   "GET /api/sessions/my": {
-    summary: "My sessions, active and ended, newest first",
+    summary:
+      "My sessions, active and ended, newest first, a page at a time (cursor: the last session's id)",
     access: "user",
-    responses: { 200: SessionsResponseSchema },
-    errors: [],
+    query: pageQuery("session"),
+    responses: { 200: SessionsPageSchema },
+    errors: [400],
   },
   "GET /api/sessions/mysessions/actives": {
     summary: "My active sessions, newest first",
@@ -104,6 +110,15 @@ export const sessionEndpoints = {
     responses: { 200: SessionResponseSchema },
     errors: sessionErrors,
   },
+  "PUT /api/sessions/:id/approvers": {
+    summary:
+      'The members who may approve "ask first" lines besides the creator: the whole list (creator)',
+    access: "session.approvers",
+    params: SessionIdParams,
+    body: ApproversBodySchema,
+    responses: { 200: SessionResponseSchema },
+    errors: sessionErrors,
+  },
   "PUT /api/sessions/:id/series": {
     summary:
       "Make the session repeat (an RRULE, daily or weekly, and an IANA time zone), or null to end its series (creator)",
@@ -114,7 +129,8 @@ export const sessionEndpoints = {
     errors: sessionErrors,
   },
   "PATCH /api/sessions/:id/members/:userId": {
-    summary: "A member's role or budget (creator); any member may set their own budget",
+    summary:
+      "A member's role, budget, budget mode or child mark (creator); any member may set their own budget",
     access: "member.ownBudget",
     params: z.strictObject({ id: z.uuid("Session not found"), userId: z.uuid("Member not found") }),
     body: MemberUpdateBodySchema,
@@ -273,7 +289,7 @@ export const sessionEndpoints = {
   },
 } as const satisfies EndpointGroup;
 
-/** Invite links (public preview; accepting needs an account). */
+/** Invite links (public preview; accepting needs an account) and look-only links (public). */
 export const inviteLinkEndpoints = {
   "GET /api/invite/:token": {
     summary: "What an invite link leads to: the session's name, its creator, the role",
@@ -281,6 +297,14 @@ export const inviteLinkEndpoints = {
     params: InviteTokenParams,
     responses: { 200: InvitePreviewSchema },
     errors: [400, 404, 410],
+  },
+  "GET /api/look/:token": {
+    summary:
+      "What a look-only link shows, without an account: the cart's lines (name, quantity, picture, note) and total; nothing about its members; 404 once the link is revoked or expired or the session has ended",
+    access: "public",
+    params: z.strictObject({ token: z.string().max(64, "This link does not work (any more)") }),
+    responses: { 200: LookViewSchema },
+    errors: [400, 404],
   },
   "POST /api/invite/:token/accept": {
     summary: "Join with an invite link: you become a member with its role, no approval",

@@ -1,6 +1,9 @@
--- cart_view(cart): the cart, its session (with its deadline), its members (role, budget, ready mark and the share
--- total it was set at) and its lines (frozen or current price, who added it, shared with whom) as
+-- cart_view(cart): the cart, its session (with its deadline and approvers), its members (role, budget and its
+-- mode, child mark, ready mark and the share total it was set at) and its lines (frozen or current price, the price added at and last seen,
+-- the product's availability and stock, who added it, shared with whom, hidden from whom, since
+-- when it waits for approval) as
 -- one JSON value (a staple line is carried into a series' next session). Every cart answer is built from it.
+-- A free line has no product: its name is the line's, its price its estimate (unit_price_cents).
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_view(p_cart uuid) RETURNS json
@@ -11,7 +14,7 @@ BEGIN
       'id', c.id, 'status', c.status, 'createdAt', c.created_at, 'updatedAt', c.updated_at),
     'session', json_build_object(
       'id', s.id, 'name', s.name, 'status', s.status, 'creatorId', s.creator_id,
-      'version', s.version, 'splitPolicy', s.split_policy,
+      'version', s.version, 'splitPolicy', s.split_policy, 'approvers', s.approvers,
       'deadline', (
         SELECT json_build_object('closesAt', d.closes_at, 'remindAt', d.remind_at,
           'autoCheckout', d.auto_checkout, 'remindedOnSetAt', d.reminded_on_set_at)
@@ -19,7 +22,8 @@ BEGIN
     'members', (
       SELECT coalesce(json_agg(json_build_object(
         'userId', m.user_id, 'name', u.name, 'role', m.role,
-        'budgetCents', m.budget_cents, 'ready', m.ready, 'readyTotalCents', m.ready_total_cents)
+        'budgetCents', m.budget_cents, 'ready', m.ready, 'readyTotalCents', m.ready_total_cents,
+        'budgetMode', m.budget_mode, 'child', m.child)
         ORDER BY m.created_at, m.user_id), '[]')
       FROM session_members m JOIN users u ON u.id = m.user_id
       WHERE m.session_id = s.id),
@@ -27,14 +31,24 @@ BEGIN
       SELECT coalesce(json_agg(json_build_object(
         'id', l.id, 'quantity', l.quantity, 'addedAt', l.added_at,
         'unitPriceCents', coalesce(l.unit_price_cents, p.price_cents),
-        'productId', p.id, 'productName', p.name, 'slug', p.slug, 'imageHash', p.image_hash,
-        'color', p.color, 'userId', u.id, 'userName', u.name, 'staple', l.staple,
+        -- The price members last saw: the acknowledged one, else the one it was added at.
+        'addedPriceCents', coalesce(l.added_price_cents, l.unit_price_cents, p.price_cents),
+        'seenPriceCents', coalesce(l.acknowledged_price_cents, l.added_price_cents,
+          l.unit_price_cents, p.price_cents),
+        -- A free line is always "on sale" and has no stock.
+        'available', coalesce(p.available, true), 'stock', p.stock,
+        'productId', p.id, 'productName', coalesce(p.name, l.name), 'slug', p.slug,
+        'imageHash', p.image_hash, 'imageType', p.image_type, 'color', p.color,
+        'userId', u.id, 'userName', u.name,
+        'staple', l.staple, 'note', l.note, 'substitute', l.substitute,
+        'pendingAt', l.pending_at,
+        'hiddenFrom', l.hidden_from,
         'sharedWith', (
           SELECT coalesce(json_agg(json_build_object('_id', su.id, 'name', su.name)
             ORDER BY su.name, su.id), '[]')
           FROM users su WHERE su.id = ANY (l.shared_with))) ORDER BY l.added_at, l.id), '[]')
       FROM cart_lines l
-      JOIN products p ON p.id = l.product_id
+      LEFT JOIN products p ON p.id = l.product_id
       JOIN users u ON u.id = l.added_by
       WHERE l.cart_id = c.id))
   FROM carts c JOIN sessions s ON s.id = c.session_id

@@ -1,5 +1,5 @@
 -- cart_write(...): one cart change on its own, cart_write_core() plus the cart's view
--- (cart_view()) after an 'ok' or 'unchanged'.
+-- (cart_view()) after an 'ok', 'pending' or 'unchanged'.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_write(
@@ -13,7 +13,7 @@ BEGIN
   INTO verdict, product_stock, already_in_cart, role, order_number, closes_at
   FROM cart_write_core(p_op, p_cart, p_user, p_product, p_line, p_quantity, p_change,
     p_restore_seconds, p_max, p_now) c;
-  IF verdict IN ('ok', 'unchanged') THEN
+  IF verdict IN ('ok', 'pending', 'unchanged') THEN
     view := cart_view(p_cart);
   END IF;
 END

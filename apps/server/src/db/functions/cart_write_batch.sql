@@ -55,7 +55,7 @@ BEGIN
   -- Each cart's view goes out once, on the row of its last change in the batch; the server
   -- gives it to that cart's earlier rows too (as 0013 did here, without sending it again).
   FOR i IN REVERSE n..1 LOOP
-    v_emit[i] := v_verdicts[i] IN ('ok', 'unchanged')
+    v_emit[i] := v_verdicts[i] IN ('ok', 'pending', 'unchanged')
       AND array_position(v_view_carts, v_carts[i]) IS NULL;
     IF v_emit[i] THEN
       v_view_carts := v_view_carts || v_carts[i];

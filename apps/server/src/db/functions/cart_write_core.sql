@@ -7,7 +7,7 @@
 -- then the line's own rules: stock across the cart's lines, at most `max` per line, another's
 -- line only where the table allows cart.changeAnyLine, and no step or restore of a line whose
 -- adder is no longer a member (such a line can only be removed). Locks the cart row first, bumps
--- the session's version and appends the activity entry; answers a verdict ('ok', 'unchanged' or
+-- the session's version and appends the activity entry; answers a verdict ('ok', 'pending', 'unchanged' or
 -- a refusal) with the caller's role, the order's number and the deadline that word a refusal,
 -- and, when refused for stock, the stock and what the cart already holds.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
@@ -18,6 +18,13 @@
 -- adder, and so its payer under the "by adder" split.
 -- Each number has its own argument, named as the route names it: p_quantity (how many 'add' puts
 -- in), p_change (a step: +1 or -1), p_restore_seconds (restore's window); the others are NULL.
+-- A free line (no product, a name instead; added by the carts service through lock_session) is
+-- stepped, removed and restored here like any line, named by p_line alone (its product is NULL,
+-- so p_product is not compared), with no stock to check.
+-- "Ask first": an add or a +1 by a member (not the creator) whose budget asks first, that leaves
+-- their share over it (member_share_over()), makes the line wait for approval (pending_at; a
+-- waiting line stays waiting as it grows) and answers 'pending' instead of 'ok': the line is
+-- kept out of the totals and the split until the creator or an approver approves it.
 CREATE OR REPLACE FUNCTION cart_write_core(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_quantity integer,
   p_change integer, p_restore_seconds integer, p_max integer, p_now timestamptz,
@@ -33,13 +40,20 @@ DECLARE
   v_line uuid;
   v_line_owner uuid;
   v_line_quantity integer;
+  v_line_product uuid;
   v_actor_name text;
   v_product_name text;
+  v_price integer;
   v_owner_name text;
   v_type text;
   v_details jsonb;
   v_removed removed_lines%ROWTYPE;
   v_locked_at timestamptz;
+  v_budget integer;
+  v_budget_mode text;
+  v_pending boolean := false;
+  -- The line's private mark, which its activity entry carries (members it is hidden from).
+  v_hidden uuid[] := '{}';
 BEGIN
   -- Locking the cart row first makes changes to one cart apply one at a time (50 concurrent +1s
   -- give +50). Each later statement reads what committed before the lock was granted (a new
@@ -52,8 +66,9 @@ BEGIN
   -- statement. Read after the cart's lock, which every deadline change takes first too. The
   -- order's number only for a cart no longer active (it words the refusal).
   SELECT m.role, u.name, d.closes_at, d.locked_at,
-         CASE WHEN v_status <> 'active' THEN (SELECT o.number FROM orders o WHERE o.session_id = v_session) END
-  INTO role, v_actor_name, closes_at, v_locked_at, order_number
+         CASE WHEN v_status <> 'active' THEN (SELECT o.number FROM orders o WHERE o.session_id = v_session) END,
+         m.budget_cents, m.budget_mode
+  INTO role, v_actor_name, closes_at, v_locked_at, order_number, v_budget, v_budget_mode
   FROM users u
   LEFT JOIN session_members m ON m.session_id = v_session AND m.user_id = u.id
   LEFT JOIN session_deadlines d ON d.session_id = v_session
@@ -70,9 +85,9 @@ BEGIN
     IF p_quantity IS NULL OR p_quantity < 1 THEN
       RAISE EXCEPTION 'cart_write: add needs a positive quantity, not %', p_quantity;
     END IF;
-    SELECT p.stock, p.name, coalesce(sum(l.quantity), 0),
+    SELECT p.stock, p.name, p.price_cents, coalesce(sum(l.quantity), 0),
            coalesce(sum(l.quantity) FILTER (WHERE l.added_by = p_user), 0)
-    INTO v_stock, v_product_name, v_in_cart, v_own
+    INTO v_stock, v_product_name, v_price, v_in_cart, v_own
     FROM products p
     LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
     WHERE p.id = p_product
@@ -84,19 +99,24 @@ BEGIN
     ELSIF v_own + p_quantity > p_max THEN
       verdict := 'line_full'; RETURN;
     END IF;
-    INSERT INTO cart_lines AS l (cart_id, product_id, added_by, quantity, added_at, updated_at)
-    VALUES (p_cart, p_product, p_user, p_quantity, p_now, p_now)
+    -- A new line keeps the price it is added at; more of it added later keeps the line's.
+    INSERT INTO cart_lines AS l (cart_id, product_id, added_by, quantity, added_price_cents,
+      added_at, updated_at)
+    VALUES (p_cart, p_product, p_user, p_quantity, v_price, p_now, p_now)
     ON CONFLICT (cart_id, product_id, added_by)
-    DO UPDATE SET quantity = l.quantity + p_quantity, updated_at = p_now;
+    DO UPDATE SET quantity = l.quantity + p_quantity, updated_at = p_now
+    RETURNING l.id, l.pending_at IS NOT NULL, l.hidden_from INTO v_line, v_pending, v_hidden;
     v_type := 'item.added';
     v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
       'quantity', p_quantity);
 
   ELSIF p_op IN ('step', 'remove') THEN
-    SELECT l.id, l.added_by, l.quantity INTO v_line, v_line_owner, v_line_quantity
+    SELECT l.id, l.added_by, l.quantity, l.product_id, l.pending_at IS NOT NULL
+    INTO v_line, v_line_owner, v_line_quantity, v_line_product, v_pending
     FROM cart_lines l
-    WHERE l.cart_id = p_cart AND l.product_id = p_product
-      AND (l.id = p_line OR (p_line IS NULL AND l.added_by = p_user));
+    WHERE l.cart_id = p_cart
+      AND ((l.id = p_line AND (l.product_id = p_product OR l.product_id IS NULL))
+        OR (p_line IS NULL AND l.product_id = p_product AND l.added_by = p_user));
     IF v_line IS NULL THEN
       verdict := 'no_line'; RETURN;
     ELSIF v_line_owner <> p_user AND session_gate('cart.changeAnyLine', role, v_status,
@@ -107,23 +127,33 @@ BEGIN
         AND m.user_id = v_line_owner AND m.role <> 'pending') THEN
       verdict := 'adder_left'; RETURN;
     END IF;
-    SELECT p.name, u.name INTO v_product_name, v_owner_name
-    FROM products p, users u WHERE p.id = p_product AND u.id = v_line_owner;
+    SELECT coalesce(p.name, l.name), u.name, l.hidden_from
+    INTO v_product_name, v_owner_name, v_hidden
+    FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
+    WHERE l.id = v_line;
     IF p_op = 'remove' THEN
       -- Kept for the remover's undo ('restore' below); older removals of this cart are dropped.
       DELETE FROM removed_lines WHERE cart_id = p_cart AND removed_at < p_now - interval '1 hour';
       WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
-      INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity, shared_with,
-        staple, added_at, removed_by, removed_at)
-      SELECT id, cart_id, product_id, added_by, quantity, shared_with, staple, added_at, p_user,
-        p_now
+      INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity,
+        added_price_cents, acknowledged_price_cents, shared_with, staple, added_at, removed_by,
+        removed_at, name, unit_price_cents, note, substitute, pending_at, hidden_from)
+      SELECT id, cart_id, product_id, added_by, quantity, added_price_cents,
+        acknowledged_price_cents, shared_with, staple, added_at, p_user, p_now, name,
+        CASE WHEN product_id IS NULL THEN unit_price_cents END, note, substitute, pending_at,
+        hidden_from
       FROM gone
       ON CONFLICT (line_id) DO UPDATE SET quantity = excluded.quantity,
+        added_price_cents = excluded.added_price_cents,
+        acknowledged_price_cents = excluded.acknowledged_price_cents,
         shared_with = excluded.shared_with, staple = excluded.staple,
-        removed_by = excluded.removed_by,
+        hidden_from = excluded.hidden_from,
+        name = excluded.name, unit_price_cents = excluded.unit_price_cents,
+        note = excluded.note, substitute = excluded.substitute,
+        pending_at = excluded.pending_at, removed_by = excluded.removed_by,
         removed_at = excluded.removed_at;
       v_type := 'item.removed';
-      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+      v_details := jsonb_build_object('productId', v_line_product, 'product', v_product_name,
         'quantity', v_line_quantity, 'lineOf', v_owner_name);
     ELSIF p_change = 1 THEN
       IF v_line_quantity >= p_max THEN
@@ -132,14 +162,14 @@ BEGIN
       SELECT p.stock, coalesce(sum(l.quantity), 0) INTO v_stock, v_in_cart
       FROM products p
       LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
-      WHERE p.id = p_product
+      WHERE p.id = v_line_product
       GROUP BY p.id;
       IF v_in_cart + 1 > v_stock THEN
         verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
       END IF;
       UPDATE cart_lines SET quantity = quantity + 1, updated_at = p_now WHERE id = v_line;
       v_type := 'item.quantity';
-      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+      v_details := jsonb_build_object('productId', v_line_product, 'product', v_product_name,
         'quantity', v_line_quantity + 1, 'change', 1, 'lineOf', v_owner_name);
     ELSIF p_change = -1 THEN
       IF v_line_quantity <= 1 THEN
@@ -148,7 +178,7 @@ BEGIN
       END IF;
       UPDATE cart_lines SET quantity = quantity - 1, updated_at = p_now WHERE id = v_line;
       v_type := 'item.quantity';
-      v_details := jsonb_build_object('productId', p_product, 'product', v_product_name,
+      v_details := jsonb_build_object('productId', v_line_product, 'product', v_product_name,
         'quantity', v_line_quantity - 1, 'change', -1, 'lineOf', v_owner_name);
     ELSE
       RAISE EXCEPTION 'cart_write: a step is +1 or -1, not %', p_change;
@@ -178,15 +208,23 @@ BEGIN
     LEFT JOIN cart_lines l ON l.product_id = p.id AND l.cart_id = p_cart
     WHERE p.id = v_removed.product_id
     GROUP BY p.id;
+    -- A free line has no product: no stock, and no other line it could be again.
+    v_product_name := coalesce(v_product_name, v_removed.name);
     IF v_own > 0 THEN
       verdict := 'line_exists'; RETURN;
     ELSIF v_in_cart + v_removed.quantity > v_stock THEN
       verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
     END IF;
-    INSERT INTO cart_lines (id, cart_id, product_id, added_by, quantity, shared_with, staple,
-      added_at, updated_at)
+    INSERT INTO cart_lines (id, cart_id, product_id, added_by, quantity, added_price_cents,
+      acknowledged_price_cents, shared_with, staple, added_at, updated_at, name,
+      unit_price_cents, note, substitute, pending_at, hidden_from)
     VALUES (v_removed.line_id, p_cart, v_removed.product_id, v_removed.added_by,
-      v_removed.quantity, v_removed.shared_with, v_removed.staple, v_removed.added_at, p_now);
+      v_removed.quantity, v_removed.added_price_cents, v_removed.acknowledged_price_cents,
+      v_removed.shared_with, v_removed.staple, v_removed.added_at, p_now, v_removed.name,
+      v_removed.unit_price_cents, v_removed.note, v_removed.substitute, v_removed.pending_at,
+      v_removed.hidden_from);
+    v_line := v_removed.line_id;
+    v_hidden := v_removed.hidden_from;
     DELETE FROM removed_lines WHERE line_id = v_removed.line_id;
     SELECT u.name INTO v_owner_name FROM users u WHERE u.id = v_removed.added_by;
     v_type := 'item.restored';
@@ -203,11 +241,24 @@ BEGIN
     RAISE EXCEPTION 'cart_write: unknown op %', p_op;
   END IF;
 
+  -- "Ask first": more on a line of the member's own, past their budget, waits for approval.
+  IF (p_op = 'add' OR (p_op = 'step' AND p_change = 1 AND v_line_owner = p_user))
+      AND v_budget_mode = 'ask' AND v_budget IS NOT NULL AND role <> 'creator'
+      AND (v_pending OR member_share_over(p_cart, p_user, v_budget)) THEN
+    UPDATE cart_lines SET pending_at = coalesce(pending_at, p_now) WHERE id = v_line;
+    v_pending := true;
+  ELSE
+    v_pending := false;
+  END IF;
+
   UPDATE carts SET updated_at = p_now WHERE id = p_cart;
   UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
   -- The activity log's entry, in this same transaction: every committed change has one.
-  INSERT INTO activity (session_id, at, actor_id, actor_name, type, details)
-  VALUES (v_session, p_now, p_user, v_actor_name, v_type, v_details);
-  verdict := 'ok';
+  -- An entry about a private line is hidden from the same members as the line.
+  INSERT INTO activity (session_id, at, actor_id, actor_name, type, details, line_id, hidden_from)
+  VALUES (v_session, p_now, p_user, v_actor_name, v_type,
+    CASE WHEN v_pending THEN v_details || jsonb_build_object('pending', true) ELSE v_details END,
+    v_line, v_hidden);
+  verdict := CASE WHEN v_pending THEN 'pending' ELSE 'ok' END;
 END
 $$;

@@ -1,7 +1,9 @@
 /** Accounts: users, their signed-in devices, one-time codes and profiles. */
-import { OTP_PURPOSES } from "@cartner/contract";
+import { OTP_PURPOSES, type AccountRole } from "@cartner/contract";
+import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -12,32 +14,48 @@ import {
 } from "drizzle-orm/pg-core";
 import { bytea, createdAt } from "./columns.ts";
 
-export const users = pgTable("users", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  /** Stored lower-cased; unique. */
-  email: text("email").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
-  emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
-  /**
-   * When the last code for /auth/verify-otp (sign-up, sign-in, update) was sent; guards its 60 s
-   * resend interval atomically.
-   */
-  otpSentAt: timestamp("otp_sent_at", { withTimezone: true }),
-  /** The same for password reset codes, which have their own interval. */
-  resetOtpSentAt: timestamp("reset_otp_sent_at", { withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  /** Set when the account was deleted: the row stays (others' carts and orders name it). */
-  deletedAt: timestamp("deleted_at", { withTimezone: true }),
-  /**
-   * The IANA time zone every time sent to the person is stated in (mails, notifications, pushes,
-   * receipts; decision 040). Taken from the browser at sign-in until the person chooses one.
-   */
-  timeZone: text("time_zone").notNull().default("UTC"),
-  /** The person chose the zone in their profile: a sign-in no longer sets it from the browser. */
-  timeZoneChosen: boolean("time_zone_chosen").notNull().default(false),
-});
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** Stored lower-cased; unique. */
+    email: text("email").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    /**
+     * When the last code for /auth/verify-otp (sign-up, sign-in, update) was sent; guards its 60 s
+     * resend interval atomically.
+     */
+    otpSentAt: timestamp("otp_sent_at", { withTimezone: true }),
+    /** The same for password reset codes, which have their own interval. */
+    resetOtpSentAt: timestamp("reset_otp_sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the account was deleted: the row stays (others' carts and orders name it). */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /**
+     * The IANA time zone every time sent to the person is stated in (mails, notifications, pushes,
+     * receipts; decision 040). Taken from the browser at sign-in until the person chooses one.
+     */
+    timeZone: text("time_zone").notNull().default("UTC"),
+    /** The person chose the zone in their profile: a sign-in no longer sets it from the browser. */
+    timeZoneChosen: boolean("time_zone_chosen").notNull().default(false),
+    /**
+     * The account's roles across the deployment ("operator" runs the catalog), given and taken by
+     * `npm run operator -- grant|revoke EMAIL`; none for everyone else.
+     */
+    roles: text("roles")
+      .array()
+      .$type<AccountRole[]>()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+  },
+  (t) => [
+    // The contract's ACCOUNT_ROLES; a new role is a migration.
+    check("users_roles_known", sql`${t.roles} <@ array['operator']::text[]`),
+  ],
+);
 
 /** A signed-in device. JWTs carry its id as `sid`; revoking the row kills the token at once. */
 export const authSessions = pgTable(

@@ -13,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
-import { createdAt } from "./columns.ts";
+import { bytea, createdAt } from "./columns.ts";
 
 /** The marketplace catalog. Money in integer cents; rating in tenths (0..50). */
 export const products = pgTable(
@@ -41,10 +41,17 @@ export const products = pgTable(
     available: boolean("available").notNull().default(true),
     /** Display order in the default ("relevance" without a search) listing. */
     position: integer("position").notNull().default(0),
-    /** The product picture, drawn at seed time (an SVG of our own, no external URL). */
+    /**
+     * The drawn picture (an SVG of our own, no external URL): the seed's, or an imported product's
+     * placeholder. Kept when a photo replaces it.
+     */
     imageSvg: text("image_svg").notNull(),
-    /** Short content hash, part of the image URL so it can be cached forever. */
+    /** Short content hash of the picture shown, part of its URL so it can be cached forever. */
     imageHash: text("image_hash").notNull(),
+    /** Which picture is shown: the drawn SVG, or a photo (WebP, in product_images). */
+    imageType: text("image_type", { enum: ["svg", "webp"] })
+      .notNull()
+      .default("svg"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -55,6 +62,24 @@ export const products = pgTable(
     index("products_category_idx").on(t.category),
   ],
 );
+
+/**
+ * A product's photo (fetched from its feed's image_link, or uploaded by an operator), re-encoded
+ * as WebP in two sizes. Apart from products, so the catalog's in-memory copy never loads it; in
+ * the database so every instance serves it.
+ */
+export const productImages = pgTable("product_images", {
+  productId: uuid("product_id")
+    .primaryKey()
+    .references(() => products.id),
+  /** The photo's content hash, as in products.image_hash while it is shown. */
+  hash: text("hash").notNull(),
+  /** The link it was fetched from; null for an upload. */
+  source: text("source"),
+  small: bytea("small").notNull(),
+  large: bytea("large").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Every change to a product, with who or what made it: one row per changed field ("added" for a

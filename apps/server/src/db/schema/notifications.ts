@@ -44,6 +44,10 @@ export const notifications = pgTable(
   },
   (t) => [
     index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    // The unread count every list answers: the unread rows only, not a person's whole history.
+    index("notifications_user_unread_idx")
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
     uniqueIndex("notifications_unread_changes_idx")
       .on(t.userId, t.sessionId)
       .where(sql`${t.kind} = 'changes' and ${t.readAt} is null`),

@@ -1,9 +1,17 @@
 /** Checked-out carts and each member's share of them. */
-import { type AdjustmentKind, MAIL_STATUSES, type SplitPolicy } from "@cartner/contract";
 import {
+  type AdjustmentKind,
+  type LineSubstitute,
+  MAIL_STATUSES,
+  type SplitPolicy,
+} from "@cartner/contract";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -16,13 +24,17 @@ import { sessions } from "./sessions.ts";
 
 /** A line of an order as it was at checkout: never changes afterwards. */
 export interface OrderLineSnapshot {
-  productId: string;
+  /** Null on a free line: its name is what was asked for, its price the estimate. */
+  productId: string | null;
   name: string;
   unitPriceCents: number;
   quantity: number;
   addedBy: { _id: string; name: string };
   sharedWith: { _id: string; name: string }[];
   lineTotalCents: number;
+  /** For whoever shops; absent on orders placed before lines had them. */
+  note?: string | null;
+  substitute?: LineSubstitute;
 }
 
 /** Who carried a share at checkout, with their role then: the members an adjustment re-splits among. */
@@ -46,6 +58,12 @@ export interface StoredAdjustment {
   note?: string;
   disputes: { by: { _id: string; name: string }; at: string; comment: string }[];
 }
+
+/**
+ * Where every order's version is drawn from: one sequence for all orders, so a version is never
+ * given twice (a cache keyed by an order's id and version can never take one state for another).
+ */
+export const orderVersions = pgSequence("order_versions");
 
 /**
  * A checked-out cart: one per session. Its lines, members and policy stay as they were at
@@ -83,6 +101,15 @@ export const orders = pgTable(
     /** The paying members at checkout; null on older orders (their shares and payee say it). */
     members: jsonb("members").$type<OrderMemberSnapshot[]>(),
     adjustments: jsonb("adjustments").$type<StoredAdjustment[]>().notNull().default([]),
+    /**
+     * Moved by every write to what the order's view shows, in the writing transaction: by triggers
+     * on the order, its shares, payers and ledger entries, and on a member's account deletion
+     * (order_touch, order_part_touch, order_member_touch in src/db/functions.ts). The servers keep
+     * each order's built view keyed by it (features/orders/reading/kept.ts).
+     */
+    version: bigint("version", { mode: "number" })
+      .notNull()
+      .default(sql`nextval('order_versions')`),
   },
   (t) => [index("orders_payee_idx").on(t.payeeId)],
 );

@@ -1,5 +1,7 @@
 /** Sessions: the session, its members, invites and links, failed joins, the activity log. */
 import {
+  BUDGET_MODES,
+  CHECKOUT_BY,
   INVITE_ROLES,
   INVITE_STATUSES,
   SESSION_PARTICIPANT_OPTIONS,
@@ -51,6 +53,17 @@ export const sessions = pgTable(
       .$type<SplitPolicy>()
       .notNull()
       .default(sql`'{"mode":"by_adder","weights":{},"fees":"proportional"}'::jsonb`),
+    /**
+     * Who may check out: "creator", or "members" (every member who pays). Set by the type's
+     * preset, changed by the creator; the gate reads it (lock_session()). Sessions from before
+     * presets keep "creator", the rule they were made under.
+     */
+    checkoutBy: text("checkout_by", { enum: CHECKOUT_BY }).notNull().default("creator"),
+    /** Members who may approve "ask first" lines besides the creator (members only, by id). */
+    approvers: uuid("approvers")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
@@ -70,6 +83,7 @@ export const sessions = pgTable(
   },
   (t) => [
     check("sessions_budget_nonnegative", sql`${t.budgetCents} is null or ${t.budgetCents} >= 0`),
+    check("sessions_checkout_by", sql`${t.checkoutBy} in ('creator', 'members')`),
     check(
       "sessions_series_whole",
       sql`(${t.seriesRule} is null) = (${t.seriesTimeZone} is null)
@@ -105,11 +119,17 @@ export const sessionMembers = pgTable(
      * column). The mark counts only while their share's total is still this (lib/ready-mark.ts).
      */
     readyTotalCents: integer("ready_total_cents"),
+    /** What the budget does when the share passes it: "warn" (as before), or "ask" first. */
+    budgetMode: text("budget_mode", { enum: BUDGET_MODES }).notNull().default("warn"),
+    /** Marked as a child by the creator. */
+    child: boolean("child").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
+    check("session_members_budget_mode", sql`${t.budgetMode} in ('warn', 'ask')`),
     primaryKey({ columns: [t.sessionId, t.userId] }),
-    index("session_members_user_idx").on(t.userId),
+    // By person and time: the memberships of a period (buy again) without the rest of a history.
+    index("session_members_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
 
@@ -154,8 +174,11 @@ export const inviteLinks = pgTable(
     /** AES-256-GCM of the token (iv, tag, ciphertext; base64url), for the creator's list. */
     tokenSealed: text("token_sealed").notNull(),
     role: text("role", { enum: INVITE_ROLES }).notNull(),
+    /** Shows the cart's list without an account; nobody joins with it (role viewer, no uses). */
+    lookOnly: boolean("look_only").notNull().default(false),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    maxUses: integer("max_uses").notNull(),
+    /** null for a look-only link, which is never used up. */
+    maxUses: integer("max_uses"),
     uses: integer("uses").notNull().default(0),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdBy: uuid("created_by")
@@ -166,6 +189,12 @@ export const inviteLinks = pgTable(
   (t) => [
     index("invite_links_session_idx").on(t.sessionId, t.createdAt),
     check("invite_links_uses_in_range", sql`${t.uses} between 0 and ${t.maxUses}`),
+    // A look-only link is a viewer's and has no uses; a joining link has a use limit.
+    check(
+      "invite_links_look_only_shape",
+      sql`(${t.lookOnly} and ${t.role} = 'viewer' and ${t.maxUses} is null and ${t.uses} = 0)
+        or (not ${t.lookOnly} and ${t.maxUses} is not null)`,
+    ),
   ],
 );
 
@@ -206,6 +235,16 @@ export const activity = pgTable(
     actorName: text("actor_name").notNull(),
     type: text("type").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    /** The cart line an entry is about (null: none), so a private line's entries hide with it. */
+    lineId: uuid("line_id"),
+    /**
+     * Members who never see the entry: its line's hiddenFrom, kept in step with the line (the one
+     * change the append-only trigger lets through).
+     */
+    hiddenFrom: uuid("hidden_from")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
   },
   (t) => [index("activity_session_idx").on(t.sessionId, t.seq)],
 );

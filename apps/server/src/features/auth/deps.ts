@@ -31,8 +31,14 @@ export interface AuthContext {
   sid: string;
 }
 
-export const toUser = (row: { id: string; name: string; email: string }): User => ({
+export const toUser = (row: {
+  id: string;
+  name: string;
+  email: string;
+  roles: User["roles"];
+}): User => ({
   _id: row.id,
   name: row.name,
   email: row.email,
+  roles: row.roles,
 });

@@ -174,6 +174,7 @@ export async function readSession(
       id: users.id,
       name: users.name,
       email: users.email,
+      roles: users.roles,
       createdAt: authSessions.createdAt,
       lastSeenAt: authSessions.lastSeenAt,
       revokedAt: authSessions.revokedAt,

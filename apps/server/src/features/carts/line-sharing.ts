@@ -5,13 +5,13 @@ import { sessionMembers } from "../../db/schema.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { CartDeps } from "./deps.ts";
 import { writeLineSetting, type SettingDeps } from "./line-setting.ts";
-import { cartChanged } from "./line-writes.ts";
+import { cartChanged } from "./events.ts";
 import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
 import { tellCartChange } from "../notifications/index.ts";
 
 /** Each id once; 400 otherwise, in the validation answer's shape. */
-function uniqueIds(userIds: string[]): string[] {
+export function uniqueIds(userIds: string[]): string[] {
   const unique = [...new Set(userIds)];
   if (unique.length !== userIds.length) {
     throw new AppError(400, ErrorCode.VALIDATION, "Invalid userIds: each member once", {
@@ -56,7 +56,7 @@ export async function setSharedWith(
       }
       const sharers = `{${unique.join(",")}}`;
       const [shared] = await executeRows<{
-        productId: string;
+        productId: string | null;
         product: string;
         with: string[];
         marked: boolean;
@@ -65,13 +65,13 @@ export async function setSharedWith(
         sql`with line as (
             update cart_lines set shared_with = ${sharers}::uuid[], updated_at = ${now}
             where id = ${lineId} and cart_id = ${cartId}
-            returning product_id)
-          select p.id as "productId", p.name as product,
+            returning product_id, name)
+          select p.id as "productId", coalesce(p.name, line.name) as product,
             (select coalesce(jsonb_agg(su.name order by su.name), '[]'::jsonb)
              from users su where su.id = any(${sharers}::uuid[])) as with,
             exists (select 1 from ${sessionMembers}
               where ${sessionMembers.sessionId} = ${session.id} and ${sessionMembers.ready}) as marked
-          from line join products p on p.id = line.product_id`,
+          from line left join products p on p.id = line.product_id`,
       );
       // The line was there under the session's lock, and the gate found the cart open.
       if (!shared) throw new Error(`line ${lineId} went missing under its session's lock`);

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { executeRows } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
 import { writeLineSetting, type SettingDeps } from "./line-setting.ts";
-import { cartChanged } from "./line-writes.ts";
+import { cartChanged } from "./events.ts";
 import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
 
@@ -26,13 +26,14 @@ export async function setStaple(
     async ({ tx, now }) => {
       const [line] = await executeRows<{
         staple: boolean;
-        productId: string;
+        productId: string | null;
         product: string;
         lineOf: string;
       }>(
         tx,
-        sql`select l.staple, p.id as "productId", p.name as product, u.name as "lineOf"
-            from cart_lines l join products p on p.id = l.product_id
+        sql`select l.staple, p.id as "productId", coalesce(p.name, l.name) as product,
+              u.name as "lineOf"
+            from cart_lines l left join products p on p.id = l.product_id
               join users u on u.id = l.added_by
             where l.id = ${lineId}`,
       );

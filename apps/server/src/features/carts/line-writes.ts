@@ -5,17 +5,19 @@ import {
   type Cart,
   type User,
 } from "@cartner/contract";
+import { sql } from "drizzle-orm";
 import { conflict, notFound } from "../../lib/errors.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
-import type { Published } from "../live/index.ts";
 import { announceActivity } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
+import { cartChanged } from "./events.ts";
 import { cartOf } from "./view.ts";
 import type { WriteCall, WriteOp } from "./write-queue.ts";
 import { tellCartChange } from "../notifications/index.ts";
+import { tellPending } from "./approval-events.ts";
 
 /** What a line write needs of the cart deps. */
-type LineWriteDeps = Pick<CartDeps, "clock" | "events" | "media" | "writes" | "notices">;
+type LineWriteDeps = Pick<CartDeps, "clock" | "events" | "media" | "writes" | "notices" | "rows">;
 
 /** The permissions table's action behind each cart_write() operation. */
 const ACTION_OF: Record<WriteOp, Action> = {
@@ -29,23 +31,6 @@ const ACTION_OF: Record<WriteOp, Action> = {
 /** A line whose adder left the session: it can be removed, never changed or brought back. */
 export const ADDER_LEFT_MESSAGE =
   "Whoever added this item is no longer in the session: remove it or add the product again.";
-
-/**
- * The live events of a committed cart change: cart.updated, and session.updated too while a
- * member's ready mark is set (`marked`), since the change may have moved their share's total and
- * so cleared their mark.
- */
-export function cartChanged(
-  sessionId: string,
-  cartId: string,
-  version: number,
-  marked: boolean,
-): Published[] {
-  const types = marked
-    ? (["cart.updated", "session.updated"] as const)
-    : (["cart.updated"] as const);
-  return types.map((type) => ({ event: { type, sessionId, cartId, version }, members: sessionId }));
-}
 
 /**
  * The cart's line writes (add, step, remove, restore, clear): each one call of cart_write(),
@@ -88,6 +73,7 @@ async function write(
   };
   switch (verdict) {
     case "ok":
+    case "pending":
     case "unchanged":
       break;
     // The gate's refusals (session_gate(), from the permissions table), worded in one place.
@@ -115,7 +101,8 @@ async function write(
       throw conflict(ADDER_LEFT_MESSAGE);
     case "stock": {
       const stock = result.product_stock!;
-      const already = result.already_in_cart!;
+      // Units on lines hidden from the caller are not theirs to count (private lines).
+      const already = result.already_in_cart! - (await unitsHiddenFrom(deps, call));
       throw conflict(
         stock === 0
           ? "This product is out of stock."
@@ -127,7 +114,7 @@ async function write(
     default:
       throw new Error(`cart_write answered an unknown verdict: ${verdict satisfies never}`);
   }
-  if (verdict === "ok") {
+  if (verdict === "ok" || verdict === "pending") {
     const { session, members } = view!;
     const marked = members.some((m) => m.ready);
     for (const p of cartChanged(session.id, cartId, session.version, marked)) {
@@ -135,8 +122,26 @@ async function write(
     }
     announceActivity(deps.events, session.id);
     if (deps.notices) tellCartChange(deps.notices, view!, user._id);
+    // The line now waits for approval: its adder's (the caller's) line of that product.
+    const waiting = view!.lines.find((l) =>
+      call.line ? l.id === call.line : l.productId === call.product && l.userId === user._id,
+    );
+    if (verdict === "pending" && waiting) tellPending(deps, view!, user, waiting);
   }
   return cartOf(view!, user._id, deps.media, new Date(call.now));
+}
+
+/**
+ * The units of the write's product on lines of the cart hidden from its caller: what a stock
+ * refusal leaves out of "already in this cart". Read only on that refusal.
+ */
+async function unitsHiddenFrom(deps: Pick<CartDeps, "rows">, call: WriteCall): Promise<number> {
+  const [row] = await deps.rows<{ units: number }>(sql`
+    select coalesce(sum(l.quantity), 0)::int as units from cart_lines l
+    where l.cart_id = ${call.cart} and ${call.user}::uuid = any(l.hidden_from)
+      and l.product_id = coalesce(${call.product}::uuid,
+        (select r.product_id from removed_lines r where r.line_id = ${call.line}::uuid))`);
+  return row?.units ?? 0;
 }
 
 export function addToCart(

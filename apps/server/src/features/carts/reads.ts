@@ -1,4 +1,11 @@
-import type { Action, Cart, Role, SessionStatus, SessionSummary } from "@cartner/contract";
+import type {
+  Action,
+  Cart,
+  PageQuery,
+  Role,
+  SessionStatus,
+  SessionSummary,
+} from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
 import { carts, sessionMembers, sessions } from "../../db/schema.ts";
 import { isMemberRole, requireAllowed } from "../../lib/permissions.ts";
@@ -30,24 +37,56 @@ export async function accessCart(
   return row!.view;
 }
 
-/** The caller's carts whose sessions are `status` (active or ended), the latest changed first. */
-export async function listCarts(
+/** The caller's carts of active sessions, the latest changed first (a handful: not paged). */
+export async function listCarts(deps: ReadDeps, userId: string): Promise<Cart[]> {
+  return (await cartsOf(deps, userId, "active")).map((r) =>
+    cartOf(r.view, userId, deps.media, deps.clock.now()),
+  );
+}
+
+/**
+ * A page of the caller's carts of ended sessions, the latest changed first: only the page's
+ * carts are viewed (cart_view() runs after the limit), whatever the history.
+ */
+export async function cartHistory(
+  deps: ReadDeps,
+  userId: string,
+  page: PageQuery,
+): Promise<{ carts: Cart[]; nextCursor: string | null }> {
+  const rows = await cartsOf(deps, userId, "ended", page);
+  const shown = rows.slice(0, page.limit);
+  return {
+    carts: shown.map((r) => cartOf(r.view, userId, deps.media, deps.clock.now())),
+    nextCursor: rows.length > page.limit ? shown.at(-1)!.id : null,
+  };
+}
+
+/** The caller's carts by their sessions' status; with a page, one more than it holds. */
+async function cartsOf(
   deps: ReadDeps,
   userId: string,
   status: SessionStatus,
-): Promise<Cart[]> {
-  const views = await deps.rows<{ view: CartView }>(sql`
-    select cart_view(${carts.id}) as view
-    from ${sessionMembers}
-    join ${sessions} on ${sessions.id} = ${sessionMembers.sessionId}
-    join ${carts} on ${carts.sessionId} = ${sessions.id}
-    where ${and(
-      eq(sessionMembers.userId, userId),
-      isMemberRole(sessionMembers.role),
-      eq(sessions.status, status),
-    )}
-    order by ${carts.updatedAt} desc`);
-  return views.map((r) => cartOf(r.view, userId, deps.media, deps.clock.now()));
+  page?: PageQuery,
+): Promise<{ id: string; view: CartView }[]> {
+  const after = page?.cursor
+    ? sql`and (${carts.updatedAt}, ${carts.id}) < (select c.updated_at, c.id from ${carts} c
+        where c.id = ${page.cursor})`
+    : sql``;
+  return deps.rows<{ id: string; view: CartView }>(sql`
+    select chosen.id, cart_view(chosen.id) as view from (
+      select ${carts.id} as id, ${carts.updatedAt} as updated_at
+      from ${sessionMembers}
+      join ${sessions} on ${sessions.id} = ${sessionMembers.sessionId}
+      join ${carts} on ${carts.sessionId} = ${sessions.id}
+      where ${and(
+        eq(sessionMembers.userId, userId),
+        isMemberRole(sessionMembers.role),
+        eq(sessions.status, status),
+      )} ${after}
+      order by ${carts.updatedAt} desc, ${carts.id} desc
+      ${page ? sql`limit ${page.limit + 1}` : sql``}
+    ) chosen
+    order by chosen.updated_at desc, chosen.id desc`);
 }
 
 export async function getCart(deps: ReadDeps, cartId: string, userId: string): Promise<Cart> {
@@ -73,5 +112,5 @@ export async function cartSummary(
   sessionId: string,
   userId: string,
 ): Promise<SessionSummary> {
-  return summaryOf(await accessCart(deps, { sessionId }, userId), deps.media);
+  return summaryOf(await accessCart(deps, { sessionId }, userId), userId, deps.media);
 }

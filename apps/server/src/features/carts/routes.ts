@@ -2,11 +2,16 @@ import type { Cart } from "@cartner/contract";
 import type { FastifyInstance } from "fastify";
 import { route } from "../../lib/endpoint.ts";
 import type { ReadCache } from "../../lib/read-cache.ts";
+import { buyAgain } from "./buy-again.ts";
 import type { CartDeps } from "./deps.ts";
+import { acknowledgePrice } from "./line-price.ts";
+import { addFreeLine, editLine } from "./free-lines.ts";
+import { decideLine } from "./line-approval.ts";
+import { setHiddenFrom } from "./line-hiding.ts";
 import { setSharedWith } from "./line-sharing.ts";
 import { setStaple } from "./line-staple.ts";
 import { addToCart, changeQuantity, clearCart, removeLine, restoreLine } from "./line-writes.ts";
-import { cartSummary, getCart, getCartBySession, listCarts } from "./reads.ts";
+import { cartHistory, cartSummary, getCart, getCartBySession, listCarts } from "./reads.ts";
 import { deleteCart } from "./service.ts";
 
 /**
@@ -33,14 +38,12 @@ export async function cartRoutes(
   const { cache } = deps;
   route(app, "GET /api/carts", async (request, reply) =>
     cache.read(request, reply, async () => ({
-      carts: await listCarts(deps, request.auth.user._id, "active"),
+      carts: await listCarts(deps, request.auth.user._id),
     })),
   );
 
   route(app, "GET /api/carts/history", async (request, reply) =>
-    cache.read(request, reply, async () => ({
-      carts: await listCarts(deps, request.auth.user._id, "ended"),
-    })),
+    cache.read(request, reply, async () => cartHistory(deps, request.auth.user._id, request.query)),
   );
 
   route(app, "GET /api/carts/:cartId", async (request, reply) =>
@@ -48,6 +51,10 @@ export async function cartRoutes(
       cart: await getCart(deps, request.params.cartId, request.auth.user._id),
     })),
   );
+
+  route(app, "GET /api/carts/:cartId/buy-again", async (request) => ({
+    items: await buyAgain(deps, request.params.cartId, request.auth.user._id, request.query.limit),
+  }));
 
   route(app, "POST /api/carts/:cartId/product", async (request) => {
     const cart = await addToCart(
@@ -59,6 +66,21 @@ export async function cartRoutes(
     );
     return { message: "Added to cart", cart, ...warningsOf(cart) };
   });
+
+  route(app, "POST /api/carts/:cartId/free-lines", async (request) => {
+    const cart = await addFreeLine(deps, request.params.cartId, request.auth.user, request.body);
+    return { message: "Added to cart", cart, ...warningsOf(cart) };
+  });
+
+  route(app, "PATCH /api/carts/:cartId/lines/:lineId", async (request) => ({
+    cart: await editLine(
+      deps,
+      request.params.cartId,
+      request.auth.user,
+      request.params.lineId,
+      request.body,
+    ),
+  }));
 
   route(app, "PATCH /api/carts/:cartId/quantity", async (request) => {
     const cart = await changeQuantity(
@@ -82,6 +104,16 @@ export async function cartRoutes(
     );
     return { cart, ...warningsOf(cart) };
   });
+
+  route(app, "PUT /api/carts/:cartId/lines/:lineId/hidden-from", async (request) => ({
+    cart: await setHiddenFrom(
+      deps,
+      request.params.cartId,
+      request.auth.user,
+      request.params.lineId,
+      request.body.userIds,
+    ),
+  }));
 
   route(app, "PUT /api/carts/:cartId/lines/:lineId/staple", async (request) => ({
     cart: await setStaple(
@@ -112,6 +144,26 @@ export async function cartRoutes(
     );
     return { cart, ...warningsOf(cart) };
   });
+
+  for (const decision of ["approve", "decline"] as const) {
+    route(app, `POST /api/carts/:cartId/lines/:lineId/${decision}`, async (request) => ({
+      cart: await decideLine(
+        deps,
+        { cartId: request.params.cartId, lineId: request.params.lineId, user: request.auth.user },
+        decision,
+        request.body,
+      ),
+    }));
+  }
+
+  route(app, "POST /api/carts/:cartId/lines/:lineId/acknowledge-price", async (request) => ({
+    cart: await acknowledgePrice(
+      deps,
+      request.params.cartId,
+      request.auth.user,
+      request.params.lineId,
+    ),
+  }));
 
   route(app, "DELETE /api/carts/:cartId/clear", async (request) => ({
     message: "Cart cleared",

@@ -51,7 +51,7 @@ async function runBatch(rows: Database["rows"], calls: WriteCall[]): Promise<Wri
   const lastView = new Map<string, CartView>();
   for (let i = results.length - 1; i >= 0; i--) {
     const result = results[i]!;
-    if (result.verdict !== "ok" && result.verdict !== "unchanged") continue;
+    if (!["ok", "pending", "unchanged"].includes(result.verdict)) continue;
     if (result.view) lastView.set(calls[i]!.cart, result.view);
     else result.view = lastView.get(calls[i]!.cart) ?? null;
   }

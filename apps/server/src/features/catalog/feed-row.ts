@@ -2,7 +2,7 @@
  * One feed row checked and turned into our product: the rules a row must meet (a zod schema per
  * deployment currency), and what its attributes become (name, price in cents, category, stock).
  */
-import type { ProductCategory } from "@cartner/contract";
+import { gtinOf, type ProductCategory } from "@cartner/contract";
 import { z } from "zod";
 import { categoryOf } from "./categories.ts";
 import type { RawRow } from "./feed-read.ts";
@@ -26,6 +26,8 @@ export interface FeedProduct {
   brand: string | null;
   gtin: string | null;
   color: string | null;
+  /** The row's picture, fetched after the rows are written; its URL is checked then, not here. */
+  imageLink: string | null;
 }
 
 export interface Refusal {
@@ -63,18 +65,8 @@ const price = (currency: string, name: string) =>
     return cents;
   });
 
-/** A GTIN (EAN-8, UPC-A, EAN-13, GTIN-14) with its check digit right; spaces and dashes dropped. */
-export function gtinOf(value: string): string | undefined {
-  const digits = value.replace(/[\s-]/g, "");
-  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(digits)) return undefined;
-  const body = digits.slice(0, -1);
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    // From the right of the body: weights 3, 1, 3, 1...
-    sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  }
-  return (10 - (sum % 10)) % 10 === Number(digits.at(-1)) ? digits : undefined;
-}
+/** The contract's GTIN check, which the Catalog page's edits use too. */
+export { gtinOf };
 
 const optionalText = (max: number) => z.string().max(max, `is longer than ${max} characters`);
 
@@ -113,6 +105,7 @@ export function feedRowSchema(currency: string) {
       })
       .optional(),
     color: optionalText(100).optional(),
+    image_link: optionalText(2000).optional(),
     product_type: optionalText(750).optional(),
     google_product_category: optionalText(750).optional(),
   });
@@ -154,6 +147,7 @@ export function checkRow(
       brand: r.brand ?? null,
       gtin: r.gtin ?? null,
       color: r.color ?? null,
+      imageLink: r.image_link ?? null,
     },
   };
 }

@@ -9,6 +9,8 @@ import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/types.ts";
 import { catalogChanges, products } from "../../db/schema.ts";
 import { LIVE_CHANNEL } from "../live/index.ts";
+import { afterCatalogChange } from "./after-change.ts";
+import { FOLLOWED_FIELDS } from "./follow.ts";
 import { stockFor, type FeedProduct } from "./feed-row.ts";
 import { drawPlaceholder, slugOf } from "./placeholder.ts";
 
@@ -22,6 +24,11 @@ export interface ImportDeps {
   notifyServers?: boolean;
   /** After each batch: rows done, rows in all. */
   progress?: (done: number, total: number) => void;
+  /**
+   * After the import committed, with the products whose price, availability or stock it changed:
+   * open carts follow them (followCatalog).
+   */
+  afterChange?: (productIds: string[]) => Promise<void>;
 }
 
 export interface ImportOptions {
@@ -104,13 +111,15 @@ export async function importFeed(
 ): Promise<ImportDiff> {
   const diff: ImportDiff = { added: [], changed: [], madeUnavailable: [], unchanged: 0 };
   const size = options.batchSize ?? BATCH_SIZE;
+  const followed: string[] = [];
   for (let start = 0; start < rows.length; start += size) {
     const batch = rows.slice(start, start + size);
     if (options.dryRun) diffBatch(await currentOf(deps.db, batch, false), batch, diff);
-    else await deps.db.transaction((tx) => applyBatch(deps, tx, batch, diff));
+    else await deps.db.transaction((tx) => applyBatch(deps, tx, batch, diff, followed));
     deps.progress?.(Math.min(start + size, rows.length), rows.length);
   }
-  if (options.full) await makeMissingUnavailable(deps, rows, options, diff);
+  if (options.full) await makeMissingUnavailable(deps, rows, options, diff, followed);
+  if (followed.length > 0 && deps.afterChange) await deps.afterChange(followed);
   return diff;
 }
 
@@ -122,7 +131,8 @@ async function currentOf(db: Db | Tx, batch: FeedProduct[], lock: boolean) {
     .where(
       sql`${products.key} in (select json_array_elements_text(${JSON.stringify(batch.map((row) => row.key))}::json))`,
     );
-  const found = lock ? await query.for("update") : await query;
+  // Locked in id order, as checkout locks the products it takes stock of: neither waits forever.
+  const found = lock ? await query.orderBy(products.id).for("update") : await query;
   return new Map(found.map((row) => [row.key, row]));
 }
 
@@ -148,7 +158,13 @@ function diffBatch(now: Map<string, Current>, batch: FeedProduct[], diff: Import
   return { added, changed };
 }
 
-async function applyBatch(deps: ImportDeps, tx: Tx, batch: FeedProduct[], diff: ImportDiff) {
+async function applyBatch(
+  deps: ImportDeps,
+  tx: Tx,
+  batch: FeedProduct[],
+  diff: ImportDiff,
+  followed: string[],
+) {
   // Locked: an operator's edit of one of these products waits for this batch, or this for it.
   const now = await currentOf(tx, batch, true);
   const { added, changed } = diffBatch(now, batch, diff);
@@ -195,10 +211,11 @@ async function applyBatch(deps: ImportDeps, tx: Tx, batch: FeedProduct[], diff: 
       where p.id = v.id`);
     for (const { id, changes } of changed) {
       for (const change of changes) log.push({ source: "import", productId: id, ...change });
+      if (changes.some((change) => FOLLOWED_FIELDS.has(change.field))) followed.push(id);
     }
   }
   await logChanges(tx, log);
-  if (log.length > 0 && deps.notifyServers) await notifyServers(tx);
+  if (deps.notifyServers) await notifyServers(tx, idsOf(log));
 }
 
 async function logChanges(tx: Tx, log: Array<typeof catalogChanges.$inferInsert>) {
@@ -208,19 +225,30 @@ async function logChanges(tx: Tx, log: Array<typeof catalogChanges.$inferInsert>
 }
 
 /**
- * Sent inside the transaction, so it is delivered when (and only if) the batch commits: every
- * server on this PostgreSQL reloads its catalog and forgets its member reads (which show products).
+ * The after-change step of every catalog change, told inside the transaction, so it is delivered
+ * when (and only if) the batch commits, to every server on this PostgreSQL.
  */
-async function notifyServers(tx: Tx) {
-  const message = JSON.stringify({ invalidate: { catalog: true, reads: true } });
-  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${message})`);
+export async function notifyServers(tx: Db | Tx, productIds: readonly string[]): Promise<void> {
+  await afterCatalogChange(
+    {
+      tell: async (message) => {
+        await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(message)})`);
+      },
+    },
+    productIds,
+  );
 }
+
+const idsOf = (log: Array<typeof catalogChanges.$inferInsert>) => [
+  ...new Set(log.map((change) => change.productId)),
+];
 
 async function makeMissingUnavailable(
   deps: ImportDeps,
   rows: FeedProduct[],
   options: ImportOptions,
   diff: ImportDiff,
+  followed: string[],
 ) {
   const inFeed = new Set(rows.map((row) => row.key));
   const onSale = await deps.db
@@ -243,17 +271,16 @@ async function makeMissingUnavailable(
         .where(and(inArray(products.id, ids), eq(products.available, true)))
         .returning({ id: products.id, key: products.key, name: products.name });
       diff.madeUnavailable.push(...taken.map(({ key, name }) => ({ key, name })));
-      await logChanges(
-        tx,
-        taken.map((p) => ({
-          source: "import" as const,
-          productId: p.id,
-          field: "available",
-          from: true,
-          to: false,
-        })),
-      );
-      if (taken.length > 0 && deps.notifyServers) await notifyServers(tx);
+      const log = taken.map((p) => ({
+        source: "import" as const,
+        productId: p.id,
+        field: "available",
+        from: true,
+        to: false,
+      }));
+      followed.push(...taken.map((p) => p.id));
+      await logChanges(tx, log);
+      if (deps.notifyServers) await notifyServers(tx, idsOf(log));
     });
   }
 }

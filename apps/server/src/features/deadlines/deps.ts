@@ -11,12 +11,18 @@ import type { SessionDeps, WriteContext } from "../sessions/index.ts";
 /**
  * The automatic checkout: the orders service's checkout, which the caller passes in (orders start
  * a series' next session, whose deadline is set here, so deadlines do not import orders). It runs
- * `before` first inside its transaction, under its locks, and says `automatic` in the entry.
+ * `before` first inside its transaction, under its locks, and says `automatic` in the entry; lines
+ * over the stock get what is left.
  */
 export type AutoCheckout = (
   sessionId: string,
   creator: User,
-  options: { automatic: true; before: (ctx: WriteContext) => Promise<void> },
+  options: {
+    automatic: true;
+    before: (ctx: WriteContext) => Promise<void>;
+    overStock: "take_what_is_left";
+    pending: "drop";
+  },
 ) => Promise<unknown>;
 
 export interface DeadlineDeps extends Pick<SessionDeps, "db" | "clock" | "events" | "media"> {

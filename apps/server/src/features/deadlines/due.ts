@@ -6,7 +6,7 @@
  * a second run, a stale wake-up (the deadline moved since) or two instances at once change nothing
  * more (docs/decisions/016-durable-jobs.md).
  */
-import { ErrorCode, deadlinePassed, type User } from "@cartner/contract";
+import { ErrorCode, PRIVATE_AT_CHECKOUT, deadlinePassed, type User } from "@cartner/contract";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
 import { AppError } from "../../lib/errors.ts";
@@ -90,13 +90,17 @@ async function step(deps: DueDeps, sessionId: string, creatorId: string): Promis
  */
 async function autoCheckout(deps: DueDeps, sessionId: string): Promise<void> {
   const [creator] = await deps.db
-    .select({ _id: users.id, name: users.name, email: users.email })
+    .select({ _id: users.id, name: users.name, email: users.email, roles: users.roles })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.creatorId))
     .where(eq(sessions.id, sessionId));
   if (!creator) return;
   const options: Parameters<AutoCheckout>[2] = {
     automatic: true,
+    // Nobody is there to choose: lines over the stock get what is left.
+    overStock: "take_what_is_left",
+    // Lines still waiting for approval at the deadline were not approved in time: they go.
+    pending: "drop",
     before: async ({ tx, session, now }) => {
       const row = await deadlineIn(tx, sessionId);
       if (session.status !== "active" || !row?.checkoutDue || !deadlinePassed(row.closesAt, now)) {
@@ -113,7 +117,12 @@ async function autoCheckout(deps: DueDeps, sessionId: string): Promise<void> {
   } catch (error) {
     if (error instanceof NotDue) return;
     if (error instanceof AppError && error.code === ErrorCode.EMPTY_CART) {
-      await skipEmpty(deps, sessionId, creator._id);
+      await skipCheckout(deps, sessionId, creator._id, "empty_cart");
+      return;
+    }
+    // An order cannot keep a line private yet: the cart stays closed for the creator to decide.
+    if (error instanceof AppError && error.message === PRIVATE_AT_CHECKOUT) {
+      await skipCheckout(deps, sessionId, creator._id, "private_lines");
       return;
     }
     // Checked out by hand meanwhile, or ended: the owed checkout is moot.
@@ -122,8 +131,13 @@ async function autoCheckout(deps: DueDeps, sessionId: string): Promise<void> {
   }
 }
 
-/** The automatic checkout found the cart empty: say so in the log, once. */
-async function skipEmpty(deps: DueDeps, sessionId: string, creatorId: string): Promise<void> {
+/** The automatic checkout could not place the order (why): say so in the log, once. */
+async function skipCheckout(
+  deps: DueDeps,
+  sessionId: string,
+  creatorId: string,
+  reason: "empty_cart" | "private_lines",
+): Promise<void> {
   await writeSession(deps.db, deps, {
     sessionId,
     userId: creatorId,
@@ -140,7 +154,7 @@ async function skipEmpty(deps: DueDeps, sessionId: string, creatorId: string): P
         .where(eq(sessionDeadlines.sessionId, sessionId));
       const entry: TypedEntry = {
         type: "deadline.checkout_skipped",
-        details: { closesAt: row.closesAt.toISOString(), reason: "empty_cart" },
+        details: { closesAt: row.closesAt.toISOString(), reason },
         actorId: session.creatorId,
       };
       return { result: null, activity: entry, version: "unchanged" as const };

@@ -16,7 +16,7 @@ export interface Published {
 }
 
 /** A live event stamped with its publish time; other messages as they are. */
-function stamped<M extends Published | Disconnect | Invalidate>(message: M): M {
+function stamped<M extends Sent>(message: M): M {
   return "event" in message ? { ...message, at: Date.now() } : message;
 }
 
@@ -29,22 +29,38 @@ export interface Disconnect {
 }
 
 /**
+ * A look-only link stopped working (revoked): the sockets open by it close at once, on every
+ * instance.
+ */
+export interface LinkGone {
+  linkGone: { linkId: string };
+}
+
+/**
  * What each instance's caches must forget (decision 007): the member reads after a write, the
  * remembered auth sessions of a user (or one of them, or everyone's, with neither named), and the
  * catalog after an import.
  */
 export interface Invalidate {
-  invalidate: { reads?: true; auth?: { userId?: string; sid?: string }; catalog?: true };
+  invalidate: {
+    reads?: true;
+    auth?: { userId?: string; sid?: string };
+    /** The products that changed when they are few, else true: whatever rows moved. */
+    catalog?: true | string[];
+  };
 }
 
 /**
  * Delivered to subscribers. `lost`: the LISTEN connection dropped, so nothing published elsewhere
  * arrives until it is back; `gap`: it is back, and messages may have been missed meanwhile.
  */
-export type BusMessage = Published | Disconnect | Invalidate | { lost: true } | { gap: true };
+export type BusMessage = Sent | { lost: true } | { gap: true };
+
+/** What a service publishes on the bus. */
+export type Sent = Published | Disconnect | Invalidate | LinkGone;
 
 export interface EventBus {
-  publish(published: Published | Disconnect | Invalidate): void;
+  publish(published: Sent): void;
   subscribe(listener: (message: BusMessage) => void): () => void;
   /** Whether every instance's messages reach this one now (always, for one instance). */
   connected(): boolean;
@@ -125,7 +141,7 @@ export function createPostgresBus(options: {
     c.on("notification", (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
       try {
-        subscribers.emit(JSON.parse(msg.payload) as Published | Disconnect | Invalidate);
+        subscribers.emit(JSON.parse(msg.payload) as Sent);
       } catch (error) {
         log.warn({ err: error }, "live: unreadable notification ignored");
       }

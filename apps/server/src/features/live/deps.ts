@@ -1,3 +1,4 @@
+import type { LookView } from "@cartner/contract";
 import type { AuthDeps } from "../auth/index.ts";
 import type { LiveHub } from "./hub.ts";
 
@@ -9,4 +10,8 @@ export interface LiveDeps {
   auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">;
   /** Origins whose pages may open the socket (config.allowedOrigins). */
   allowedOrigins: readonly string[];
+  /** Opens a look-only link by its token (`?look=`): its view and link; throws 404 when it does not work. */
+  openLook: (
+    token: string,
+  ) => Promise<{ view: LookView; link: { linkId: string; sessionId: string } }>;
 }

@@ -4,8 +4,10 @@ import {
   LIVE_MAX_PENDING_PER_ADDRESS,
   LiveAuthMessageSchema,
   LiveClose,
+  type LiveLookMessage,
 } from "@cartner/contract";
 import type { FastifyInstance } from "fastify";
+import type { WebSocket } from "ws";
 import { AppError } from "../../lib/errors.ts";
 import { allowedOriginTest } from "../../lib/origin.ts";
 import { authenticate } from "../auth/index.ts";
@@ -14,7 +16,10 @@ import type { LiveDeps } from "./deps.ts";
 /** A client sends one auth message and then nothing much; more than this is misuse. */
 const MAX_MESSAGES_PER_MINUTE = 30;
 
-/** GET /api/live: the live socket, which signs in with its first message and then only listens. */
+/**
+ * GET /api/live: the live socket, which signs in with its first message and then only listens;
+ * with `?look={token}`, a look-only link's socket, which needs no account.
+ */
 export async function liveRoutes(app: FastifyInstance, deps: LiveDeps): Promise<void> {
   const { hub } = deps;
   const isAllowed = allowedOriginTest(deps.allowedOrigins);
@@ -33,6 +38,11 @@ export async function liveRoutes(app: FastifyInstance, deps: LiveDeps): Promise<
       },
     },
     (socket, request) => {
+      const { look } = request.query as Record<string, unknown>;
+      if (look !== undefined) {
+        openLookSocket(deps, socket, look);
+        return;
+      }
       const address = request.ip;
       const pending = pendingByAddress.get(address) ?? 0;
       if (pending >= LIVE_MAX_PENDING_PER_ADDRESS) {
@@ -93,6 +103,38 @@ export async function liveRoutes(app: FastifyInstance, deps: LiveDeps): Promise<
           () => socket.close(LiveClose.UNAUTHORIZED, "Your session has ended"),
         );
       });
+    },
+  );
+}
+
+/**
+ * A socket opened by a look-only link: ready and the view at once while the link works, then the
+ * view after each change of the cart; closed with 4404 once the link no longer works (or at once,
+ * when it does not). It listens only: whatever the client sends is ignored, too much of it closes.
+ */
+function openLookSocket(deps: LiveDeps, socket: WebSocket, token: unknown): void {
+  let windowStart = Date.now();
+  let messages = 0;
+  socket.on("message", () => {
+    const now = Date.now();
+    if (now - windowStart > 60_000) [windowStart, messages] = [now, 0];
+    if (++messages > MAX_MESSAGES_PER_MINUTE) socket.close(LiveClose.POLICY, "Too many messages");
+  });
+  if (typeof token !== "string") {
+    socket.close(LiveClose.LINK_GONE, "This link does not work any more");
+    return;
+  }
+  deps.openLook(token).then(
+    ({ view, link }) => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (!deps.hub.addLook(socket, link)) return;
+      socket.send(JSON.stringify({ type: "ready" }));
+      socket.send(JSON.stringify({ type: "look.view", view } satisfies LiveLookMessage));
+    },
+    (error: unknown) => {
+      if (error instanceof AppError && error.status === 404) {
+        socket.close(LiveClose.LINK_GONE, "This link does not work any more");
+      } else socket.close(LiveClose.RESYNC, "Try again");
     },
   );
 }

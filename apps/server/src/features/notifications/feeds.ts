@@ -49,18 +49,26 @@ async function noticeCartChange(
 ): Promise<void> {
   const { session, memberIds, actorId } = change;
   const [last] = await deps.db
-    .select({ type: activity.type, details: activity.details, actor: activity.actorName })
+    .select({
+      type: activity.type,
+      details: activity.details,
+      actor: activity.actorName,
+      hiddenFrom: activity.hiddenFrom,
+    })
     .from(activity)
     .where(and(eq(activity.sessionId, session.id), eq(activity.actorId, actorId)))
     .orderBy(desc(activity.seq))
     .limit(1);
   if (!last) return;
+  // A change to a private line: those it is hidden from hear nothing of it.
+  const told = memberIds.filter((id) => !last.hiddenFrom.includes(id));
+  if (told.length === 0) return;
   const entry = { ...(last.details as object), type: last.type } as ActivityEntry;
   const body = changeText(last.actor, entry, session.name);
   if (!body) return;
   await notify(deps, {
     kind: "changes",
-    userIds: memberIds,
+    userIds: told,
     actorId,
     sessionId: session.id,
     title: `Changes in ${session.name}`,

@@ -4,12 +4,13 @@
  * what it needs of it) and the checkout mail's job, reading orders (My Orders, one order, its
  * book: the CSV export), an order's shares and what one still owes its payee (what to pay), the
  * shares not yet settled (an account's deletion), and how a share's status is written (mails;
- * amounts are lib/money.ts).
+ * amounts are lib/money.ts), and the store that keeps orders by version (set up once per app).
  */
 export type { OrderDeps } from "./deps.ts";
 export { checkout } from "./checkout/checkout.ts";
 export { sendOrderMail } from "./checkout/mail-jobs.ts";
-export { getOrder, listOrders, orderEntries } from "./reading/orders.ts";
+export { keepOrders } from "./reading/kept.ts";
+export { allOrders, getOrder, listOrders, orderEntries } from "./reading/orders.ts";
 export { orderOf, payersOf, sharesOf } from "./reading/view.ts";
 export { openOwed } from "./balances/open-parts.ts";
 export { unsettledShares } from "./balances/balances.ts";

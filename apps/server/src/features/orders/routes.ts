@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sendJson } from "../../lib/encoded-body.ts";
 import { route } from "../../lib/endpoint.ts";
 import { adjust, dispute } from "./adjusting/adjust.ts";
 import { setPayers } from "./adjusting/set-payers.ts";
@@ -10,7 +11,8 @@ import { resendMail } from "./checkout/mail-jobs.ts";
 import type { OrderDeps } from "./deps.ts";
 import { confirm } from "./paying/confirm.ts";
 import { markPaid } from "./paying/mark-paid.ts";
-import { getOrder, listOrders, orderEntries } from "./reading/orders.ts";
+import { answerOf } from "./reading/kept.ts";
+import { getOrder, orderEntries, orderPage, orderView } from "./reading/orders.ts";
 import { renderReceipt } from "./reading/receipt.ts";
 
 /** The caller and the request's Idempotency-Key, which the book keeps with what it writes. */
@@ -28,21 +30,29 @@ export async function orderRoutes(
   deps: OrderDeps & { timeZoneOf: (userId: string) => Promise<string> },
 ): Promise<void> {
   route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
-    reply.code(201).send({
-      order: await checkout(deps, request.params.id, request.auth.user, {
+    reply.code(201).send(
+      await checkout(deps, request.params.id, request.auth.user, {
         payers: request.body?.payers,
+        overStock: request.body?.overStock,
+        pending: request.body?.pending,
         key: request.idempotency?.key ?? null,
       }),
-    }),
+    ),
   );
 
-  route(app, "GET /api/orders", async (request) => ({
-    orders: await listOrders(deps, request.auth.user._id),
-  }));
+  // Both answered with the orders' kept JSON (reading/kept.ts), checked against the contract when
+  // it was made.
+  route(app, "GET /api/orders", async (request, reply) =>
+    sendJson(request, reply, await orderPage(deps, request.auth.user._id, request.query)),
+  );
 
-  route(app, "GET /api/orders/:id", async (request) => ({
-    order: await getOrder(deps, request.params.id, request.auth.user._id),
-  }));
+  route(app, "GET /api/orders/:id", async (request, reply) =>
+    sendJson(
+      request,
+      reply,
+      answerOf(await orderView(deps, request.params.id, request.auth.user._id)),
+    ),
+  );
 
   route(app, "GET /api/orders/:id/entries", async (request) =>
     orderEntries(deps, request.params.id, request.auth.user._id, request.query),

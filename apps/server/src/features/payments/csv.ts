@@ -7,6 +7,7 @@
 import {
   applyAdjustments,
   describeAdjustment,
+  lineRemarks,
   toCents,
   type Adjustment,
   type LedgerEntry,
@@ -68,7 +69,11 @@ function toCsv(header: string[], rows: Cell[][]): string {
 }
 
 /** The person's side of each order: every share owed to them as payee, and their own share. */
-export function ordersCsv(orders: Order[], userId: string, timeZone: string): string {
+export function ordersCsv(
+  orders: Pick<Order, "number" | "placedAt" | "sessionName" | "payee" | "total" | "split">[],
+  userId: string,
+  timeZone: string,
+): string {
   const isoTime = timeIn(timeZone);
   const header = [
     "order",
@@ -173,7 +178,8 @@ export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string)
       "",
       "",
       amount(line.lineTotal),
-      ...blank(7),
+      ...blank(6),
+      textCell(lineRemarks(line).join("; ")),
     ]),
     ...changes,
     ...order.split.map((share) => [

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { route } from "../../lib/endpoint.ts";
-import { getOrder, listOrders, orderEntries } from "../orders/index.ts";
+import { allOrders, getOrder, orderEntries } from "../orders/index.ts";
 import { orderCsv, ordersCsv } from "./csv.ts";
 import type { PaymentDeps } from "./deps.ts";
 import { getPaymentDetails, savePaymentDetails } from "./details.ts";
@@ -35,7 +35,7 @@ export async function paymentRoutes(
     return reply
       .type(CSV_TYPE)
       .header("content-disposition", 'attachment; filename="cartner-orders.csv"')
-      .send(ordersCsv(await listOrders(deps, userId), userId, await deps.timeZoneOf(userId)));
+      .send(ordersCsv(await allOrders(deps, userId), userId, await deps.timeZoneOf(userId)));
   });
 
   route(app, "GET /api/orders/:id/export.csv", async (request, reply) => {

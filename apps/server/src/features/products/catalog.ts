@@ -1,17 +1,15 @@
 import crypto from "node:crypto";
-import zlib from "node:zlib";
-import {
-  fromCents,
-  toCents,
-  type Product,
-  type ProductCategory,
-  type ProductSort,
-} from "@cartner/contract";
-import { asc } from "drizzle-orm";
+import { toCents, type Product, type ProductCategory, type ProductSort } from "@cartner/contract";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import { notFound } from "../../lib/errors.ts";
+import { type EncodableBody } from "../../lib/encoded-body.ts";
 import { productImageFile, type Media } from "../../lib/media.ts";
+import { productOf } from "./product-row.ts";
+import { buildIndex, type SearchIndex } from "./search-index.ts";
+import { query } from "./search-query.ts";
+import { productWords, type IndexedProduct, type ProductWords } from "./search-words.ts";
 
 export interface ProductFilter {
   q?: string | undefined;
@@ -25,85 +23,173 @@ export interface ProductFilter {
   available?: boolean | undefined;
 }
 
-/** A ready-to-send JSON answer and its ETag. */
-export interface CachedBody {
-  body: string;
+/**
+ * A ready-to-send answer (JSON or a drawn picture) and its ETag; its compressed forms are made the
+ * first time a client accepting them asks (encodedBody).
+ */
+export interface CachedBody extends EncodableBody {
   etag: string;
-  /** The body gzipped once, for clients that accept it (browsers do). */
-  gzip?: Buffer;
 }
-
-const MIN_GZIP_BYTES = 1024;
-const withGzip = (answer: CachedBody): CachedBody =>
-  answer.body.length >= MIN_GZIP_BYTES ? { ...answer, gzip: zlib.gzipSync(answer.body) } : answer;
 
 interface Entry {
   product: Product;
-  priceCents: number;
-  /** Lower-cased text for search. */
-  name: string;
-  category: string;
-  description: string;
+  /** The product as JSON, made the first time a list answer holds it. */
+  json?: string;
+  /** What the search index reads of it, and its words (kept, so a refresh re-reads only changes). */
+  indexed: IndexedProduct;
+  words: ProductWords;
+  /** Its row's updated_at, as the database writes it (to the microsecond): a refresh re-reads
+   * only products whose row moved on. */
+  version: string;
   position: number;
+  /** Its picture's file name (the key of the snapshot's images). */
+  imageFile: string;
 }
 
 interface Snapshot {
+  /** In the catalog's order: position, then name. */
   entries: Entry[];
   byId: Map<string, Entry>;
   images: Map<string, CachedBody>;
+  index: SearchIndex;
+  /** Answers cached from this snapshot (a new snapshot starts with none). */
+  answers: Map<string, CachedBody>;
 }
 
-/** Distinct list answers kept per snapshot; the catalog is small, queries repeat a lot. */
+/** Distinct list answers kept per snapshot; queries repeat a lot (a search typed letter by letter). */
 const MAX_CACHED_ANSWERS = 1000;
 
 const etagOf = (body: string) =>
   `"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
 
+/** Whether the search would read two versions of a product the same (search-words.ts). */
+const sameIndexed = (a: IndexedProduct, b: IndexedProduct) =>
+  (Object.keys(a) as Array<keyof IndexedProduct>).every((key) => a[key] === b[key]);
+
+/** updated_at as text: compared as it is, with no date to parse per row. */
+const version = sql<string>`${products.updatedAt}::text`;
+type ProductRow = typeof products.$inferSelect & { version: string };
+
 /**
- * The catalog is the hottest read of the app and changes rarely: it is loaded once into memory and
- * every answer is cached as a serialised body with its ETag. Any write to products must call
- * invalidate(); the next read reloads. Created once per app (services.ts): it holds state (the
- * snapshot and the cached answers), so it stays one object rather than plain functions.
+ * The catalog is the hottest read of the app: it is held in memory with its search index
+ * (search-index.ts) and every answer is cached as a serialised body with its ETag. After a write to
+ * products, refresh() reads again only the rows whose updated_at moved (one repeatable-read
+ * transaction, so a refresh sees every import batch whole or not at all) and swaps in the new
+ * snapshot; reads meanwhile are answered from the old one. Created once per app (services.ts): it
+ * holds state (the snapshot and the cached answers), so it stays one object rather than plain
+ * functions.
  */
 export function createCatalog(db: Db, media: Media) {
   let snapshot: Promise<Snapshot> | undefined;
-  let answers = new Map<string, CachedBody>();
+
+  function entryOf(row: ProductRow): Entry {
+    const indexed: IndexedProduct = {
+      name: row.name,
+      brand: row.brand,
+      description: row.description,
+      category: row.category,
+      gtin: row.gtin,
+      priceCents: row.priceCents,
+      rating: row.ratingTenths / 10,
+      reviews: row.reviews,
+      available: row.available,
+    };
+    return {
+      product: productOf(row, media),
+      indexed,
+      words: productWords(indexed),
+      version: row.version,
+      position: row.position,
+      imageFile: productImageFile(row.slug, row.imageHash),
+    };
+  }
+
+  const imageOf = (row: ProductRow): [string, CachedBody] => [
+    productImageFile(row.slug, row.imageHash),
+    { body: row.imageSvg, etag: `"${row.imageHash}"` },
+  ];
+
+  function snapshotOf(entries: Entry[], images: Map<string, CachedBody>): Snapshot {
+    entries.sort((a, b) =>
+      a.position !== b.position
+        ? a.position - b.position
+        : a.product.name < b.product.name
+          ? -1
+          : a.product.name > b.product.name
+            ? 1
+            : 0,
+    );
+    return {
+      entries,
+      byId: new Map(entries.map((e) => [e.product._id, e])),
+      images,
+      index: buildIndex(
+        entries.map((e) => e.indexed),
+        entries.map((e) => e.words),
+      ),
+      answers: new Map(),
+    };
+  }
 
   async function load(): Promise<Snapshot> {
-    const rows = await db
-      .select()
-      .from(products)
-      .orderBy(asc(products.position), asc(products.name));
-    const entries: Entry[] = rows.map((row) => ({
-      product: {
-        _id: row.id,
-        name: row.name,
-        price: fromCents(row.priceCents),
-        imageUrl: media.productImage(row.slug, row.imageHash),
-        rating: row.ratingTenths / 10,
-        reviews: row.reviews,
-        description: row.description,
-        category: row.category as ProductCategory,
-        stock: row.stock,
-        ...(row.color ? { color: row.color } : {}),
-        brand: row.brand,
-        gtin: row.gtin,
-        available: row.available,
-        key: row.key,
+    const rows = await db.select({ ...getTableColumns(products), version }).from(products);
+    // The drawn pictures shown; photos are read from the database when asked for.
+    const drawn = rows.filter((row) => row.imageType === "svg");
+    return snapshotOf(rows.map(entryOf), new Map(drawn.map(imageOf)));
+  }
+
+  /**
+   * The snapshot brought up to date: every row's updated_at compared with what is held, and only
+   * the rows that differ (or `ids`, when the caller names what it changed) read in full.
+   */
+  async function reread(old: Snapshot, ids?: readonly string[]): Promise<Snapshot> {
+    const changed = await db.transaction(
+      async (tx) => {
+        let wanted = ids ? [...ids] : [];
+        if (!ids) {
+          const versions = await tx.select({ id: products.id, version }).from(products);
+          wanted = versions
+            .filter((v) => old.byId.get(v.id)?.version !== v.version)
+            .map((v) => v.id);
+        }
+        if (wanted.length === 0) return [];
+        return tx
+          .select({ ...getTableColumns(products), version })
+          .from(products)
+          .where(
+            sql`${products.id} in (select json_array_elements_text(${JSON.stringify(wanted)}::json)::uuid)`,
+          );
       },
-      priceCents: row.priceCents,
-      name: row.name.toLowerCase(),
-      category: row.category.toLowerCase(),
-      description: row.description.toLowerCase(),
-      position: row.position,
-    }));
-    const images = new Map(
-      rows.map((row) => [
-        productImageFile(row.slug, row.imageHash),
-        withGzip({ body: row.imageSvg, etag: `"${row.imageHash}"` }),
-      ]),
+      { isolationLevel: "repeatable read", accessMode: "read only" },
     );
-    return { entries, byId: new Map(entries.map((e) => [e.product._id, e])), images };
+    // Rows named but already held as they are (this server's own change, heard back over the
+    // bus) change nothing: no new snapshot, no index rebuilt.
+    const moved = changed.filter((row) => old.byId.get(row.id)?.version !== row.version);
+    if (moved.length === 0) return old;
+    const byId = new Map(old.byId);
+    const images = new Map(old.images);
+    const fresh = moved.map(entryOf);
+    for (const [k, row] of moved.entries()) {
+      const before = byId.get(row.id);
+      if (before) images.delete(before.imageFile);
+      byId.set(row.id, fresh[k]!);
+      if (row.imageType === "svg") images.set(...imageOf(row));
+    }
+    // Nothing the search reads moved (a checkout's stock, a picture): the products keep their
+    // places and the index stays; rebuilding it costs about a second at 50,000 products.
+    const searchSame = fresh.every((entry) => {
+      const before = old.byId.get(entry.product._id);
+      return (
+        before && before.position === entry.position && sameIndexed(before.indexed, entry.indexed)
+      );
+    });
+    if (searchSame) {
+      const place = new Map(old.entries.map((entry, doc) => [entry.product._id, doc]));
+      const entries = [...old.entries];
+      for (const entry of fresh) entries[place.get(entry.product._id)!] = entry;
+      return { entries, byId, images, index: old.index, answers: new Map() };
+    }
+    return snapshotOf([...byId.values()], images);
   }
 
   function current(): Promise<Snapshot> {
@@ -114,8 +200,61 @@ export function createCatalog(db: Db, media: Media) {
     return snapshot;
   }
 
+  /** The refresh running now, and the one queued after it for what changed meanwhile. */
+  let running: Promise<void> | undefined;
+  let queued: { ids: Set<string> | "all"; done: Promise<void> } | undefined;
+  /** A refresh failed (the database down): the next read tries again. */
+  let stale = false;
+
+  function start(ids: readonly string[] | undefined): Promise<void> {
+    const run = (async () => {
+      const old = await current();
+      const next = await reread(old, ids).catch((error: unknown) => {
+        stale = true;
+        throw error;
+      });
+      if (next !== old) snapshot = Promise.resolve(next);
+    })();
+    running = run.finally(() => (running = undefined));
+    return running;
+  }
+
+  /**
+   * Brings the catalog up to what is committed now: the products named, or every product whose
+   * row changed. One refresh runs at a time; calls during one share the next.
+   */
+  function refresh(ids?: readonly string[]): Promise<void> {
+    if (!snapshot) return Promise.resolve(); // nothing held yet: the first read loads it all
+    if (!running) return start(ids);
+    if (!queued) {
+      const next: { ids: Set<string> | "all"; done: Promise<void> } = {
+        ids: ids ? new Set(ids) : "all",
+        done: running
+          .catch(() => undefined)
+          .then(() => {
+            queued = undefined;
+            return start(next.ids === "all" ? undefined : [...next.ids]);
+          }),
+      };
+      queued = next;
+    } else if (queued.ids !== "all") {
+      if (ids) for (const id of ids) queued.ids.add(id);
+      else queued.ids = "all";
+    }
+    return queued.done;
+  }
+
+  /** The snapshot to answer from; after a failed refresh, a new one is started meanwhile. */
+  function fresh(): Promise<Snapshot> {
+    if (stale && !running) {
+      stale = false;
+      refresh().catch(() => undefined); // failed again: stale once more, retried by the next read
+    }
+    return current();
+  }
+
   async function list(filter: ProductFilter): Promise<CachedBody> {
-    const snap = await current();
+    const snap = await fresh();
     const key = JSON.stringify([
       filter.q?.toLowerCase() ?? "",
       [...(filter.category ?? [])].sort(),
@@ -126,82 +265,44 @@ export function createCatalog(db: Db, media: Media) {
       filter.offset,
       filter.available ?? true,
     ]);
+    const { answers } = snap;
     const hit = answers.get(key);
     if (hit) return hit;
 
-    const found = search(snap.entries, filter);
-    const page = found.slice(
-      filter.offset,
-      filter.limit ? filter.offset + filter.limit : undefined,
-    );
-    const body = JSON.stringify({ products: page.map((e) => e.product), total: found.length });
-    const answer = withGzip({ body, etag: etagOf(body) });
-    if (answers.size >= MAX_CACHED_ANSWERS) answers = new Map();
+    const { docs, total } = query(snap.index, {
+      q: filter.q,
+      categories: filter.category?.length ? new Set(filter.category) : undefined,
+      minCents: filter.minPrice === undefined ? undefined : toCents(filter.minPrice),
+      maxCents: filter.maxPrice === undefined ? undefined : toCents(filter.maxPrice),
+      available: filter.available ?? true,
+      sort: filter.sort,
+      offset: filter.offset,
+      limit: filter.limit,
+    });
+    const json = docs.map((doc) => {
+      const entry = snap.entries[doc]!;
+      return (entry.json ??= JSON.stringify(entry.product));
+    });
+    const body = `{"products":[${json.join(",")}],"total":${total}}`;
+    const answer: CachedBody = { body, etag: etagOf(body) };
+    if (answers.size >= MAX_CACHED_ANSWERS) answers.clear();
     answers.set(key, answer);
     return answer;
   }
 
   async function get(id: string): Promise<Product> {
-    const entry = (await current()).byId.get(id);
+    const entry = (await fresh()).byId.get(id);
     if (!entry) throw notFound("Product not found.");
     return entry.product;
   }
 
   async function image(file: string): Promise<CachedBody> {
-    const found = (await current()).images.get(file);
+    const found = (await fresh()).images.get(file);
     if (!found) throw notFound("No such image");
     return found;
   }
 
-  function invalidate(): void {
-    snapshot = undefined;
-    answers = new Map();
-  }
-
-  return { list, get, image, invalidate };
+  return { list, get, image, refresh };
 }
 
 export type Catalog = ReturnType<typeof createCatalog>;
-
-/** Filters and sorts in memory; pure, so it is tested on its own. */
-export function search(entries: Entry[], filter: ProductFilter): Entry[] {
-  const terms = (filter.q ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const categories = filter.category?.length ? new Set<string>(filter.category) : undefined;
-  const min = filter.minPrice === undefined ? undefined : toCents(filter.minPrice);
-  const max = filter.maxPrice === undefined ? undefined : toCents(filter.maxPrice);
-
-  const scored: Array<{ entry: Entry; score: number }> = [];
-  const available = filter.available ?? true;
-  for (const entry of entries) {
-    if (entry.product.available !== available) continue;
-    if (categories && !categories.has(entry.product.category)) continue;
-    if (min !== undefined && entry.priceCents < min) continue;
-    if (max !== undefined && entry.priceCents > max) continue;
-    let score = 0;
-    let matchesAll = true;
-    for (const term of terms) {
-      const inName = entry.name.includes(term);
-      const inCategory = entry.category.includes(term);
-      const inDescription = entry.description.includes(term);
-      if (!inName && !inCategory && !inDescription) {
-        matchesAll = false;
-        break;
-      }
-      score += (inName ? 4 : 0) + (inCategory ? 2 : 0) + (inDescription ? 1 : 0);
-    }
-    if (!matchesAll) continue;
-    scored.push({ entry, score });
-  }
-
-  const byPosition = (a: Entry, b: Entry) => a.position - b.position;
-  const compare: Record<ProductSort, (a: (typeof scored)[0], b: (typeof scored)[0]) => number> = {
-    relevance: (a, b) => b.score - a.score || byPosition(a.entry, b.entry),
-    price_asc: (a, b) => a.entry.priceCents - b.entry.priceCents || byPosition(a.entry, b.entry),
-    price_desc: (a, b) => b.entry.priceCents - a.entry.priceCents || byPosition(a.entry, b.entry),
-    rating: (a, b) =>
-      b.entry.product.rating - a.entry.product.rating ||
-      b.entry.product.reviews - a.entry.product.reviews ||
-      byPosition(a.entry, b.entry),
-  };
-  return scored.sort(compare[filter.sort]).map((s) => s.entry);
-}

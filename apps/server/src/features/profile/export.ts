@@ -77,12 +77,15 @@ export async function exportAccount(deps: Pick<ProfileDeps, "db" | "clock">, use
     quantity: number;
     unitPriceCents: number;
     addedAt: string;
+    note: string | null;
+    substitute: string;
   }>(
     db,
-    sql`select s.name as "sessionName", p.name as product, l.quantity,
-        coalesce(l.unit_price_cents, p.price_cents) as "unitPriceCents", l.added_at as "addedAt"
+    sql`select s.name as "sessionName", coalesce(p.name, l.name) as product, l.quantity,
+        coalesce(l.unit_price_cents, p.price_cents) as "unitPriceCents", l.added_at as "addedAt",
+        l.note, l.substitute
       from cart_lines l join carts c on c.id = l.cart_id join sessions s on s.id = c.session_id
-      join products p on p.id = l.product_id
+      left join products p on p.id = l.product_id
       where l.added_by = ${user._id} order by l.added_at`,
   );
   const shareRows = await executeRows<{

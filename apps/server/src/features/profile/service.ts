@@ -56,7 +56,7 @@ export async function getProfile(
     phoneNumber: profile.phoneNumber,
     joinedAt: user.createdAt.toISOString(),
     timeZone: user.timeZone,
-    user: { _id: user.id, name: user.name, email: user.email },
+    user: { _id: user.id, name: user.name, email: user.email, roles: user.roles },
     sessions: joined.map((j) => ({
       _id: j.sessionId,
       sessionName: j.sessionName,

@@ -12,6 +12,7 @@ import {
   QUANTITY_MAX,
   SHARE_CARRYING_ROLES,
   type DroppedReason,
+  type LineSubstitute,
   type SeriesBody,
   type Session,
 } from "@cartner/contract";
@@ -70,6 +71,9 @@ export function nextSessionSettings(
     passcode: old.passcode,
     creatorId: old.creatorId,
     splitPolicy: old.splitPolicy,
+    checkoutBy: old.checkoutBy,
+    // The members carry over (pending requests do not; approvers are read among the members).
+    approvers: old.approvers,
     // A rule with COUNT ends when it has no more occurrences.
     ...(nextAt
       ? {
@@ -213,6 +217,8 @@ async function fillNewSession(
       userId: m.userId,
       role: m.role,
       budgetCents: m.budgetCents,
+      budgetMode: m.budgetMode,
+      child: m.child,
       // In the order they joined the old session.
       createdAt: new Date(now.getTime() + i),
     })),
@@ -241,16 +247,23 @@ async function fillNewSession(
       .map((m) => m.userId),
   );
   const staples = await executeRows<{
-    productId: string;
+    productId: string | null;
+    /** A free line's own name and estimate, note and substitute (carried as they are). */
+    freeName: string | null;
+    estimateCents: number | null;
+    note: string | null;
+    substitute: LineSubstitute;
     name: string | null;
     stock: number | null;
+    priceCents: number | null;
     addedBy: string;
     quantity: number;
     sharedWith: string[];
   }>(
     tx,
-    sql`select l.product_id as "productId", p.name, p.stock, l.added_by as "addedBy",
-            l.quantity, l.shared_with as "sharedWith"
+    sql`select l.product_id as "productId", p.name, p.stock, p.price_cents as "priceCents",
+            l.added_by as "addedBy", l.quantity, l.shared_with as "sharedWith",
+            l.name as "freeName", l.unit_price_cents as "estimateCents", l.note, l.substitute
           from ${cartLines} l left join products p on p.id = l.product_id
           where l.cart_id = ${oldCartId} and l.staple
           order by l.added_at, l.id`,
@@ -259,6 +272,27 @@ async function fillNewSession(
   const taken = new Map<string, number>();
   let carried = 0;
   for (const line of staples) {
+    const sharedWith = line.sharedWith.filter((id) => paying.has(id));
+    const addedAt = new Date(now.getTime() + carried++);
+    const { note, substitute } = line;
+    if (line.productId === null) {
+      // A free line has no stock: carried as it was, at its estimate.
+      if (!paying.has(line.addedBy)) {
+        dropped.push({ name: line.freeName!, reason: "adder_gone" });
+        continue;
+      }
+      await tx.insert(cartLines).values({
+        cartId: cart!.id,
+        productId: null,
+        name: line.freeName,
+        unitPriceCents: line.estimateCents,
+        ...{ note, substitute, sharedWith, addedAt, updatedAt: now },
+        addedBy: line.addedBy,
+        quantity: line.quantity,
+        staple: true,
+      });
+      continue;
+    }
     const name = line.name ?? "A product no longer sold";
     if (line.name === null || line.stock === null) {
       dropped.push({ name, reason: "missing" });
@@ -281,10 +315,9 @@ async function fillNewSession(
       productId: line.productId,
       addedBy: line.addedBy,
       quantity,
-      sharedWith: line.sharedWith.filter((id) => paying.has(id)),
+      addedPriceCents: line.priceCents,
+      ...{ note, substitute, sharedWith, addedAt, updatedAt: now },
       staple: true,
-      addedAt: new Date(now.getTime() + carried++),
-      updatedAt: now,
     });
   }
   return { session, dropped, nextAt };

@@ -8,6 +8,7 @@ export { announceActivity } from "./lifecycle/activity.ts";
 export { newSessionCode } from "./codes.ts";
 export type { SessionDeps } from "./deps.ts";
 export { memberIds } from "./lifecycle/access.ts";
+export { lookViewById, openLook } from "./invites/look.ts";
 export { linesTakenEvents, takeLinesOf } from "./membership/leaving-lines.ts";
 export { endInTransaction, endSession } from "./lifecycle/sessions.ts";
 export { sessionView, type ViewDeps } from "./lifecycle/view.ts";

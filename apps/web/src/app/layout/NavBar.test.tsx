@@ -48,7 +48,7 @@ describe("navigation bar", () => {
   });
 
   it("links My Orders, with the count of my shares still to pay, and Balances", async () => {
-    const benUser = { ...ben, email: "ben@example.com" };
+    const benUser = { ...ben, email: "ben@example.com", roles: [] };
     signInAs(benUser);
     // Ben owes two shares and has said he paid a third; Ada's order with Ann has no share of his;
     // two were adjusted to nothing before he paid (one stored "unpaid" by an older server).
@@ -63,7 +63,11 @@ describe("navigation bar", () => {
     ];
     stubFetch({
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: benUser }),
-      "GET /api/orders": () => json(200, { orders }),
+      // The badge asks only for the orders still to pay, never the whole history.
+      "GET /api/orders": ({ query }) =>
+        query.get("toPay") === "true"
+          ? json(200, { orders, nextCursor: null })
+          : json(400, { message: "toPay is missing", code: "VALIDATION_ERROR" }),
     });
     const { user } = renderApp("/profile/edit");
     const nav = await screen.findByRole("navigation", { name: "Main" });
@@ -82,11 +86,27 @@ describe("navigation bar", () => {
     expect(myOrders).toHaveAttribute("aria-current", "page");
   });
 
+  it("says more than a page of shares to pay with a plus", async () => {
+    const benUser = { ...ben, email: "ben@example.com", roles: [] };
+    signInAs(benUser);
+    stubFetch({
+      "GET /api/auth/validate-token": () => json(200, { valid: true, user: benUser }),
+      "GET /api/orders": () =>
+        json(200, { orders: [{ ...makeOrder(), _id: "o-1" }], nextCursor: "o-1" }),
+    });
+    renderApp("/profile/edit");
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    const myOrders = await within(nav).findByRole("link", {
+      name: /^My Orders ?\(more than 1 share to pay\)$/,
+    });
+    expect(within(myOrders).getByTestId("unpaid-shares")).toHaveTextContent(/^1\+/);
+  });
+
   it("shows no count when nothing is left to pay (the payee's own share is not one)", async () => {
     signInAs();
     const fetchMock = stubFetch({
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
-      "GET /api/orders": () => json(200, { orders: [makeOrder()] }),
+      "GET /api/orders": () => json(200, { orders: [makeOrder()], nextCursor: null }),
     });
     renderApp("/sessions");
     const nav = await screen.findByRole("navigation", { name: "Main" });

@@ -42,6 +42,9 @@ const signedInItems: NavItem[] = [
   { to: "/balances", label: "Balances" },
 ];
 
+/** The Catalog page, for operators only. */
+const operatorItem: NavItem = { to: "/catalog", label: "Catalog" };
+
 // Labels stay on one line; between lg and xl the links sit closer so the row fits at 1024 px.
 const linkClasses =
   "flex items-center gap-2 rounded-xl px-3 py-2.5 text-[0.9375rem] font-medium whitespace-nowrap " +
@@ -65,7 +68,11 @@ export function NavBar() {
     }
   }
 
-  const items = isSignedIn ? signedInItems : signedOutItems;
+  const items = !isSignedIn
+    ? signedOutItems
+    : user?.roles.includes("operator")
+      ? [...signedInItems, operatorItem]
+      : signedInItems;
 
   return (
     <header

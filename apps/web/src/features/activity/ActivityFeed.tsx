@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import {
   Activity as ActivityIcon,
   AlarmClock,
+  Check,
   Lock,
   LockOpen,
   Minus,
@@ -15,6 +16,7 @@ import {
   Undo2,
   UserMinus,
   UserPlus,
+  X,
   type LucideIcon,
 } from "lucide-react";
 import type { Activity, ActivityType } from "@cartner/contract";
@@ -29,6 +31,8 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "item.quantity": Plus,
   "item.removed": Trash2,
   "item.restored": Undo2,
+  "item.approved": Check,
+  "item.declined": X,
   "item.shared": Share2,
   "item.given": Share2,
   "cart.cleared": Trash2,
@@ -46,6 +50,7 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.payers": ReceiptText,
   "order.transfer": ReceiptText,
   "item.staple": Pin,
+  "item.edited": Settings2,
   "series.updated": Repeat,
   "series.started": Repeat,
   "series.continued": Repeat,

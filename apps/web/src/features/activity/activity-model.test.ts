@@ -241,6 +241,12 @@ describe("deadline entries", () => {
     ).toBe("The cart was empty at the deadline: nothing was checked out");
     expect(
       describeActivity(
+        entry(2, "deadline.checkout_skipped", { closesAt, reason: "private_lines" }),
+        null,
+      ),
+    ).toBe("The cart held private items at the deadline: nothing was checked out");
+    expect(
+      describeActivity(
         entry(3, "order.placed", { number: "CRT-000007", total: 12.5, automatic: true }),
         null,
       ),

@@ -14,7 +14,15 @@ function quantityOf(entry: Of<"item.added">): string {
 
 /** "(Ann's line)" when the actor changed someone else's line (a creator may). */
 function lineOf(
-  entry: Of<"item.quantity" | "item.removed" | "item.restored" | "item.staple">,
+  entry: Of<
+    | "item.quantity"
+    | "item.removed"
+    | "item.restored"
+    | "item.approved"
+    | "item.declined"
+    | "item.staple"
+    | "item.edited"
+  >,
 ): string {
   const owner = entry.lineOf;
   return owner && owner !== entry.actor.name ? ` (${owner}'s line)` : "";
@@ -27,6 +35,10 @@ const FIELD_TEXT: Record<string, string> = {
   passcode: "the passcode",
   participants: "the group size",
   code: "the session code",
+  splitMode: "the split",
+  fees: "the fees",
+  checkoutBy: "who checks out",
+  approvers: "the approvers",
 };
 
 function listText(items: string[]): string {
@@ -57,6 +69,14 @@ function sessionUpdated(entry: Of<"session.updated">, you: boolean): string {
   return fields.length > 0 ? `changed ${listText(fields)}` : "changed the session";
 }
 
+/** The fields of a line an edit names, in words. */
+const LINE_FIELD_TEXT = {
+  note: "the note",
+  substitute: "the substitute",
+  name: "the name",
+  estimatedPrice: "the estimated price",
+} as const;
+
 /**
  * What the entry says after the actor's name: "removed Oat milk". `you` when the actor is the
  * reader, so the verb agrees with "You" ("You are done adding items", not "You is").
@@ -64,9 +84,12 @@ function sessionUpdated(entry: Of<"session.updated">, you: boolean): string {
 export function activityAction(entry: Activity, you = false): string {
   switch (entry.type) {
     case "item.added":
-      return `added ${quantityOf(entry)}${entry.product}`;
+      return `added ${quantityOf(entry)}${entry.product}${entry.pending ? ", waiting for approval" : ""}`;
     case "item.quantity":
-      return `${entry.change > 0 ? "raised" : "lowered"} ${entry.product} to ${entry.quantity}${lineOf(entry)}`;
+      return `${entry.change > 0 ? "raised" : "lowered"} ${entry.product} to ${entry.quantity}${lineOf(entry)}${entry.pending ? ", waiting for approval" : ""}`;
+    case "item.approved":
+    case "item.declined":
+      return `${entry.type === "item.approved" ? "approved" : "declined"} ${entry.product}${lineOf(entry)}${entry.message ? `: “${entry.message}”` : ""}`;
     case "item.removed":
       if (entry.reason !== "member_left") return `removed ${entry.product}${lineOf(entry)}`;
       return entry.lineOf === entry.actor.name
@@ -131,6 +154,8 @@ export function activityAction(entry: Activity, you = false): string {
       return entry.staple
         ? `kept ${entry.product} for next time${lineOf(entry)}`
         : `stopped keeping ${entry.product} for next time${lineOf(entry)}`;
+    case "item.edited":
+      return `changed ${listText(entry.fields.map((f) => LINE_FIELD_TEXT[f]))} of ${entry.product}${lineOf(entry)}`;
     case "series.updated":
       return "ended" in entry ? "ended the series" : "made the session repeat";
     case "series.started":
@@ -153,7 +178,9 @@ export function activityAction(entry: Activity, you = false): string {
     case "deadline.locked":
       return `(the deadline): the cart closed at ${formatDeadline(entry.closesAt)}`;
     case "deadline.checkout_skipped":
-      return "(the deadline): the cart was empty, so nothing was checked out";
+      return entry.reason === "private_lines"
+        ? "(the deadline): the cart held private items, so nothing was checked out"
+        : "(the deadline): the cart was empty, so nothing was checked out";
   }
 }
 
@@ -185,7 +212,9 @@ export function describeActivity(entry: Activity, userId: string | null | undefi
     return `The cart closed at the deadline, ${formatDeadline(entry.closesAt)}`;
   }
   if (entry.type === "deadline.checkout_skipped") {
-    return "The cart was empty at the deadline: nothing was checked out";
+    return entry.reason === "private_lines"
+      ? "The cart held private items at the deadline: nothing was checked out"
+      : "The cart was empty at the deadline: nothing was checked out";
   }
   const you = Boolean(userId) && entry.actor._id === userId;
   return `${you ? "You" : entry.actor.name} ${activityAction(entry, you)}`;

@@ -11,8 +11,8 @@ function openHistory(carts: Cart[], orders: Order[] = []) {
   stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
     "GET /api/sessions/sync": () => json(200, { sessions: [], version: 0 }),
-    "GET /api/carts/history": () => json(200, { carts }),
-    "GET /api/orders": () => json(200, { orders }),
+    "GET /api/carts/history": () => json(200, { carts, nextCursor: null }),
+    "GET /api/orders": () => json(200, { orders, nextCursor: null }),
     "GET /api/orders/o-1/receipt.pdf": () =>
       new Response("%PDF-1.3 test", { headers: { "Content-Type": "application/pdf" } }),
   });

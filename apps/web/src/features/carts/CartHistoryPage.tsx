@@ -3,6 +3,7 @@ import { Download, History, PackageCheck, ReceiptText } from "lucide-react";
 import type { Cart } from "@cartner/contract";
 import { Badge, Button, ButtonLink, Container, EmptyState } from "../../components/ui/index.ts";
 import { QueryList } from "../../components/QueryList.tsx";
+import { ShowMore } from "../../components/ShowMore.tsx";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { itemsLabel, sessionNameOf } from "./cart-model.ts";
 import { CartSkeleton, CartTotal, CollapseToggle, PageLinks } from "./cart-parts.tsx";
@@ -10,13 +11,17 @@ import { useCartHistory } from "../../api/carts.ts";
 import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CartLinesTable } from "./CartLinesTable.tsx";
 import { summaryPath } from "./OrderSummaryCard.tsx";
-import { useReceiptDownload, useSessionOrder } from "../../api/orders.ts";
+import { useReceiptDownload, useSessionOrders } from "../../api/orders.ts";
+import type { Order } from "@cartner/contract";
 
 export const NO_PAST_CARTS_MESSAGE = "You have no past carts.";
 export const DOWNLOAD_RECEIPT_LABEL = "Download Receipt";
 export const NO_RECEIPT_HINT = "Ended without checkout: there is no receipt.";
 
-/** /cart-history: the read-only carts of the user's ended sessions, the first one open. */
+/**
+ * /cart-history: the read-only carts of the user's ended sessions, newest first a page at a time,
+ * the first one open.
+ */
 export function CartHistoryPage() {
   const query = useCartHistory();
   useRefetchCartsOnSync();
@@ -51,13 +56,22 @@ export function CartHistoryPage() {
           </EmptyState>
         }
       >
-        {(carts) => <HistoryList carts={carts} />}
+        {(carts) => (
+          <>
+            <HistoryList carts={carts} />
+            <ShowMore query={query} what="carts" />
+          </>
+        )}
       </QueryList>
     </Container>
   );
 }
 
 function HistoryList({ carts }: { carts: readonly Cart[] }) {
+  // The orders these carts became, read for the list at once (not one request per cart).
+  const orders = useSessionOrders(
+    carts.flatMap((cart) => (cart.sessionId?._id ? [cart.sessionId._id] : [])),
+  );
   const [openIds, setOpenIds] = useState<ReadonlySet<string>>(
     () => new Set(carts[0] ? [carts[0]._id] : []),
   );
@@ -75,6 +89,7 @@ function HistoryList({ carts }: { carts: readonly Cart[] }) {
         <li key={cart._id}>
           <HistorySection
             cart={cart}
+            order={cart.sessionId?._id ? orders.get(cart.sessionId._id) : undefined}
             open={openIds.has(cart._id)}
             onToggle={() => toggle(cart._id)}
           />
@@ -86,10 +101,13 @@ function HistoryList({ carts }: { carts: readonly Cart[] }) {
 
 function HistorySection({
   cart,
+  order,
   open,
   onToggle,
 }: {
   cart: Cart;
+  /** The order this cart became, if any: its total adds fees and tax to the cart's. */
+  order: Order | undefined;
   open: boolean;
   onToggle: () => void;
 }) {
@@ -97,8 +115,6 @@ function HistorySection({
   const panelId = useId();
   const name = sessionNameOf(cart);
   const sessionId = cart.sessionId?._id;
-  // The order this cart became, if any: its total adds fees and tax to the cart's.
-  const order = useSessionOrder(sessionId ?? "");
 
   return (
     <section
@@ -160,7 +176,7 @@ function HistorySection({
                   View summary <span className="sr-only">of {name}</span>
                 </ButtonLink>
               )}
-              {sessionId && <ReceiptButton sessionId={sessionId} name={name} />}
+              <ReceiptButton order={order} name={name} />
             </div>
           </div>
         )}
@@ -170,8 +186,7 @@ function HistorySection({
 }
 
 /** The receipt of the order this cart became; a session ended without checkout has none. */
-function ReceiptButton({ sessionId, name }: { sessionId: string; name: string }) {
-  const order = useSessionOrder(sessionId);
+function ReceiptButton({ order, name }: { order: Order | undefined; name: string }) {
   const download = useReceiptDownload();
   const hintId = useId();
   if (!order) {

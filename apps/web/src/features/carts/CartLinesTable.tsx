@@ -2,8 +2,13 @@ import { CloudOff, LoaderCircle, Minus, Plus, Trash2 } from "lucide-react";
 import type { CartLine } from "@cartner/contract";
 import { cn } from "../../lib/cn.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
-import { canDecrease, canIncrease, type LineState } from "./cart-model.ts";
+import { canDecrease, canIncrease } from "./cart-model.ts";
+import type { LineState } from "./pending-writes.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
+import { LinePrice, StockFlag } from "./LineFlags.tsx";
+import { ApprovalControls, WaitingBadge } from "./LineApproval.tsx";
+import { LineNoteEditor } from "./LineNote.tsx";
+import { EstimatedBadge, LineRemarks, PrivateBadge } from "./line-remarks.tsx";
 import { StapleBadge, StapleToggle } from "./StapleToggle.tsx";
 
 export const ADDED_BY_SOMEONE = "Added by someone";
@@ -23,6 +28,14 @@ export interface LineControls {
   onRemove: (line: CartLine) => void;
   /** The cart whose lines may be marked staples (a series' session); absent: no staple toggle. */
   stapleCartId?: string | undefined;
+  /** The cart whose changed prices this member may acknowledge (a member who pays, cart open). */
+  acknowledgeCartId?: string | undefined;
+  /** The cart whose lines' notes may be edited (an open cart); absent: notes are only shown. */
+  noteCartId?: string | undefined;
+  /** The cart whose waiting lines this member approves or declines (creator, approvers). */
+  approveCartId?: string | undefined;
+  /** Who approves: their own waiting lines are someone else's to approve. */
+  approverId?: string | undefined;
 }
 
 interface CartLinesTableProps {
@@ -90,10 +103,12 @@ export function CartLinesTable({ lines, lineStates, caption, controls }: CartLin
                 <div className="flex min-w-0 flex-col gap-0.5">
                   <span className="font-semibold break-words text-ink">{name}</span>
                   {state && <PendingBadge state={state} />}
+                  {line.pending && <WaitingBadge />}
                   {line.staple && <StapleBadge />}
-                  <span className="text-xs text-slate-500">
-                    {formatMoney(line.productId.price)} each
-                  </span>
+                  {line.hiddenFrom.length > 0 && <PrivateBadge />}
+                  <StockFlag line={line} />
+                  {line.estimated && <EstimatedBadge />}
+                  <LinePrice line={line} cartId={controls?.acknowledgeCartId} />
                   {line.productId.color && (
                     <span className="text-xs text-slate-500">Color: {line.productId.color}</span>
                   )}
@@ -102,6 +117,15 @@ export function CartLinesTable({ lines, lineStates, caption, controls }: CartLin
                     <span className="text-xs font-medium text-primary-700">
                       Shared by {line.sharedWith.map((u) => u.name).join(", ")}
                     </span>
+                  )}
+                  <LineRemarks line={line} />
+                  {line.pending &&
+                    controls?.approveCartId &&
+                    line.addedBy._id !== controls.approverId &&
+                    !state && <ApprovalControls cartId={controls.approveCartId} line={line} />}
+                  {/* Edits queue behind the line's other changes, so they wait with them. */}
+                  {editable && controls?.noteCartId && (
+                    <LineNoteEditor cartId={controls.noteCartId} line={line} />
                   )}
                 </div>
               </div>
@@ -152,7 +176,15 @@ export function CartLinesTable({ lines, lineStates, caption, controls }: CartLin
                 "max-sm:col-start-2 max-sm:row-start-2 max-sm:self-center",
               )}
             >
-              {formatMoney(line.lineTotal)}
+              {line.available && !line.pending ? (
+                formatMoney(line.lineTotal)
+              ) : (
+                // Left out of the cart's total and split: struck through, and said so.
+                <span className="font-medium text-slate-500">
+                  <s>{formatMoney(line.lineTotal)}</s>
+                  <span className="sr-only"> (not counted)</span>
+                </span>
+              )}
             </td>
             {controls && (
               <td

@@ -535,7 +535,7 @@ describe("cart page", () => {
 
   describe("a checked-out session's cart", () => {
     /** Ben's view: Ada checked out and is the payee; Ben's share is still open. */
-    function openCheckedOut(as: typeof testUser = { ...ben, email: "ben@example.com" }) {
+    function openCheckedOut(as: typeof testUser = { ...ben, email: "ben@example.com", roles: [] }) {
       const ended = makeCart([makeLine(testUser, products.mug, 2)], { status: "completed" });
       const sessionId = ended.sessionId._id;
       const order = makeOrder({ sessionId });

@@ -21,8 +21,8 @@ import {
   removalConfirmText,
   removalNeedsConfirm,
   sessionNameOf,
-  withPendingWrites,
 } from "./cart-model.ts";
+import { withPendingWrites } from "./pending-writes.ts";
 import { CartSkeleton, PageLinks } from "./cart-parts.tsx";
 import { CLEAR_CONFIRM, useCartActions, useCartLineActions } from "./cart-actions.ts";
 import { useCartLookup, useCarts } from "../../api/carts.ts";
@@ -32,7 +32,7 @@ import { CartSection } from "./CartSection.tsx";
 import { NoCarts } from "./NoCarts.tsx";
 import { formatMoney } from "../../lib/format.ts";
 import { PAID_BUTTON, canSayPaid, myShare, shareStatusLabel, shareTone } from "../orders/index.ts";
-import { useOrderAction, useOrders } from "../../api/orders.ts";
+import { useOrderAction, useSessionOrderQuery } from "../../api/orders.ts";
 
 export function activeCartsBanner(count: number): string {
   return `You have ${count} active cart(s).`;
@@ -143,11 +143,9 @@ function MissingRouteCart({
   );
   const cart = lookup.data;
   const activeNow = cart?.status === "active" && cart.sessionId?.status === "active";
-  const orders = useOrders();
   const orderSessionId = cart?.sessionId?._id ?? target.sessionId;
-  const order = orderSessionId
-    ? orders.data?.find((candidate) => candidate.sessionId === orderSessionId)
-    : undefined;
+  const orders = useSessionOrderQuery(orderSessionId ?? "");
+  const order = orderSessionId ? orders.data : undefined;
 
   useEffect(() => {
     // The list was older than this cart (e.g. a session created a moment ago): load it again.
@@ -156,7 +154,7 @@ function MissingRouteCart({
 
   if (order) return <CheckedOutOrder order={order} />;
   // Wait for the orders too: an ended session may have become an order.
-  if (lookup.isPending || activeNow || (cart && orders.isPending)) return null;
+  if (lookup.isPending || activeNow || (cart && orders.isPending && orderSessionId)) return null;
   let text;
   if (cart) {
     text = (

@@ -9,16 +9,20 @@ import {
   canManageCart,
   cartHeaderLine,
   isSessionActive,
-  type LineState,
   itemsLabel,
   sessionNameOf,
 } from "./cart-model.ts";
+import { type LineState } from "./pending-writes.ts";
 import { ActivityFeed } from "../activity/index.ts";
 import { END_SESSION_LABEL } from "../../shared/EndSessionDialog.tsx";
 import { DeadlineNotice, useDeadlineNow } from "../../shared/DeadlineNotice.tsx";
 import { isClosed } from "../../shared/deadline-text.ts";
 import { CartTotal, CollapseToggle } from "./cart-parts.tsx";
+import { BuyAgain } from "./BuyAgain.tsx";
 import { CartLinesTable } from "./CartLinesTable.tsx";
+import { FreeLineForm } from "./FreeLineForm.tsx";
+import { canApprove } from "./LineApproval.tsx";
+import { LineHiding } from "./LineHiding.tsx";
 import { LineSharing } from "./LineSharing.tsx";
 import { OrderSummaryCard } from "./OrderSummaryCard.tsx";
 import { SplitPanel } from "./SplitPanel.tsx";
@@ -164,18 +168,31 @@ export function CartSection({
                     onRemove: (line) => onRemoveLine(cart, line),
                     // Any line may be kept for a series' next session (set in the lobby).
                     stapleCartId: active ? cart._id : undefined,
+                    acknowledgeCartId:
+                      changeable && role && can(role, "cart.acknowledgePrice")
+                        ? cart._id
+                        : undefined,
+                    noteCartId: changeable ? cart._id : undefined,
+                    approveCartId: active && canApprove(cart, userId) ? cart._id : undefined,
+                    approverId: userId ?? undefined,
                   }}
                 />
               )}
+              {canAdd && <FreeLineForm cartId={cart._id} />}
               {/* The shares below and the order summary add fees and tax to this figure. */}
               <CartTotal
                 total={cart.totalPrice}
                 itemCount={cart.itemCount}
                 tone="primary"
                 unsent={unsent}
+                estimated={cart.products.some((l) => l.estimated)}
+                pendingTotal={cart.pendingTotal}
+                privateCount={cart.privateCount}
               />
+              {canAdd && <BuyAgain cart={cart} />}
               <SplitPanel cart={cart} userId={userId} role={role} active={active} unsent={unsent} />
               {changeable && <LineSharing cart={cart} userId={userId} role={role} />}
+              {changeable && <LineHiding cart={cart} userId={userId} role={role} />}
               {role === "viewer" && (
                 <p className="text-sm text-slate-500">
                   You&apos;re a viewer here: you can follow the cart, but not change it.

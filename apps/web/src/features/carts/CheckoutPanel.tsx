@@ -2,12 +2,23 @@ import { useState } from "react";
 import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.ts";
 import { CreditCard, PackageCheck } from "lucide-react";
-import { carriesShare, toCents, type Session } from "@cartner/contract";
+import {
+  can,
+  carriesShare,
+  openSettings,
+  lineRemarks,
+  toCents,
+  type CartLine,
+  type Session,
+  type SessionSummary,
+} from "@cartner/contract";
 import { Button, ButtonLink, ConfirmDialog } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { roleIn } from "../../shared/roles.ts";
 import { useCheckout, useSessionOrder } from "../../api/orders.ts";
+import { useSessionCart } from "../../api/carts.ts";
+import { cartLineOf } from "./cart-model.ts";
 import { CheckoutPayers } from "./CheckoutPayers.tsx";
 import { payerCandidates, readPayers, type PayerRowInput } from "./checkout-payers.ts";
 
@@ -27,6 +38,26 @@ export function readiness(session: Session): { ready: string[]; waiting: string[
   };
 }
 
+/** What the one who shops should know: each item's estimate, note and substitute choice. */
+function ShopperNotes({ items }: { items: SessionSummary["cartItems"] }) {
+  const noted = items
+    .map((item) => ({ name: item.product.name, remarks: lineRemarks(item) }))
+    .filter((item) => item.remarks.length > 0);
+  if (noted.length === 0) return null;
+  return (
+    <span className="flex flex-col gap-1">
+      <span className="font-semibold text-ink">For the shop</span>
+      <span role="list" className="flex flex-col gap-1">
+        {noted.map((item, index) => (
+          <span role="listitem" key={`${item.name}-${index}`}>
+            {item.name}: {item.remarks.join(" · ")}
+          </span>
+        ))}
+      </span>
+    </span>
+  );
+}
+
 /**
  * The summary's last step: the creator checks out after a confirm that shows who is ready and
  * who pays the shop (the creator, or several people); once there is an order, everyone gets a
@@ -38,6 +69,7 @@ export function CheckoutPanel({
   empty,
   total,
   shares,
+  items = [],
 }: {
   session: Session | undefined;
   sessionId: string;
@@ -45,12 +77,17 @@ export function CheckoutPanel({
   /** The cart's total and shares as the server computed them (the summary's). */
   total: number;
   shares: readonly { userId: string; name: string; total: number }[];
+  /** The cart's items: those with a note, a substitute choice or an estimate are listed. */
+  items?: SessionSummary["cartItems"];
 }) {
   const { user } = useAuth();
   const navigate = useNavigate();
   const order = useSessionOrder(sessionId);
   const checkout = useCheckout(sessionId);
+  const cart = useSessionCart(sessionId).data?.cart;
   const [confirming, setConfirming] = useState(false);
+  const [takeWhatIsLeft, setTakeWhatIsLeft] = useState(false);
+  const [dropWaiting, setDropWaiting] = useState(false);
   // Who pays the shop: null while the creator pays it all.
   const [payerRows, setPayerRows] = useState<PayerRowInput[] | null>(null);
 
@@ -72,7 +109,8 @@ export function CheckoutPanel({
     return <p className="text-center text-sm text-slate-600">This session has ended.</p>;
   }
   const creator = session.invitedUsers.find((m) => m.role === "creator");
-  if (roleIn(session, user?._id) !== "creator") {
+  // The creator, and the participants too where the session lets its members check out.
+  if (!can(roleIn(session, user?._id), "session.checkout", openSettings(session))) {
     return (
       <p className="text-center text-sm text-slate-600">
         {creator?.name ?? "The creator"} checks out for the group. Mark yourself done in the cart
@@ -86,6 +124,8 @@ export function CheckoutPanel({
     ? payerCandidates({ userId: creator.userId, name: creator.name }, shares)
     : [];
   const split = payerRows ? readPayers(payerRows, totalCents) : null;
+  const { leftOut, short } = stockProblems(cart?.products ?? []);
+  const waitingLines = (cart?.products ?? []).filter((l) => l.pending);
   return (
     <>
       <Button
@@ -94,6 +134,8 @@ export function CheckoutPanel({
         disabled={empty}
         onClick={() => {
           setPayerRows(null);
+          setTakeWhatIsLeft(false);
+          setDropWaiting(false);
           setConfirming(true);
         }}
       >
@@ -119,25 +161,50 @@ export function CheckoutPanel({
               The cart becomes an order at today's prices, the session ends, and everyone with a
               share gets an email saying what they owe{split ? "" : " you"}.
             </span>
+            {leftOut.length > 0 && (
+              <span>
+                Left out, no longer available:{" "}
+                {leftOut.map((l) => `${l.productId.name} (${l.quantity})`).join(", ")}.
+              </span>
+            )}
+            {/* A line left out is not bought: nothing to tell the shop about it. */}
+            <ShopperNotes
+              items={items.filter((item) => cartLineOf(cart?.products, item)?.available !== false)}
+            />
           </span>
         }
         confirmLabel={CHECK_OUT_LABEL}
-        confirmDisabled={split !== null && !split.ready}
+        confirmDisabled={
+          (split !== null && !split.ready) ||
+          (short.length > 0 && !takeWhatIsLeft) ||
+          (waitingLines.length > 0 && !dropWaiting)
+        }
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           if (split && !split.ready) return;
           setConfirming(false);
-          checkout.mutate(split?.payers, {
-            onSuccess: (body) => {
-              toast.success(`Order ${body.order.number} placed.`);
-              navigate(`/orders/${body.order._id}`);
+          const overStock = short.length > 0 && takeWhatIsLeft ? "take_what_is_left" : undefined;
+          const pending = waitingLines.length > 0 && dropWaiting ? "drop" : undefined;
+          checkout.mutate(
+            { payers: split?.payers, overStock, pending },
+            {
+              onSuccess: (body) => {
+                toast.success(`Order ${body.order.number} placed.`);
+                navigate(`/orders/${body.order._id}`);
+              },
+              onError: (error) => {
+                toast.error(errorMessage(error, "We couldn't check out. Try again."));
+              },
             },
-            onError: (error) => {
-              toast.error(errorMessage(error, "We couldn't check out. Try again."));
-            },
-          });
+          );
         }}
       >
+        {short.length > 0 && (
+          <ShortLines lines={short} take={takeWhatIsLeft} onTake={setTakeWhatIsLeft} />
+        )}
+        {waitingLines.length > 0 && (
+          <WaitingLines lines={waitingLines} drop={dropWaiting} onDrop={setDropWaiting} />
+        )}
         <CheckoutPayers
           candidates={candidates}
           totalCents={totalCents}
@@ -146,5 +213,82 @@ export function CheckoutPanel({
         />
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The cart's lines checkout cannot take as they are: no longer available, or over the stock. */
+export function stockProblems(lines: readonly CartLine[]) {
+  return {
+    leftOut: lines.filter((l) => !l.available),
+    short: lines.filter((l) => l.available && l.stockShort > 0),
+  };
+}
+
+/**
+ * Lines waiting for approval: checkout waits for them (approve or decline them first), or the
+ * creator checks out without them, and they are dropped. The confirm says which.
+ */
+function WaitingLines({
+  lines,
+  drop,
+  onDrop,
+}: {
+  lines: readonly CartLine[];
+  drop: boolean;
+  onDrop: (drop: boolean) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2 rounded-xl bg-accent-50 p-3 text-sm text-accent-800">
+      <legend className="sr-only">Waiting for approval</legend>
+      <p>
+        Waiting for approval:{" "}
+        {lines.map((l) => `${l.productId.name} (${l.quantity}, ${l.addedBy.name})`).join(", ")}.{" "}
+        {drop
+          ? "They are dropped: the order is checked out without them."
+          : "Checkout waits for them: approve or decline them first, or check out without them."}
+      </p>
+      <label className="flex items-center gap-2 font-medium">
+        <input
+          type="checkbox"
+          className="size-4"
+          checked={drop}
+          onChange={(event) => onDrop(event.target.checked)}
+        />
+        Check out without them (drop them)
+      </label>
+    </fieldset>
+  );
+}
+
+/** Lines over the stock: the creator takes what is left, or checks out later. */
+function ShortLines({
+  lines,
+  take,
+  onTake,
+}: {
+  lines: readonly CartLine[];
+  take: boolean;
+  onTake: (take: boolean) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2 rounded-xl bg-danger-50 p-3 text-sm text-danger-800">
+      <legend className="sr-only">Not enough in stock</legend>
+      <p>
+        Not enough in stock:{" "}
+        {lines
+          .map((l) => `${l.productId.name} (${l.quantity - l.stockShort} left of ${l.quantity})`)
+          .join(", ")}
+        .
+      </p>
+      <label className="flex items-center gap-2 font-medium">
+        <input
+          type="checkbox"
+          className="size-4"
+          checked={take}
+          onChange={(event) => onTake(event.target.checked)}
+        />
+        Take what is left
+      </label>
+    </fieldset>
   );
 }

@@ -78,25 +78,7 @@ function LineSharers({
             : `shared by ${line.sharedWith.map((u) => u.name).join(", ")}`}
         </span>
       </legend>
-      <div className="flex flex-wrap gap-x-4 gap-y-2">
-        {payers.map((member) => (
-          <label key={member.userId} className="inline-flex items-center gap-2 text-sm text-ink">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary-600"
-              checked={picked.includes(member.userId)}
-              onChange={() => toggle(member.userId)}
-            />
-            <Avatar
-              src={member.avatar}
-              seed={member.userId}
-              name={member.name}
-              className="size-6 ring-1"
-            />
-            {member.name}
-          </label>
-        ))}
-      </div>
+      <MemberChecklist members={payers} picked={picked} onToggle={toggle} />
       <div>
         <Button
           size="sm"
@@ -108,5 +90,38 @@ function LineSharers({
         </Button>
       </div>
     </fieldset>
+  );
+}
+
+/** Members as checkboxes with their avatars: whom a line is shared with, or hidden from. */
+export function MemberChecklist({
+  members,
+  picked,
+  onToggle,
+}: {
+  members: { userId: string; name: string; avatar: string }[];
+  picked: string[];
+  onToggle: (userId: string) => void;
+}) {
+  return (
+    <div className="flex flex-wrap gap-x-4 gap-y-2">
+      {members.map((member) => (
+        <label key={member.userId} className="inline-flex items-center gap-2 text-sm text-ink">
+          <input
+            type="checkbox"
+            className="size-4 accent-primary-600"
+            checked={picked.includes(member.userId)}
+            onChange={() => onToggle(member.userId)}
+          />
+          <Avatar
+            src={member.avatar}
+            seed={member.userId}
+            name={member.name}
+            className="size-6 ring-1"
+          />
+          {member.name}
+        </label>
+      ))}
+    </div>
   );
 }

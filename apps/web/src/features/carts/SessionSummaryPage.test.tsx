@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { Order, Session, SessionSummary } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { ben, cleo } from "../../test/test-carts.ts";
+import { ben, cleo, makeCart, makeLine, products } from "../../test/test-carts.ts";
 import { makeOrder } from "../../test/test-orders.ts";
 import { makeSession, member, sessionAs } from "../../test/test-sessions.ts";
 
@@ -46,12 +46,18 @@ const summary: SessionSummary = {
       quantity: 2,
       addedBy: testUser.name,
       addedById: testUser._id,
+      estimated: false,
+      note: "ripe ones",
+      substitute: "none",
     },
     {
       product: { _id: "p-tea", name: "Jasmine Green Tea", price: 6.5, imageUrl: "/t.svg" },
       quantity: 2,
       addedBy: ben.name,
       addedById: ben._id,
+      estimated: false,
+      note: null,
+      substitute: "any",
     },
   ],
   // As the server computes it; the page shows it as is.
@@ -77,6 +83,7 @@ const summary: SessionSummary = {
       overBudget: false,
     },
   ],
+  privateCount: 0,
   subtotal: 38.98,
   fees: 0.39,
   tax: 5.12,
@@ -121,6 +128,11 @@ describe("session summary", () => {
     expect(await within(total).findByRole("button", { name: "Check out" })).toBeEnabled();
   });
 
+  it("says the total includes private items, by their count only", async () => {
+    openSummary(() => json(200, { ...summary, privateCount: 2 }));
+    expect(await screen.findByText("Includes 2 private items")).toBeVisible();
+  });
+
   it("lets the creator check out after a confirm that says who is ready, then opens the order", async () => {
     const order = makeOrder();
     const { user, mock } = openSummary(() => json(200, summary), {
@@ -145,6 +157,101 @@ describe("session summary", () => {
     expect(callsTo(mock, "POST /api/sessions/s-1/checkout")).toHaveLength(1);
     // By default the creator pays it all: no payers are sent.
     expect(callsTo(mock, "POST /api/sessions/s-1/checkout")[0]!.body).toBeUndefined();
+  });
+
+  it("names lines left out and lines over the stock, and checks out what is left only when the creator says so", async () => {
+    const order = makeOrder();
+    const socks = makeLine(ben, products.socks, 2, { available: false });
+    const lantern = makeLine(testUser, { name: "Lantern", price: 9 }, 3, { stockShort: 2 });
+    const cart = makeCart([socks, lantern], {
+      members: [member(testUser, "creator"), member(ben, "participant")],
+    });
+    const { user, mock } = openSummary(() => json(200, summary), {
+      routes: {
+        "GET /api/sessions/s-1/cart": () => json(200, { cart }),
+        "POST /api/sessions/s-1/checkout": () => json(201, { order, leftOut: [] }),
+        "GET /api/orders/o-1": () => json(200, { order }),
+      },
+    });
+    await waitFor(() => expect(callsTo(mock, "GET /api/sessions/s-1/cart")).toHaveLength(1));
+    await user.click(await screen.findByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    expect(dialog).toHaveTextContent("Left out, no longer available: Wool Socks (2).");
+    expect(dialog).toHaveTextContent("Not enough in stock: Lantern (1 left of 3).");
+    const confirm = within(dialog).getByRole("button", { name: "Check out" });
+    expect(confirm).toBeDisabled();
+    await user.click(within(dialog).getByRole("checkbox", { name: "Take what is left" }));
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
+    expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
+    const [call] = callsTo(mock, "POST /api/sessions/s-1/checkout");
+    expect(JSON.parse(String(call!.body))).toEqual({ overStock: "take_what_is_left" });
+  });
+
+  it("says checkout waits for lines waiting for approval, and drops them only when the creator says so", async () => {
+    const order = makeOrder();
+    const mug = makeLine(testUser, products.mug, 1);
+    const socks = makeLine(ben, products.socks, 2, {
+      pending: { requestedAt: "2025-05-02T10:00:00.000Z", message: null },
+    });
+    const cart = makeCart([mug, socks], {
+      members: [member(testUser, "creator"), member(ben, "participant")],
+    });
+    const { user, mock } = openSummary(() => json(200, summary), {
+      routes: {
+        "GET /api/sessions/s-1/cart": () => json(200, { cart }),
+        "POST /api/sessions/s-1/checkout": () => json(201, { order, leftOut: [] }),
+        "GET /api/orders/o-1": () => json(200, { order }),
+      },
+    });
+    await waitFor(() => expect(callsTo(mock, "GET /api/sessions/s-1/cart")).toHaveLength(1));
+    await user.click(await screen.findByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    expect(dialog).toHaveTextContent(
+      "Waiting for approval: Wool Socks (2, Ben Brown). Checkout waits for them: approve or decline them first, or check out without them.",
+    );
+    const confirm = within(dialog).getByRole("button", { name: "Check out" });
+    expect(confirm).toBeDisabled();
+    await user.click(
+      within(dialog).getByRole("checkbox", { name: "Check out without them (drop them)" }),
+    );
+    expect(dialog).toHaveTextContent("They are dropped: the order is checked out without them.");
+    await user.click(confirm);
+    expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
+    const [call] = callsTo(mock, "POST /api/sessions/s-1/checkout");
+    expect(JSON.parse(String(call!.body))).toEqual({ pending: "drop" });
+  });
+
+  it("flags the items checkout leaves out or is short of, counts none left out, and tells the shop nothing about them", async () => {
+    const mug = makeLine(testUser, products.mug, 2, { available: false, note: "ripe ones" });
+    const tea = makeLine(ben, products.tea, 2, { stockShort: 1 });
+    const cart = makeCart(
+      [
+        { ...mug, productId: { ...mug.productId, _id: "p-mug" } },
+        { ...tea, productId: { ...tea.productId, _id: "p-tea" } },
+      ],
+      { members: [member(testUser, "creator"), member(ben, "participant")] },
+    );
+    const { user } = openSummary(() => json(200, summary), {
+      routes: { "GET /api/sessions/s-1/cart": () => json(200, { cart }) },
+    });
+    const items = await screen.findByRole("table", { name: "Items in the cart" });
+    const mugRow = within(items).getByRole("row", { name: /Stoneware Mug/ });
+    expect(
+      await within(mugRow).findByText("No longer available: left out at checkout"),
+    ).toBeVisible();
+    expect(
+      within(within(items).getByRole("row", { name: /Jasmine Green Tea/ })).getByText(
+        "Only 1 left in stock",
+      ),
+    ).toBeVisible();
+    // The mugs count in no total: the header counts the tea only.
+    expect(screen.getByText(/3 participants · 2 items/)).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Check out" }));
+    const dialog = screen.getByRole("dialog", { name: "Check out this cart?" });
+    expect(dialog).toHaveTextContent("Left out, no longer available: Stoneware Mug (2).");
+    // Its note is for a line nobody buys: not under "For the shop".
+    expect(dialog).not.toHaveTextContent("ripe ones");
   });
 
   it("lets the creator split the payment at checkout, sending exactly the amounts shown once they add up", async () => {

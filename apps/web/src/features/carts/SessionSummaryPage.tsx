@@ -1,6 +1,6 @@
 import { Link, useParams } from "../../lib/router.tsx";
 import { ArrowLeft, ReceiptText, ShoppingBag, Users } from "lucide-react";
-import { DEFAULT_SPLIT_POLICY, type SessionSummary } from "@cartner/contract";
+import { DEFAULT_SPLIT_POLICY, type CartLine, type SessionSummary } from "@cartner/contract";
 import { useSessionDetail } from "../../api/sessions.ts";
 import { policySentence } from "../../shared/split-text.ts";
 import { LostCart } from "../../components/illustrations/LostCart.tsx";
@@ -18,11 +18,13 @@ import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { isNotFound } from "../../lib/api.ts";
-import { UNTITLED_SESSION, itemsLabel } from "./cart-model.ts";
+import { UNTITLED_SESSION, cartLineOf, itemsLabel } from "./cart-model.ts";
 import { LineImage, StackedTable, stackedCell, type StackedColumn } from "./cart-parts.tsx";
-import { useSessionSummary } from "../../api/carts.ts";
+import { useSessionCart, useSessionSummary } from "../../api/carts.ts";
 import { useRefetchCartsOnSync } from "../../api/session-sync.ts";
 import { CheckoutPanel } from "./CheckoutPanel.tsx";
+import { EstimatedBadge, LineRemarks } from "./line-remarks.tsx";
+import { StockFlag } from "./LineFlags.tsx";
 import { TotalsList } from "./OrderSummaryCard.tsx";
 
 export const SUMMARY_NOT_FOUND = "Summary not found";
@@ -102,7 +104,12 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
   const policy = session?.splitPolicy;
   const name = summary.sessionName.trim() || UNTITLED_SESSION;
   const shares = sharesOf(summary);
-  const itemCount = summary.cartItems.reduce((sum, item) => sum + item.quantity, 0);
+  // The cart's lines say which items checkout leaves out or is short of (the same query as the
+  // checkout panel's): those left out count in no total, so not in the items either.
+  const lines = useSessionCart(sessionId).data?.cart.products;
+  const itemCount = summary.cartItems
+    .filter((item) => cartLineOf(lines, item)?.available !== false)
+    .reduce((sum, item) => sum + item.quantity, 0);
 
   return (
     <Container className="flex flex-col gap-6 py-6 sm:py-8">
@@ -129,7 +136,7 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
                 No items in this cart yet.
               </p>
             ) : (
-              <ItemsTable summary={summary} />
+              <ItemsTable summary={summary} lines={lines} />
             )}
           </Panel>
 
@@ -174,12 +181,21 @@ function Summary({ summary, sessionId }: { summary: SessionSummary; sessionId: s
 
         <Panel title="Total" className="self-start">
           <TotalsList totals={summary} />
+          {summary.privateCount > 0 && (
+            <p className="text-xs text-slate-600">
+              Includes{" "}
+              {summary.privateCount === 1
+                ? "1 private item"
+                : `${summary.privateCount} private items`}
+            </p>
+          )}
           <CheckoutPanel
             session={session}
             sessionId={sessionId}
             empty={summary.cartItems.length === 0}
             total={summary.total}
             shares={summary.split}
+            items={summary.cartItems}
           />
         </Panel>
       </div>
@@ -202,42 +218,54 @@ const ITEM_COLUMNS: StackedColumn[] = [
   { label: "Added by", className: "pl-3 text-right" },
 ];
 
-function ItemsTable({ summary }: { summary: SessionSummary }) {
+function ItemsTable({
+  summary,
+  lines,
+}: {
+  summary: SessionSummary;
+  lines: readonly CartLine[] | undefined;
+}) {
   return (
     <StackedTable caption="Items in the cart" columns={ITEM_COLUMNS}>
-      {summary.cartItems.map((item, index) => (
-        <tr
-          key={`${item.product._id}-${item.addedById}-${index}`}
-          role="row"
-          className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
-        >
-          <td role="cell" className={cn(stackedCell, "pr-3 max-sm:col-span-2")}>
-            <div className="flex min-w-0 items-center gap-3">
-              <LineImage src={item.product.imageUrl} className="size-12" />
-              <div className="flex min-w-0 flex-col">
-                <span className="font-semibold break-words text-ink">{item.product.name}</span>
-                <span className="text-xs text-slate-500">
-                  {formatMoney(item.product.price)} each
-                </span>
-              </div>
-            </div>
-          </td>
-          <td
-            role="cell"
-            className={cn(
-              stackedCell,
-              "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
-            )}
+      {summary.cartItems.map((item, index) => {
+        const line = cartLineOf(lines, item);
+        return (
+          <tr
+            key={`${item.product._id}-${item.addedById}-${index}`}
+            role="row"
+            className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3"
           >
-            <span className="font-normal text-slate-500 sm:hidden">Qty </span>
-            {item.quantity}
-          </td>
-          <td role="cell" className={cn(stackedCell, "pl-3 text-right text-slate-700")}>
-            <span className="text-slate-500 sm:hidden">Added by </span>
-            {item.addedBy || "someone"}
-          </td>
-        </tr>
-      ))}
+            <td role="cell" className={cn(stackedCell, "pr-3 max-sm:col-span-2")}>
+              <div className="flex min-w-0 items-center gap-3">
+                <LineImage src={item.product.imageUrl} className="size-12" />
+                <div className="flex min-w-0 flex-col">
+                  <span className="font-semibold break-words text-ink">{item.product.name}</span>
+                  {line && <StockFlag line={line} />}
+                  {item.estimated && <EstimatedBadge />}
+                  <span className="text-xs text-slate-500">
+                    {formatMoney(item.product.price)} each
+                  </span>
+                  <LineRemarks line={item} />
+                </div>
+              </div>
+            </td>
+            <td
+              role="cell"
+              className={cn(
+                stackedCell,
+                "px-3 text-center font-semibold text-ink tabular-nums max-sm:pl-[3.75rem] max-sm:text-left",
+              )}
+            >
+              <span className="font-normal text-slate-500 sm:hidden">Qty </span>
+              {item.quantity}
+            </td>
+            <td role="cell" className={cn(stackedCell, "pl-3 text-right text-slate-700")}>
+              <span className="text-slate-500 sm:hidden">Added by </span>
+              {item.addedBy || "someone"}
+            </td>
+          </tr>
+        );
+      })}
     </StackedTable>
   );
 }

@@ -11,10 +11,10 @@ import {
   PENDING_LINE_PREFIX,
   sharesOf,
   unsentNote,
-  withPendingWrites,
   withQuantityChange,
   withoutLine,
 } from "./cart-model.ts";
+import { FREE_LINE_IMAGE, withPendingWrites } from "./pending-writes.ts";
 import { ben, cleo, makeCart, makeLine, member, products } from "../../test/test-carts.ts";
 import { cartWrite, lineWrite } from "../../api/cart-writes.ts";
 
@@ -93,6 +93,16 @@ describe("optimistic changes", () => {
     const gone = withoutLine(up, line._id);
     expect(gone.products).toHaveLength(1);
     expect(gone.totalPrice).toBe(25.98);
+  });
+
+  it("keeps the cost of the lines hidden from the reader in the total", () => {
+    const line = makeLine(testUser, products.mug, 1);
+    // 12.99 seen, 30.00 of a private line in the total.
+    const cart = { ...makeCart([line]), totalPrice: 42.99, privateCount: 1 };
+    const up = withQuantityChange(cart, line._id, 1);
+    expect(up.totalPrice).toBe(55.98);
+    expect(up.itemCount).toBe(2);
+    expect(withoutLine(up, line._id).totalPrice).toBe(30);
   });
 });
 
@@ -230,6 +240,86 @@ describe("pending cart writes drawn on the server's cart", () => {
       lucky.add(shares.find(([, total]) => total === 39)![0] as string);
     }
     expect(lucky.size).toBe(3);
+  });
+
+  it("draws a queued free line and a queued edit of a note, in order, as the server will answer them", () => {
+    const mug = makeLine(testUser, products.mug, 2);
+    const socks = makeLine(ben, products.socks, 1);
+    const cart = makeCart([mug, socks]);
+    const candles = cartWrite({
+      op: "freeLine",
+      cartId: cart._id,
+      body: { name: "Birthday candles", quantity: 3, estimatedPrice: 1.99, note: "blue ones" },
+    });
+    const note = cartWrite({
+      op: "edit",
+      cartId: cart._id,
+      lineId: mug._id,
+      name: mug.productId.name,
+      body: { note: "the blue glaze", substitute: "none" },
+    });
+    const {
+      cart: view,
+      lines,
+      unsent,
+    } = withPendingWrites(
+      cart,
+      [
+        { write: candles, waiting: true },
+        { write: note, waiting: true },
+      ],
+      me,
+    );
+    const pending = view.products.at(-1)!;
+    expect(pending).toMatchObject({
+      _id: `${PENDING_LINE_PREFIX}${candles.key}`,
+      productId: { _id: null, name: "Birthday candles", price: 1.99, imageUrl: FREE_LINE_IMAGE },
+      quantity: 3,
+      lineTotal: 5.97,
+      addedBy: me,
+      free: true,
+      estimated: true,
+      note: "blue ones",
+      substitute: "any",
+    });
+    expect(view.products[0]).toMatchObject({ note: "the blue glaze", substitute: "none" });
+    expect(view.products[1]).toBe(socks);
+    expect(view.totalPrice).toBe(Math.round((cart.totalPrice + 5.97) * 100) / 100);
+    expect(lines.get(pending._id)).toBe("waiting");
+    expect(lines.get(mug._id)).toBe("waiting");
+    // The free line moves the figures; the note does not.
+    expect(unsent).toBe(1);
+    // A free line without an estimate counts at 0 until priced.
+    const plain = cartWrite({ op: "freeLine", cartId: cart._id, body: { name: "Bread" } });
+    const drawn = withPendingWrites(cart, [{ write: plain, waiting: false }], me);
+    expect(drawn.cart.products.at(-1)).toMatchObject({ quantity: 1, lineTotal: 0, note: null });
+    expect(drawn.cart.totalPrice).toBe(cart.totalPrice);
+  });
+
+  it("edits a free line's name and estimate with its total; an empty note takes the note away", () => {
+    const candles = makeLine(testUser, { name: "Candles", price: 2 }, 2, {
+      productId: { _id: null, name: "Candles", price: 2, imageUrl: FREE_LINE_IMAGE },
+      free: true,
+      estimated: true,
+      note: "blue",
+    });
+    const cart = makeCart([candles]);
+    const edit = cartWrite({
+      op: "edit",
+      cartId: cart._id,
+      lineId: candles._id,
+      name: "Candles",
+      body: { name: "Tall candles", estimatedPrice: 2.5, note: null },
+    });
+    const { cart: view, unsent } = withPendingWrites(cart, [{ write: edit, waiting: false }], me);
+    expect(view.products[0]).toMatchObject({
+      productId: { name: "Tall candles", price: 2.5 },
+      unitPrice: 2.5,
+      lineTotal: 5,
+      note: null,
+    });
+    expect(view.totalPrice).toBe(5);
+    expect(unsent).toBe(1);
   });
 
   it("ignores changes to other carts and leaves the cart as it is without pending changes", () => {

@@ -13,7 +13,6 @@ import {
   type Share,
   type SplitPolicy,
 } from "@cartner/contract";
-import type { CartWrite } from "../../api/cart-writes.ts";
 
 export const UNTITLED_SESSION = "Untitled Session";
 export const UNKNOWN_CREATOR = "Unknown";
@@ -104,13 +103,23 @@ export function cartOrderSummary(totalPrice: number) {
 }
 
 /** Recomputes a cart's totals from its lines (for optimistic changes), in integer cents. */
-function withTotals(cart: Cart, products: CartLine[]): Cart {
-  const totalCents = products.reduce((sum, line) => sum + toCents(line.lineTotal), 0);
+export function withTotals(cart: Cart, products: CartLine[]): Cart {
+  const sum = (lines: CartLine[]) => lines.reduce((c, line) => c + toCents(line.lineTotal), 0);
+  // Lines waiting for approval are counted apart, as the server counts them.
+  const counted = products.filter((line) => !line.pending);
+  const waiting = products.filter((line) => line.pending);
+  // Lines hidden from the reader (private) are in the total, not in the lines: kept as they are.
+  const hiddenCents =
+    cart.privateCount > 0
+      ? toCents(cart.totalPrice) - sum(cart.products.filter((line) => !line.pending))
+      : 0;
+  const totalCents = sum(counted) + hiddenCents;
   return {
     ...cart,
     products,
     totalPrice: fromCents(totalCents),
-    itemCount: products.reduce((sum, line) => sum + line.quantity, 0),
+    itemCount: counted.reduce((sum, line) => sum + line.quantity, 0),
+    pendingTotal: fromCents(waiting.reduce((sum, line) => sum + toCents(line.lineTotal), 0)),
   };
 }
 
@@ -143,51 +152,12 @@ export function itemsLabel(count: number): string {
  * A cart's total is the sum of its lines: the order summary adds fees and
  * tax, and every member's share carries its part of them. These captions say which is which.
  */
-export const BEFORE_FEES_AND_TAX = "Before fees and tax";
-export const SHARES_INCLUDE_FEES_AND_TAX = "Each share includes its part of the fees and tax.";
-
-/** A cart write not yet confirmed; `waiting` while it is queued for a connection. */
-export interface PendingWrite {
-  write: CartWrite;
-  waiting: boolean;
-}
-
-/** How a line with unconfirmed changes is marked: on its way, or waiting for a connection. */
-export type LineState = "sending" | "waiting";
 
 /** Line ids of lines added offline, before the server has given them one. */
 export const PENDING_LINE_PREFIX = "pending:";
 
-function withAdded(
-  cart: Cart,
-  write: Extract<CartWrite, { op: "add" }>,
-  me: { _id: string; name: string },
-): { cart: Cart; lineId: string } {
-  const own = cart.products.find(
-    (l) => l.productId._id === write.product._id && l.addedBy._id === me._id,
-  );
-  if (own) return { cart: withQuantityChange(cart, own._id, 1), lineId: own._id };
-  const lineId = `${PENDING_LINE_PREFIX}${write.key}`;
-  const line: CartLine = {
-    _id: lineId,
-    productId: write.product,
-    quantity: 1,
-    addedBy: me,
-    addedAt: new Date().toISOString(),
-    lineTotal: write.product.price,
-    sharedWith: [],
-    staple: false,
-  };
-  return { cart: withTotals(cart, [...cart.products, line]), lineId };
-}
-
-/** The cart with a removed line back in its place (the server orders lines by when added). */
-function withRestored(cart: Cart, line: CartLine): Cart {
-  const at = cart.products.findIndex((other) => other.addedAt > line.addedAt);
-  const products = [...cart.products];
-  products.splice(at === -1 ? products.length : at, 0, line);
-  return withTotals(cart, products);
-}
+export const BEFORE_FEES_AND_TAX = "Before fees and tax";
+export const SHARES_INCLUDE_FEES_AND_TAX = "Each share includes its part of the fees and tax.";
 
 /**
  * Removing a line someone else added, or one shared with others, asks first: their share
@@ -195,6 +165,21 @@ function withRestored(cart: Cart, line: CartLine): Cart {
  */
 export function removalNeedsConfirm(line: CartLine, userId: string | null | undefined): boolean {
   return line.addedBy._id !== userId || line.sharedWith.some((u) => u._id !== userId);
+}
+
+/**
+ * A summary item's line in the session's cart, for what the summary does not say (no longer
+ * available, short of stock): a product's line by its product and adder, who have one line
+ * together. A free line has neither to show.
+ */
+export function cartLineOf(
+  lines: readonly CartLine[] | undefined,
+  item: { product: { _id: string | null }; addedById: string },
+): CartLine | undefined {
+  if (!lines || item.product._id === null) return undefined;
+  return lines.find(
+    (line) => line.productId._id === item.product._id && line.addedBy._id === item.addedById,
+  );
 }
 
 /** "Ben's Oat milk", or "your Oat milk". */
@@ -229,47 +214,6 @@ export function removedText(line: CartLine, userId: string | null | undefined): 
 function listText(names: string[]): string {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-}
-
-/**
- * The cart as the user will see it once their unconfirmed changes land: the server's cart with
- * each pending add, step and removal applied in order, and which lines they touch. Changes to a
- * line that is gone meanwhile are skipped here (the server will refuse them, and say so).
- */
-export function withPendingWrites(
-  cart: Cart,
-  pending: readonly PendingWrite[],
-  me: { _id: string; name: string } | null,
-): { cart: Cart; lines: ReadonlyMap<string, LineState>; unsent: number } {
-  const lines = new Map<string, LineState>();
-  let view = cart;
-  let unsent = 0;
-  for (const { write, waiting } of pending) {
-    if (write.cartId !== cart._id) continue;
-    const state: LineState = waiting ? "waiting" : "sending";
-    if (write.op === "add") {
-      if (!me) continue;
-      const added = withAdded(view, write, me);
-      view = added.cart;
-      lines.set(added.lineId, state);
-      unsent += 1;
-    } else if (write.op === "restore") {
-      if (view.products.some((line) => line._id === write.lineId)) continue;
-      view = withRestored(view, write.line);
-      lines.set(write.lineId, state);
-      unsent += 1;
-    } else if (view.products.some((line) => line._id === write.lineId)) {
-      if (write.op === "remove") {
-        view = withoutLine(view, write.lineId);
-        lines.delete(write.lineId);
-      } else {
-        view = withQuantityChange(view, write.lineId, write.change);
-        lines.set(write.lineId, state);
-      }
-      unsent += 1;
-    }
-  }
-  return { cart: view, lines, unsent };
 }
 
 /**

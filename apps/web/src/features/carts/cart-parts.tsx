@@ -4,6 +4,7 @@ import { ChevronDown, ImageOff } from "lucide-react";
 import { Button } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { formatMoney } from "../../lib/format.ts";
+import { smallPhoto } from "../../lib/product-photos.ts";
 import { BEFORE_FEES_AND_TAX, itemsLabel, unsentNote } from "./cart-model.ts";
 
 /** A product thumbnail with a quiet stand-in when the image cannot load. Decorative by default. */
@@ -34,7 +35,7 @@ export function LineImage({
   return (
     <span className={frame}>
       <img
-        src={src}
+        src={smallPhoto(src)}
         alt={alt}
         width={56}
         height={56}
@@ -195,10 +196,19 @@ export function CartTotal({
   itemCount,
   tone = "plain",
   unsent = 0,
+  estimated = false,
+  pendingTotal = 0,
+  privateCount = 0,
 }: {
   total: number;
+  /** What the lines waiting for approval come to: not in `total` until approved. */
+  pendingTotal?: number;
   itemCount: number;
+  /** Lines hidden from the reader (presents for them): in the total, not in the list. */
+  privateCount?: number;
   tone?: "plain" | "primary";
+  /** Some lines are priced by an estimate (items added by name) until the order is priced. */
+  estimated?: boolean;
   /** The user's changes drawn into the total that the server has not confirmed yet. */
   unsent?: number;
 }) {
@@ -226,7 +236,12 @@ export function CartTotal({
       </div>
       <p className={cn("text-xs", primary ? "text-primary-800" : "text-slate-600")}>
         {BEFORE_FEES_AND_TAX}
+        {estimated && <> · includes estimated prices</>}
+        {privateCount > 0 && (
+          <> · includes {privateCount === 1 ? "1 private item" : `${privateCount} private items`}</>
+        )}
         {unsent > 0 && <> · {unsentNote(unsent)}</>}
+        {pendingTotal > 0 && <> · {formatMoney(pendingTotal)} waiting for approval, not counted</>}
       </p>
     </div>
   );

@@ -1,3 +1,4 @@
-/* What other features use of the cart: its page parts and the totals list. */
-export { CartSkeleton, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
+/* What other features use of the cart: its page parts (a line's picture too), the totals list. */
+export { CartSkeleton, LineImage, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
 export { TotalsList } from "./OrderSummaryCard.tsx";
+export { EstimatedBadge, LineRemarks } from "./line-remarks.tsx";

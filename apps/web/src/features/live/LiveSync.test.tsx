@@ -4,7 +4,7 @@ import { LIVE_MOVE_JITTER_MS, LiveClose, SESSION_SYNC_INTERVAL_MS } from "@cartn
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { makeSession } from "../../test/test-sessions.ts";
-import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
+import { FakeSocket, FakeWebSocket } from "../../test/fake-socket.ts";
 import {
   INVITE_RECEIVED_MESSAGE,
   JOIN_ACCEPTED_LINK,
@@ -22,7 +22,7 @@ function serve() {
   return stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
     "GET /api/sessions/sync": () => json(200, { sessions: [makeSession()], version: 1 }),
-    "GET /api/sessions/my": () => json(200, { sessions: [makeSession()] }),
+    "GET /api/sessions/my": () => json(200, { sessions: [makeSession()], nextCursor: null }),
     "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
     "POST /api/auth/logout": () => new Response(null, { status: 204 }),
   });
@@ -138,7 +138,7 @@ describe("live sync in the app", () => {
     const fetchMock = stubFetch({
       "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
       "GET /api/sessions/sync": () => json(200, { sessions: state.sessions, version: 1 }),
-      "GET /api/sessions/my": () => json(200, { sessions: state.sessions }),
+      "GET /api/sessions/my": () => json(200, { sessions: state.sessions, nextCursor: null }),
       "GET /api/sessions/myinvites": () => json(200, { invites: [] }),
       "GET /api/sessions/join-requests/mine": () => json(200, { requests: state.waiting }),
       "GET /api/sessions/s-5": () => json(200, { session: familyShop }),

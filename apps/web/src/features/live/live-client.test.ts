@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LIVE_MOVE_JITTER_MS, LiveClose } from "@cartner/contract";
-import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
+import { FakeSocket, FakeWebSocket } from "../../test/fake-socket.ts";
 import {
   BACKOFF_MAX_MS,
   TOKEN_SETTLE_MS,

@@ -3,6 +3,7 @@ import { QueryClient, QueryObserver, type QueryKey } from "@tanstack/react-query
 import type { LiveEvent } from "@cartner/contract";
 import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
 import { orderKeys } from "../../api/orders.ts";
+import { productKeys } from "../../api/products.ts";
 import { sessionKeys } from "../../api/sessions.ts";
 import { setUser } from "../../lib/storage.ts";
 import { registerNavigator } from "../../lib/navigation.ts";
@@ -26,12 +27,17 @@ const keys: Record<string, QueryKey> = {
   otherCartLookup: cartKeys.lookup("cart", "c-2"),
   summary: cartKeys.summary("s-1"),
   otherSummary: cartKeys.summary("s-2"),
+  buyAgain: cartKeys.buyAgain("c-1", 12),
+  otherBuyAgain: cartKeys.buyAgain("c-2", 12),
   orders: orderKeys.list(),
   order: orderKeys.detail("o-1"),
   balances: orderKeys.balances(),
+  productList: productKeys.list("q=milk"),
+  product: productKeys.detail("p-1"),
+  otherProduct: productKeys.detail("p-2"),
 };
 
-const ME = { _id: "u-me", name: "Ann", email: "ann@example.com" };
+const ME = { _id: "u-me", name: "Ann", email: "ann@example.com", roles: [] };
 
 /** Session s-1 ("Family shop", code K7QM2XWP) with the signed-in user in it as `role`. */
 function sessionWithMe(role: string) {
@@ -64,10 +70,11 @@ async function invalidatedBy(event: LiveEvent, client = seeded()): Promise<strin
 beforeEach(() => setUser(ME));
 
 describe("live events", () => {
-  it("order.placed refetches orders, balances, carts and the session; order.updated only orders", async () => {
+  it("order.placed refetches orders, balances, carts and the session; order.updated orders and Buy again", async () => {
     expect(await invalidatedBy({ type: "order.placed", sessionId: "s-1", orderId: "o-1" })).toEqual(
       [
         "balances",
+        "buyAgain",
         "cartLookup",
         "carts",
         "detail",
@@ -77,6 +84,7 @@ describe("live events", () => {
         "mine",
         "order",
         "orders",
+        "otherBuyAgain",
         "otherCartLookup",
         "otherSummary",
         "sessionCartLookup",
@@ -84,15 +92,36 @@ describe("live events", () => {
         "sync",
       ],
     );
+    // What was paid may have changed: every cart's Buy again reads the orders again.
     expect(
       await invalidatedBy({ type: "order.updated", sessionId: "s-1", orderId: "o-1" }),
-    ).toEqual(["balances", "order", "orders"]);
+    ).toEqual(["balances", "buyAgain", "order", "orders", "otherBuyAgain"]);
   });
 
-  it("cart.updated refetches that cart, its summary, the carts list and the session's total", async () => {
+  it("cart.updated refetches that cart, its summary, its Buy again, the carts list and the session's total", async () => {
     expect(
       await invalidatedBy({ type: "cart.updated", sessionId: "s-1", cartId: "c-1", version: 3 }),
-    ).toEqual(["cartLookup", "carts", "detail", "mine", "sessionCartLookup", "summary"]);
+    ).toEqual([
+      "buyAgain",
+      "cartLookup",
+      "carts",
+      "detail",
+      "mine",
+      "sessionCartLookup",
+      "summary",
+    ]);
+  });
+
+  it("catalog.updated refetches the product lists, the products it names and the cart's Buy again, nothing else", async () => {
+    expect(
+      await invalidatedBy({
+        type: "catalog.updated",
+        sessionId: "s-1",
+        cartId: "c-1",
+        productIds: ["p-1"],
+        version: 4,
+      }),
+    ).toEqual(["buyAgain", "product", "productList"]);
   });
 
   it("cart.updated leaves the cart alone while our own line change is on its way", async () => {
@@ -110,7 +139,7 @@ describe("live events", () => {
         { type: "cart.updated", sessionId: "s-1", cartId: "c-1", version: 3 },
         client,
       ),
-    ).toEqual(["detail", "mine"]);
+    ).toEqual(["buyAgain", "detail", "mine"]);
   });
 
   it("session.updated refetches the session, the session lists and invites, and the creator's links and join requests", async () => {
@@ -156,6 +185,7 @@ describe("live events", () => {
 
   it("session.ended refetches the session, the lists, and every cart view including history", async () => {
     expect(await invalidatedBy({ type: "session.ended", sessionId: "s-1", version: 9 })).toEqual([
+      "buyAgain",
       "cartLookup",
       "carts",
       "detail",
@@ -163,6 +193,7 @@ describe("live events", () => {
       "joinRequests",
       "links",
       "mine",
+      "otherBuyAgain",
       "otherCartLookup",
       "otherSummary",
       "sessionCartLookup",
@@ -218,7 +249,7 @@ describe("live events", () => {
     ).toEqual(["detail", "joinRequests"]);
   });
 
-  it("a (re)connection refetches every session and cart query", () => {
+  it("a (re)connection refetches every session, cart and product query", () => {
     const client = seeded();
     invalidateAllLive(client);
     for (const key of Object.values(keys)) {

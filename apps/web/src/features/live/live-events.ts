@@ -11,7 +11,9 @@ import {
 import { cartKeys, cartMutationKeys } from "../../api/carts.ts";
 import { notificationKeys } from "../../api/notifications.ts";
 import { orderKeys } from "../../api/orders.ts";
+import { productKeys } from "../../api/products.ts";
 import { fetchSession, sessionKeys } from "../../api/sessions.ts";
+import type { SyncData } from "../../api/session-sync.ts";
 import { navigateTo } from "../../lib/navigation.ts";
 import { getUser } from "../../lib/storage.ts";
 import { roleIn } from "../../shared/roles.ts";
@@ -35,9 +37,15 @@ function invalidate(client: QueryClient, keys: QueryKey[]): void {
   for (const queryKey of keys) void client.invalidateQueries({ queryKey });
 }
 
-/** After (re)connecting: anything may have changed while no events arrived. */
+/** After (re)connecting: anything may have changed while no events arrived (prices too). */
 export function invalidateAllLive(client: QueryClient): void {
-  invalidate(client, [sessionKeys.all, cartKeys.all, orderKeys.all, notificationKeys.all]);
+  invalidate(client, [
+    sessionKeys.all,
+    cartKeys.all,
+    orderKeys.all,
+    notificationKeys.all,
+    productKeys.all,
+  ]);
 }
 
 /** The lists that show a session. */
@@ -74,7 +82,7 @@ function showsSession(client: QueryClient, pathname: string, sessionId: string):
 async function leaveRemovedSession(client: QueryClient, sessionId: string): Promise<void> {
   const cached =
     client.getQueryData<Session>(sessionKeys.detail(sessionId)) ??
-    client.getQueryData<Session[]>(sessionKeys.mine())?.find((s) => s._id === sessionId);
+    client.getQueryData<SyncData>(sessionKeys.sync())?.sessions.find((s) => s._id === sessionId);
   // It stays until closed: the page the member was on is gone, and this is the only why.
   toast.warn(cached ? `You were removed from “${cached.sessionName}”.` : REMOVED_MESSAGE, {
     toastId: `removed-${sessionId}`,
@@ -150,10 +158,12 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       // update; the last of them refetches everything when it settles.
       const ownChangesPending = client.isMutating({ mutationKey: cartMutationKeys.writes }) > 0;
       if (!ownChangesPending) invalidate(client, cartViews(event));
-      // Lobbies and session cards show the cart's total.
+      // Lobbies and session cards show the cart's total. Buy again leaves out what the cart
+      // holds (drawn over the cart with our pending changes, so a refetch undoes none of them).
       invalidate(client, [
         ...(sessionId ? [sessionKeys.detail(sessionId)] : []),
         sessionKeys.mine(),
+        cartKeys.buyAgainOf(event.cartId),
       ]);
       return;
     }
@@ -204,7 +214,9 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       }
       return;
     case "order.updated":
-      invalidate(client, [orderKeys.all]);
+      // An adjustment can change what a line cost (Buy again offers a free line at what was
+      // paid for it) or take it off the order: every cart's list reads the orders again.
+      invalidate(client, [orderKeys.all, cartKeys.buyAgainOf()]);
       return;
     case "session.started":
       // A series' next session: it joins my lists, and the one it follows names it now.
@@ -223,6 +235,22 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       return;
     case "activity.created":
       if (sessionId) invalidate(client, [sessionKeys.activity(sessionId)]);
+      return;
+    case "line.pending":
+    case "line.approved":
+    case "line.declined":
+      // A line waits for approval, or was decided: the cart it is in (its cart.updated comes
+      // too, held back while my own changes are on their way; this one is mine to see at once).
+      invalidate(client, cartViews(event));
+      return;
+    case "catalog.updated":
+      // Products in one of my carts changed (price, availability, stock): the cart comes with its
+      // own cart.updated; the products' pages and Buy again (prices now) show them anew.
+      invalidate(client, [
+        productKeys.lists(),
+        ...(event.productIds ?? []).map((id) => productKeys.detail(id)),
+        cartKeys.buyAgainOf(event.cartId),
+      ]);
       return;
     case "invite.received":
       invalidate(client, [sessionKeys.invites()]);

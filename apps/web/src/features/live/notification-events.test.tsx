@@ -3,7 +3,7 @@ import { act, screen, waitFor } from "@testing-library/react";
 import type { Notification } from "@cartner/contract";
 import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { FakeSocket, FakeWebSocket } from "./fake-socket.ts";
+import { FakeSocket, FakeWebSocket } from "../../test/fake-socket.ts";
 
 beforeEach(() => {
   FakeSocket.reset();

@@ -63,7 +63,7 @@ export function NotificationBell() {
           <span
             aria-hidden="true"
             data-testid="unread-count"
-            className="absolute -top-0.5 -right-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-accent-500 px-1 text-xs font-bold text-white tabular-nums"
+            className="absolute -top-0.5 -right-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-accent-700 px-1 text-xs font-bold text-white tabular-nums"
           >
             {unread > 99 ? "99+" : unread}
           </span>

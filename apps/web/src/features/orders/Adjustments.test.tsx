@@ -133,6 +133,43 @@ describe("order adjustments", () => {
     ]);
   });
 
+  it("a line added by name shows as estimated with its note; the form starts on pricing it", async () => {
+    const base = makeOrder();
+    const candles = {
+      ...base.lines[1]!,
+      productId: null,
+      name: "Birthday candles",
+      unitPrice: 1.99,
+      quantity: 3,
+      lineTotal: 5.97,
+      free: true,
+      estimated: true,
+      note: "blue ones",
+      substitute: "similar" as const,
+    };
+    const order = { ...base, lines: [base.lines[0]!, candles] };
+    const bodies: unknown[] = [];
+    const { user } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "POST /api/orders/o-1/adjustments": ({ body }) => {
+        bodies.push(body);
+        return json(201, { order });
+      },
+    });
+    const items = await screen.findByRole("table", { name: "Items in CRT-000007" });
+    expect(items).toHaveTextContent("Birthday candlesEstimated");
+    expect(items).toHaveTextContent("Note: blue ones");
+    expect(items).toHaveTextContent("Something similar if it is not there");
+    const form = screen.getByRole("form", { name: "Record a change" });
+    expect(within(form).getByLabelText("What changed")).toHaveDisplayValue("Different price");
+    expect(within(form).getByLabelText("Line")).toHaveDisplayValue(
+      "Birthday candles (Ben Brown) · estimated",
+    );
+    await user.type(within(form).getByLabelText("Unit price"), "2.49");
+    await user.click(within(form).getByRole("button", { name: "Record change" }));
+    expect(bodies).toEqual([{ kind: "price", lineIndex: 1, unitPrice: 2.49 }]);
+  });
+
   it("an order-level discount is sent as a negative amount", async () => {
     const bodies: unknown[] = [];
     const { user } = open("/orders/o-1", {

@@ -151,6 +151,12 @@ const EMPTY: Draft = {
   note: "",
 };
 
+/** A new draft: pricing the first line still at an estimate, when there is one. */
+function draftFor(order: Order): Draft {
+  const estimated = order.lines.findIndex((l) => l.estimated);
+  return estimated < 0 ? EMPTY : { ...EMPTY, kind: "price", lineIndex: String(estimated) };
+}
+
 /** The body the draft sends, or the fields it is missing (checked here before the server). */
 function bodyOf(d: Draft): { body: AdjustmentBody } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
@@ -217,7 +223,7 @@ function bodyOf(d: Draft): { body: AdjustmentBody } | { errors: Record<string, s
 
 function AdjustmentForm({ order }: { order: Order }) {
   const action = useAdjustmentAction(order._id);
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draft, setDraft] = useState<Draft>(() => draftFor(order));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
@@ -272,7 +278,7 @@ function AdjustmentForm({ order }: { order: Order }) {
           >
             {order.lines.map((l, i) => (
               <option key={i} value={String(i)}>
-                {l.name} ({l.addedBy.name})
+                {l.name} ({l.addedBy.name}){l.estimated ? " · estimated" : ""}
               </option>
             ))}
           </SelectField>

@@ -291,6 +291,27 @@ describe("orders and balances", () => {
     expect(row).toHaveTextContent(/Your share \$14\.84.*Unpaid/);
   });
 
+  it("shows older orders a page at a time, asking with the last order's cursor", async () => {
+    const newer = makeOrder({ _id: "o-2", number: "CRT-000008" });
+    const older = makeOrder({ _id: "o-1", number: "CRT-000007" });
+    const { user } = open(
+      "/orders",
+      {
+        "GET /api/orders": ({ query }) =>
+          query.get("cursor") === "o-2"
+            ? json(200, { orders: [older], nextCursor: null })
+            : json(200, { orders: [newer], nextCursor: "o-2" }),
+      },
+      benUser,
+    );
+    await screen.findByRole("link", { name: /CRT-000008/ });
+    expect(screen.queryByRole("link", { name: /CRT-000007/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Show more orders" }));
+    expect(await screen.findByRole("link", { name: /CRT-000007/ })).toBeVisible();
+    // The last page: nothing more to ask for.
+    expect(screen.queryByRole("button", { name: /Show more/ })).not.toBeInTheDocument();
+  });
+
   it("says when there are no orders", async () => {
     open("/orders", { "GET /api/orders": () => json(200, { orders: [] }) });
     expect(await screen.findByText("No orders yet.")).toBeVisible();

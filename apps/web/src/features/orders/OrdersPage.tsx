@@ -3,17 +3,21 @@ import { FileSpreadsheet, Package, Scale } from "lucide-react";
 import type { Order } from "@cartner/contract";
 import { Badge, Button, ButtonLink, Container, EmptyState } from "../../components/ui/index.ts";
 import { QueryList } from "../../components/QueryList.tsx";
+import { ShowMore } from "../../components/ShowMore.tsx";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatDate, formatMoney } from "../../lib/format.ts";
 import { CartSkeleton, PageLinks } from "../carts/index.ts";
 import { isSettled } from "@cartner/contract";
 import { NO_ORDERS_MESSAGE, myShare, shareStatusLabel, shareTone } from "./order-model.ts";
-import { useOrders } from "../../api/orders.ts";
+import { useOrderPages } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 
-/** /orders ("My Orders" on the profile): orders you placed or have a share in, newest first. */
+/**
+ * /orders ("My Orders" on the profile): orders you placed or have a share in, newest first, a
+ * page at a time.
+ */
 export function OrdersPage() {
-  const query = useOrders();
+  const query = useOrderPages();
   const csv = useCsvDownload();
 
   return (
@@ -65,13 +69,16 @@ export function OrdersPage() {
         }
       >
         {(orders) => (
-          <ul className="flex flex-col gap-3">
-            {orders.map((order) => (
-              <li key={order._id}>
-                <OrderRow order={order} />
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="flex flex-col gap-3">
+              {orders.map((order) => (
+                <li key={order._id}>
+                  <OrderRow order={order} />
+                </li>
+              ))}
+            </ul>
+            <ShowMore query={query} what="orders" />
+          </>
         )}
       </QueryList>
     </Container>

@@ -11,7 +11,7 @@ import { callsTo, json, stubFetch } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
 import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
 import { ben } from "../../test/test-sessions.ts";
-import { setCurrency } from "../../lib/format.ts";
+import { getCurrency, setCurrency } from "../../lib/format.ts";
 import { groupedIban } from "./PayPanel.tsx";
 
 const drawn = vi.hoisted(() => [] as { text: string; level: unknown }[]);
@@ -51,6 +51,13 @@ function open(info: PayInfo | null, currency = "EUR", order = makeOrder()) {
   });
   return { ...renderApp("/orders/o-1"), mock };
 }
+
+/**
+ * Once the server has said its currency the page is drawn again from scratch (the layout keys it
+ * by currency): an element found before that is gone. The order may come first, so the tests that
+ * do not look at the redraw itself wait for it before looking at the page.
+ */
+const drawnIn = (currency: string) => waitFor(() => expect(getCurrency()).toBe(currency));
 
 afterEach(() => {
   setCurrency("USD");
@@ -116,6 +123,7 @@ describe("pay panel", () => {
         epcQr: null,
       }),
     );
+    await drawnIn("EUR");
     const panel = await screen.findByRole("region", { name: "Pay Ada Lovelace" });
     expect(
       await within(panel).findByText("You have nothing left to pay Ada Lovelace on this order."),
@@ -126,6 +134,7 @@ describe("pay panel", () => {
 
   it("offers a retry when the details do not load", async () => {
     const { user, mock } = open(null);
+    await drawnIn("EUR");
     const panel = await screen.findByRole("region", { name: "Pay Ada Lovelace" });
     expect(await within(panel).findByText("Order not found")).toBeVisible();
     await user.click(within(panel).getByRole("button", { name: /try again/i }));
@@ -134,6 +143,7 @@ describe("pay panel", () => {
 
   it("is not shown once the share is settled, nor to the payee", async () => {
     open(payInfo(), "EUR", withShareStatus(makeOrder(), ben._id, "confirmed"));
+    await drawnIn("EUR");
     expect(await screen.findByRole("heading", { level: 1, name: "CRT-000007" })).toBeVisible();
     expect(screen.queryByRole("region", { name: "Pay Ada Lovelace" })).toBeNull();
   });

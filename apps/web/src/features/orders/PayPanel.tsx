@@ -115,21 +115,27 @@ function linkHost(link: string): string {
 
 function CopyRow({ label, shown, value }: { label: string; shown: string; value: string }) {
   return (
-    <div className="flex items-center justify-between gap-3">
-      <div className="min-w-0">
-        <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{label}</dt>
-        <dd className="font-semibold break-all text-ink tabular-nums">{shown}</dd>
-      </div>
-      <Button
-        type="button"
-        variant="secondary"
-        size="sm"
-        onClick={() => void copy(label, value)}
-        aria-label={`Copy the ${label.toLowerCase()}`}
-      >
-        <Copy aria-hidden="true" className="size-4" />
-        Copy
-      </Button>
+    // A group of a description list holds only its term and descriptions: the Copy button is a
+    // description of its own, beside the two text lines.
+    <div className="grid grid-cols-[minmax(0,1fr)_auto] content-center items-center gap-x-3">
+      <dt className="col-start-1 row-start-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+        {label}
+      </dt>
+      <dd className="col-start-1 row-start-2 font-semibold break-all text-ink tabular-nums">
+        {shown}
+      </dd>
+      <dd className="col-start-2 row-span-2 row-start-1">
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          onClick={() => void copy(label, value)}
+          aria-label={`Copy the ${label.toLowerCase()}`}
+        >
+          <Copy aria-hidden="true" className="size-4" />
+          Copy
+        </Button>
+      </dd>
     </div>
   );
 }

@@ -18,7 +18,7 @@ import { formatMoney } from "../../lib/format.ts";
 import { formatCount, formatRating, reviewsLabel } from "./format.ts";
 import { ProductImage } from "./ProductImage.tsx";
 import { readProductLinkState, type ProductLinkState } from "./product-links.ts";
-import { useAllProducts, useProduct } from "../../api/products.ts";
+import { useCategoryProducts, useProduct } from "../../api/products.ts";
 import { isNotFound } from "../../lib/api.ts";
 import { SimilarProducts, SimilarProductsSkeleton, similarProducts } from "./SimilarProducts.tsx";
 import { StarRating } from "./StarRating.tsx";
@@ -85,6 +85,7 @@ function ProductDetails({ product }: { product: Product }) {
         src={product.imageUrl}
         alt={product.name}
         eager
+        sizes="(min-width: 768px) 50vw, 100vw"
         className="rounded-card shadow-soft ring-1 ring-slate-900/5"
       />
       <div className="flex min-w-0 flex-col gap-4">
@@ -187,8 +188,12 @@ function Reviews() {
   );
 }
 
+/** Products in the "Similar Products" row. */
+const SIMILAR_COUNT = 12;
+
 function Similar({ product, from }: { product: Product; from: ProductLinkState | null }) {
-  const all = useAllProducts();
+  // A page of its category, not the whole catalog (which may hold tens of thousands).
+  const all = useCategoryProducts(product.category, SIMILAR_COUNT + 1);
   // Links from here keep the way back to the list, one entry further away.
   const linkState = from ? { listSearch: from.listSearch, depth: from.depth + 1 } : null;
   if (all.data) {

@@ -1,10 +1,11 @@
-import { startTransition, useEffect, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import { SearchX } from "lucide-react";
 import type { Product } from "@cartner/contract";
 import { Button, Card, CardBody } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import { isHistoryTraversal } from "../../lib/router.tsx";
 import { LG_MEDIA_QUERY, useMediaQuery } from "../../lib/use-media-query.ts";
+import { formatCount } from "./format.ts";
 import { ProductCard, ProductCardSkeleton } from "./ProductCard.tsx";
 import type { ProductLinkState } from "./product-links.ts";
 import type { AddToCart } from "./use-add-to-cart.ts";
@@ -78,6 +79,54 @@ export function ProductGrid({ products, updating, onAddToCart, linkState }: Prod
         </li>
       ))}
     </ul>
+  );
+}
+
+interface MoreProductsProps {
+  /** Cards on screen, and matches in all. */
+  shown: number;
+  total: number;
+  loading: boolean;
+  failed: boolean;
+  onMore: () => void;
+}
+
+/**
+ * Under the grid while more matches remain: the next page loads when this comes near the bottom
+ * of the screen (scrolling on), or with the button (keyboard, screen readers, or after a failure).
+ */
+export function MoreProducts({ shown, total, loading, failed, onMore }: MoreProductsProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const onMoreRef = useRef(onMore);
+  useEffect(() => {
+    onMoreRef.current = onMore;
+  });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || failed || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onMoreRef.current();
+      },
+      { rootMargin: "600px 0px" },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [failed, shown]);
+  return (
+    <div ref={ref} className="flex flex-col items-center gap-2 pt-2">
+      <p className="text-sm text-slate-600">
+        Showing {formatCount(shown)} of {formatCount(total)}
+      </p>
+      {failed && (
+        <p role="alert" className="text-sm text-red-700">
+          More products could not be loaded.
+        </p>
+      )}
+      <Button variant="secondary" loading={loading} onClick={onMore}>
+        {failed ? "Try again" : "Show more products"}
+      </Button>
+    </div>
   );
 }
 

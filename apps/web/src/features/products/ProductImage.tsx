@@ -1,9 +1,15 @@
 import { useState } from "react";
 import { ImageOff } from "lucide-react";
 import { cn } from "../../lib/cn.ts";
+import { photoSrcSet } from "../../lib/product-photos.ts";
 
-/** Catalog images are square SVGs; the intrinsic size lets the browser reserve the space. */
+/**
+ * Catalog images are square (a drawn SVG, or a photo in two WebP sizes); the intrinsic size lets
+ * the browser reserve the space.
+ */
 const INTRINSIC_SIZE = 400;
+/** How wide the image shows, for picking a photo's size: a grid card's by default. */
+const CARD_SIZES = "(min-width: 1024px) 20rem, 50vw";
 
 interface ProductImageProps {
   src: string;
@@ -13,6 +19,8 @@ interface ProductImageProps {
   eager?: boolean;
   /** The page's most prominent image (its Largest Contentful Paint) is fetched first. */
   priority?: boolean;
+  /** The `sizes` of a photo's srcset: how wide it shows at each viewport (a grid card's). */
+  sizes?: string;
   className?: string;
 }
 
@@ -22,8 +30,10 @@ export function ProductImage({
   alt,
   eager = false,
   priority = false,
+  sizes = CARD_SIZES,
   className,
 }: ProductImageProps) {
+  const srcSet = photoSrcSet(src);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const frame = cn("aspect-square w-full overflow-hidden bg-slate-100", className);
   if (failedSrc === src) {
@@ -40,6 +50,7 @@ export function ProductImage({
     <div className={frame}>
       <img
         src={src}
+        {...(srcSet ? { srcSet, sizes } : {})}
         alt={alt}
         width={INTRINSIC_SIZE}
         height={INTRINSIC_SIZE}

@@ -7,12 +7,22 @@ import { listBody, sampleProducts } from "./test-products.ts";
 
 const validate: StubHandler = () => json(200, { valid: true, user: testUser });
 
-/** The query strings the page sent to GET /api/products, in order. */
-function productQueries(mock: ReturnType<typeof stubFetch>): string[] {
+/** The requests the page sent to GET /api/products, in order. */
+function productRequests(mock: ReturnType<typeof stubFetch>): URLSearchParams[] {
   return mock.mock.calls
     .map(([input]) => new URL(String(input), "http://localhost"))
     .filter((url) => url.pathname === "/api/products")
-    .map((url) => url.search.replace(/^\?/, ""));
+    .map((url) => url.searchParams);
+}
+
+/** Their filters (the query string without the page, which every request names). */
+function productQueries(mock: ReturnType<typeof stubFetch>): string[] {
+  return productRequests(mock).map((params) => {
+    const filters = new URLSearchParams(params);
+    filters.delete("limit");
+    filters.delete("offset");
+    return filters.toString();
+  });
 }
 
 function openProducts(path = "/products", products: StubHandler = () => json(200, listBody())) {
@@ -25,6 +35,34 @@ function openProducts(path = "/products", products: StubHandler = () => json(200
 }
 
 describe("products page", () => {
+  it("reads the catalog a page at a time, the next when asked for", async () => {
+    const many = Array.from({ length: 62 }, (_, i) => ({
+      ...sampleProducts[i % sampleProducts.length]!,
+      _id: `p-${i}`,
+      name: `Product ${i}`,
+    }));
+    // Each request answered with the page it names.
+    const page = () => {
+      const offset = Number(productRequests(fetchMock).at(-1)!.get("offset"));
+      return json(200, { products: many.slice(offset, offset + 60), total: 62 });
+    };
+    const { user, fetchMock } = openProducts("/products", page);
+    expect(await screen.findByText("62 products")).toBeInTheDocument();
+    // The first page is drawn a few cards at a time (useProgressiveCount).
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(60), {
+      timeout: 10_000,
+    });
+    expect(screen.getByText("Showing 60 of 62")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Show more products" }));
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(62), {
+      timeout: 10_000,
+    });
+    expect(screen.queryByRole("button", { name: "Show more products" })).not.toBeInTheDocument();
+    expect(new Set(productRequests(fetchMock).map((params) => params.toString()))).toEqual(
+      new Set(["limit=60&offset=0", "limit=60&offset=60"]),
+    );
+  });
+
   it("shows the server's products as cards with the result count", async () => {
     openProducts();
     expect(await screen.findByRole("heading", { level: 1, name: "Marketplace" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useId, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { SlidersHorizontal, Sparkles } from "lucide-react";
 import { Badge, Button, Container, LoadError } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
@@ -8,7 +8,7 @@ import { FiltersPanel } from "./FiltersPanel.tsx";
 import { DEFAULT_FILTERS, countActiveFilters, filtersToQuery } from "./filters.ts";
 import { formatCount, prepareGridFormatters } from "./format.ts";
 import { MarketplaceIllustration } from "./MarketplaceIllustration.tsx";
-import { NoProducts, ProductGrid, ProductGridSkeleton } from "./ProductGrid.tsx";
+import { MoreProducts, NoProducts, ProductGrid, ProductGridSkeleton } from "./ProductGrid.tsx";
 import { useListLinkState } from "./product-links.ts";
 import { useProductList } from "../../api/products.ts";
 import { SearchBar } from "./SearchBar.tsx";
@@ -48,7 +48,16 @@ export function ProductsPage() {
   );
   const clearAll = useCallback(() => setFilters(DEFAULT_FILTERS), [setFilters]);
 
-  const data = list.data;
+  const pages = list.data?.pages;
+  // The pages loaded so far, as one list, and the total of all matches (the first page says it).
+  const data = useMemo(
+    () =>
+      pages && {
+        products: pages.flatMap((page) => page.products),
+        total: pages[0]?.total ?? 0,
+      },
+    [pages],
+  );
   // The grid (the whole catalog) is the heaviest render in the app. A new list (another filter, a
   // search being typed) is drawn from a deferred value: an interruptible background update in
   // small slices, so taps and typing stay responsive on a phone while the old list stays on
@@ -148,12 +157,25 @@ export function ProductsPage() {
 
           {shown ? (
             shown.products.length > 0 ? (
-              <ProductGrid
-                products={shown.products}
-                updating={list.isPlaceholderData || shown !== data}
-                onAddToCart={addToCart}
-                linkState={linkState}
-              />
+              <>
+                <ProductGrid
+                  products={shown.products}
+                  updating={list.isPlaceholderData || shown !== data}
+                  onAddToCart={addToCart}
+                  linkState={linkState}
+                />
+                {shown === data && list.hasNextPage && (
+                  <MoreProducts
+                    shown={shown.products.length}
+                    total={shown.total}
+                    loading={list.isFetchingNextPage}
+                    failed={list.isFetchNextPageError}
+                    onMore={() => {
+                      if (!list.isFetching) void list.fetchNextPage();
+                    }}
+                  />
+                )}
+              </>
             ) : (
               <NoProducts onClear={clearAll} />
             )

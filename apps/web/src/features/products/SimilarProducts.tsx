@@ -112,7 +112,11 @@ export function SimilarProducts({ products, linkState }: SimilarProductsProps) {
                 state={linkState}
                 className="group flex h-full flex-col overflow-hidden rounded-card bg-surface shadow-soft ring-1 ring-slate-900/5 transition-shadow hover:shadow-lift"
               >
-                <ProductImage src={product.imageUrl} alt="" />
+                <ProductImage
+                  src={product.imageUrl}
+                  alt=""
+                  sizes="(min-width: 640px) 12rem, 10rem"
+                />
                 <span className="flex flex-1 flex-col gap-1 p-3">
                   <span className="line-clamp-2 text-sm leading-snug font-semibold text-ink group-hover:text-primary-700">
                     {product.name}

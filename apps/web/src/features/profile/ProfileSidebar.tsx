@@ -67,8 +67,8 @@ export function ProfileSidebar({ profile }: { profile: Profile }) {
 
 /** How many orders the user has, with a link to them (My Orders). */
 function OrdersCount() {
-  const count = useOrderCount().data;
-  if (!count) {
+  const { count = 0, more = false } = useOrderCount().data ?? {};
+  if (count === 0) {
     return (
       <p className="flex items-center gap-2 text-sm text-slate-500">
         <Package aria-hidden="true" className="size-4" />
@@ -82,7 +82,7 @@ function OrdersCount() {
       className="flex items-center gap-2 self-start rounded-md text-sm font-semibold text-primary-700 hover:underline"
     >
       <Package aria-hidden="true" className="size-4" />
-      {count === 1 ? "1 order" : `${count} orders`}
+      {more ? `${count}+ orders` : count === 1 ? "1 order" : `${count} orders`}
     </Link>
   );
 }

@@ -1,35 +1,46 @@
-import { useState, type FormEvent } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { ArrowRight } from "lucide-react";
-import { PASSCODE_MAX_LENGTH, SESSION_NAME_MAX_LENGTH, SESSION_TYPES } from "@cartner/contract";
+import {
+  PASSCODE_MAX_LENGTH,
+  PRESETS,
+  SESSION_NAME_MAX_LENGTH,
+  SESSION_TYPES,
+} from "@cartner/contract";
 import { Button, SelectField, TextField } from "../../components/ui/index.ts";
 import { cn } from "../../lib/cn.ts";
 import type { PendingSession, SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
+import { presetChoices, type PresetChoices } from "./preset-choices.ts";
+
+// Shown once a type is chosen; loaded then, so the landing page's first load stays small.
+const PresetFields = lazy(() =>
+  import("./PresetFields.tsx").then((m) => ({ default: m.PresetFields })),
+);
 import { currencyName } from "../../lib/format.ts";
 import { parseBudget } from "./session-model.ts";
 
 /** What the form hands over: the hero's fields, plus a budget on the sessions page. */
 export type SessionFormValues = PendingSession & { budget?: number };
 
-/** A sensible head count for each type, until the user picks one themselves. */
-const suggestedParticipants: Record<SessionType, SessionParticipants> = {
-  Couple: "2",
-  Friends: "3+",
-  Family: "3+",
-  Solo: "1",
-};
-
-/** Builds the values to send: name and passcode trimmed, an empty passcode left out. */
-export function toSessionValues(input: {
-  sessionName: string;
-  sessionType: SessionType;
-  participants: SessionParticipants;
-  passcode: string;
-}): PendingSession {
+/**
+ * Builds the values to send: name and passcode trimmed, an empty passcode left out, and the
+ * preset's choices the user changed (the others are the type's preset, on the server too).
+ */
+export function toSessionValues(
+  input: {
+    sessionName: string;
+    sessionType: SessionType;
+    participants: SessionParticipants;
+    passcode: string;
+  } & Partial<PresetChoices>,
+): PendingSession {
   const values: PendingSession = {
     sessionName: input.sessionName.trim(),
     sessionType: input.sessionType,
     participants: input.participants,
+    ...(input.splitMode ? { splitMode: input.splitMode } : {}),
+    ...(input.fees ? { fees: input.fees } : {}),
+    ...(input.checkoutBy ? { checkoutBy: input.checkoutBy } : {}),
   };
   const passcode = input.passcode.trim();
   if (passcode !== "") values.passcode = passcode;
@@ -66,8 +77,19 @@ export function CreateSessionForm({
   const [budget, setBudget] = useState("");
   const [budgetError, setBudgetError] = useState<string | undefined>();
 
+  // The user's own choices; every other one is the chosen type's preset.
+  const [chosen, setChosen] = useState<Partial<PresetChoices>>(() => {
+    const { splitMode, fees, checkoutBy } = initialValues ?? {};
+    return {
+      ...(splitMode ? { splitMode } : {}),
+      ...(fees ? { fees } : {}),
+      ...(checkoutBy ? { checkoutBy } : {}),
+    };
+  });
+
   const participants =
-    chosenParticipants ?? (sessionType === "" ? "2" : suggestedParticipants[sessionType]);
+    chosenParticipants ?? (sessionType === "" ? "2" : PRESETS[sessionType].participants);
+  const choices = sessionType === "" ? null : { ...presetChoices(sessionType), ...chosen };
   const ready = sessionName.trim() !== "" && sessionType !== "";
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -78,6 +100,8 @@ export function CreateSessionForm({
       sessionType,
       participants,
       passcode,
+      // Only the choices the user changed: the server fills in the rest from the same preset.
+      ...chosen,
     });
     if (withBudget) {
       const parsed = parseBudget(budget);
@@ -125,6 +149,16 @@ export function CreateSessionForm({
       </SelectField>
 
       <ParticipantsField value={participants} onChange={setChosenParticipants} />
+
+      {sessionType !== "" && choices && (
+        <Suspense fallback={null}>
+          <PresetFields
+            type={sessionType}
+            values={choices}
+            onChange={(change) => setChosen((current) => ({ ...current, ...change }))}
+          />
+        </Suspense>
+      )}
 
       <TextField
         label="Passcode"

@@ -4,6 +4,7 @@ import { toast } from "../../lib/toast.ts";
 import { ArrowLeft, Lock, Save } from "lucide-react";
 import {
   PASSCODE_MAX_LENGTH,
+  PRESETS,
   SESSION_NAME_MAX_LENGTH,
   SESSION_TYPES,
   type Session,
@@ -26,6 +27,8 @@ import { ApiError, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import type { SessionParticipants, SessionType } from "../../lib/storage.ts";
 import { ParticipantsField } from "./ParticipantsField.tsx";
+import { PresetFields } from "./PresetFields.tsx";
+import { presetChoices, type PresetChoices } from "./preset-choices.ts";
 import { roleIn } from "../../shared/roles.ts";
 import { currencyName } from "../../lib/format.ts";
 import { parseBudget } from "./session-model.ts";
@@ -37,7 +40,7 @@ import { SessionNotFound } from "./SessionNotFound.tsx";
 export const ONLY_CREATOR_MESSAGE = "Only the session creator can edit this session.";
 export const UPDATE_FAILED_MESSAGE = "Failed to update session";
 
-export interface EditValues {
+export interface EditValues extends PresetChoices {
   sessionName: string;
   sessionType: SessionType;
   participants: SessionParticipants;
@@ -52,7 +55,24 @@ export function initialEditValues(session: Session): EditValues {
     participants: session.participants,
     passcode: session.passcode ?? "",
     budget: session.budget === null ? "" : String(session.budget),
+    splitMode: session.splitPolicy.mode,
+    fees: session.splitPolicy.fees,
+    checkoutBy: session.checkoutBy,
   };
+}
+
+/**
+ * The form after the type changes to `type`: the preset's choices, except those the user changed
+ * in this form already (theirs win, as they do on the server).
+ */
+export function retyped(session: Session, values: EditValues, type: SessionType): EditValues {
+  const before = initialEditValues(session);
+  const preset = { ...presetChoices(type), participants: PRESETS[type].participants };
+  const next = { ...values, sessionType: type };
+  for (const key of ["participants", "splitMode", "fees", "checkoutBy"] as const) {
+    if (values[key] === before[key]) Object.assign(next, { [key]: preset[key] });
+  }
+  return next;
 }
 
 /**
@@ -66,8 +86,16 @@ export function changedFields(
   const body: UpdateSessionBody = {};
   const name = values.sessionName.trim();
   if (name !== session.sessionName) body.sessionName = name;
-  if (values.sessionType !== session.sessionType) body.sessionType = values.sessionType;
-  if (values.participants !== session.participants) body.participants = values.participants;
+  const retype = values.sessionType !== session.sessionType;
+  if (retype) body.sessionType = values.sessionType;
+  // A new type: every choice is sent as the form shows it, so none falls to the server's preset
+  // unseen (a choice kept as it was would otherwise take the new type's).
+  if (retype || values.participants !== session.participants) {
+    body.participants = values.participants;
+  }
+  if (retype || values.splitMode !== session.splitPolicy.mode) body.splitMode = values.splitMode;
+  if (retype || values.fees !== session.splitPolicy.fees) body.fees = values.fees;
+  if (retype || values.checkoutBy !== session.checkoutBy) body.checkoutBy = values.checkoutBy;
   const passcode = values.passcode.trim();
   if (passcode !== (session.passcode ?? "")) body.passcode = passcode === "" ? null : passcode;
   const budget = parseBudget(values.budget);
@@ -76,7 +104,10 @@ export function changedFields(
   return { body };
 }
 
-/** /session/edit/:id: the creator renames, retypes, re-budgets or changes the passcode. */
+/**
+ * /session/edit/:id: the creator renames, retypes (the new type's preset shown before saving),
+ * changes the split, fees and who checks out, re-budgets or changes the passcode.
+ */
 export function EditSessionPage() {
   const { id = "" } = useParams();
   const { user } = useAuth();
@@ -200,7 +231,10 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
         required
         value={values.sessionType}
         error={errors.sessionType}
-        onChange={(event) => set("sessionType", event.target.value as SessionType)}
+        onChange={(event) => {
+          const type = event.target.value as SessionType;
+          setValues((current) => retyped(session, current, type));
+        }}
       >
         {SESSION_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -211,6 +245,11 @@ function EditForm({ session, lobby }: { session: Session; lobby: string }) {
       <ParticipantsField
         value={values.participants}
         onChange={(value) => set("participants", value)}
+      />
+      <PresetFields
+        type={values.sessionType}
+        values={values}
+        onChange={(change) => setValues((current) => ({ ...current, ...change }))}
       />
       <TextField
         label="Passcode"

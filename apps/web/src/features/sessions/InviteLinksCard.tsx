@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "../../lib/toast.ts";
-import { Copy, Link2, QrCode, Share2, Trash2 } from "lucide-react";
+import { Copy, Eye, Link2, QrCode, Share2, Trash2 } from "lucide-react";
 import type { InviteLink } from "@cartner/contract";
 import {
   useCreateInviteLink,
@@ -30,27 +30,41 @@ const USES = [1, 5, 10, 25, 100];
 export function linkState(link: InviteLink, now = Date.now()): string | null {
   if (link.revoked) return "Revoked";
   if (Date.parse(link.expiresAt) <= now) return "Expired";
-  if (link.uses >= link.maxUses) return "Used up";
+  if (link.maxUses !== null && link.uses >= link.maxUses) return "Used up";
   return null;
 }
 
 /**
  * Invite links for the creator: whoever opens one joins with its
  * role, no approval; each has an expiry and a use limit, a QR code for across the table, copy and
- * share, and can be revoked.
+ * share, and can be revoked. A look-only link joins nobody: it shows the list to someone without
+ * an account (the one doing the shop), until it expires or is revoked.
  */
 export function InviteLinksCard({ sessionId }: { sessionId: string }) {
   const titleId = useId();
+  const [kind, setKind] = useState<"join" | "look">("join");
   const [role, setRole] = useState<"participant" | "viewer">("participant");
   const [hours, setHours] = useState(24);
   const [maxUses, setMaxUses] = useState(5);
   const links = useInviteLinks(sessionId);
-  const create = useCreateInviteLink(sessionId, () => ({ role, expiresInHours: hours, maxUses }), {
-    onSuccess: () => {
-      toast.success("Invite link ready: share it or show its QR code.");
+  const lookOnly = kind === "look";
+  const create = useCreateInviteLink(
+    sessionId,
+    () =>
+      lookOnly
+        ? { lookOnly: true, expiresInHours: hours }
+        : { role, expiresInHours: hours, maxUses },
+    {
+      onSuccess: () => {
+        toast.success(
+          lookOnly
+            ? "Look-only link ready: whoever opens it sees the list, without an account."
+            : "Invite link ready: share it or show its QR code.",
+        );
+      },
+      onError: (error) => toast.error(errorMessage(error, "We couldn't make a link. Try again.")),
     },
-    onError: (error) => toast.error(errorMessage(error, "We couldn't make a link. Try again.")),
-  });
+  );
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -69,17 +83,34 @@ export function InviteLinksCard({ sessionId }: { sessionId: string }) {
         </h2>
       </div>
       <p className="text-sm text-slate-600">
-        Anyone with a link joins with its role, without a code or your approval.
+        Anyone with a link joins with its role, without a code or your approval. A look-only link
+        lets someone without an account see the list, for example whoever does the shop for you.
       </p>
       <form onSubmit={onSubmit} className="grid grid-cols-2 gap-3" aria-label="New invite link">
         <Choice
-          label="Role"
-          value={role}
-          onChange={(v) => setRole(v === "viewer" ? "viewer" : "participant")}
+          label="Kind of link"
+          value={kind}
+          onChange={(v) => setKind(v === "look" ? "look" : "join")}
+          wide
         >
-          <option value="participant">Participant</option>
-          <option value="viewer">Viewer</option>
+          <option value="join">Joins the session</option>
+          <option value="look">Look only: shows the list, no account</option>
         </Choice>
+        {lookOnly ? (
+          <p className="col-span-2 text-sm text-slate-600" data-testid="look-only-help">
+            Whoever opens it sees each item, its quantity, picture and note, and the total, as they
+            change. No names, emails or shares. Revoke it to end the view at once.
+          </p>
+        ) : (
+          <Choice
+            label="Role"
+            value={role}
+            onChange={(v) => setRole(v === "viewer" ? "viewer" : "participant")}
+          >
+            <option value="participant">Participant</option>
+            <option value="viewer">Viewer</option>
+          </Choice>
+        )}
         <Choice label="Works for" value={String(hours)} onChange={(v) => setHours(Number(v))}>
           {EXPIRIES.map((e) => (
             <option key={e.hours} value={e.hours}>
@@ -87,16 +118,23 @@ export function InviteLinksCard({ sessionId }: { sessionId: string }) {
             </option>
           ))}
         </Choice>
-        <Choice label="Uses" value={String(maxUses)} onChange={(v) => setMaxUses(Number(v))}>
-          {USES.map((n) => (
-            <option key={n} value={n}>
-              {n === 1 ? "1 person" : `${n} people`}
-            </option>
-          ))}
-        </Choice>
+        {!lookOnly && (
+          <Choice label="Uses" value={String(maxUses)} onChange={(v) => setMaxUses(Number(v))}>
+            {USES.map((n) => (
+              <option key={n} value={n}>
+                {n === 1 ? "1 person" : `${n} people`}
+              </option>
+            ))}
+          </Choice>
+        )}
         <Button type="submit" loading={create.isPending} className="col-span-2">
-          {!create.isPending && <Link2 aria-hidden="true" className="size-4" />}
-          Create invite link
+          {!create.isPending &&
+            (lookOnly ? (
+              <Eye aria-hidden="true" className="size-4" />
+            ) : (
+              <Link2 aria-hidden="true" className="size-4" />
+            ))}
+          {lookOnly ? "Create look-only link" : "Create invite link"}
         </Button>
       </form>
       {links.isPending ? (
@@ -148,7 +186,11 @@ function LinkRow({ link, sessionId }: { link: InviteLink; sessionId: string }) {
   const off = linkState(link);
   const revoke = useRevokeInviteLink(sessionId, link._id, {
     onSuccess: () => {
-      toast.success("Invite link revoked: it no longer works.");
+      toast.success(
+        link.lookOnly
+          ? "Look-only link revoked: the list is no longer shown to anyone with it."
+          : "Invite link revoked: it no longer works.",
+      );
     },
     onError: (error) => toast.error(errorMessage(error, "We couldn't revoke the link.")),
   });
@@ -165,7 +207,10 @@ function LinkRow({ link, sessionId }: { link: InviteLink; sessionId: string }) {
 
   async function share() {
     try {
-      await navigator.share({ title: "Join my Cartner session", url: link.url });
+      await navigator.share({
+        title: link.lookOnly ? "Our shopping list on Cartner" : "Join my Cartner session",
+        url: link.url,
+      });
     } catch {
       // Cancelled by the user: nothing to say.
     }
@@ -177,12 +222,18 @@ function LinkRow({ link, sessionId }: { link: InviteLink; sessionId: string }) {
       className="flex flex-col gap-2 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset"
     >
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Badge tone={link.role === "viewer" ? "neutral" : "primary"}>
-          {link.role === "viewer" ? "Viewer" : "Participant"}
-        </Badge>
-        <span className="text-slate-600">
-          {link.uses} of {link.maxUses} used
-        </span>
+        {link.lookOnly ? (
+          <Badge tone="accent">Look only</Badge>
+        ) : (
+          <>
+            <Badge tone={link.role === "viewer" ? "neutral" : "primary"}>
+              {link.role === "viewer" ? "Viewer" : "Participant"}
+            </Badge>
+            <span className="text-slate-600">
+              {link.uses} of {link.maxUses} used
+            </span>
+          </>
+        )}
         {off ? (
           <Badge tone="danger">{off}</Badge>
         ) : (
@@ -250,7 +301,7 @@ function LinkQrCode({ url }: { url: string }) {
       src={src}
       width={240}
       height={240}
-      alt="QR code of the invite link"
+      alt="QR code of the link"
       data-testid="invite-qr"
       className="self-center rounded-xl bg-white ring-1 ring-slate-200"
     />

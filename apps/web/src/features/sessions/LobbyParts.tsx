@@ -117,6 +117,7 @@ export function MemberList({
               <span className="text-sm text-slate-500">{roleLabels[member.role]}</span>
             )}
             {member.ready && <Badge tone="success">Done</Badge>}
+            {member.child && <Badge tone="neutral">Child</Badge>}
             {manage && member.userId !== userId && (
               <MemberControls session={manage} member={member} />
             )}

@@ -2,8 +2,11 @@ import { useState } from "react";
 import { toast } from "../../lib/toast.ts";
 import { Crown, RefreshCw, UserMinus } from "lucide-react";
 import {
+  CHILD_WEIGHT,
+  carriesShare,
   linesCarriedAlone,
   memberHasLinesMessage,
+  type BudgetMode,
   type Member,
   type Session,
 } from "@cartner/contract";
@@ -28,6 +31,14 @@ function useMemberChangeToasts(session: Session) {
           `${change.member.name} now runs the session. You are a participant and may leave.`,
         rotate: () =>
           `New session code: ${body.session.sessionCode}. The old code and passcode no longer work.`,
+        child: () =>
+          change.kind === "child" &&
+          (change.child
+            ? `${change.member.name} is marked as a child.`
+            : `${change.member.name} is no longer marked as a child.`),
+        budgetMode: () =>
+          change.kind === "budgetMode" &&
+          `${change.member.name}'s budget: ${change.budgetMode === "ask" ? "ask first" : "warn"}.`,
       }[change.kind]();
       if (done) toast.success(done, { autoClose: 8000 });
     },
@@ -85,6 +96,23 @@ export function MemberControls({ session, member }: { session: Session; member: 
         <option value="participant">Participant</option>
         <option value="viewer">Viewer</option>
       </NativeSelect>
+      <NativeSelect
+        aria-label={`Budget of ${member.name}`}
+        value={member.budgetMode}
+        disabled={change.isPending}
+        onChange={(event) =>
+          change.mutate({
+            kind: "budgetMode",
+            member,
+            budgetMode: event.target.value as BudgetMode,
+          })
+        }
+        className="h-8 w-auto py-0 text-sm"
+      >
+        <option value="warn">Budget: warn</option>
+        <option value="ask">Budget: ask first</option>
+      </NativeSelect>
+      <ChildMark session={session} member={member} change={change} />
       {member.role === "participant" && (
         <Button
           size="sm"
@@ -146,6 +174,100 @@ export function MemberControls({ session, member }: { session: Session; member: 
         }}
       />
     </div>
+  );
+}
+
+/**
+ * The child mark. Marking offers, each ticked and each the creator's to untick: weight
+ * CHILD_WEIGHT (only where the split is by weights, and for a member who pays) and an "ask
+ * first" budget. Unmarking changes only the mark.
+ */
+export function ChildMark({
+  session,
+  member,
+  change,
+}: {
+  session: Session;
+  member: Member;
+  change: ReturnType<typeof useMemberChangeToasts>;
+}) {
+  const [offering, setOffering] = useState(false);
+  const weighs = session.splitPolicy.mode === "weights" && carriesShare(member.role);
+  const [takeWeight, setTakeWeight] = useState(true);
+  const [takeAsk, setTakeAsk] = useState(true);
+  if (!offering) {
+    return member.child ? (
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-label={`${member.name} is not a child`}
+        loading={change.isPending}
+        onClick={() => change.mutate({ kind: "child", member, child: false })}
+      >
+        Not a child
+      </Button>
+    ) : (
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-label={`Mark ${member.name} as a child`}
+        onClick={() => {
+          setTakeWeight(true);
+          setTakeAsk(true);
+          setOffering(true);
+        }}
+      >
+        Child…
+      </Button>
+    );
+  }
+  return (
+    <fieldset className="flex w-full flex-col gap-2 rounded-xl border border-slate-200 p-3">
+      <legend className="px-1 text-sm font-semibold text-slate-800">
+        Mark {member.name} as a child
+      </legend>
+      {weighs && (
+        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            className="size-4"
+            checked={takeWeight}
+            onChange={(event) => setTakeWeight(event.target.checked)}
+          />
+          Weight {CHILD_WEIGHT} (a full share is 100)
+        </label>
+      )}
+      <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          className="size-4"
+          checked={takeAsk}
+          onChange={(event) => setTakeAsk(event.target.checked)}
+        />
+        Budget: ask first
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          loading={change.isPending}
+          onClick={() => {
+            setOffering(false);
+            change.mutate({
+              kind: "child",
+              member,
+              child: true,
+              ...(takeAsk ? { budgetMode: "ask" as const } : {}),
+              ...(weighs && takeWeight ? { weight: CHILD_WEIGHT } : {}),
+            });
+          }}
+        >
+          Mark as child
+        </Button>
+        <Button size="sm" variant="secondary" onClick={() => setOffering(false)}>
+          Cancel
+        </Button>
+      </div>
+    </fieldset>
   );
 }
 

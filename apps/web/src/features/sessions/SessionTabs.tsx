@@ -8,7 +8,9 @@ import { useAuth } from "../../lib/auth-store.ts";
 import { cn } from "../../lib/cn.ts";
 import { matchesName } from "./session-model.ts";
 import { useMyJoinRequests } from "../../api/join-requests.ts";
-import { useMySessions, type MemberLinesChoice } from "../../api/sessions.ts";
+import { usePastSessions, type MemberLinesChoice } from "../../api/sessions.ts";
+import { useSessionSync } from "../../api/session-sync.ts";
+import { ShowMore } from "../../components/ShowMore.tsx";
 import { SessionCard, SessionCardSkeleton } from "./SessionCard.tsx";
 import { LeavingLinesDialog } from "./LeavingLinesDialog.tsx";
 import { useSessionActions } from "../../shared/session-actions.ts";
@@ -39,7 +41,9 @@ const gridClasses = "grid gap-4 sm:grid-cols-2 xl:grid-cols-3";
 /** The Active / Past / Upcoming tabs with a search box filtering cards by name. */
 export function SessionTabs() {
   const { user } = useAuth();
-  const mine = useMySessions();
+  // The active sessions are the sync's (every one, polled); the ended ones come a page at a time.
+  const activeQuery = useSessionSync();
+  const pastQuery = usePastSessions();
   const waiting = useMyJoinRequests();
   const [tab, setTab] = useState<Tab>("active");
   const [query, setQuery] = useState("");
@@ -47,9 +51,8 @@ export function SessionTabs() {
   const [running, setRunning] = useState<Pending>(null);
   const { leave, end } = useSessionActions();
 
-  const all = mine.data ?? [];
-  const active = all.filter((session) => session.status === "active");
-  const past = all.filter((session) => session.status === "ended");
+  const active = activeQuery.data?.sessions ?? [];
+  const past = pastQuery.data ?? [];
   const shownActive = active.filter((session) => matchesName(session, query));
   const shownPast = past.filter((session) => matchesName(session, query));
   const searching = query.trim() !== "";
@@ -64,7 +67,19 @@ export function SessionTabs() {
     else end.mutate(session._id, { onSettled });
   }
 
-  function renderList(sessions: Session[], total: number, empty: ReactNode) {
+  function renderList(
+    mine: {
+      isPending: boolean;
+      isError: boolean;
+      error: unknown;
+      isFetching: boolean;
+      data?: unknown;
+      refetch: () => unknown;
+    },
+    sessions: Session[],
+    total: number,
+    empty: ReactNode,
+  ) {
     if (mine.isPending) {
       return (
         <div className={gridClasses} role="status" aria-label="Loading sessions">
@@ -156,13 +171,14 @@ export function SessionTabs() {
       >
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h3 className="text-lg font-bold">{activeHeading(active.length)}</h3>
-          {searching && !mine.isPending && (
+          {searching && !activeQuery.isPending && (
             <p className="text-sm text-slate-500" aria-live="polite">
               {shownActive.length} matching
             </p>
           )}
         </div>
         {renderList(
+          activeQuery,
           shownActive,
           active.length,
           <EmptyState
@@ -179,14 +195,18 @@ export function SessionTabs() {
         className="mt-5 flex flex-col gap-4 focus-visible:outline-offset-4"
       >
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h3 className="text-lg font-bold">Past Sessions ({past.length})</h3>
-          {searching && !mine.isPending && (
+          <h3 className="text-lg font-bold">
+            Past Sessions ({past.length}
+            {pastQuery.hasNextPage ? "+" : ""})
+          </h3>
+          {searching && !pastQuery.isPending && (
             <p className="text-sm text-slate-500" aria-live="polite">
               {shownPast.length} matching
             </p>
           )}
         </div>
         {renderList(
+          pastQuery,
           shownPast,
           past.length,
           <EmptyState
@@ -196,6 +216,7 @@ export function SessionTabs() {
             Sessions you end, or that your group ends, move here with their carts.
           </EmptyState>,
         )}
+        <ShowMore query={pastQuery} what="sessions" />
       </Tabs.Content>
 
       <Tabs.Content value="upcoming" className="mt-5 focus-visible:outline-offset-4">

@@ -17,7 +17,7 @@ async function openSessions({ sessions = [], invites = [], routes = {} }: Server
   const state = { sessions, invites };
   const fetchMock = stubFetch({
     "GET /api/auth/validate-token": () => json(200, { valid: true, user: testUser }),
-    "GET /api/sessions/my": () => json(200, { sessions: state.sessions }),
+    "GET /api/sessions/my": () => json(200, { sessions: state.sessions, nextCursor: null }),
     "GET /api/sessions/sync": () =>
       json(200, { sessions: state.sessions.filter((s) => s.status === "active"), version: 1 }),
     "GET /api/sessions/myinvites": () => json(200, { invites: state.invites }),

@@ -17,14 +17,15 @@ import {
   type User,
 } from "@cartner/contract";
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client.ts";
-import { orderShares, orders, type StoredAdjustment } from "../../../db/schema.ts";
+import { orderShares, orders, products, type StoredAdjustment } from "../../../db/schema.ts";
 import { invalidFields, notFound } from "../../../lib/errors.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { writeSession } from "../../sessions/index.ts";
 import { forgivenessKept, pairsOfOrder, partMoves, post } from "../../ledger/index.ts";
 import { access, type Actor } from "../access.ts";
+import { catalogChanged } from "../../catalog/index.ts";
 import type { OrderDeps } from "../deps.ts";
 import { frozenOf } from "../reading/frozen.ts";
 import {
@@ -49,6 +50,9 @@ export async function adjust(
   const found = await access(deps, orderId, actor.user._id, "order.adjust");
   const was = viewOf(found);
   await recordAdjustment(deps, found, actor, body);
+  // A line not delivered gave its units back: every instance re-reads its product.
+  const product = "lineIndex" in body ? found.row.lines[body.lineIndex]?.productId : undefined;
+  if (body.kind === "missing" && product) deps.events.publish(catalogChanged([product]));
   const order = viewOf((await loadOrder(deps.db, orderId))!);
   const money = (amount: number) => formatMoney(amount, deps.currency);
   const notice = adjustmentNotice(was, order, actor.user, money);
@@ -157,7 +161,13 @@ async function recordAdjustment(
           tax: 0,
           total: 0,
         };
-        if (next.total === s.totalCents && next.subtotal === s.subtotalCents) continue;
+        // A cent of fees may move to tax (or back) with the total and subtotal unchanged.
+        const same =
+          next.total === s.totalCents &&
+          next.subtotal === s.subtotalCents &&
+          next.fees === s.feesCents &&
+          next.tax === s.taxCents;
+        if (same) continue;
         await tx
           .update(orderShares)
           .set({
@@ -189,6 +199,7 @@ async function recordAdjustment(
         );
       }
       const line = adjustment.lineIndex === undefined ? undefined : row.lines[adjustment.lineIndex];
+      if (line && adjustment.kind === "missing") await putBack(tx, row, adjustment, line);
       const pairs = await pairsOfOrder(tx, row.id);
       const resplitParts = partMoves(
         row.id,
@@ -221,6 +232,26 @@ async function recordAdjustment(
     },
     events: orderUpdated(before, order.shares),
   });
+}
+
+/**
+ * A line the shop did not deliver gives its units back to the product's stock (checkout took
+ * them), once: a line already marked missing gave them back before.
+ */
+async function putBack(
+  tx: Tx,
+  row: OrderRow,
+  adjustment: StoredAdjustment,
+  line: OrderRow["lines"][number],
+): Promise<void> {
+  const before = row.adjustments.some(
+    (a) => a.kind === "missing" && a.lineIndex === adjustment.lineIndex,
+  );
+  if (before || !line.productId) return;
+  await tx
+    .update(products)
+    .set({ stock: sql`${products.stock} + ${line.quantity}`, updatedAt: sql`now()` })
+    .where(eq(products.id, line.productId));
 }
 
 /** An adjustment's kind as the book's notes say it. */

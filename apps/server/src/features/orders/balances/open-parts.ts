@@ -5,10 +5,11 @@
  * account's deletion all read them here.
  */
 import type { ShareStatus } from "@cartner/contract";
-import { and, inArray, sql, type SQL } from "drizzle-orm";
+import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
+import { partsOf } from "../reading/kept.ts";
 import { payersFor } from "../reading/view.ts";
 import type { OrderRow, PayerRow } from "../rows.ts";
 
@@ -37,24 +38,63 @@ export const flowOf = (p: OpenPart) =>
     ? { fromId: p.debtorId, toId: p.payerId, cents: p.cents }
     : { fromId: p.payerId, toId: p.debtorId, cents: -p.cents };
 
-/** The order concerns the user: payee, a member with a share, or a payer. */
-const concerns = (userId: string): SQL => sql`(${orders.payeeId} = ${userId}
-  or exists (select 1 from ${orderShares} where ${orderShares.orderId} = ${orders.id}
-    and ${orderShares.userId} = ${userId})
-  or exists (select 1 from ${orderPayers} where ${orderPayers.orderId} = ${orders.id}
-    and ${orderPayers.userId} = ${userId}))`;
-
-/** The order has entries in the book (every order does, once it has any share owed). */
-const inBook = sql`exists (select 1 from ledger_entries e where e.order_id = ${orders.id})`;
+/**
+ * The orders that concern the user: payee, a member with a share, or a payer (ids only: a set
+ * each index finds).
+ */
+const concerning = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
+    where s.user_id = ${userId}
+  union select o.id from ${orders} o where o.payee_id = ${userId}
+  union select p.order_id from ${orderPayers} p where p.user_id = ${userId})`;
 
 /**
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
- * order first. People are named as they are now, a deleted one as the order recorded them.
+ * order first. One light query reads the orders' ids and versions; each order's open parts are
+ * the ones kept at that version (reading/kept.ts), else made from its rows and book and kept: a
+ * long history's settled orders cost a lookup each, and nothing is read twice. People are named
+ * as they are now (one query for those in open parts), a deleted one as the order recorded them.
  */
-export async function openParts(db: Db | Tx, userId: string, withId?: string): Promise<OpenPart[]> {
-  // One query for the orders with their payers, recorded names and books; one for the names of
-  // the people in them as they are now. Balances and the plan are read often, and the embedded
-  // database runs one query at a time.
+export async function openParts(
+  db: Db | Tx,
+  userId: string,
+  withId?: string,
+  /** false: people as the orders recorded them (for amounts only; no query for names). */
+  named = true,
+): Promise<OpenPart[]> {
+  const refs = await db
+    .select({ id: orders.id, version: orders.version })
+    .from(orders)
+    .where(
+      and(
+        sql`${orders.id} in ${concerning(userId)}`,
+        withId ? sql`${orders.id} in ${concerning(withId)}` : undefined,
+      ),
+    )
+    .orderBy(orders.placedAt, orders.number);
+  const parts = (await partsOf(db, refs, (ids) => recordedParts(db, ids))).flat();
+  const people = [...new Set(parts.flatMap((p) => [p.debtorId, p.payerId]))];
+  if (!named || people.length === 0) return parts;
+  const current = new Map(
+    (
+      await db
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(and(inArray(users.id, people), isNull(users.deletedAt)))
+    ).map((u) => [u.id, u.name]),
+  );
+  // Kept parts are shared: renamed as copies.
+  return parts.map((p) => ({
+    ...p,
+    debtorName: current.get(p.debtorId) ?? p.debtorName,
+    payerName: current.get(p.payerId) ?? p.payerName,
+  }));
+}
+
+/**
+ * These orders' open parts with people named as each order recorded them (payee, payers, shares),
+ * from one query of their rows and books; an order with nothing open has none.
+ */
+async function recordedParts(db: Db | Tx, ids: string[]) {
   const found = await db
     .select({
       row: orders,
@@ -69,29 +109,21 @@ export async function openParts(db: Db | Tx, userId: string, withId?: string): P
       book: bookJson(sql`"orders"."id"`),
     })
     .from(orders)
-    .where(and(inBook, concerns(userId), withId ? concerns(withId) : undefined))
-    .orderBy(orders.placedAt, orders.number);
-  const books = found.map((f) => ({ ...f, pairs: pairsOfJson(f.book) }));
-  const people = [...new Set(books.flatMap((b) => b.pairs.flatMap((p) => [p.debtor, p.creditor])))];
-  const current =
-    people.length === 0
-      ? []
-      : await db
-          .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
-          .from(users)
-          .where(inArray(users.id, people));
-  return books.flatMap(({ row, payers, recorded, pairs }) => {
-    // People as they are named now; a deleted one as the order recorded them.
+    .where(inArray(orders.id, ids));
+  return found.map(({ row, payers, recorded, book }) => {
     const names = new Map<string, string>();
     if (row.payeeId) names.set(row.payeeId, row.payeeName);
     for (const r of [...payers, ...recorded]) names.set(r.userId, r.name);
-    for (const u of current) if (!u.deletedAt) names.set(u.id, u.name);
-    return partsOfOrder(
-      row,
-      pairs,
-      payersFor(row, payers).map((p) => p.userId),
-      new Map([[row.id, names]]),
-    );
+    return {
+      id: row.id,
+      version: row.version,
+      parts: partsOfOrder(
+        row,
+        pairsOfJson(book),
+        payersFor(row, payers).map((p) => p.userId),
+        new Map([[row.id, names]]),
+      ),
+    };
   });
 }
 

@@ -35,9 +35,10 @@ export async function settlePlanFor(
       amount: fromCents(t.cents),
       // What the transfer route would take: every part open between the two (recordTransfer
       // reads the same). The caller's orders hold all of them when the caller is one of the two;
-      // between two others, some may be on orders the caller is not in.
+      // between two others, some may be on orders the caller is not in (their amounts only: no
+      // names are read for them).
       recordable: openBetween(
-        t.from === userId || t.to === userId ? parts : await openParts(db, t.from, t.to),
+        t.from === userId || t.to === userId ? parts : await openParts(db, t.from, t.to, false),
         t.from,
         t.to,
       ).matching.includes(t.cents),

@@ -7,11 +7,13 @@ import { formatMoney } from "../../../lib/money.ts";
 import type { OrderDeps } from "../deps.ts";
 import { loadOrder, viewOf, type LoadedOrder } from "../reading/view.ts";
 import { checkoutNoticeBody } from "./notice.ts";
-import { placeOrder, type CheckoutOptions } from "./place-order.ts";
+import { placeOrder, type CheckoutOptions, type LeftOut } from "./place-order.ts";
 import { later } from "../../notifications/index.ts";
+import { catalogChanged } from "../../catalog/index.ts";
 
 /**
- * The creator checks out (place-order.ts), by hand or at the deadline (`options`). Each sharer's
+ * The creator checks out (place-order.ts), by hand or at the deadline (`options`): answers the
+ * order and the lines left out of it. Each sharer's
  * checkout mail is a job sent in the checkout's transaction, so it exists exactly when the
  * order does; it goes once the answer is sent (the answer does not wait for a mail server).
  */
@@ -20,13 +22,17 @@ export async function checkout(
   sessionId: string,
   user: User,
   options: CheckoutOptions = {},
-): Promise<Order> {
+): Promise<{ order: Order; leftOut: LeftOut[] }> {
   const placed = await placeOrder(deps, sessionId, user, options);
+  // Stock was taken: every instance re-reads those products (its answers show each one's stock).
+  deps.events.publish(
+    catalogChanged(placed.row.lines.flatMap((line) => (line.productId ? [line.productId] : []))),
+  );
   deps.mails.wake();
   const found = (await loadOrder(deps.db, placed.row.id))!;
   const order = viewOf(found);
   noticeCheckout(deps, order, user._id, found);
-  return order;
+  return { order, leftOut: placed.leftOut };
 }
 
 /**

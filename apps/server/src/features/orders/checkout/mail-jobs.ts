@@ -6,7 +6,7 @@
 import type { Order } from "@cartner/contract";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Tx } from "../../../db/client.ts";
-import { orderShares, users } from "../../../db/schema.ts";
+import { orders, orderShares, users } from "../../../db/schema.ts";
 import { access } from "../access.ts";
 import type { OrderDeps } from "../deps.ts";
 import { loadOrder, viewOf } from "../reading/view.ts";
@@ -19,6 +19,15 @@ function announce(deps: Pick<OrderDeps, "events">, row: OrderRow, shares: ShareR
     event: { type: "order.updated", sessionId: row.sessionId, orderId: row.id },
     users: peopleOf(row, shares),
   });
+}
+
+/**
+ * Takes the order's row before its shares: a share's update moves the order's version
+ * (order_part_touch), and every other writer of an order locks its row first, so taking them the
+ * other way round could deadlock with an adjustment.
+ */
+async function lockOrder(tx: Tx, orderId: string): Promise<void> {
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for("update");
 }
 
 /** Inside the checkout's transaction: one mail job per share. */
@@ -56,16 +65,19 @@ export async function sendOrderMail(
   // Nobody is left to read it.
   if (!to || to.deletedAt) return;
   const mark = async (mail: "sent" | "failed") => {
-    await db
-      .update(orderShares)
-      .set({ mail })
-      .where(
-        and(
-          eq(orderShares.orderId, orderId),
-          eq(orderShares.userId, userId),
-          ne(orderShares.mail, "sent"),
-        ),
-      );
+    await db.transaction(async (tx) => {
+      await lockOrder(tx, orderId);
+      await tx
+        .update(orderShares)
+        .set({ mail })
+        .where(
+          and(
+            eq(orderShares.orderId, orderId),
+            eq(orderShares.userId, userId),
+            ne(orderShares.mail, "sent"),
+          ),
+        );
+    });
     const fresh = await loadOrder(db, orderId);
     if (fresh) announce(deps, fresh.row, fresh.shares);
   };
@@ -93,6 +105,7 @@ export async function resendMail(
   const failed = shares.filter((s) => s.mail === "failed").map((s) => s.userId);
   if (failed.length > 0) {
     await db.transaction(async (tx) => {
+      await lockOrder(tx, orderId);
       await tx
         .update(orderShares)
         .set({ mail: "pending" })

@@ -25,6 +25,12 @@ export function orderMail(
       : isPayee
         ? "You paid the shop: the others pay you back, and you confirm each payment on the order page."
         : `Pay ${order.payee.name} your share, then press "I've paid my share" on the order page.`;
+  // Items added by name are at their estimate until the payee prices them after the shop.
+  const estimated = order.lines.filter((l) => l.estimated).map((l) => l.name);
+  const estimateLine =
+    estimated.length > 0
+      ? `At an estimated price until ${order.payee.name} prices them: ${estimated.join(", ")}.`
+      : null;
   const text = [
     `Hi ${to.name},`,
     "",
@@ -32,6 +38,7 @@ export function orderMail(
     "",
     shareLine,
     `Order total: ${formatMoney(order.total, currency)}`,
+    ...(estimateLine ? [estimateLine] : []),
     payLine,
     "",
     `The order and its receipt: ${orderUrl}`,
@@ -42,7 +49,7 @@ export function orderMail(
 <p>Hi ${escapeHtml(to.name)},</p>
 <p>${escapeHtml(placer)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
 <p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
-<p>Order total: ${escapeHtml(formatMoney(order.total, currency))}<br>${escapeHtml(payLine)}</p>
+<p>Order total: ${escapeHtml(formatMoney(order.total, currency))}<br>${estimateLine ? `${escapeHtml(estimateLine)}<br>` : ""}${escapeHtml(payLine)}</p>
 <p><a href="${escapeHtml(orderUrl)}">Open the order and its receipt</a></p>
 <p>— Cartner</p>
 </body></html>`;

@@ -6,6 +6,7 @@
  * locked.
  */
 import {
+  PRIVATE_AT_CHECKOUT,
   carriesShare,
   ErrorCode,
   fromCents,
@@ -14,7 +15,7 @@ import {
   type User,
 } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import { executeRows } from "../../../db/client.ts";
+import { executeRows, type Tx } from "../../../db/client.ts";
 import {
   orderShares,
   orders,
@@ -22,7 +23,7 @@ import {
   type OrderMemberSnapshot,
 } from "../../../db/schema.ts";
 import { AppError, conflict } from "../../../lib/errors.ts";
-import { splitOf, type CartView } from "../../carts/index.ts";
+import { allotStock, countedLines, splitOf, type CartView } from "../../carts/index.ts";
 import { afterCheckout } from "../../series/index.ts";
 import {
   endInTransaction,
@@ -50,6 +51,23 @@ export interface CheckoutOptions {
   payers?: SetPayersBody["payers"] | undefined;
   /** The request's Idempotency-Key, kept with the order's entries in the book. */
   key?: string | null | undefined;
+  /**
+   * Lines that want more than the stock has left: refused (409 OUT_OF_STOCK, the default), or
+   * checked out with what there is.
+   */
+  overStock?: "take_what_is_left" | "refuse" | undefined;
+  /**
+   * Lines waiting for approval: "wait" (the default) refuses the checkout (409
+   * PENDING_APPROVALS, naming them); "drop" checks out without them, and they go.
+   */
+  pending?: "wait" | "drop" | undefined;
+}
+
+/** A line checkout left out: its product was made unavailable. */
+export interface LeftOut {
+  lineId: string;
+  name: string;
+  quantity: number;
 }
 
 /**
@@ -62,7 +80,7 @@ export async function placeOrder(
   sessionId: string,
   user: User,
   options: CheckoutOptions = {},
-): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[] }> {
+): Promise<{ row: OrderRow; shares: ShareRow[]; payers: PayerRow[]; leftOut: LeftOut[] }> {
   const { result } = await writeSession(deps.db, deps, {
     sessionId,
     userId: user._id,
@@ -80,10 +98,22 @@ export async function placeOrder(
         throw new AppError(409, ErrorCode.ALREADY_CHECKED_OUT, "This cart is already checked out.");
       }
       if (session.status !== "active") throw conflict("This session has ended.");
-      const [{ view }] = (await executeRows<{ view: CartView }>(
+      const [{ view: cartView }] = (await executeRows<{ view: CartView }>(
         tx,
         sql`select cart_view(${cartId}) as view`,
       )) as [{ view: CartView }];
+      await settlePending(tx, cartView, options.pending);
+      const leftOut = cartView.lines
+        .filter((l) => !l.available)
+        .map((l) => ({ lineId: l.id, name: l.productName, quantity: l.quantity }));
+      const view = { ...cartView, lines: await takeStock(tx, cartView, options.overStock) };
+      if (view.lines.length === 0 && leftOut.length > 0) {
+        throw new AppError(
+          409,
+          ErrorCode.EMPTY_CART,
+          "Nothing in the cart is on sale any more: add something before checking out.",
+        );
+      }
       if (view.lines.length === 0) {
         throw new AppError(
           409,
@@ -91,6 +121,8 @@ export async function placeOrder(
           "The cart is empty: add something before checking out.",
         );
       }
+      // An order cannot keep a line private yet (decision 049): refused rather than shown to all.
+      if (view.lines.some((l) => l.hiddenFrom.length > 0)) throw conflict(PRIVATE_AT_CHECKOUT);
       const { summary, shares } = splitOf(view);
       const payee = view.members.find((m) => m.role === "creator")!;
       const named = options.payers
@@ -109,6 +141,8 @@ export async function placeOrder(
         addedBy: { _id: l.userId, name: l.userName },
         sharedWith: l.sharedWith,
         lineTotalCents: l.unitPriceCents * l.quantity,
+        note: l.note,
+        substitute: l.substitute,
       }));
       const [row] = await tx
         .insert(orders)
@@ -134,11 +168,12 @@ export async function placeOrder(
             .map((m) => ({ userId: m.userId, name: m.name, role: m.role }) as OrderMemberSnapshot),
         })
         .returning();
-      // Those who carry something.
-      await tx.insert(orderShares).values(
-        shares
-          .filter((s) => s.total > 0)
-          .map((s) => ({
+      // Those who carry something: nobody, when every line is a free line still at 0 (its price
+      // comes with the payee's adjustment, which gives its carriers their shares).
+      const carrying = shares.filter((s) => s.total > 0);
+      if (carrying.length > 0) {
+        await tx.insert(orderShares).values(
+          carrying.map((s) => ({
             orderId: row!.id,
             userId: s.userId,
             name: s.name,
@@ -148,7 +183,8 @@ export async function placeOrder(
             totalCents: s.total,
             originalTotalCents: s.total,
           })),
-      );
+        );
+      }
       // Several payers: each share owes them in proportion, the payee's own included.
       const payerRows = named.length > 0 ? await writePayers(tx, row!, named) : [];
       const shareRows = await sharesOf(tx, [row!.id]);
@@ -173,7 +209,7 @@ export async function placeOrder(
           : {}),
       };
       return {
-        result: { row: row!, shares: shareRows, payers: payerRows },
+        result: { row: row!, shares: shareRows, payers: payerRows, leftOut },
         activity: { type: "order.placed", details },
         afterActivity: async ([seq]) => {
           const by = { id: user._id, name: user.name };
@@ -192,4 +228,111 @@ export async function placeOrder(
     ],
   });
   return result;
+}
+
+/**
+ * Lines waiting for approval, read under the checkout's lock (an approval racing it committed
+ * before, and the line counts, or waits for it and finds the session ended): with "wait" they
+ * refuse the checkout (409 PENDING_APPROVALS naming them); with "drop" they go (countedLines()
+ * leaves them out of the order), so the ended cart holds only what was bought.
+ */
+async function settlePending(
+  tx: Tx,
+  view: CartView,
+  pending: CheckoutOptions["pending"],
+): Promise<void> {
+  const waiting = view.lines.filter((l) => l.pendingAt !== null);
+  if (waiting.length === 0) return;
+  if (pending !== "drop") {
+    throw new AppError(
+      409,
+      ErrorCode.PENDING_APPROVALS,
+      `Waiting for approval: ${waiting
+        .map((l) => `${l.productName} (${l.quantity}, ${l.userName})`)
+        .join(", ")}. Approve or decline them, or check out without them.`,
+      {
+        details: {
+          lines: waiting.map((l) => ({
+            lineId: l.id,
+            name: l.productName,
+            quantity: l.quantity,
+            addedBy: { _id: l.userId, name: l.userName },
+          })),
+        },
+      },
+    );
+  }
+  await tx.execute(
+    sql`delete from cart_lines where cart_id = ${view.cart.id} and pending_at is not null`,
+  );
+}
+
+/**
+ * The lines the order takes, with their stock taken off in the checkout's transaction: the lines
+ * of products still on sale; the products' rows locked in id order (two checkouts wanting the
+ * same products lock them in the same order, so neither waits on the other forever), each line
+ * allotted what is left oldest line first (allotStock, as the cart shows it). A line that gets
+ * less than it wants refuses the whole checkout (409 OUT_OF_STOCK, naming each such line and
+ * what is left for it) unless `overStock` takes what is left: then the line has that many, or
+ * goes when none is left. The stock never drops below 0 (the products' check constraint too).
+ */
+async function takeStock(
+  tx: Tx,
+  view: CartView,
+  overStock: CheckoutOptions["overStock"],
+): Promise<CartView["lines"]> {
+  const counted = countedLines(view);
+  // Free lines have no stock to take: they go into the order as they are.
+  const lines = counted.flatMap((l) =>
+    l.productId === null ? [] : [{ ...l, productId: l.productId }],
+  );
+  if (lines.length === 0) return counted;
+  const ids = [...new Set(lines.map((l) => l.productId))].sort();
+  const locked = await executeRows<{ id: string; stock: number }>(
+    tx,
+    sql`select id, stock from products
+        where id in (select json_array_elements_text(${JSON.stringify(ids)}::json)::uuid)
+        order by id for update`,
+  );
+  const stock = new Map(locked.map((p) => [p.id, p.stock]));
+  const taken = allotStock(lines, (id) => stock.get(id) ?? 0);
+  const short = lines.filter((l) => taken.get(l.id)! < l.quantity);
+  if (short.length > 0 && overStock !== "take_what_is_left") {
+    throw new AppError(
+      409,
+      ErrorCode.OUT_OF_STOCK,
+      `Not enough in stock: ${short
+        .map((l) => `${l.productName} (${taken.get(l.id)} left of ${l.quantity})`)
+        .join(", ")}.`,
+      {
+        details: {
+          lines: short.map((l) => ({
+            lineId: l.id,
+            name: l.productName,
+            wanted: l.quantity,
+            left: taken.get(l.id)!,
+          })),
+        },
+      },
+    );
+  }
+  const kept = counted
+    .map((l) => (l.productId === null ? l : { ...l, quantity: taken.get(l.id)! }))
+    .filter((l) => l.quantity > 0);
+  const perProduct = new Map<string, number>();
+  for (const l of kept) {
+    if (l.productId !== null) {
+      perProduct.set(l.productId, (perProduct.get(l.productId) ?? 0) + l.quantity);
+    }
+  }
+  if (perProduct.size > 0) {
+    const values = sql.join(
+      [...perProduct].map(([id, q]) => sql`(${id}::uuid, ${q}::integer)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update products p set stock = p.stock - v.q, updated_at = now()
+      from (values ${values}) as v(id, q) where p.id = v.id and p.stock >= v.q`);
+  }
+  return kept;
 }

@@ -1,41 +1,154 @@
 /** Reading orders: My Orders, one order, and its book, each as its reader may see it. */
-import type { LedgerEntry, Order } from "@cartner/contract";
-import { desc, eq, or, sql } from "drizzle-orm";
-import { orderShares, orders } from "../../../db/schema.ts";
-import { pairsOfOrders } from "../../ledger/index.ts";
+import {
+  type LedgerEntry,
+  type Order,
+  type OrderCaller,
+  type OrdersQuery,
+  type PageQuery,
+} from "@cartner/contract";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { ledgerEntries, orderPayers, orderShares, orders } from "../../../db/schema.ts";
+import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { notFound } from "../../../lib/errors.ts";
+import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
 import type { OrderDeps } from "../deps.ts";
 import { entriesOf } from "./entries.ts";
-import { build, payersOf, sharesOf, viewOf } from "./view.ts";
+import { pageOf, viewsOf, type KeptView, type OrderRef, type OrderSummary } from "./kept.ts";
 
-/** Every order the user is the payee of or has a share in, newest first. */
-export async function listOrders(deps: Pick<OrderDeps, "db">, userId: string): Promise<Order[]> {
-  const { db } = deps;
-  const rows = await db
-    .select()
+/** The orders the user is the payee of or has a share in (ids only: a set an index finds). */
+const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
+  where s.user_id = ${userId} union select o.id from ${orders} o where o.payee_id = ${userId})`;
+
+/** The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?). */
+async function pageRefs(
+  db: OrderDeps["db"],
+  userId: string,
+  query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
+): Promise<OrderRef[]> {
+  const after = query.cursor
+    ? sql`(${orders.placedAt}, ${orders.number}) < (select o.placed_at, o.number from ${orders} o
+        where o.id = ${query.cursor})`
+    : undefined;
+  const refs = db
+    .select({ id: orders.id, version: orders.version })
     .from(orders)
     .where(
-      or(
-        eq(orders.payeeId, userId),
-        sql`exists (select 1 from ${orderShares} where ${orderShares.orderId} = ${orders.id}
-            and ${orderShares.userId} = ${userId})`,
+      and(
+        sql`${orders.id} in ${mineIds(userId)}`,
+        after,
+        query.sessionId ? inArray(orders.sessionId, query.sessionId) : undefined,
+        query.toPay ? stillOwedBy(userId) : undefined,
       ),
     )
     .orderBy(desc(orders.placedAt), desc(orders.number));
-  const ids = rows.map((r) => r.id);
-  const [shares, payers, pairs] = await Promise.all([
-    sharesOf(db, ids),
-    payersOf(db, ids),
-    pairsOfOrders(db, ids),
-  ]);
-  return rows.map((row) =>
-    build(
-      row,
-      shares.filter((s) => s.orderId === row.id),
-      payers.filter((p) => p.orderId === row.id),
-      pairs.filter((p) => p.orderId === row.id),
-    ),
-  );
+  return query.limit === undefined ? refs : refs.limit(query.limit + 1);
+}
+
+/**
+ * The SQL keeps the orders where the reader still owes someone; the book says whether that is
+ * "unpaid" or already said paid and waiting for confirmation.
+ */
+const toPayBy = (userId: string) => (v: KeptView) =>
+  v.summary.payee._id !== userId &&
+  v.summary.split.some((s) => s.userId === userId && s.status === "unpaid");
+
+/**
+ * A page of the orders the user is the payee of or has a share in, newest first, as the JSON
+ * answer: only the page's ids and versions are read; each order's view is the one kept at that
+ * version, or built and kept (kept.ts), whatever the history. The answer itself is kept for the
+ * reader and query while it is made of the same orders at the same versions. `toPay` keeps the
+ * orders where the reader's share is still unpaid (status "unpaid", never their own as payee).
+ */
+export async function orderPage(
+  deps: Pick<OrderDeps, "db">,
+  userId: string,
+  query: Pick<OrdersQuery, "sessionId" | "toPay"> & PageQuery,
+): Promise<EncodableBody> {
+  const { db } = deps;
+  const refs = await pageRefs(db, userId, query);
+  const page = refs.slice(0, query.limit);
+  const nextCursor = refs.length > query.limit ? page.at(-1)!.id : null;
+  const key = `${userId} ${query.limit} ${query.cursor ?? ""} ${query.toPay ?? ""} ${query.sessionId?.join(",") ?? ""}`;
+  const made = `${page.map((r) => `${r.id}:${r.version}`).join(",")} ${nextCursor}`;
+  return pageOf(db, key, made, async () => {
+    let views = await viewsOf(db, page);
+    if (query.toPay) views = views.filter(toPayBy(userId));
+    return `{"orders":[${views.map((v) => v.json).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+  });
+}
+
+/** A page of the user's orders as objects (orderPage() is the same answer as JSON). */
+export async function listOrders(
+  deps: Pick<OrderDeps, "db">,
+  userId: string,
+  query: Pick<OrdersQuery, "sessionId" | "toPay"> & PageQuery,
+): Promise<{ orders: Order[]; nextCursor: string | null }> {
+  return JSON.parse((await orderPage(deps, userId, query)).body) as {
+    orders: Order[];
+    nextCursor: string | null;
+  };
+}
+
+/**
+ * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
+ * page): one query for their ids and versions, then the kept views, those not kept loaded fifty
+ * at a time, so other requests are answered between the loads.
+ */
+export async function allOrders(
+  deps: Pick<OrderDeps, "db">,
+  userId: string,
+): Promise<OrderSummary[]> {
+  const views = await viewsOf(deps.db, await pageRefs(deps.db, userId, {}));
+  return views.map((v) => v.summary);
+}
+
+/**
+ * The orders on which `userId` owes someone by the posted entries (claims waiting to be
+ * confirmed do not pay): a cheap first cut, exact per counterparty, that the book then decides.
+ */
+function stillOwedBy(userId: string): SQL {
+  return sql`exists (select 1 from ${ledgerEntries} e
+    where e.order_id = ${orders.id} and not e.pending
+      and (e.from_id = ${userId} or e.to_id = ${userId})
+    group by case when e.from_id = ${userId} then e.to_id else e.from_id end
+    having sum(case when e.from_id = ${userId} then e.amount_cents else -e.amount_cents end) > 0)`;
+}
+
+/**
+ * One order's kept view, to someone with a part in it: one light query for its version and the
+ * reader's part (the permissions table's order callers, as access() decides them), then the view
+ * kept at that version, or built and kept.
+ */
+export async function orderView(
+  deps: Pick<OrderDeps, "db">,
+  orderId: string,
+  userId: string,
+): Promise<KeptView> {
+  const [found] = await deps.db
+    .select({
+      version: orders.version,
+      payee: sql<boolean>`${orders.payeeId} = ${userId}`,
+      payer: sql<boolean>`exists (select 1 from ${orderPayers} p
+        where p.order_id = ${orders.id} and p.user_id = ${userId})`,
+      sharer: sql<boolean>`exists (select 1 from ${orderShares} s
+        where s.order_id = ${orders.id} and s.user_id = ${userId})`,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  const role: OrderCaller | null = !found
+    ? null
+    : found.payee
+      ? "payee"
+      : found.payer
+        ? "payer"
+        : found.sharer
+          ? "sharer"
+          : "stranger";
+  requireAllowed(role, "order.read", "Order not found");
+  const [view] = await viewsOf(deps.db, [{ id: orderId, version: found!.version }]);
+  if (!view) throw notFound("Order not found");
+  return view;
 }
 
 /** One order, to someone with a part in it (its receipt and CSV read it the same way). */
@@ -44,7 +157,7 @@ export async function getOrder(
   orderId: string,
   userId: string,
 ): Promise<Order> {
-  return viewOf(await access(deps, orderId, userId, "order.read"));
+  return JSON.parse((await orderView(deps, orderId, userId)).json) as Order;
 }
 
 /** The order's book, oldest first (entries.ts). */

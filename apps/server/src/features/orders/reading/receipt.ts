@@ -6,7 +6,7 @@
  */
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
-import { creditOwedBy, describeAdjustment, type Order } from "@cartner/contract";
+import { creditOwedBy, describeAdjustment, lineRemarks, type Order } from "@cartner/contract";
 import { openOf, paidToShop } from "./receipt-text.ts";
 import PDFDocument from "pdfkit";
 import { decompress } from "wawoff2";
@@ -56,7 +56,7 @@ function lineNote(
   l: Order["lines"][number],
   formatMoney: (amount: number) => string,
 ): { note?: string } {
-  const notes: string[] = [];
+  const notes: string[] = lineRemarks(l);
   if (l.sharedWith.length > 0) {
     notes.push(`Shared equally by ${l.sharedWith.map((p) => p.name).join(", ")}`);
   }

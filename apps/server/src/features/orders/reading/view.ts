@@ -142,8 +142,18 @@ export interface LoadedOrder {
 
 /** An order's rows and its book, as build() takes them; null when there is no such order. */
 export async function loadOrder(db: Db | Tx, orderId: string): Promise<LoadedOrder | null> {
-  // One query: the order page is read often, and the embedded database runs one at a time.
-  const [found] = await db
+  const [found] = await loadOrders(db, [orderId]);
+  return found ?? null;
+}
+
+/**
+ * These orders' rows and books (those that exist, in no order). One statement: the order page is
+ * read often, the embedded database runs one query at a time, and each order comes with its rows
+ * and book as of its own version (kept.ts keeps its view by it).
+ */
+export async function loadOrders(db: Db | Tx, orderIds: string[]): Promise<LoadedOrder[]> {
+  if (orderIds.length === 0) return [];
+  const found = await db
     .select({
       row: orders,
       shares: sql<ShareRow[]>`(select coalesce(json_agg(json_build_object(
@@ -161,14 +171,13 @@ export async function loadOrder(db: Db | Tx, orderId: string): Promise<LoadedOrd
       book: bookJson(sql`"orders"."id"`),
     })
     .from(orders)
-    .where(eq(orders.id, orderId));
-  if (!found) return null;
-  return {
-    row: found.row,
-    shares: found.shares,
-    payers: found.payers,
-    pairs: pairsOfJson(found.book),
-  };
+    .where(orderIds.length === 1 ? eq(orders.id, orderIds[0]!) : inArray(orders.id, orderIds));
+  return found.map((f) => ({
+    row: f.row,
+    shares: f.shares,
+    payers: f.payers,
+    pairs: pairsOfJson(f.book),
+  }));
 }
 
 /** The order as the API shows it, from its loaded rows and book. */
@@ -193,6 +202,12 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
     row.adjustments.map(adjustmentCents),
   ).lines;
   const touched = new Set(row.adjustments.map((a) => a.lineIndex));
+  // A free line is priced once the payee gave it a price (or another item at a price).
+  const priced = new Set(
+    row.adjustments
+      .filter((a) => a.kind === "price" || a.kind === "substituted")
+      .map((a) => a.lineIndex),
+  );
   const placedAt = new Date(row.placedAt);
   const payerIds = payersFor(row, payers).map((p) => p.userId);
   const books = new Map(
@@ -214,6 +229,10 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
       addedBy: l.addedBy,
       sharedWith: l.sharedWith,
       lineTotal: fromCents(l.lineTotalCents),
+      free: l.productId === null,
+      estimated: l.productId === null && !priced.has(i),
+      note: l.note ?? null,
+      substitute: l.substitute ?? "any",
       adjusted: touched.has(i)
         ? {
             name: adjusted[i]!.name,

@@ -5,6 +5,8 @@
  */
 import crypto from "node:crypto";
 import {
+  SOLO_NO_INVITES,
+  takesInvites,
   ErrorCode,
   INVITE_TOKEN_LENGTH,
   type CreateInviteLinkBody,
@@ -31,7 +33,7 @@ function gone(link: LinkRow, now: Date): AppError | null {
     return new AppError(410, ErrorCode.LINK_REVOKED, "This invite link was revoked.");
   if (link.expiresAt <= now)
     return new AppError(410, ErrorCode.LINK_EXPIRED, "This invite link has expired.");
-  if (link.uses >= link.maxUses) {
+  if (link.maxUses !== null && link.uses >= link.maxUses) {
     return new AppError(
       410,
       ErrorCode.LINK_USED_UP,
@@ -59,9 +61,10 @@ function toLink(deps: Pick<SessionDeps, "media" | "linkKey">, row: LinkRow): Inv
   const token = unseal(deps.linkKey, row.tokenSealed);
   return {
     _id: row.id,
-    url: deps.media.page(`/join/${token}`),
+    url: deps.media.page(`/${row.lookOnly ? "look" : "join"}/${token}`),
     token,
     role: row.role,
+    lookOnly: row.lookOnly,
     expiresAt: row.expiresAt.toISOString(),
     maxUses: row.maxUses,
     uses: row.uses,
@@ -70,7 +73,10 @@ function toLink(deps: Pick<SessionDeps, "media" | "linkKey">, row: LinkRow): Inv
   };
 }
 
-/** The creator makes a link with a role, a lifetime and a number of uses. */
+/**
+ * The creator makes a link with a role, a lifetime and a number of uses, or a look-only link with
+ * a lifetime (the body's rules: viewer, no uses).
+ */
 export async function createLink(
   deps: SessionDeps,
   sessionId: string,
@@ -86,16 +92,19 @@ export async function createLink(
     sessionId,
     userId: user._id,
     action: "session.links",
-    change: async ({ tx }) => {
+    change: async ({ tx, session }) => {
+      // A link is an invite: a Solo session takes none.
+      if (!takesInvites(session.type)) throw conflict(SOLO_NO_INVITES);
       const [inserted] = await tx
         .insert(inviteLinks)
         .values({
           sessionId,
           tokenHash: sha256(token),
           tokenSealed: seal(deps.linkKey, token),
-          role: body.role,
+          role: body.lookOnly ? "viewer" : body.role!,
+          lookOnly: body.lookOnly ?? false,
           expiresAt: new Date(now.getTime() + body.expiresInHours * 3_600_000),
-          maxUses: body.maxUses,
+          maxUses: body.lookOnly ? null : body.maxUses!,
           createdBy: user._id,
           createdAt: now,
         })
@@ -121,7 +130,10 @@ export async function listLinks(
   return rows.map((row) => toLink(deps, row));
 }
 
-/** Revokes a link (an ended session's too); like making one, no entry and the same version. */
+/**
+ * Revokes a link (an ended session's too); like making one, no entry and the same version. A
+ * look-only link's open views close at once, on every instance.
+ */
 export async function revokeLink(
   deps: SessionDeps,
   sessionId: string,
@@ -152,9 +164,11 @@ export async function revokeLink(
       return { result: found, version: "unchanged" };
     },
   });
+  if (row.lookOnly) deps.events.publish({ linkGone: { linkId: row.id } });
   return toLink(deps, row);
 }
 
+/** A joining link by its token: a look-only link joins nobody, so it is not found here. */
 async function findLink(deps: Pick<SessionDeps, "db">, token: string) {
   if (!TOKEN_PATTERN.test(token)) throw linkNotFound();
   const [found] = await deps.db
@@ -162,7 +176,7 @@ async function findLink(deps: Pick<SessionDeps, "db">, token: string) {
     .from(inviteLinks)
     .innerJoin(sessions, eq(sessions.id, inviteLinks.sessionId))
     .innerJoin(users, eq(users.id, sessions.creatorId))
-    .where(eq(inviteLinks.tokenHash, sha256(token)));
+    .where(and(eq(inviteLinks.tokenHash, sha256(token)), eq(inviteLinks.lookOnly, false)));
   if (!found) throw linkNotFound();
   return found;
 }

@@ -1,7 +1,13 @@
 /**
  * Invites by email or name: sending one (and its mail job), the invitee's list, and answering.
  */
-import type { Invite, InviteRole, User } from "@cartner/contract";
+import {
+  SOLO_NO_INVITES,
+  takesInvites,
+  type Invite,
+  type InviteRole,
+  type User,
+} from "@cartner/contract";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { sessionInvites, sessionMembers, sessions, users } from "../../../db/schema.ts";
@@ -54,7 +60,9 @@ export async function sendInvite(
     sessionId: session.id,
     userId: user._id,
     action: "session.invite",
-    change: async ({ tx, now }) => {
+    change: async ({ tx, now, session: locked }) => {
+      // Read under the write's lock: a type changed to Solo meanwhile refuses the invite.
+      if (!takesInvites(locked.type)) throw conflict(SOLO_NO_INVITES);
       const inserted = await tx
         .insert(sessionInvites)
         .values({ sessionId: session.id, email, role, invitedBy: user._id, createdAt: now })

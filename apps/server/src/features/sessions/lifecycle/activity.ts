@@ -10,13 +10,30 @@ import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import { activity, users } from "../../../db/schema.ts";
 import type { EventBus } from "../../live/index.ts";
 
-/** One entry to write: its type and details (the contract's shapes), whose, where and when. */
-export type NewEntry = ActivityWrite & { sessionId: string; actorId: string; at: Date };
+/**
+ * One entry to write: its type and details (the contract's shapes), whose, where and when, and
+ * the cart line it is about (a private line's entries are hidden from the same members).
+ */
+export type NewEntry = ActivityWrite & {
+  sessionId: string;
+  actorId: string;
+  at: Date;
+  lineId?: string | undefined;
+  /** Whom it is hidden from, where the line is gone by then (else the line's, as it is now). */
+  hiddenFrom?: string[] | undefined;
+};
 
-/** The insert of one entry, with the actor's name as it is now (kept when it changes later). */
+/**
+ * The insert of one entry, with the actor's name as it is now (kept when it changes later) and,
+ * for an entry about a line, the line's hiddenFrom as it is now (kept in step when it changes).
+ */
 export function entry(e: NewEntry): SQL {
-  return sql`insert into ${activity} (session_id, at, actor_id, actor_name, type, details)
-    select ${e.sessionId}, ${e.at}, ${users.id}, ${users.name}, ${e.type}, ${JSON.stringify(e.details ?? {})}::jsonb
+  const lineId = e.lineId ?? null;
+  const given = e.hiddenFrom ? `{${e.hiddenFrom.join(",")}}` : null;
+  return sql`insert into ${activity} (session_id, at, actor_id, actor_name, type, details, line_id, hidden_from)
+    select ${e.sessionId}, ${e.at}, ${users.id}, ${users.name}, ${e.type}, ${JSON.stringify(e.details ?? {})}::jsonb,
+      ${lineId}::uuid, coalesce(${given}::uuid[],
+        (select l.hidden_from from cart_lines l where l.id = ${lineId}::uuid), '{}')
     from ${users} where ${users.id} = ${e.actorId}`;
 }
 
@@ -31,17 +48,27 @@ export function announceActivity(events: Pick<EventBus, "publish">, sessionId: s
   events.publish({ event: { type: "activity.created", sessionId }, members: sessionId });
 }
 
-/** Entries after `after`, oldest first (the caller checked the reader is a member). */
+/**
+ * Entries after `after`, oldest first, as `readerId` sees them: none about a line hidden from
+ * them (the caller checked the reader is a member).
+ */
 export async function listActivity(
   db: Db,
   sessionId: string,
+  readerId: string,
   after: number,
   limit: number,
 ): Promise<{ events: Activity[]; nextSeq: number }> {
   const rows = await db
     .select()
     .from(activity)
-    .where(and(eq(activity.sessionId, sessionId), gt(activity.seq, after)))
+    .where(
+      and(
+        eq(activity.sessionId, sessionId),
+        gt(activity.seq, after),
+        sql`not (${readerId}::uuid = any(${activity.hiddenFrom}))`,
+      ),
+    )
     .orderBy(asc(activity.seq))
     .limit(limit);
   // Each row's details are its type's, as the contract shapes them: every entry is written

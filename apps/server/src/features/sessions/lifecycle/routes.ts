@@ -9,6 +9,7 @@ import {
   getSession,
   leaveSession,
   listSessions,
+  mySessions,
   updateSession,
 } from "./sessions.ts";
 
@@ -25,9 +26,7 @@ export async function sessionRoutes(
   });
 
   route(app, "GET /api/sessions/my", async (request, reply) =>
-    cache.read(request, reply, async () => ({
-      sessions: await listSessions(deps, request.auth.user._id),
-    })),
+    cache.read(request, reply, async () => mySessions(deps, request.auth.user._id, request.query)),
   );
 
   route(app, "GET /api/sessions/mysessions/actives", async (request, reply) =>

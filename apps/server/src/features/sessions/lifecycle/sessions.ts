@@ -1,8 +1,14 @@
 import {
+  PRESETS,
   toCents,
+  type CheckoutBy,
+  type FeeMode,
   type Session,
+  type SplitMode,
+  type SplitPolicy,
   type SessionStatus,
   type MemberLinesQuery,
+  type PageQuery,
   type Role,
   type UpdateSessionBody,
   type User,
@@ -25,9 +31,41 @@ export type { SessionRow };
 export interface CreateSessionInput {
   sessionName: string;
   sessionType: SessionRow["type"];
-  participants: SessionRow["participants"];
+  participants?: SessionRow["participants"] | undefined;
   passcode?: string | undefined;
   budget?: number | null | undefined;
+  splitMode?: SplitMode | undefined;
+  fees?: FeeMode | undefined;
+  checkoutBy?: CheckoutBy | undefined;
+}
+
+/** The choices a preset fills in, as a request may give them (each given one wins). */
+interface PresetChoices {
+  participants?: SessionRow["participants"] | undefined;
+  splitMode?: SplitMode | undefined;
+  fees?: FeeMode | undefined;
+  checkoutBy?: CheckoutBy | undefined;
+}
+
+/**
+ * The type's preset (contract's PRESETS) under the request's own choices: what the session row
+ * gets for participants, split policy (its weights kept) and checkout.
+ */
+export function withPreset(
+  type: SessionRow["type"],
+  given: PresetChoices,
+  weights: SplitPolicy["weights"] = {},
+): Pick<SessionRow, "participants" | "splitPolicy" | "checkoutBy"> {
+  const preset = PRESETS[type];
+  return {
+    participants: given.participants ?? preset.participants,
+    splitPolicy: {
+      mode: given.splitMode ?? preset.split.mode,
+      weights,
+      fees: given.fees ?? preset.split.fees,
+    },
+    checkoutBy: given.checkoutBy ?? preset.checkoutBy,
+  };
 }
 
 /**
@@ -70,7 +108,7 @@ export async function createSession(
           .values({
             name: input.sessionName,
             type: input.sessionType,
-            participants: input.participants,
+            ...withPreset(input.sessionType, input),
             budgetCents: input.budget == null ? null : toCents(input.budget),
             code: newSessionCode(),
             passcode,
@@ -95,13 +133,38 @@ export async function createSession(
   }
 }
 
-/** The caller's sessions (pending requests aside), most recently changed first. */
+/** The user's sessions (of one status, when given), the latest changed first. */
 export async function listSessions(
   deps: ViewDeps,
   userId: string,
   status?: SessionStatus,
 ): Promise<Session[]> {
-  const rows = await deps.db
+  const rows = await sessionsOf(deps, userId, status);
+  return sessionViews(deps, rows, userId);
+}
+
+/** A page of the user's sessions, active and ended, the latest changed first. */
+export async function mySessions(
+  deps: ViewDeps,
+  userId: string,
+  page: PageQuery,
+): Promise<{ sessions: Session[]; nextCursor: string | null }> {
+  const rows = await sessionsOf(deps, userId, undefined, page);
+  const shown = rows.slice(0, page.limit);
+  return {
+    sessions: await sessionViews(deps, shown, userId),
+    nextCursor: rows.length > page.limit ? shown.at(-1)!.id : null,
+  };
+}
+
+/** The user's session rows, the latest changed first; with a page, one more than it holds. */
+async function sessionsOf(
+  deps: ViewDeps,
+  userId: string,
+  status?: SessionStatus,
+  page?: PageQuery,
+) {
+  const query = deps.db
     .select({ session: sessions })
     .from(sessionMembers)
     .innerJoin(sessions, eq(sessions.id, sessionMembers.sessionId))
@@ -110,14 +173,15 @@ export async function listSessions(
         eq(sessionMembers.userId, userId),
         isMemberRole(sessionMembers.role),
         status ? eq(sessions.status, status) : undefined,
+        page?.cursor
+          ? sql`(${sessions.updatedAt}, ${sessions.createdAt}, ${sessions.id}) <
+              (select s.updated_at, s.created_at, s.id from ${sessions} s where s.id = ${page.cursor})`
+          : undefined,
       ),
     )
-    .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt));
-  return sessionViews(
-    deps,
-    rows.map((r) => r.session),
-    userId,
-  );
+    .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt), desc(sessions.id));
+  const rows = page ? await query.limit(page.limit + 1) : await query;
+  return rows.map((r) => r.session);
 }
 
 /** One session, to its members. */
@@ -130,7 +194,10 @@ export async function getSession(
   return sessionView(deps, session, userId);
 }
 
-/** The creator edits the session's name, kind, participants, passcode or budget. */
+/**
+ * The creator edits the session's name, type, participants, passcode, budget, split mode, fees
+ * or who checks out. A new type applies its preset to the choices the same request does not give.
+ */
 export async function updateSession(
   deps: SessionDeps,
   sessionId: string,
@@ -145,26 +212,49 @@ export async function updateSession(
   if (body.passcode !== undefined) changes.passcode = body.passcode?.trim() || null;
   if (body.budget !== undefined)
     changes.budgetCents = body.budget === null ? null : toCents(body.budget);
+  if (body.checkoutBy !== undefined) changes.checkoutBy = body.checkoutBy;
   const { session } = await writeSession(db, deps, {
     sessionId,
     userId,
     action: "session.edit",
-    change: async ({ tx }) => {
+    change: async ({ tx, session: before }) => {
+      const typeChanged = body.sessionType !== undefined && body.sessionType !== before.type;
+      if (typeChanged) {
+        Object.assign(changes, withPreset(body.sessionType!, body, before.splitPolicy.weights));
+      } else if (body.splitMode !== undefined || body.fees !== undefined) {
+        changes.splitPolicy = {
+          ...before.splitPolicy,
+          ...(body.splitMode !== undefined ? { mode: body.splitMode } : {}),
+          ...(body.fees !== undefined ? { fees: body.fees } : {}),
+        };
+      }
       if (Object.keys(changes).length > 0) {
         await tx.update(sessions).set(changes).where(eq(sessions.id, sessionId));
       }
-      // What changed, never the passcode itself.
+      // What changed (a new type's preset included), never the passcode itself.
       const changed = (Object.keys(body) as (keyof UpdateSessionBody)[]).filter(
         (k) => body[k] !== undefined,
       );
+      if (typeChanged) {
+        for (const field of ["participants", "splitMode", "fees", "checkoutBy"] as const) {
+          if (!changed.includes(field)) changed.push(field);
+        }
+      }
       const details = {
         changed,
         ...(body.sessionName !== undefined ? { sessionName: body.sessionName } : {}),
         ...(body.budget !== undefined ? { budget: body.budget } : {}),
       };
-      return { result: null, activity: { type: "session.updated", details } };
+      return {
+        result: { splitChanged: changes.splitPolicy !== undefined },
+        activity: { type: "session.updated", details },
+      };
     },
-    events: (_, row) => [toMembers("session.updated", row)],
+    // A new split moves the cart's shares too.
+    events: ({ splitChanged }, row, cartId) => [
+      toMembers("session.updated", row),
+      ...(splitChanged ? [toMembers("cart.updated", row, { cartId })] : []),
+    ],
   });
   return sessionView(deps, session, userId);
 }
@@ -248,5 +338,5 @@ export async function activityOf(
   limit: number,
 ) {
   await accessSession(deps, sessionId, userId, "session.read");
-  return listActivity(deps.db, sessionId, after, limit);
+  return listActivity(deps.db, sessionId, userId, after, limit);
 }

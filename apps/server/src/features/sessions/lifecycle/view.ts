@@ -10,7 +10,7 @@ import {
   type Session,
   type ShareCents,
 } from "@cartner/contract";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   cartLines,
   carts,
@@ -46,6 +46,8 @@ export async function membersOf(
       role: sessionMembers.role,
       name: users.name,
       budgetCents: sessionMembers.budgetCents,
+      budgetMode: sessionMembers.budgetMode,
+      child: sessionMembers.child,
       ready: sessionMembers.ready,
       readyTotalCents: sessionMembers.readyTotalCents,
     })
@@ -73,6 +75,8 @@ export async function membersOf(
       avatar: media.userAvatar(r.userId),
       role: r.role,
       budget: r.budgetCents === null ? null : fromCents(r.budgetCents),
+      budgetMode: r.budgetMode,
+      child: r.child,
       ...readyMark(r, sharesBySession.get(r.sessionId) ?? []),
     });
     bySession.set(r.sessionId, list);
@@ -104,7 +108,8 @@ export async function sessionViews(
       itemCount: sql<string>`coalesce(sum(${cartLines.quantity}), 0)`,
     })
     .from(carts)
-    .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+    // Lines waiting for approval are not in the totals.
+    .leftJoin(cartLines, and(eq(cartLines.cartId, carts.id), isNull(cartLines.pendingAt)))
     .leftJoin(products, eq(products.id, cartLines.productId))
     .where(inArray(carts.sessionId, ids))
     .groupBy(carts.id, carts.sessionId);
@@ -141,6 +146,11 @@ export async function sessionViews(
       invitedUsers,
       cartId: cart.id,
       splitPolicy: row.splitPolicy,
+      checkoutBy: row.checkoutBy,
+      // Only those still members: one who left or was removed approves no more.
+      approvers: row.approvers.filter((id) =>
+        invitedUsers.some((m) => m.userId === id && m.role !== "pending"),
+      ),
       series:
         row.seriesRule && row.seriesTimeZone && row.seriesNextAt
           ? {

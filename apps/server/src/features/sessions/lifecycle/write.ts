@@ -33,6 +33,10 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type TypedEntry = ActivityWrite & {
   /** Whose entry it is; the caller by default (an approved requester is the one who joined). */
   actorId?: string;
+  /** The cart line it is about: the entry is hidden from whomever the line is. */
+  lineId?: string;
+  /** Whom it is hidden from when the line is gone by then (else read from the line). */
+  hiddenFrom?: string[];
 };
 
 /** What a change answers from inside the transaction. */

@@ -18,10 +18,13 @@ import { toMembers, type SessionRow, type TypedEntry } from "../lifecycle/write.
 
 interface LeavingLine {
   id: string;
-  productId: string;
+  /** Null on a free line. */
+  productId: string | null;
   product: string;
   quantity: number;
   staple: boolean;
+  /** Members the line is hidden from (a private line): its entries are too. */
+  hiddenFrom: string[];
 }
 
 export interface LinesTaken {
@@ -56,8 +59,9 @@ export async function takeLinesOf(
 
   const lines = await executeRows<LeavingLine>(
     tx,
-    sql`select l.id, l.product_id as "productId", p.name as product, l.quantity, l.staple
-      from cart_lines l join products p on p.id = l.product_id
+    sql`select l.id, l.product_id as "productId", coalesce(p.name, l.name) as product,
+        l.quantity, l.staple, l.hidden_from as "hiddenFrom"
+      from cart_lines l left join products p on p.id = l.product_id
       where l.cart_id = ${cartId} and l.added_by = ${leaver.id}
       order by l.added_at, l.id`,
   );
@@ -80,8 +84,11 @@ export async function takeLinesOf(
   // They share nothing any more, and no undo brings their line or their part back.
   const unshared = await executeRows<{ id: string }>(
     tx,
-    sql`update cart_lines set shared_with = array_remove(shared_with, ${leaver.id}::uuid)
-      where cart_id = ${cartId} and ${leaver.id}::uuid = any(shared_with) returning id`,
+    sql`update cart_lines set shared_with = array_remove(shared_with, ${leaver.id}::uuid),
+        hidden_from = array_remove(hidden_from, ${leaver.id}::uuid)
+      where cart_id = ${cartId}
+        and (${leaver.id}::uuid = any(shared_with) or ${leaver.id}::uuid = any(hidden_from))
+      returning id`,
   );
   await tx.execute(
     sql`delete from removed_lines where cart_id = ${cartId} and added_by = ${leaver.id}`,
@@ -125,6 +132,8 @@ async function removeLines(
       lineOf: leaver.name,
       reason,
     },
+    lineId: l.id,
+    hiddenFrom: l.hiddenFrom,
   }));
 }
 
@@ -155,6 +164,7 @@ async function giveLines(
       tx,
       sql`select id, quantity from cart_lines
         where cart_id = ${cartId} and product_id = ${line.productId} and added_by = ${toId}`,
+      // A free line (no product) is never merged: it simply changes hands.
     );
     if (theirs) {
       if (theirs.quantity + line.quantity > QUANTITY_MAX) {
@@ -169,7 +179,9 @@ async function giveLines(
       await tx.execute(sql`delete from cart_lines where id = ${line.id}`);
     } else {
       await tx.execute(
-        sql`update cart_lines set added_by = ${toId}, updated_at = ${now} where id = ${line.id}`,
+        // Never hidden from its adder: the recipient sees the line they now carry.
+        sql`update cart_lines set added_by = ${toId}, updated_at = ${now},
+          hidden_from = array_remove(hidden_from, ${toId}::uuid) where id = ${line.id}`,
       );
     }
     entries.push({
@@ -182,6 +194,7 @@ async function giveLines(
         to: to.name,
         toId,
       },
+      lineId: theirs?.id ?? line.id,
     });
   }
   return entries;

@@ -10,6 +10,7 @@ import {
   linesCarriedAlone,
   memberHasLinesMessage,
   toCents,
+  type BudgetMode,
   type SplitPolicy,
 } from "@cartner/contract";
 import { and, eq, sql } from "drizzle-orm";
@@ -90,34 +91,52 @@ async function linesCarriedBy(tx: Tx, sessionId: string, userId: string): Promis
 }
 
 /**
- * A member's role or budget. Anyone may set their own budget; the creator anyone's, and roles
- * (participant or viewer; the creator's own role changes only by handing the session over).
+ * A member's role, budget, budget mode or child mark. Anyone may set their own budget; the
+ * creator anyone's, and roles (participant or viewer; the creator's own role changes only by
+ * handing the session over), budget modes and child marks (never on the creator).
  */
 export async function updateMember(
   deps: SessionDeps,
   sessionId: string,
   actorId: string,
   targetId: string,
-  change: { role?: "participant" | "viewer" | undefined; budget?: number | null | undefined },
+  change: {
+    role?: "participant" | "viewer" | undefined;
+    budget?: number | null | undefined;
+    budgetMode?: BudgetMode | undefined;
+    child?: boolean | undefined;
+  },
 ) {
   const set: Partial<typeof sessionMembers.$inferInsert> = {};
   if (change.role !== undefined) set.role = change.role;
   if (change.budget !== undefined) {
     set.budgetCents = change.budget === null ? null : toCents(change.budget);
   }
-  if (Object.keys(set).length === 0) throw badRequest("Send a role, a budget, or both");
+  if (change.budgetMode !== undefined) set.budgetMode = change.budgetMode;
+  if (change.child !== undefined) set.child = change.child;
+  if (Object.keys(set).length === 0)
+    throw badRequest("Send a role, a budget, a budgetMode or child");
+  // Only the budget is a member's own to set; the rest is the creator's, even on themselves.
+  const creatorsOnly =
+    targetId !== actorId ||
+    change.role !== undefined ||
+    change.budgetMode !== undefined ||
+    change.child !== undefined;
   const { session } = await writeSession(deps.db, deps, {
     sessionId,
     userId: actorId,
     action: "member.ownBudget",
     change: async ({ tx, role: actorRole }) => {
-      if (targetId !== actorId || change.role !== undefined) {
-        requireAllowed(actorRole, "session.manageMembers", "Session not found");
-      }
+      if (creatorsOnly) requireAllowed(actorRole, "session.manageMembers", "Session not found");
       const target = (await members(tx, sessionId)).find((m) => m.userId === targetId);
       if (!target) throw notFound("Member not found");
       if (change.role !== undefined && target.role === "creator") {
         throw conflict("The creator stays the creator; hand the session over to change that.");
+      }
+      if (change.child === true && target.role === "creator") {
+        throw new AppError(400, "VALIDATION_ERROR", "The creator cannot be marked as a child.", {
+          fields: { child: "The creator cannot be marked as a child" },
+        });
       }
       const [who] = await tx.select({ name: users.name }).from(users).where(eq(users.id, targetId));
       const name = who?.name ?? "";
@@ -132,25 +151,63 @@ export async function updateMember(
         .update(sessionMembers)
         .set(set)
         .where(and(eq(sessionMembers.sessionId, sessionId), eq(sessionMembers.userId, targetId)));
-      // One entry per change: a role change (with the budget, when both came together) or a budget.
+      // One entry per change: a role change (with the budget, when both came together), a budget
+      // mode or child mark (with the budget), or a budget alone.
       const about = { member: name, memberId: targetId };
+      const budget = change.budget !== undefined ? { budget: change.budget } : {};
       const activity: TypedEntry =
         change.role !== undefined
-          ? {
-              type: "member.role",
-              details: {
-                ...about,
-                role: change.role,
-                ...(change.budget !== undefined ? { budget: change.budget } : {}),
-              },
-            }
-          : // No role: the budget came (an empty change was refused above).
-            { type: "session.updated", details: { ...about, budget: change.budget ?? null } };
+          ? { type: "member.role", details: { ...about, role: change.role, ...budget } }
+          : change.budgetMode !== undefined || change.child !== undefined
+            ? {
+                type: "session.updated",
+                details: {
+                  ...about,
+                  ...budget,
+                  ...(change.budgetMode !== undefined ? { budgetMode: change.budgetMode } : {}),
+                  ...(change.child !== undefined ? { child: change.child } : {}),
+                },
+              }
+            : // Only the budget came (an empty change was refused above).
+              { type: "session.updated", details: { ...about, budget: change.budget ?? null } };
       return { result: null, activity };
     },
     events: sharesMoved,
   });
   return sessionView(deps, session, actorId);
+}
+
+/**
+ * The creator names who may approve "ask first" lines besides themselves: the whole list, each a
+ * member of the session (creator, participant or viewer; a pending requester is not one yet).
+ */
+export async function setApprovers(
+  deps: SessionDeps,
+  sessionId: string,
+  userId: string,
+  userIds: string[],
+) {
+  const { session } = await writeSession(deps.db, deps, {
+    sessionId,
+    userId,
+    action: "session.approvers",
+    change: async ({ tx }) => {
+      const memberIds = new Set((await members(tx, sessionId)).map((m) => m.userId));
+      const strangers = userIds.filter((id) => !memberIds.has(id));
+      if (strangers.length > 0) {
+        throw new AppError(400, "VALIDATION_ERROR", "Approvers are members of the session.", {
+          fields: { userIds: `Not a member: ${strangers.slice(0, 3).join(", ")}` },
+        });
+      }
+      await tx.update(sessions).set({ approvers: userIds }).where(eq(sessions.id, sessionId));
+      return {
+        result: null,
+        activity: { type: "session.updated", details: { changed: ["approvers"] } },
+      };
+    },
+    events: (_, row) => [toMembers("session.updated", row)],
+  });
+  return sessionView(deps, session, userId);
 }
 
 /** A member marks themselves done ("I'm done") at their share as it is now, or unmarks. */

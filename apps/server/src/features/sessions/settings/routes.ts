@@ -1,12 +1,21 @@
 import type { FastifyInstance } from "fastify";
 import { route } from "../../../lib/endpoint.ts";
 import type { SessionDeps } from "../deps.ts";
-import { setPolicy, setReady, updateMember } from "./member-settings.ts";
+import { setApprovers, setPolicy, setReady, updateMember } from "./member-settings.ts";
 
-/** Split policy, members' budgets and roles, ready marks (the split calls of the endpoint table). */
+/** Split policy, approvers, members' budgets, modes and roles, ready marks (the split calls of the endpoint table). */
 export async function memberSettingsRoutes(app: FastifyInstance, deps: SessionDeps): Promise<void> {
   route(app, "PUT /api/sessions/:id/split-policy", async (request) => ({
     session: await setPolicy(deps, request.params.id, request.auth.user._id, request.body),
+  }));
+
+  route(app, "PUT /api/sessions/:id/approvers", async (request) => ({
+    session: await setApprovers(
+      deps,
+      request.params.id,
+      request.auth.user._id,
+      request.body.userIds,
+    ),
   }));
 
   route(app, "PATCH /api/sessions/:id/members/:userId", async (request) => ({
