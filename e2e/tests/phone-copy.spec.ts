@@ -78,6 +78,8 @@ test("on a phone: a waiting request on My Cart, toasts off the header, (you) in 
   await cart.getByRole("button", { name: "I'm done" }).click();
   const toast = ben.page.locator(".Toastify__toast", { hasText: "Marked as done." });
   await expect(toast).toBeVisible();
+  // Resting the pointer on it holds it open (it closes by itself after a few seconds).
+  await toast.hover();
   const toastBox = await box(toast);
   for (const control of headerControls(ben.page)) {
     await expect(control).toBeVisible();

@@ -243,6 +243,8 @@ test("a join request waits on the sessions page, is withdrawn, declined and acce
     .getByText(`Ann accepted your request to join ${sessionName}`)
     .filter({ has: ben.page.getByRole("link") });
   await expect(accepted).toBeVisible();
+  // Ben rests the pointer on the toast, which holds it open while he looks.
+  await accepted.hover();
   await shot("accepted");
   await expect(request).toHaveCount(0);
   await expect(activePanel(ben.page).getByRole("article", { name: sessionName })).toBeVisible();
