@@ -19,6 +19,18 @@ export type NotificationKind = z.infer<typeof NotificationKindSchema>;
 export const NOTIFICATION_CHANNELS = ["inApp", "push", "email"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
+/**
+ * What a request for approval is about: a cart's line waiting over an "ask first" budget.
+ * `waiting`: the line is still there and still waits (read with the list, so a line decided,
+ * removed or declined since reads false).
+ */
+export const NotificationApprovalSchema = z.object({
+  cartId: z.string(),
+  lineId: z.string(),
+  waiting: z.boolean(),
+});
+export type NotificationApproval = z.infer<typeof NotificationApprovalSchema>;
+
 export const NotificationSchema = z.object({
   _id: z.string(),
   kind: NotificationKindSchema,
@@ -30,6 +42,8 @@ export const NotificationSchema = z.object({
   url: z.string(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
+  /** A request to approve or decline a waiting line; null for every other notification. */
+  approval: NotificationApprovalSchema.nullable(),
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 

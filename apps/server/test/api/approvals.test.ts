@@ -5,7 +5,7 @@
  * an approver approves or declines it. Checkout waits for such lines or drops them. Races between
  * approving, declining, the adder's removal and a checkout end in exactly one outcome.
  */
-import type { Activity, Cart, CartLine, LiveServerMessage } from "@cartner/contract";
+import type { Activity, Cart, CartLine, LiveServerMessage, Notification } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, sessionWithEveryRole, signUp, type TestApp } from "../helpers.ts";
 import { listenForLive, signedIn, within } from "../live-peers.ts";
@@ -299,6 +299,87 @@ describe("approving and declining", () => {
       expect(entries.filter((e) => e.type === "item.approved").length).toBe(Number(ok(approve)));
       expect(entries.filter((e) => e.type === "item.declined").length).toBe(Number(ok(decline)));
     }
+  });
+});
+
+describe("deciding from the notification", () => {
+  const listOf = async (f: Fixture, who: keyof Fixture["as"]) => {
+    const res = await f.as[who]("GET", "/api/notifications");
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().notifications as Notification[];
+  };
+  const askOf = (list: Notification[], lineId: string) =>
+    list.find((n) => n.approval?.lineId === lineId);
+  /** Waits for `who`'s request for approval of the line (notifications go after the answer). */
+  const askFor = async (f: Fixture, who: keyof Fixture["as"], lineId: string) => {
+    await expect.poll(async () => askOf(await listOf(f, who), lineId)).toBeDefined();
+    return askOf(await listOf(f, who), lineId)!;
+  };
+
+  it("names the cart and the line, waiting, to the creator and the approvers only", async () => {
+    const f = await askingBen();
+    await f.as.creator("PUT", `/api/sessions/${f.sessionId}/approvers`, {
+      userIds: [f.people.viewer.userId],
+    });
+    const lineId = await benAsks(f);
+    for (const who of ["creator", "viewer"] as const) {
+      const ask = await askFor(f, who, lineId);
+      expect(ask).toMatchObject({
+        title: `Ben asks to add ${f.second.name}`,
+        url: `/cart/${f.sessionId}`,
+        readAt: null,
+        approval: { cartId: f.cartId, lineId, waiting: true },
+      });
+    }
+    // Ben's own notifications, and others', never carry it; every other notification says null.
+    for (const who of ["participant", "pending", "stranger"] as const) {
+      const list = await listOf(f, who);
+      expect(askOf(list, lineId)).toBeUndefined();
+      for (const n of list) expect(n.approval).toBeNull();
+    }
+  });
+
+  it("says it no longer waits once decided, and is read by whoever decided it", async () => {
+    const f = await askingBen();
+    await f.as.creator("PUT", `/api/sessions/${f.sessionId}/approvers`, {
+      userIds: [f.people.viewer.userId],
+    });
+    const lineId = await benAsks(f);
+    const ask = await askFor(f, "creator", lineId);
+    await askFor(f, "viewer", lineId);
+    const approved = await decide(f, "creator", ask.approval!.lineId, "approve");
+    expect(approved.statusCode, approved.body).toBe(200);
+    const mine = askOf(await listOf(f, "creator"), lineId)!;
+    expect(mine.approval).toEqual({ cartId: f.cartId, lineId, waiting: false });
+    expect(mine.readAt).not.toBeNull();
+    // The other approver's request no longer waits either, and stays theirs to read.
+    const theirs = askOf(await listOf(f, "viewer"), lineId)!;
+    expect(theirs.approval!.waiting).toBe(false);
+    expect(theirs.readAt).toBeNull();
+    // Deciding it again from there is refused, as the cart says.
+    const again = await decide(f, "viewer", lineId, "decline");
+    expect(again.statusCode).toBe(409);
+  });
+
+  it("says it no longer waits once declined, or removed by its adder", async () => {
+    const f = await askingBen();
+    const lineId = await benAsks(f);
+    await askFor(f, "creator", lineId);
+    const declined = await decide(f, "creator", lineId, "decline");
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(askOf(await listOf(f, "creator"), lineId)!.approval!.waiting).toBe(false);
+
+    const g = await askingBen();
+    const removedId = await benAsks(g);
+    await askFor(g, "creator", removedId);
+    const removed = await g.as.participant(
+      "DELETE",
+      `/api/carts/${g.cartId}/product/${g.second._id}`,
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    const gone = askOf(await listOf(g, "creator"), removedId)!;
+    expect(gone.approval).toEqual({ cartId: g.cartId, lineId: removedId, waiting: false });
+    expect(gone.readAt).toBeNull();
   });
 });
 

@@ -75,6 +75,7 @@ function change(f: Fixture, title: string, body = ""): Notification {
     url: `/cart/${f.sessionId}`,
     createdAt: new Date(clock.now()).toISOString(),
     readAt: null,
+    approval: null,
   };
 }
 

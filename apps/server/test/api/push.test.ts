@@ -68,6 +68,7 @@ function notification(overrides: Partial<Notification> = {}): Notification {
     url: "/cart/abc",
     createdAt: new Date().toISOString(),
     readAt: null,
+    approval: null,
     ...overrides,
   };
 }

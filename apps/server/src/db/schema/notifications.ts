@@ -37,6 +37,13 @@ export const notifications = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     url: text("url").notNull(),
+    /**
+     * A request for approval: the cart and the line it is about (no foreign keys: lines come and
+     * go, and the request outlives its line). The list joins the line by its key to say whether
+     * it still waits.
+     */
+    cartId: uuid("cart_id"),
+    lineId: uuid("line_id"),
     /** How many changes the row stands for (1 for every kind but grouped changes). */
     count: integer("count").notNull().default(1),
     createdAt: createdAt(),

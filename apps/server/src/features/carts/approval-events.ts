@@ -32,7 +32,8 @@ export function lineEvent(
 
 /**
  * After a cart write answered "pending": the adder, the creator and the approvers hear of the
- * line live, and the creator and approvers get a notification asking them to decide.
+ * line live, and the creator and approvers get a notification asking them to decide, which
+ * names the cart and the line (so it can be decided from the notification itself).
  */
 export function tellPending(
   deps: Pick<CartDeps, "events" | "notices">,
@@ -53,5 +54,6 @@ export function tellPending(
     title: `${adder.name} asks to add ${line.productName}`,
     body: `${adder.name} asks to add ${line.productName} (${line.quantity}) to ${session.name}, over their budget: approve or decline it.`,
     url: `/cart/${session.id}`,
+    approval: { cartId: view.cart.id, lineId: line.id },
   });
 }

@@ -11,7 +11,7 @@ import type { Cart, LineDecisionBody, User } from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import { executeRows } from "../../db/client.ts";
 import { conflict, forbidden, notFound } from "../../lib/errors.ts";
-import { later, type NotificationDeps } from "../notifications/index.ts";
+import { later, markLineRead, type NotificationDeps } from "../notifications/index.ts";
 import { writeSession } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
 import { approvalAudience, lineEvent } from "./approval-events.ts";
@@ -88,6 +88,8 @@ export async function decideLine(
     ],
   });
   if (deps.notices) tellDecision(deps.notices, user, result, decision, message, session.id);
+  // Whoever decided has answered their request for approval of it: it is read.
+  await markLineRead(deps, user._id, lineId);
   const view = await accessCart(deps, { cartId }, user._id);
   return cartOf(view, user._id, deps.media, deps.clock.now());
 }

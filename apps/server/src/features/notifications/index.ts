@@ -4,7 +4,7 @@
  * push and email plug into, and the quiet hours rule.
  */
 export { createNoticeState, type NoticeState, type NotificationDeps } from "./deps.ts";
-export { later, notify } from "./service.ts";
+export { later, markLineRead, notify } from "./service.ts";
 export { tellCartChange, type CartChangeView } from "./feeds.ts";
 export type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
 export { inQuietHours, quietHold, quietHoursEnd } from "./quiet-hours.ts";

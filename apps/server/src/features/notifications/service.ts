@@ -15,13 +15,23 @@ import {
 } from "@cartner/contract";
 import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import crypto from "node:crypto";
-import { notificationPreferences, notifications, sessionMembers, users } from "../../db/schema.ts";
+import {
+  cartLines,
+  notificationPreferences,
+  notifications,
+  sessionMembers,
+  users,
+} from "../../db/schema.ts";
 import type { NotificationDeps } from "./deps.ts";
 import type { Channel, NotifyInput, OutgoingNotice, PerReader } from "./types.ts";
 
 type Row = typeof notifications.$inferSelect;
 
-const toNotification = (row: Row): Notification => ({
+/**
+ * The contract's notification of a stored row; `waiting`: whether the line a request for
+ * approval is about still waits (read with the row: the list's join).
+ */
+const toNotification = (row: Row, waiting: boolean): Notification => ({
   _id: row.id,
   kind: row.kind,
   ...(row.sessionId ? { sessionId: row.sessionId } : {}),
@@ -31,6 +41,8 @@ const toNotification = (row: Row): Notification => ({
   url: row.url,
   createdAt: row.createdAt.toISOString(),
   readAt: row.readAt?.toISOString() ?? null,
+  approval:
+    row.cartId && row.lineId ? { cartId: row.cartId, lineId: row.lineId, waiting } : null,
 });
 
 const text = (value: PerReader, userId: string) =>
@@ -90,6 +102,8 @@ async function store(
     title: text(input.title, userId),
     body: text(input.body, userId),
     url: text(input.url, userId),
+    cartId: input.approval?.cartId ?? null,
+    lineId: input.approval?.lineId ?? null,
     createdAt: now,
   };
   if (input.kind === "changes" && input.sessionId) {
@@ -154,7 +168,8 @@ export async function notify(deps: NotificationDeps, input: NotifyInput): Promis
     let notification: Notification;
     if (choice.inApp) {
       const row = await store(deps, input, person.id, now);
-      notification = toNotification(row);
+      // A request for approval is told as it is asked: its line waits.
+      notification = toNotification(row, true);
       deps.events.publish({
         event: { type: "notification.created", notificationId: row.id },
         users: [person.id],
@@ -170,6 +185,7 @@ export async function notify(deps: NotificationDeps, input: NotifyInput): Promis
         url: text(input.url, person.id),
         createdAt: now.toISOString(),
         readAt: null,
+        approval: input.approval ? { ...input.approval, waiting: true } : null,
       };
     }
     if (choice.push || choice.email) {
@@ -216,7 +232,11 @@ export async function unreadOf(
   return Number(row?.n ?? 0);
 }
 
-/** The reader's notifications, newest first; `after`: those older than that one of theirs. */
+/**
+ * The reader's notifications, newest first; `after`: those older than that one of theirs. A
+ * request for approval says whether its line still waits, by a join on the line's key (rows
+ * without a line join nothing), in the list's one query.
+ */
 export async function listNotifications(
   deps: Pick<NotificationDeps, "db">,
   userId: string,
@@ -226,12 +246,22 @@ export async function listNotifications(
     ? sql`(${notifications.createdAt}, ${notifications.seq}) < (select created_at, seq from ${notifications} where id = ${query.after} and user_id = ${userId})`
     : undefined;
   const rows = await deps.db
-    .select()
+    .select({
+      row: notifications,
+      waiting: sql<boolean>`${cartLines.pendingAt} is not null`,
+    })
     .from(notifications)
+    .leftJoin(
+      cartLines,
+      and(eq(cartLines.id, notifications.lineId), eq(cartLines.cartId, notifications.cartId)),
+    )
     .where(and(eq(notifications.userId, userId), older))
     .orderBy(desc(notifications.createdAt), desc(notifications.seq))
     .limit(query.limit);
-  return { notifications: rows.map(toNotification), unread: await unreadOf(deps, userId) };
+  return {
+    notifications: rows.map((r) => toNotification(r.row, r.waiting)),
+    unread: await unreadOf(deps, userId),
+  };
 }
 
 /** Marks the reader's own notifications read (ids of others' change nothing). */
@@ -250,6 +280,27 @@ export async function markRead(
       .where(and(mine, inArray(notifications.id, body.ids)));
   }
   return { unread: await unreadOf(deps, userId) };
+}
+
+/**
+ * The reader's requests for approval of a line, read: they decided it (the list says it no
+ * longer waits either way).
+ */
+export async function markLineRead(
+  deps: Pick<NotificationDeps, "db" | "clock">,
+  userId: string,
+  lineId: string,
+): Promise<void> {
+  await deps.db
+    .update(notifications)
+    .set({ readAt: deps.clock.now() })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.lineId, lineId),
+        isNull(notifications.readAt),
+      ),
+    );
 }
 
 /** The reader's choices: the defaults until they chose. */

@@ -33,6 +33,8 @@ export interface NotifyInput {
   body: PerReader;
   /** A path of the web app. */
   url: PerReader;
+  /** A request to approve or decline a waiting line: the cart and the line it is about. */
+  approval?: { cartId: string; lineId: string } | undefined;
   /** Changes only: how many changes it stands for (1 unless several came while one was told). */
   changes?: number;
   /** What it says stops being so then: no push or mail of it goes after (held by quiet hours). */

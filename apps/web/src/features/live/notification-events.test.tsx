@@ -39,6 +39,7 @@ it("refreshes the bell's count and the list when notification.created arrives", 
       url: "/cart/s-1",
       createdAt: new Date().toISOString(),
       readAt: null,
+      approval: null,
     },
   ];
   act(() => socket.serverSend({ type: "notification.created", notificationId: "n-new" }));

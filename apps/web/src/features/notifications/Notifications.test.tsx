@@ -17,6 +17,7 @@ function notification(over: Partial<Notification>): Notification {
     url: "/cart/s-1",
     createdAt: minutesAgo(3),
     readAt: null,
+    approval: null,
     ...over,
   };
 }
