@@ -41,8 +41,7 @@ const toNotification = (row: Row, waiting: boolean): Notification => ({
   url: row.url,
   createdAt: row.createdAt.toISOString(),
   readAt: row.readAt?.toISOString() ?? null,
-  approval:
-    row.cartId && row.lineId ? { cartId: row.cartId, lineId: row.lineId, waiting } : null,
+  approval: row.cartId && row.lineId ? { cartId: row.cartId, lineId: row.lineId, waiting } : null,
 });
 
 const text = (value: PerReader, userId: string) =>
