@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "../lib/call.ts";
 import type { Answer, Reactions } from "../lib/mutation-reactions.ts";
-import { settle } from "./carts.ts";
+import { cartKeys, settle } from "./carts.ts";
+import { notificationKeys } from "./notifications.ts";
 
 /** Approve or decline a line waiting for approval (the creator, an approver). */
 export type LineDecision = "approve" | "decline";
@@ -35,6 +36,33 @@ export function useDecideLine(
     onSuccess: async (...args) => {
       await reactions.onSuccess?.(...args);
       settle(client, args[0].cart);
+    },
+  });
+}
+
+/**
+ * Decides a waiting line from its notification (the cart is wherever the notification says):
+ * the server's cart replaces ours; the notifications and the carts are read again either way
+ * (a line decided meanwhile answers 409, and the list then says so).
+ */
+export function useDecideFromNotification(
+  reactions: Reactions<
+    Answer<typeof decideLine>,
+    { cartId: string; lineId: string; decision: LineDecision }
+  >,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    ...reactions,
+    mutationFn: ({ cartId, lineId, decision }) => decideLine(cartId, lineId, decision),
+    onSuccess: async (...args) => {
+      await reactions.onSuccess?.(...args);
+      settle(client, args[0].cart);
+    },
+    onSettled: async (...args) => {
+      void client.invalidateQueries({ queryKey: notificationKeys.list() });
+      void client.invalidateQueries({ queryKey: cartKeys.all });
+      await reactions.onSettled?.(...args);
     },
   });
 }

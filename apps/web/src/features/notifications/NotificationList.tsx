@@ -1,13 +1,18 @@
-import { BellOff } from "lucide-react";
+import { BellOff, Check, X } from "lucide-react";
 import type { Notification } from "@cartner/contract";
 import { InlineEmpty, InlineLoadError, InlineLoading } from "../../components/ui/index.ts";
+import { useDecideFromNotification } from "../../api/approvals.ts";
 import { useMarkRead, useNotifications } from "../../api/notifications.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { Link } from "../../lib/router.tsx";
+import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
 import { timeAgo } from "../activity/index.ts";
 
-/** The reader's notifications, newest first; each opens what it is about and is read then. */
+/**
+ * The reader's notifications, newest first; each opens what it is about and is read then. A
+ * request for approval of a line is decided right there while the line still waits.
+ */
 export function NotificationList({
   limit,
   onOpen,
@@ -61,7 +66,7 @@ function NotificationItem({
 }) {
   const unread = !n.readAt;
   return (
-    <li>
+    <li className="flex flex-col">
       <Link
         to={n.url}
         onClick={onOpen}
@@ -89,7 +94,66 @@ function NotificationItem({
           </time>
         </span>
       </Link>
+      {n.approval && <ApprovalButtons notification={n} approval={n.approval} />}
     </li>
+  );
+}
+
+const DECISIONS = [
+  {
+    decision: "approve",
+    label: "Approve",
+    Icon: Check,
+    tone: "text-primary-700 ring-primary-200 hover:bg-primary-50",
+  },
+  {
+    decision: "decline",
+    label: "Decline",
+    Icon: X,
+    tone: "text-danger-700 ring-danger-200 hover:bg-danger-50",
+  },
+] as const;
+
+/**
+ * Approve or Decline the line a request is about, while it waits (the server's gate decides who
+ * may: the creator and the approvers, never the line's own adder); "Decided" once it does not.
+ */
+function ApprovalButtons({
+  notification: n,
+  approval,
+}: {
+  notification: Notification;
+  approval: NonNullable<Notification["approval"]>;
+}) {
+  const decide = useDecideFromNotification({
+    onSuccess: (_answer, { decision }) =>
+      successToast(decision === "approve" ? "Approved." : "Declined."),
+    onError: (error) => failureToast(`Could not decide: ${n.title}`, error),
+  });
+  if (!approval.waiting) {
+    return <p className="pb-3 pl-7 text-xs font-medium text-slate-500">Decided</p>;
+  }
+  return (
+    <div className="flex flex-wrap gap-2 pb-3 pl-7">
+      {DECISIONS.map(({ decision, label, Icon, tone }) => (
+        <button
+          key={decision}
+          type="button"
+          aria-label={`${label}: ${n.title}`}
+          disabled={decide.isPending}
+          onClick={() =>
+            decide.mutate({ cartId: approval.cartId, lineId: approval.lineId, decision })
+          }
+          className={cn(
+            "inline-flex min-h-9 items-center gap-1 rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600 disabled:opacity-40",
+            tone,
+          )}
+        >
+          <Icon aria-hidden="true" className="size-4" />
+          {label}
+        </button>
+      ))}
+    </div>
   );
 }
 
