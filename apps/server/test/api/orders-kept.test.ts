@@ -5,65 +5,19 @@
  * before. Each answer is compared with the order built afresh from its rows (orderOf reads no
  * kept view), after the kept ones were read once so that a stale one would be there to serve.
  */
-import { OrderSchema, type Order } from "@cartner/contract";
-import { isDeepStrictEqual } from "node:util";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderOf } from "../../src/features/orders/index.ts";
-import { PASSWORD, secondInstance, type Client, type TestApp, createTestApp } from "../helpers.ts";
+import { PASSWORD, type Client, type TestApp, createTestApp } from "../helpers.ts";
+import { expectCurrent as current, readAll, statusOf } from "../kept-support.ts";
 import { threeWayOrder } from "../payers-support.ts";
 
-/** One secret for both instances, as docs/deploy.md says: a token from one works on the other. */
-const env = { JWT_SECRET: "orders-kept-".padEnd(48, "x") };
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env });
+  t = await createTestApp();
 });
 afterAll(async () => t.close());
 
-/** The order as built from its rows now, as the API sends it. */
-async function builtNow(orderId: string): Promise<Order> {
-  const order = await orderOf(t.database.db, orderId);
-  return JSON.parse(JSON.stringify(OrderSchema.encode(order!))) as Order;
-}
-
-/** Reads everything that keeps something of the order, so a stale copy would be at hand. */
-async function readAll(as: Client, orderId: string) {
-  const one = await as("GET", `/api/orders/${orderId}`);
-  expect(one.statusCode, one.body).toBe(200);
-  const list = await as("GET", "/api/orders");
-  expect(list.statusCode, list.body).toBe(200);
-  const balances = await as("GET", "/api/balances");
-  expect(balances.statusCode, balances.body).toBe(200);
-  return {
-    one: one.json().order as Order,
-    listed: (list.json().orders as Order[]).find((o) => o._id === orderId)!,
-    balances: balances.json().balances as { user: { _id: string }; amount: number }[],
-  };
-}
-
-/**
- * The answers, read twice (the second from what the first kept), equal the order built from its
- * rows right after them. The checkout mails are sent by jobs that write each share's mail status
- * meanwhile: an answer that differs is read again (an answer kept from before a write never
- * equals the order built after it, however often it is read).
- */
-async function expectCurrent(as: Client, orderId: string) {
-  for (let attempt = 1; ; attempt++) {
-    const first = await readAll(as, orderId);
-    const second = await readAll(as, orderId);
-    const now = await builtNow(orderId);
-    const answers = [first.one, first.listed, second.one, second.listed];
-    if (answers.every((a) => isDeepStrictEqual(a, now)) || attempt === 20) {
-      for (const a of answers) expect(a).toEqual(now);
-      return now;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const statusOf = (order: Order, userId: string) =>
-  order.split.find((s) => s.userId === userId)!.status;
+const expectCurrent = (as: Client, orderId: string) => current(t, as, orderId);
 
 describe("an order kept by version is never answered stale", () => {
   it("after a claim, a confirmation, an adjustment, a dispute, new payers and a transfer", async () => {
@@ -176,26 +130,4 @@ describe("an order kept by version is never answered stale", () => {
       .find((r) => r.includes(",owed to you,") && r.includes(",cash,"));
     expect(benRow).toBeDefined();
   });
-
-  it.runIf(process.env.TEST_DB === "postgres")(
-    "a write through another instance is seen by this one's kept views",
-    async () => {
-      const f = await threeWayOrder(t);
-      const id = f.order._id;
-      await expectCurrent(f.as.creator, id);
-      const other = await secondInstance(t, env);
-      try {
-        const paid = await other.inject({
-          method: "POST",
-          url: `/api/orders/${id}/paid`,
-          headers: { authorization: `Bearer ${f.people.participant.token}` },
-        });
-        expect(paid.statusCode, paid.body).toBe(200);
-      } finally {
-        await other.close();
-      }
-      const now = await expectCurrent(f.as.creator, id);
-      expect(statusOf(now, f.ids.ben)).toBe("paid");
-    },
-  );
 });
