@@ -156,7 +156,7 @@ export function cartOf(page: Page, sessionName: string) {
 /** A setup call to the API with this person's token; fails the test unless it succeeds. */
 export async function apiCall<T>(
   who: { page: Page; token: string },
-  method: "GET" | "POST" | "PUT",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   data?: object,
 ) {

@@ -287,6 +287,8 @@ describe("settling up", () => {
   it("the payee settles an unpaid share in cash or writes it off; a transfer still needs it paid", async () => {
     const f = await filledSession();
     const { order } = (await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`)).json();
+    // The checkout mails are jobs of the queue; once they are done, only settling changes a share.
+    await t.app.idle();
     const benId = f.people.participant.userId;
     const url = `/api/orders/${order._id}/confirm/${benId}`;
     const benShare = async () =>
@@ -314,8 +316,7 @@ describe("settling up", () => {
         expect((await f.as[role]("POST", url, { how })).statusCode, role).toBe(404);
       }
     }
-    // (The checkout mail's status moves in the background; the settlement must not.)
-    expect({ ...(await benShare()), mail: unpaid.mail }).toEqual(unpaid);
+    expect(await benShare()).toEqual(unpaid);
     expect((await f.as.creator("GET", "/api/balances")).json().balances).toHaveLength(1);
 
     const cash = await f.as.creator("POST", url, { how: "cash" });
