@@ -438,6 +438,41 @@ describe("an order with private lines", () => {
   });
 });
 
+describe("buying again after an order with private lines", () => {
+  it("offers the member they were hidden from none of them; their adder all of them", async () => {
+    const g = await placed();
+    // The same three start another session.
+    const next = await g.as.Ann("POST", "/api/sessions", {
+      sessionName: "Next Saturday",
+      sessionType: "Friends",
+      participants: "3+",
+      passcode: "tulip",
+    });
+    expect(next.statusCode, next.body).toBe(201);
+    const session = next.json().session as { sessionCode: string; cartId: string };
+    for (const n of ["Ben", "Cat"] as const) {
+      const asked = await g.as[n]("POST", "/api/sessions/join/code", {
+        sessionCode: session.sessionCode,
+        passcode: "tulip",
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const ok = await g.as.Ann("POST", `/api/sessions/approve/${session.sessionCode}`, {
+        userId: g.id(n),
+      });
+      expect(ok.statusCode, ok.body).toBe(200);
+    }
+    const url = `/api/carts/${session.cartId}/buy-again`;
+    const cat = await g.as.Cat("GET", url);
+    expect(cat.statusCode, cat.body).toBe(200);
+    expect(cat.body).toContain("Cosy Knit Scarf");
+    for (const trace of [WATCH, VOUCHER, g.line.productId._id]) {
+      expect(cat.body).not.toContain(trace);
+    }
+    const ben = (await g.as.Ben("GET", url)).body;
+    for (const trace of [WATCH, VOUCHER]) expect(ben).toContain(trace);
+  });
+});
+
 describe("revealing an order's private lines", () => {
   it("is the payee's: every member sees them, in the order, the cart and the log; twice changes nothing", async () => {
     const g = await placed();
