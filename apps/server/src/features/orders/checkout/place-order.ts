@@ -104,8 +104,11 @@ export async function placeOrder(
       )) as [{ view: CartView }];
       // A member some lines are hidden from does not check out: they would see the presents (in
       // the answer, and in what the refusals below name). The creator, or the lines' adder, does.
+      // The creator always may: they become the payee, who sees every line of the order.
       const hiddenFromCaller = cartView.lines.filter((l) => l.hiddenFrom.includes(user._id));
-      if (hiddenFromCaller.length > 0) throw conflict(privateAtCheckout(hiddenFromCaller.length));
+      if (hiddenFromCaller.length > 0 && ctx.role !== "creator") {
+        throw conflict(privateAtCheckout(hiddenFromCaller.length));
+      }
       await settlePending(tx, cartView, options.pending);
       const leftOut = cartView.lines
         .filter((l) => !l.available)
