@@ -33,6 +33,7 @@ export const ACTIVITY_TYPES = [
   "order.confirmed",
   "order.adjusted",
   "order.disputed",
+  "order.revealed",
   "order.payers",
   "order.transfer",
   "item.staple",
@@ -182,6 +183,8 @@ export const ActivityEntrySchema = z.union([
     kind: z.enum(ADJUSTMENT_KINDS),
     comment: z.string(),
   }),
+  /** The payee showed the order's private lines to every member (`count`: how many). */
+  entry("order.revealed", { ...order, count: z.number().int() }),
   /** The payee said who paid the shop and how much (the shares are owed to them in proportion). */
   entry("order.payers", {
     ...order,
@@ -227,7 +230,10 @@ export const ActivityEntrySchema = z.union([
   entry("deadline.locked", { closesAt: z.string(), autoCheckout: z.boolean() }),
   /** A closed cart opened again until a new deadline. */
   entry("deadline.reopened", { closesAt: z.string(), previousClosesAt: z.string() }),
-  /** The automatic checkout at the deadline did not happen: the cart was empty. */
+  /**
+   * The automatic checkout at the deadline did not happen: the cart was empty. `private_lines` is
+   * on entries written while an order could not keep a line private (checkout now keeps them).
+   */
   entry("deadline.checkout_skipped", {
     closesAt: z.string(),
     reason: z.enum(["empty_cart", "private_lines"]),

@@ -77,9 +77,12 @@ export const CartLineSchema = z.object({
 });
 export type CartLine = z.infer<typeof CartLineSchema>;
 
-/** Checkout's refusal (409) while the cart holds private lines: an order does not hide lines yet. */
-export const PRIVATE_AT_CHECKOUT =
-  "The cart holds private items, which an order cannot keep private yet: show them to everyone before checking out.";
+/**
+ * Checkout's refusal (409) when the caller is a member some lines are hidden from: they would see
+ * the presents. Names only how many, and who checks out instead.
+ */
+export const privateAtCheckout = (count: number): string =>
+  `${count === 1 ? "1 item in the cart is" : `${count} items in the cart are`} private and hidden from you: the session's creator or whoever added ${count === 1 ? "it" : "them"} checks out.`;
 
 const money = z.number();
 

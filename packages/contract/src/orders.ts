@@ -58,6 +58,11 @@ export const OrderLineSchema = z.object({
   /** For whoever shops; null: none. */
   note: z.string().nullable(),
   substitute: z.enum(LINE_SUBSTITUTES),
+  /**
+   * Members the line is hidden from (a private line, a present): shown to its adder and the payee
+   * only (others get []); a member in it never receives the line at all.
+   */
+  hiddenFrom: z.array(z.string()),
 });
 export type OrderLine = z.infer<typeof OrderLineSchema>;
 
@@ -135,6 +140,11 @@ export const OrderSchema = z.object({
    * `claimed`, said paid and waiting for the payer. All 0 once settled.
    */
   parts: z.array(OrderPartSchema),
+  /**
+   * How many lines are hidden from the reader (private lines): left out of `lines` (and their
+   * adjustments), their cost still in the totals and shares. 0 for everyone else.
+   */
+  privateCount: z.number().int(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -106,6 +106,7 @@ describe("the permissions table", () => {
     // Each who paid the shop settles what is owed to them.
     ["order.confirm", { payee: 1, payer: 1, sharer: 0, stranger: 0 }],
     ["order.mail", { payee: 1, payer: 0, sharer: 0, stranger: 0 }],
+    ["order.reveal", { payee: 1, payer: 0, sharer: 0, stranger: 0 }],
   ] as const)("%s follows the orders' roles", (action, expected) => {
     const got = Object.fromEntries(ORDER_CALLERS.map((c) => [c, can(c, action) ? 1 : 0]));
     expect(got).toEqual(expected);

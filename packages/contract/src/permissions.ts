@@ -259,6 +259,11 @@ export const PERMISSIONS = {
     allow: ["sharer", "payer"],
     forbidden: "Only members with a share dispute an adjustment.",
   },
+  /** Show the order's private lines to every member of the session. */
+  "order.reveal": {
+    allow: ["payee"],
+    forbidden: "Only the payee shows the private items to everyone.",
+  },
   /** Say who paid the shop and how much (several payers). */
   "order.payers": {
     allow: ["payee"],

@@ -495,10 +495,10 @@ describe("automatic checkout", () => {
     expect(session.deadline.locked).toBe(true);
   });
 
-  it("skips a cart holding a private line, once, saying why, and leaves it closed for the creator", async () => {
+  it("checks out a cart holding a private line (for the creator), keeping the line private", async () => {
     const f = await crew(t);
     const cart = (await f.as.Ann("GET", `/api/carts/${f.cartId}`)).json().cart as {
-      products: { _id: string; addedBy: { name: string } }[];
+      products: { _id: string; addedBy: { name: string }; productId: { name: string } }[];
     };
     const anns = cart.products.find((l) => l.addedBy.name === "Ann")!;
     const hidden = await f.as.Ann("PUT", `/api/carts/${f.cartId}/lines/${anns._id}/hidden-from`, {
@@ -513,17 +513,24 @@ describe("automatic checkout", () => {
     });
     await clock.setTime(closesAt + 1000);
     await until(clock, async () => {
-      expect(
-        ofType(await activity(f.as.Ann, f.sessionId), "deadline.checkout_skipped"),
-      ).toMatchObject([{ reason: "private_lines" }]);
+      const [placed] = await t.database.db
+        .select({ n: count() })
+        .from(orders)
+        .where(eq(orders.sessionId, f.sessionId));
+      expect(placed!.n).toBe(1);
     });
     await drain(clock);
-    expect(ofType(await activity(f.as.Ann, f.sessionId), "deadline.checkout_skipped")).toHaveLength(
-      1,
-    );
-    const session = (await f.as.Ann("GET", `/api/sessions/${f.sessionId}`)).json().session;
-    expect(session.status).toBe("active");
-    expect(session.deadline.locked).toBe(true);
+    const log = await activity(f.as.Ann, f.sessionId);
+    expect(ofType(log, "deadline.checkout_skipped")).toEqual([]);
+    expect(ofType(log, "order.placed")).toMatchObject([{ automatic: true }]);
+    const mine = (await f.as.Ben("GET", "/api/orders")).json().orders as {
+      sessionId: string;
+      privateCount: number;
+      lines: { name: string }[];
+    }[];
+    const order = mine.find((o) => o.sessionId === f.sessionId)!;
+    expect(order.privateCount).toBe(1);
+    expect(order.lines.map((l) => l.name)).not.toContain(anns.productId.name);
   });
 
   it("does not check out a cart reopened or moved before its job ran", async () => {

@@ -1,7 +1,8 @@
 /**
  * Private lines in what the server sends on its own: when the catalog changes a product on a line
  * hidden from a member who shares its cost, the live `catalog.updated` she gets does not name the
- * product, and the notice of her moved share does not either (the others' do). On both databases.
+ * product, and the notice of her moved share does not either (the others' do). When the payee
+ * reveals an order's private lines, the members hear it live. On both databases.
  */
 import type { LiveServerMessage } from "@cartner/contract";
 import { eq } from "drizzle-orm";
@@ -79,5 +80,43 @@ describe("a catalog change to a private line", () => {
     expect(catTold).toContain("The catalog changed");
     expect(catTold).not.toContain("Vanity LED Mirror");
     expect((await notices("Ann")).map((x) => x.body).join(" ")).toContain("Vanity LED Mirror");
+  });
+});
+
+describe("revealing an order's private lines", () => {
+  it("tells the members live: the order and the ended cart to refetch", async () => {
+    const g = await group(t, ["Ann", "Ben", "Cat"] as const);
+    await g.add("Cat", "Morning Ritual Teapot", 1);
+    await g.add("Ben", "Vanity LED Mirror", 1);
+    const cart = (await g.as.Ben("GET", `/api/carts/${g.session.cartId}`)).json().cart;
+    const line = (cart.products as Line[]).find((l) => l.productId.name === "Vanity LED Mirror")!;
+    const hid = await g.as.Ben(
+      "PUT",
+      `/api/carts/${g.session.cartId}/lines/${line._id}/hidden-from`,
+      { userIds: [g.id("Cat")] },
+    );
+    expect(hid.statusCode, hid.body).toBe(200);
+    const order = await g.checkout();
+    await t.app.idle();
+    const cat = await signedIn(base, g.people.Cat.token);
+    await settle();
+
+    const revealed = await g.as.Ann("POST", `/api/orders/${order._id}/reveal`);
+    expect(revealed.statusCode, revealed.body).toBe(200);
+    expect(
+      await within(
+        cat.next((m) => m.type === "order.updated"),
+        2000,
+      ),
+    ).toMatchObject({ orderId: order._id });
+    expect(
+      await within(
+        cat.next((m) => m.type === "cart.updated"),
+        2000,
+      ),
+    ).toMatchObject({ cartId: g.session.cartId });
+    const seen = (await g.as.Cat("GET", `/api/orders/${order._id}`)).json().order;
+    expect(seen.privateCount).toBe(0);
+    expect(JSON.stringify(seen)).toContain("Vanity LED Mirror");
   });
 });

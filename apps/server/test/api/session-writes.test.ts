@@ -304,6 +304,15 @@ const ROWS: Partial<Record<EndpointKey, Row>> = {
     },
     sameVersion: "a dispute changes the order, not the ended session",
   },
+  "POST /api/orders/:id/reveal": {
+    before: async (f) => {
+      const url = `/api/carts/${f.cartId}/lines/${f.lineOf.creator}/hidden-from`;
+      const hid = await f.as.creator("PUT", url, { userIds: [f.people.participant.userId] });
+      expect(hid.statusCode, hid.body).toBe(200);
+      return checkout(f);
+    },
+    call: (f, orderId) => f.as.creator("POST", `/api/orders/${orderId}/reveal`),
+  },
   "POST /api/orders/:id/mail": {
     before: (f) => checkout(f),
     call: (f, orderId) => f.as.creator("POST", `/api/orders/${orderId}/mail`),

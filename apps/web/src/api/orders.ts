@@ -78,6 +78,11 @@ export function resendOrderMail(id: string) {
   return call("POST /api/orders/:id/mail", { params: { id } });
 }
 
+/** Shows the order's private items to every member (payee); the answer is the order. */
+export function revealOrder(id: string) {
+  return call("POST /api/orders/:id/reveal", { params: { id } });
+}
+
 /** Records what the shop delivered and charged (payee); the answer is the re-split order. */
 export function adjustOrder(id: string, body: AdjustmentBody) {
   return call("POST /api/orders/:id/adjustments", { params: { id }, body });
@@ -313,13 +318,16 @@ export function useOrderAction(orderId: string) {
       action:
         | { kind: "paid" }
         | { kind: "confirm"; userId: string; how?: SettlementKind }
-        | { kind: "mail" },
+        | { kind: "mail" }
+        | { kind: "reveal" },
     ) =>
       action.kind === "paid"
         ? markOrderPaid(orderId)
         : action.kind === "confirm"
           ? confirmShare(orderId, action.userId, action.how)
-          : resendOrderMail(orderId),
+          : action.kind === "reveal"
+            ? revealOrder(orderId)
+            : resendOrderMail(orderId),
     onSuccess: (body, action) => {
       client.setQueryData(orderKeys.detail(orderId), body);
       void client.invalidateQueries({ queryKey: orderKeys.entries(orderId) });
@@ -328,6 +336,7 @@ export function useOrderAction(orderId: string) {
       if (action.kind === "paid") toast.success("Marked as paid. The payee will confirm it.");
       if (action.kind === "confirm") toast.success(SETTLED_TOAST[action.how ?? "transfer"]);
       if (action.kind === "mail") toast.success("Sending the email again.");
+      if (action.kind === "reveal") toast.success("Everyone in the session sees the items now.");
     },
     onError: (error) => {
       toast.error(errorMessage(error, "That did not work. Try again."));

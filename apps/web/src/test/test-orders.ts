@@ -26,6 +26,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         estimated: false,
         note: null,
         substitute: "any",
+        hiddenFrom: [],
       },
       {
         productId: "p-tea",
@@ -40,6 +41,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
         estimated: false,
         note: null,
         substitute: "any",
+        hiddenFrom: [],
       },
     ],
     split: [
@@ -88,6 +90,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     parts: [
       { debtor: ben._id, payer: testUser._id, amount: 14.84, open: 14.84, credit: 0, claimed: 0 },
     ],
+    privateCount: 0,
     ...overrides,
   };
 }

@@ -100,6 +100,15 @@ export const orderEndpoints = {
     responses: { 200: OrderResponseSchema },
     errors: [400, 403, 404],
   },
+  "POST /api/orders/:id/reveal": {
+    summary:
+      "Show the order's private items to every member of the session (payee); again changes nothing",
+    access: "order.reveal",
+    params: OrderIdParams,
+    body: NoBody,
+    responses: { 200: OrderResponseSchema },
+    errors: [400, 403, 404],
+  },
   "POST /api/orders/:id/adjustments": {
     summary:
       "Record what happened at the shop (payee): a line not delivered, substituted, its quantity or price changed, refunded, or an order-level fee or discount; the order re-splits by its checkout rules to the cent",

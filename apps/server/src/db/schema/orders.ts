@@ -35,6 +35,13 @@ export interface OrderLineSnapshot {
   /** For whoever shops; absent on orders placed before lines had them. */
   note?: string | null;
   substitute?: LineSubstitute;
+  /**
+   * Members the line is hidden from (a private line; absent: none): for them it is not in the
+   * order, its cost still in the figures. Cleared when the payee reveals the order's private lines.
+   */
+  hiddenFrom?: string[];
+  /** The cart line it was, on a private line: its activity entries are revealed with it. */
+  lineId?: string;
 }
 
 /** Who carried a share at checkout, with their role then: the members an adjustment re-splits among. */

@@ -15,8 +15,9 @@
  * What they bought: each catalog product of their lines, and each free line by its name (case and
  * outer spaces aside), counted once per order (`times`), most often first, ties by the latest
  * order; a product at its price now, a free line at what the latest order paid for it (its price
- * adjustment, else its estimate); leaving out products no longer sold and whatever the cart
- * already holds (a product, or a free line of that name).
+ * adjustment, else its estimate); leaving out products no longer sold, whatever the cart
+ * already holds (a product, or a free line of that name), and an order's lines hidden from the
+ * reader (private lines: decision 049).
  */
 import {
   BUY_AGAIN_LIMIT_DEFAULT,
@@ -122,6 +123,8 @@ export function boughtQuery(p: {
       from past
       join orders o on o.id = past.id
       cross join lateral jsonb_array_elements(o.lines) with ordinality as l(line, n)
+      -- A line hidden from the reader (a private line) was never bought as far as they know.
+      where not coalesce((l.line -> 'hiddenFrom') @> jsonb_build_array(${userId}::text), false)
     ),
     bought as (
       select product_id,

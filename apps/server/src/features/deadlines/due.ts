@@ -6,7 +6,7 @@
  * a second run, a stale wake-up (the deadline moved since) or two instances at once change nothing
  * more (docs/decisions/016-durable-jobs.md).
  */
-import { ErrorCode, PRIVATE_AT_CHECKOUT, deadlinePassed, type User } from "@cartner/contract";
+import { ErrorCode, deadlinePassed, type User } from "@cartner/contract";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { sessionDeadlines, sessions, users } from "../../db/schema.ts";
 import { AppError } from "../../lib/errors.ts";
@@ -120,11 +120,6 @@ async function autoCheckout(deps: DueDeps, sessionId: string): Promise<void> {
       await skipCheckout(deps, sessionId, creator._id, "empty_cart");
       return;
     }
-    // An order cannot keep a line private yet: the cart stays closed for the creator to decide.
-    if (error instanceof AppError && error.message === PRIVATE_AT_CHECKOUT) {
-      await skipCheckout(deps, sessionId, creator._id, "private_lines");
-      return;
-    }
     // Checked out by hand meanwhile, or ended: the owed checkout is moot.
     if (error instanceof AppError && error.status === 409) return;
     throw error;
@@ -136,7 +131,7 @@ async function skipCheckout(
   deps: DueDeps,
   sessionId: string,
   creatorId: string,
-  reason: "empty_cart" | "private_lines",
+  reason: "empty_cart",
 ): Promise<void> {
   await writeSession(deps.db, deps, {
     sessionId,

@@ -34,7 +34,8 @@ export async function access(
     | "order.mail"
     | "order.adjust"
     | "order.dispute"
-    | "order.payers",
+    | "order.payers"
+    | "order.reveal",
 ): Promise<LoadedOrder> {
   const found = await loadOrder(deps.db, orderId);
   requireAllowed(found ? roleIn(found, userId) : null, action, "Order not found");

@@ -1,3 +1,4 @@
+import type { Order } from "@cartner/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sendJson } from "../../lib/encoded-body.ts";
 import { route } from "../../lib/endpoint.ts";
@@ -11,14 +12,21 @@ import { resendMail } from "./checkout/mail-jobs.ts";
 import type { OrderDeps } from "./deps.ts";
 import { confirm } from "./paying/confirm.ts";
 import { markPaid } from "./paying/mark-paid.ts";
-import { answerOf } from "./reading/kept.ts";
+import { answerFor } from "./reading/kept.ts";
 import { getOrder, orderEntries, orderPage, orderView } from "./reading/orders.ts";
+import { orderSeenBy } from "./reading/private.ts";
 import { renderReceipt } from "./reading/receipt.ts";
+import { reveal } from "./adjusting/reveal.ts";
 
 /** The caller and the request's Idempotency-Key, which the book keeps with what it writes. */
 const actorOf = (request: FastifyRequest) => ({
   user: request.auth.user,
   key: request.idempotency?.key ?? null,
+});
+
+/** The caller's `{ order }` answer: as they see it (a line hidden from them is not in it). */
+const answer = (request: FastifyRequest, order: Order) => ({
+  order: orderSeenBy(order, request.auth.user._id),
 });
 
 /**
@@ -29,16 +37,15 @@ export async function orderRoutes(
   app: FastifyInstance,
   deps: OrderDeps & { timeZoneOf: (userId: string) => Promise<string> },
 ): Promise<void> {
-  route(app, "POST /api/sessions/:id/checkout", async (request, reply) =>
-    reply.code(201).send(
-      await checkout(deps, request.params.id, request.auth.user, {
-        payers: request.body?.payers,
-        overStock: request.body?.overStock,
-        pending: request.body?.pending,
-        key: request.idempotency?.key ?? null,
-      }),
-    ),
-  );
+  route(app, "POST /api/sessions/:id/checkout", async (request, reply) => {
+    const placed = await checkout(deps, request.params.id, request.auth.user, {
+      payers: request.body?.payers,
+      overStock: request.body?.overStock,
+      pending: request.body?.pending,
+      key: request.idempotency?.key ?? null,
+    });
+    return reply.code(201).send({ ...placed, ...answer(request, placed.order) });
+  });
 
   // Both answered with the orders' kept JSON (reading/kept.ts), checked against the contract when
   // it was made.
@@ -50,7 +57,10 @@ export async function orderRoutes(
     sendJson(
       request,
       reply,
-      answerOf(await orderView(deps, request.params.id, request.auth.user._id)),
+      answerFor(
+        await orderView(deps, request.params.id, request.auth.user._id),
+        request.auth.user._id,
+      ),
     ),
   );
 
@@ -68,43 +78,53 @@ export async function orderRoutes(
       .send(pdf);
   });
 
-  route(app, "POST /api/orders/:id/paid", async (request) => ({
-    order: await markPaid(deps, request.params.id, actorOf(request)),
-  }));
-
-  route(app, "POST /api/orders/:id/confirm/:userId", async (request) => ({
-    order: await confirm(
-      deps,
-      request.params.id,
-      actorOf(request),
-      request.params.userId,
-      request.body?.how,
-    ),
-  }));
-
-  route(app, "POST /api/orders/:id/mail", async (request) => ({
-    order: await resendMail(deps, request.params.id, request.auth.user._id),
-  }));
-
-  route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
-    reply.code(201).send({
-      order: await adjust(deps, request.params.id, actorOf(request), request.body),
-    }),
+  route(app, "POST /api/orders/:id/paid", async (request) =>
+    answer(request, await markPaid(deps, request.params.id, actorOf(request))),
   );
 
-  route(app, "POST /api/orders/:id/adjustments/:adjId/dispute", async (request) => ({
-    order: await dispute(
-      deps,
-      request.params.id,
-      request.auth.user,
-      request.params.adjId,
-      request.body.comment,
+  route(app, "POST /api/orders/:id/confirm/:userId", async (request) =>
+    answer(
+      request,
+      await confirm(
+        deps,
+        request.params.id,
+        actorOf(request),
+        request.params.userId,
+        request.body?.how,
+      ),
     ),
-  }));
+  );
 
-  route(app, "PUT /api/orders/:id/payers", async (request) => ({
-    order: await setPayers(deps, request.params.id, actorOf(request), request.body),
-  }));
+  route(app, "POST /api/orders/:id/mail", async (request) =>
+    answer(request, await resendMail(deps, request.params.id, request.auth.user._id)),
+  );
+
+  route(app, "POST /api/orders/:id/reveal", async (request) =>
+    answer(request, await reveal(deps, request.params.id, request.auth.user)),
+  );
+
+  route(app, "POST /api/orders/:id/adjustments", async (request, reply) =>
+    reply
+      .code(201)
+      .send(answer(request, await adjust(deps, request.params.id, actorOf(request), request.body))),
+  );
+
+  route(app, "POST /api/orders/:id/adjustments/:adjId/dispute", async (request) =>
+    answer(
+      request,
+      await dispute(
+        deps,
+        request.params.id,
+        request.auth.user,
+        request.params.adjId,
+        request.body.comment,
+      ),
+    ),
+  );
+
+  route(app, "PUT /api/orders/:id/payers", async (request) =>
+    answer(request, await setPayers(deps, request.params.id, actorOf(request), request.body)),
+  );
 
   route(app, "GET /api/balances/settle-plan", async (request) => ({
     transfers: await settlePlanFor(deps, request.auth.user._id, request.query.with),

@@ -120,10 +120,33 @@ export function ordersCsv(
 }
 
 /**
+ * Lines hidden from the reader (private lines), as one row of what they add to the subtotal:
+ * the reader's lines and changes still add up to it. None when nothing is hidden from them.
+ */
+function privateRow(order: Order, start: Cell[]): Cell[][] {
+  if (order.privateCount === 0) return [];
+  const seen =
+    order.lines.reduce((sum, l) => sum + toCents(l.lineTotal), 0) +
+    changesOf(order).reduce((sum, c) => sum + c.cents, 0);
+  const n = order.privateCount;
+  return [
+    [
+      ...start,
+      "private",
+      `${n} private item${n === 1 ? "" : "s"}`,
+      ...Array<Cell>(6).fill(""),
+      amount((toCents(order.subtotal) - seen) / 100),
+      ...Array<Cell>(7).fill(""),
+    ],
+  ];
+}
+
+/**
  * One order, adding up: a row per line as placed, a row per change after checkout ("adjustment": a line's new
  * total less its old one; an order fee or discount), a row per share, a row per entry of the
  * order's book (who owes whom what, and every payment and settlement), and the totals; `type`
- * says which. The lines and their changes add up to the subtotal, the shares to the total, and
+ * says which ("private": the lines hidden from the reader, one row of their amount, never their
+ * names). The lines, their changes and that row add up to the subtotal, the shares to the total, and
  * each two people's entries to what the shares' parts say is still open between them.
  */
 export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string): string {
@@ -182,6 +205,7 @@ export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string)
       textCell(lineRemarks(line).join("; ")),
     ]),
     ...changes,
+    ...privateRow(order, start),
     ...order.split.map((share) => [
       ...start,
       share.userId === order.payee._id ? "payee_share" : "share",

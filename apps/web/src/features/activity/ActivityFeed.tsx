@@ -47,6 +47,7 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   "order.confirmed": ReceiptText,
   "order.adjusted": ReceiptText,
   "order.disputed": ReceiptText,
+  "order.revealed": ReceiptText,
   "order.payers": ReceiptText,
   "order.transfer": ReceiptText,
   "item.staple": Pin,

@@ -121,6 +121,12 @@ describe("describeActivity", () => {
         null,
       ),
     ).toBe("Ben disputed a change to order CRT-000012: “It came”");
+    expect(describeActivity(entry(4, "order.revealed", { ...order, count: 2 }), null)).toBe(
+      "Ben showed 2 private items of order CRT-000012 to everyone",
+    );
+    expect(describeActivity(entry(5, "order.revealed", { ...order, count: 1 }), null)).toBe(
+      "Ben showed the private item of order CRT-000012 to everyone",
+    );
   });
 
   it("says You for the reader's own entries", () => {

@@ -141,6 +141,8 @@ export function activityAction(entry: Activity, you = false): string {
       return `changed order ${entry.number}${entry.line ? ` (${entry.line}: ${ADJUSTMENT_TEXT[entry.kind]})` : ` (${ADJUSTMENT_TEXT[entry.kind]})`}: ${formatMoney(entry.from)} → ${formatMoney(entry.to)}`;
     case "order.disputed":
       return `disputed a change to order ${entry.number}: “${entry.comment}”`;
+    case "order.revealed":
+      return `showed ${entry.count === 1 ? "the private item" : `${entry.count} private items`} of order ${entry.number} to everyone`;
     case "order.payers":
       return `said who paid order ${entry.number}: ${listText(
         entry.payers.map((p) => `${p.name} ${formatMoney(p.amount)}`),

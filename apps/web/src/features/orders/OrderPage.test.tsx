@@ -395,3 +395,60 @@ describe("orders and balances", () => {
     expect(await screen.findByText("You're all settled up.")).toBeVisible();
   });
 });
+
+describe("private items on the order page", () => {
+  /** Ben's tea is hidden from someone: Ada (the payee) sees it, marked; Ben is its adder. */
+  const withPrivateTea = (order: Order): Order => ({
+    ...order,
+    lines: order.lines.map((l) =>
+      l.name === "Jasmine Green Tea" ? { ...l, hiddenFrom: ["c-1"] } : l,
+    ),
+  });
+
+  it("tells a reader some lines are hidden from how many the total includes, and nothing else", async () => {
+    const order = makeOrder();
+    const seen: Order = { ...order, lines: order.lines.slice(0, 1), privateCount: 2 };
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order: seen }) }, benUser);
+    expect(await screen.findByText("The total includes 2 private items.")).toBeVisible();
+    expect(screen.getByRole("table", { name: "Items in CRT-000007" })).not.toHaveTextContent(
+      "Jasmine Green Tea",
+    );
+    expect(screen.queryByText("Private")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Reveal private items" })).toBeNull();
+  });
+
+  it("marks private lines for the payee, who reveals them after confirming", async () => {
+    let order = withPrivateTea(makeOrder());
+    const { user, mock } = open("/orders/o-1", {
+      "GET /api/orders/o-1": () => json(200, { order }),
+      "POST /api/orders/o-1/reveal": () => {
+        order = makeOrder();
+        return json(200, { order });
+      },
+    });
+    const items = await screen.findByRole("table", { name: "Items in CRT-000007" });
+    const tea = within(items)
+      .getAllByRole("row")
+      .find((r) => r.textContent?.includes("Jasmine"))!;
+    expect(within(tea).getByText("Private")).toBeVisible();
+    expect(screen.queryByText(/private items\./)).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: "Reveal private items" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reveal the private item?" });
+    expect(dialog).toHaveTextContent("Everyone in the session will see these items.");
+    await user.click(within(dialog).getByRole("button", { name: "Reveal" }));
+    await waitFor(() => expect(callsTo(mock, "POST /api/orders/o-1/reveal")).toHaveLength(1));
+    await waitFor(() =>
+      expect(screen.queryByRole("button", { name: "Reveal private items" })).toBeNull(),
+    );
+    expect(within(items).queryByText("Private")).toBeNull();
+  });
+
+  it("shows no reveal button to the adder who is not the payee", async () => {
+    const order = withPrivateTea(makeOrder());
+    open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) }, benUser);
+    const items = await screen.findByRole("table", { name: "Items in CRT-000007" });
+    expect(within(items).getByText("Private")).toBeVisible();
+    expect(screen.queryByRole("button", { name: "Reveal private items" })).toBeNull();
+  });
+});

@@ -21,6 +21,7 @@ import {
   EstimatedBadge,
   LineRemarks,
   PageLinks,
+  PrivateBadge,
   StackedTable,
   TotalsList,
   stackedCell,
@@ -32,6 +33,7 @@ import { useOrder, useReceiptDownload } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
 import { PayersPanel } from "./PayersPanel.tsx";
+import { PrivateItems } from "./PrivateItems.tsx";
 import { ShareCard } from "./ShareCard.tsx";
 
 // The page's first Intl formatters load the locale's data (tens of milliseconds on a phone): made
@@ -145,6 +147,7 @@ function OrderView({ order }: { order: Order }) {
 
         <Panel title="Total" className="self-start">
           <TotalsList totals={order} />
+          <PrivateItems order={order} isPayee={isPayee} />
           {order.originalTotal !== order.total && (
             <p className="text-sm text-slate-600">
               Adjusted after checkout: the total was {formatMoney(order.originalTotal)}.
@@ -193,6 +196,7 @@ function OrderLines({ order }: { order: Order }) {
             <div className="flex min-w-0 flex-col">
               <span className="font-semibold break-words text-ink">{line.name}</span>
               {line.estimated && <EstimatedBadge />}
+              {line.hiddenFrom.length > 0 && <PrivateBadge />}
               {line.adjusted && (
                 <span className="text-sm text-accent-800">
                   {line.adjusted.missing

@@ -28,6 +28,7 @@ import { access, type Actor } from "../access.ts";
 import { catalogChanged } from "../../catalog/index.ts";
 import type { OrderDeps } from "../deps.ts";
 import { frozenOf } from "../reading/frozen.ts";
+import { hiddenLine } from "../reading/private.ts";
 import {
   adjustmentCents,
   loadOrder,
@@ -200,13 +201,16 @@ async function recordAdjustment(
       }
       const line = adjustment.lineIndex === undefined ? undefined : row.lines[adjustment.lineIndex];
       if (line && adjustment.kind === "missing") await putBack(tx, row, adjustment, line);
+      // A private line's name stays out of the book's note (everyone it is owed between reads it)
+      // and its entry is hidden from the same members as the line.
+      const hidden = privately(line);
       const pairs = await pairsOfOrder(tx, row.id);
       const resplitParts = partMoves(
         row.id,
         pairs,
         partsOf(updated!, await sharesOf(tx, [row.id]), await payersOf(tx, [row.id])),
         "adjustment",
-        line
+        line && !hidden
           ? `${ADJUSTMENT_LABEL[adjustment.kind]}: ${line.name}`
           : ADJUSTMENT_LABEL[adjustment.kind],
       );
@@ -222,7 +226,7 @@ async function recordAdjustment(
       };
       return {
         result: undefined,
-        activity: { type: "order.adjusted", details },
+        activity: { type: "order.adjusted", details, ...hidden },
         version: "unchanged",
         afterActivity: async ([seq]) => {
           const by = { id: user._id, name: user.name };
@@ -254,6 +258,16 @@ async function putBack(
     .where(eq(products.id, line.productId));
 }
 
+/**
+ * An entry about a private line of the order: hidden from the line's members, and revealed with it
+ * (its cart line's id). Nothing for any other line.
+ */
+function privately(line: OrderRow["lines"][number] | undefined) {
+  return line?.hiddenFrom?.length
+    ? { hiddenFrom: line.hiddenFrom, ...(line.lineId ? { lineId: line.lineId } : {}) }
+    : undefined;
+}
+
 /** An adjustment's kind as the book's notes say it. */
 const ADJUSTMENT_LABEL: Record<StoredAdjustment["kind"], string> = {
   missing: "Not delivered",
@@ -273,7 +287,9 @@ async function disputeAdjustment(
   comment: string,
 ): Promise<void> {
   const { row: before } = order;
-  if (!before.adjustments.some((a) => a.id === adjustmentId)) {
+  const known = before.adjustments.find((a) => a.id === adjustmentId);
+  // One about a line hidden from the caller does not exist for them.
+  if (!known || hiddenLine(before.lines, known.lineIndex, user._id)) {
     throw notFound("Adjustment not found");
   }
   await writeSession(deps.db, deps, {
@@ -299,7 +315,11 @@ async function disputeAdjustment(
       };
       return {
         result: undefined,
-        activity: { type: "order.disputed", details },
+        activity: {
+          type: "order.disputed",
+          details,
+          ...privately(target.lineIndex === undefined ? undefined : row.lines[target.lineIndex]),
+        },
         version: "unchanged",
       };
     },

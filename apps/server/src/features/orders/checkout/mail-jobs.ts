@@ -9,6 +9,7 @@ import type { Tx } from "../../../db/client.ts";
 import { orders, orderShares, users } from "../../../db/schema.ts";
 import { access } from "../access.ts";
 import type { OrderDeps } from "../deps.ts";
+import { orderSeenBy } from "../reading/private.ts";
 import { loadOrder, viewOf } from "../reading/view.ts";
 import { peopleOf, type OrderRow, type ShareRow } from "../rows.ts";
 import { orderMail } from "./mail.ts";
@@ -81,7 +82,8 @@ export async function sendOrderMail(
     const fresh = await loadOrder(db, orderId);
     if (fresh) announce(deps, fresh.row, fresh.shares);
   };
-  const order = viewOf(found);
+  // As the member sees it: a line hidden from them is not in their mail.
+  const order = orderSeenBy(viewOf(found), userId);
   try {
     await deps.mailer.send(orderMail(order, to, deps.media.orderPage(orderId), deps.currency));
   } catch (error) {

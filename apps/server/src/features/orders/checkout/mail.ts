@@ -3,7 +3,11 @@ import type { Order } from "@cartner/contract";
 import type { Mail } from "../../mail/index.ts";
 import { formatMoney } from "../../../lib/money.ts";
 
-/** The checkout mail to one member: their share, the total, who to pay, and the order's link. */
+/**
+ * The checkout mail to one member (the order as they see it: orderSeenBy): their share, the total
+ * (with how many private items it includes, when lines are hidden from them), who to pay, and the
+ * order's link.
+ */
 export function orderMail(
   order: Order,
   to: { name: string; email: string; userId: string },
@@ -31,13 +35,14 @@ export function orderMail(
     estimated.length > 0
       ? `At an estimated price until ${order.payee.name} prices them: ${estimated.join(", ")}.`
       : null;
+  const totalLine = `Order total: ${formatMoney(order.total, currency)}${privateNote(order.privateCount)}`;
   const text = [
     `Hi ${to.name},`,
     "",
     `${placer} checked out "${order.sessionName}": order ${order.number}.`,
     "",
     shareLine,
-    `Order total: ${formatMoney(order.total, currency)}`,
+    totalLine,
     ...(estimateLine ? [estimateLine] : []),
     payLine,
     "",
@@ -49,7 +54,7 @@ export function orderMail(
 <p>Hi ${escapeHtml(to.name)},</p>
 <p>${escapeHtml(placer)} checked out “${escapeHtml(order.sessionName)}”: order <strong>${escapeHtml(order.number)}</strong>.</p>
 <p style="font-size:20px;font-weight:700;color:#4f46e5">${escapeHtml(shareLine)}</p>
-<p>Order total: ${escapeHtml(formatMoney(order.total, currency))}<br>${estimateLine ? `${escapeHtml(estimateLine)}<br>` : ""}${escapeHtml(payLine)}</p>
+<p>${escapeHtml(totalLine)}<br>${estimateLine ? `${escapeHtml(estimateLine)}<br>` : ""}${escapeHtml(payLine)}</p>
 <p><a href="${escapeHtml(orderUrl)}">Open the order and its receipt</a></p>
 <p>— Cartner</p>
 </body></html>`;
@@ -60,3 +65,7 @@ export function orderMail(
     html,
   };
 }
+
+/** " (includes 2 private items)": what the total holds that the reader does not see. */
+export const privateNote = (count: number): string =>
+  count === 0 ? "" : ` (includes ${count} private item${count === 1 ? "" : "s"})`;

@@ -6,11 +6,11 @@
  * locked.
  */
 import {
-  PRIVATE_AT_CHECKOUT,
   carriesShare,
   ErrorCode,
   fromCents,
   orderNumber,
+  privateAtCheckout,
   type SetPayersBody,
   type User,
 } from "@cartner/contract";
@@ -102,6 +102,13 @@ export async function placeOrder(
         tx,
         sql`select cart_view(${cartId}) as view`,
       )) as [{ view: CartView }];
+      // A member some lines are hidden from does not check out: they would see the presents (in
+      // the answer, and in what the refusals below name). The creator, or the lines' adder, does.
+      // The creator always may: they become the payee, who sees every line of the order.
+      const hiddenFromCaller = cartView.lines.filter((l) => l.hiddenFrom.includes(user._id));
+      if (hiddenFromCaller.length > 0 && ctx.role !== "creator") {
+        throw conflict(privateAtCheckout(hiddenFromCaller.length));
+      }
       await settlePending(tx, cartView, options.pending);
       const leftOut = cartView.lines
         .filter((l) => !l.available)
@@ -121,8 +128,6 @@ export async function placeOrder(
           "The cart is empty: add something before checking out.",
         );
       }
-      // An order cannot keep a line private yet (decision 049): refused rather than shown to all.
-      if (view.lines.some((l) => l.hiddenFrom.length > 0)) throw conflict(PRIVATE_AT_CHECKOUT);
       const { summary, shares } = splitOf(view);
       const payee = view.members.find((m) => m.role === "creator")!;
       const named = options.payers
@@ -143,6 +148,10 @@ export async function placeOrder(
         lineTotalCents: l.unitPriceCents * l.quantity,
         note: l.note,
         substitute: l.substitute,
+        // A private line stays private in the order (never from the payee, who sees them all).
+        ...(l.hiddenFrom.some((id) => id !== payee.userId)
+          ? { lineId: l.id, hiddenFrom: l.hiddenFrom.filter((id) => id !== payee.userId) }
+          : {}),
       }));
       const [row] = await tx
         .insert(orders)

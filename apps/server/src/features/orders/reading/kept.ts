@@ -20,6 +20,7 @@ import type { Db, Tx } from "../../../db/client.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { meter } from "../../../lib/metrics.ts";
 import type { OpenPart } from "../balances/open-parts.ts";
+import { hasPrivate, orderSeenBy } from "./private.ts";
 import { loadOrders, viewOf, type LoadedOrder } from "./view.ts";
 
 /** An order as a read names it: its id and the version it read. */
@@ -41,6 +42,11 @@ export interface KeptView {
   summary: OrderSummary;
   /** `{ "order": … }`, the answer of GET /orders/:id, made the first time it is asked. */
   answer?: EncodableBody;
+  /**
+   * A line is hidden from someone (private.ts): each reader's answer is made from `json` for them
+   * (jsonFor, answerFor), never `json` itself.
+   */
+  private: boolean;
 }
 
 interface KeptParts {
@@ -141,7 +147,14 @@ export function viewToKeep(found: LoadedOrder): KeptView {
     version: found.row.version,
     json: JSON.stringify(OrderSchema.encode(order)),
     summary: { _id, number, placedAt, sessionName, payee, total, split },
+    private: hasPrivate(order),
   };
+}
+
+/** The order's JSON as `readerId` sees it: the kept one, unless a line is private. */
+export function jsonFor(view: KeptView, readerId: string): string {
+  if (!view.private) return view.json;
+  return JSON.stringify(orderSeenBy(JSON.parse(view.json) as Order, readerId));
 }
 
 /**
@@ -166,8 +179,12 @@ export async function viewsOf(db: Db | Tx, refs: OrderRef[]): Promise<KeptView[]
   return refs.flatMap((ref) => found.get(ref.id) ?? []);
 }
 
-/** The view's answer `{ order }`, made once per kept view. */
-export function answerOf(view: KeptView): EncodableBody {
+/**
+ * The view's answer `{ order }` to `readerId`: made once per kept view, or for each reader of an
+ * order with a private line.
+ */
+export function answerFor(view: KeptView, readerId: string): EncodableBody {
+  if (view.private) return { body: `{"order":${jsonFor(view, readerId)}}` };
   return (view.answer ??= { body: `{"order":${view.json}}` });
 }
 

@@ -14,7 +14,14 @@ import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
 import type { OrderDeps } from "../deps.ts";
 import { entriesOf } from "./entries.ts";
-import { pageOf, viewsOf, type KeptView, type OrderRef, type OrderSummary } from "./kept.ts";
+import {
+  jsonFor,
+  pageOf,
+  viewsOf,
+  type KeptView,
+  type OrderRef,
+  type OrderSummary,
+} from "./kept.ts";
 
 /** The orders the user is the payee of or has a share in (ids only: a set an index finds). */
 const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
@@ -74,7 +81,7 @@ export async function orderPage(
   return pageOf(db, key, made, async () => {
     let views = await viewsOf(db, page);
     if (query.toPay) views = views.filter(toPayBy(userId));
-    return `{"orders":[${views.map((v) => v.json).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+    return `{"orders":[${views.map((v) => jsonFor(v, userId)).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
   });
 }
 
@@ -151,13 +158,16 @@ export async function orderView(
   return view;
 }
 
-/** One order, to someone with a part in it (its receipt and CSV read it the same way). */
+/**
+ * One order, to someone with a part in it, as they see it (its receipt and CSV read it the same
+ * way: a line hidden from them is in none of them).
+ */
 export async function getOrder(
   deps: Pick<OrderDeps, "db">,
   orderId: string,
   userId: string,
 ): Promise<Order> {
-  return JSON.parse((await orderView(deps, orderId, userId)).json) as Order;
+  return JSON.parse(jsonFor(await orderView(deps, orderId, userId), userId)) as Order;
 }
 
 /** The order's book, oldest first (entries.ts). */

@@ -225,6 +225,19 @@ export async function renderReceipt(
     .fillColor(INK)
     .text("Total", left, y, { width: w(0.8), align: "right" });
   doc.text(formatMoney(order.total), left, y, { width, align: "right" });
+  // Lines hidden from the reader are in the figures, not in the items: said, as a count only.
+  if (order.privateCount > 0) {
+    doc
+      .font("body")
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(
+        `Includes ${order.privateCount} private item${order.privateCount === 1 ? "" : "s"}`,
+        left,
+        doc.y,
+        { width, align: "right" },
+      );
+  }
   const adjusted = order.adjustments.length > 0;
   if (adjusted) {
     const o = doc.y;

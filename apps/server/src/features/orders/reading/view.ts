@@ -233,6 +233,7 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
       estimated: l.productId === null && !priced.has(i),
       note: l.note ?? null,
       substitute: l.substitute ?? "any",
+      hiddenFrom: l.hiddenFrom ?? [],
       adjusted: touched.has(i)
         ? {
             name: adjusted[i]!.name,
@@ -294,5 +295,7 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
         credit: fromCents(Math.max(0, -p.net)),
         claimed: fromCents(Math.min(p.claimed, Math.max(0, p.net))),
       })),
+    // The order as it is: every line. orderSeenBy() (private.ts) makes each reader's.
+    privateCount: 0,
   };
 }
