@@ -52,6 +52,8 @@ function startServer(): Promise<ChildProcess> {
  */
 async function stopServer(server: ChildProcess): Promise<void> {
   server.removeAllListeners("exit");
+  // Already gone (a failed check stopped it before the cleanup): nothing to wait for.
+  if (server.exitCode !== null || server.signalCode !== null) return;
   const code = await new Promise<number | null>((resolve) => {
     server.once("exit", (exitCode) => resolve(exitCode));
     server.kill("SIGTERM");
