@@ -286,6 +286,52 @@ describe("a weekly series", () => {
     expect(next.cart.itemCount).toBe(1);
   });
 
+  it("keeps a private staple hidden from whom it was, in the next session too", async () => {
+    const f = await sessionWithEveryRole(t);
+    const product = products[4]!;
+    const line = await addLine(f, "participant", product._id);
+    const lineUrl = `/api/carts/${f.cartId}/lines/${line}`;
+    const marked = await f.as.participant("PUT", `${lineUrl}/staple`, { staple: true });
+    expect(marked.statusCode, marked.body).toBe(200);
+    const hid = await f.as.participant("PUT", `${lineUrl}/hidden-from`, {
+      userIds: [f.people.viewer.userId],
+    });
+    expect(hid.statusCode, hid.body).toBe(200);
+    // Another private staple that cannot be carried (none left): the new log, which the viewer
+    // reads, does not name it.
+    const gone = products[5]!;
+    const goneUrl = `/api/carts/${f.cartId}/lines/${await addLine(f, "participant", gone._id)}`;
+    await f.as.participant("PUT", `${goneUrl}/staple`, { staple: true });
+    const hidGone = await f.as.participant("PUT", `${goneUrl}/hidden-from`, {
+      userIds: [f.people.viewer.userId],
+    });
+    expect(hidGone.statusCode, hidGone.body).toBe(200);
+    await setStock(gone._id, 0);
+    const set = await setSeries(f, {
+      rule: "FREQ=DAILY;INTERVAL=1;BYHOUR=7;BYMINUTE=30",
+      timeZone: "Europe/Paris",
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await queueClock.setTime(Date.parse(set.json().session.series.nextAt));
+    await renewTokens(f);
+    const nextId = await followerOf(f);
+    const next = await sessionOf(f, nextId, "creator");
+    const cart = (who: "creator" | "viewer") =>
+      f.as[who]("GET", `/api/carts/${next.cart._id}`).then((r) => r.json().cart);
+    const seen = await cart("creator");
+    expect(seen.products).toHaveLength(1);
+    expect(seen.products[0].hiddenFrom).toEqual([f.people.viewer.userId]);
+    const viewer = await cart("viewer");
+    expect(viewer.products).toEqual([]);
+    expect(viewer.privateCount).toBe(1);
+    expect(viewer.totalPrice).toBe(seen.totalPrice);
+    await setStock(gone._id, gone.stock);
+    const log = await f.as.viewer("GET", `/api/sessions/${nextId}/activity`);
+    expect(log.statusCode, log.body).toBe(200);
+    expect(log.body).not.toContain(gone.name);
+    expect(log.body).not.toContain(product.name);
+  });
+
   it("stops when the creator ends the series", async () => {
     const f = await sessionWithEveryRole(t);
     const set = await setSeries(f, { rule: "FREQ=DAILY;BYHOUR=6;BYMINUTE=0", timeZone: "UTC" });

@@ -232,8 +232,13 @@ BEGIN
       'quantity', v_removed.quantity, 'lineOf', v_owner_name);
 
   ELSIF p_op = 'clear' THEN
-    WITH gone AS (DELETE FROM cart_lines WHERE cart_id = p_cart RETURNING quantity)
+    -- The counts are everyone's; a private line's are kept apart (`hidden`: whom it was hidden
+    -- from, its units) so the log's read takes them out for those members (listActivity()).
+    WITH gone AS (DELETE FROM cart_lines WHERE cart_id = p_cart RETURNING quantity, hidden_from)
     SELECT jsonb_build_object('lines', count(*), 'items', coalesce(sum(quantity), 0))
+      || CASE WHEN bool_or(cardinality(hidden_from) > 0) THEN jsonb_build_object('hidden',
+        jsonb_agg(jsonb_build_object('from', hidden_from, 'units', quantity))
+          FILTER (WHERE cardinality(hidden_from) > 0)) ELSE '{}'::jsonb END
     INTO v_details FROM gone;
     v_type := 'cart.cleared';
 

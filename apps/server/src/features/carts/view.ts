@@ -57,11 +57,16 @@ export function pendingLines(view: CartView): CartView["lines"] {
   return view.lines.filter((l) => l.pendingAt !== null);
 }
 
-/** An open cart's flags on each line: a price changed since last seen, units over the stock. */
-function lineFlags(view: CartView) {
+/**
+ * An open cart's flags on each line, as `readerId` sees them: a price changed since last seen,
+ * units over the stock. The stock goes round the lines the reader sees only: a line hidden from
+ * them takes none of it in their answer (its units would show through another line's shortage).
+ */
+function lineFlags(view: CartView, readerId: string) {
   const open = view.cart.status === "active";
+  const { seen } = linesSeenBy(view.lines, readerId);
   // Free lines have no stock to share; a line waiting for approval holds its units too.
-  const onSale = open ? view.lines.filter((l) => l.available) : view.lines;
+  const onSale = open ? seen.filter((l) => l.available) : seen;
   const stocked = onSale.flatMap((l) =>
     l.productId === null ? [] : [{ id: l.id, productId: l.productId, quantity: l.quantity }],
   );
@@ -137,7 +142,7 @@ export function cartOf(view: CartView, viewerId: string, media: Media, now: Date
   );
   const creator = members.find((m) => m.role === "creator");
   const counted = countedLines(view);
-  const flags = lineFlags(view);
+  const flags = lineFlags(view, viewerId);
   const { seen, privateCount } = linesSeenBy(lines, viewerId);
   const role = view.members.find((m) => m.userId === viewerId)?.role;
   const seesPrivate = can(role, "cart.seePrivate");

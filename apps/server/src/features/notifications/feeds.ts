@@ -1,8 +1,7 @@
 /**
  * Changes by others in a cart (`tellCartChange()`), told from the session's activity log: the
- * actor's latest entry names what they did. Every member sees every line of the cart (no line is
- * hidden from a member), so every member but the actor hears of it; viewers too, pending
- * requesters not (notify() drops them).
+ * actor's latest entry names what they did. Every member but the actor hears of it (viewers too,
+ * pending requesters not: notify() drops them), but not of a change to a line hidden from them.
  */
 import type { ActivityEntry, CartView } from "@cartner/contract";
 import { and, desc, eq } from "drizzle-orm";
@@ -40,15 +39,19 @@ export function changeText(actor: string, entry: ActivityEntry, session: string)
 
 /**
  * After committed cart changes: the members hear what `actorId` last did in the session (grouped
- * per reader and session until read); `changes` is how many changes this notice stands for.
+ * per reader and session until read): of the actor's latest `changes` entries, each reader is
+ * told of those they see beyond `toldBefore` (their count told by the rounds before). A change to
+ * a private line is not told to those it is hidden from: each hears of the latest change they
+ * may see, and counts only those.
  */
 async function noticeCartChange(
   deps: NotificationDeps,
   change: { session: { id: string; name: string }; memberIds: string[]; actorId: string },
   changes: number,
+  toldBefore: Map<string, number>,
 ): Promise<void> {
   const { session, memberIds, actorId } = change;
-  const [last] = await deps.db
+  const latest = await deps.db
     .select({
       type: activity.type,
       details: activity.details,
@@ -58,24 +61,36 @@ async function noticeCartChange(
     .from(activity)
     .where(and(eq(activity.sessionId, session.id), eq(activity.actorId, actorId)))
     .orderBy(desc(activity.seq))
-    .limit(1);
-  if (!last) return;
-  // A change to a private line: those it is hidden from hear nothing of it.
-  const told = memberIds.filter((id) => !last.hiddenFrom.includes(id));
-  if (told.length === 0) return;
-  const entry = { ...(last.details as object), type: last.type } as ActivityEntry;
-  const body = changeText(last.actor, entry, session.name);
-  if (!body) return;
-  await notify(deps, {
-    kind: "changes",
-    userIds: told,
-    actorId,
-    sessionId: session.id,
-    title: `Changes in ${session.name}`,
-    body,
-    url: `/cart/${session.id}`,
-    changes,
-  });
+    .limit(changes);
+  // The readers who would hear the same thing, told together.
+  const told = new Map<string, { body: string; changes: number; userIds: string[] }>();
+  for (const id of memberIds) {
+    const seen = latest.filter((e) => !e.hiddenFrom.includes(id));
+    const last = seen[0];
+    // Those the rounds before told them of are not counted again.
+    const fresh = seen.length - (toldBefore.get(id) ?? 0);
+    if (!last || fresh < 1) continue;
+    toldBefore.set(id, seen.length);
+    const entry = { ...(last.details as object), type: last.type } as ActivityEntry;
+    const body = changeText(last.actor, entry, session.name);
+    if (!body) continue;
+    const key = `${fresh} ${body}`;
+    const group = told.get(key) ?? { body, changes: fresh, userIds: [] };
+    group.userIds.push(id);
+    told.set(key, group);
+  }
+  for (const group of told.values()) {
+    await notify(deps, {
+      kind: "changes",
+      userIds: group.userIds,
+      actorId,
+      sessionId: session.id,
+      title: `Changes in ${session.name}`,
+      body: group.body,
+      url: `/cart/${session.id}`,
+      changes: group.changes,
+    });
+  }
 }
 
 /**
@@ -105,10 +120,14 @@ export function tellCartChange(
     deps,
     (async () => {
       try {
+        // Each round reads all the changes counted so far (a later one may already be in the
+        // log when an earlier round reads it) and tells each reader of those not yet told.
+        const toldBefore = new Map<string, number>();
+        let total = 0;
         while (state.changes > 0) {
-          const changes = state.changes;
+          total += state.changes;
           state.changes = 0;
-          await noticeCartChange(deps, change, changes);
+          await noticeCartChange(deps, change, total, toldBefore);
         }
       } finally {
         telling.delete(key);

@@ -8,6 +8,7 @@
  * session). The old session stays as it is, as history, and names the session that followed it.
  */
 import {
+  can,
   ErrorCode,
   QUANTITY_MAX,
   SHARE_CARRYING_ROLES,
@@ -259,10 +260,12 @@ async function fillNewSession(
     addedBy: string;
     quantity: number;
     sharedWith: string[];
+    hiddenFrom: string[];
   }>(
     tx,
     sql`select l.product_id as "productId", p.name, p.stock, p.price_cents as "priceCents",
             l.added_by as "addedBy", l.quantity, l.shared_with as "sharedWith",
+            l.hidden_from as "hiddenFrom",
             l.name as "freeName", l.unit_price_cents as "estimateCents", l.note, l.substitute
           from ${cartLines} l left join products p on p.id = l.product_id
           where l.cart_id = ${oldCartId} and l.staple
@@ -271,14 +274,30 @@ async function fillNewSession(
   const dropped: { name: string; reason: DroppedReason }[] = [];
   const taken = new Map<string, number>();
   let carried = 0;
+  // A private staple stays hidden from the members it was hidden from who are in the new
+  // session, never from its adder nor from whoever sees every private line (the creator).
+  const roleOf = new Map(members.map((m) => [m.userId, m.role]));
+  const hiddenIn = (line: { hiddenFrom: string[]; addedBy: string }) =>
+    line.hiddenFrom.filter(
+      (id) => id !== line.addedBy && roleOf.has(id) && !can(roleOf.get(id), "cart.seePrivate"),
+    );
+  // A dropped staple is named in the new session's log, which everyone reads: not a private one.
+  const drop = (
+    line: { hiddenFrom: string[]; addedBy: string },
+    name: string,
+    reason: DroppedReason,
+  ) => {
+    if (hiddenIn(line).length === 0) dropped.push({ name, reason });
+  };
   for (const line of staples) {
     const sharedWith = line.sharedWith.filter((id) => paying.has(id));
+    const hiddenFrom = hiddenIn(line);
     const addedAt = new Date(now.getTime() + carried++);
     const { note, substitute } = line;
     if (line.productId === null) {
       // A free line has no stock: carried as it was, at its estimate.
       if (!paying.has(line.addedBy)) {
-        dropped.push({ name: line.freeName!, reason: "adder_gone" });
+        drop(line, line.freeName!, "adder_gone");
         continue;
       }
       await tx.insert(cartLines).values({
@@ -286,7 +305,7 @@ async function fillNewSession(
         productId: null,
         name: line.freeName,
         unitPriceCents: line.estimateCents,
-        ...{ note, substitute, sharedWith, addedAt, updatedAt: now },
+        ...{ note, substitute, sharedWith, hiddenFrom, addedAt, updatedAt: now },
         addedBy: line.addedBy,
         quantity: line.quantity,
         staple: true,
@@ -295,17 +314,17 @@ async function fillNewSession(
     }
     const name = line.name ?? "A product no longer sold";
     if (line.name === null || line.stock === null) {
-      dropped.push({ name, reason: "missing" });
+      drop(line, name, "missing");
       continue;
     }
     if (!paying.has(line.addedBy)) {
-      dropped.push({ name, reason: "adder_gone" });
+      drop(line, name, "adder_gone");
       continue;
     }
     const left = line.stock - (taken.get(line.productId) ?? 0);
     const quantity = Math.min(line.quantity, left, QUANTITY_MAX);
     if (quantity < 1) {
-      dropped.push({ name, reason: "out_of_stock" });
+      drop(line, name, "out_of_stock");
       continue;
     }
     taken.set(line.productId, (taken.get(line.productId) ?? 0) + quantity);
@@ -316,7 +335,7 @@ async function fillNewSession(
       addedBy: line.addedBy,
       quantity,
       addedPriceCents: line.priceCents,
-      ...{ note, substitute, sharedWith, addedAt, updatedAt: now },
+      ...{ note, substitute, sharedWith, hiddenFrom, addedAt, updatedAt: now },
       staple: true,
     });
   }

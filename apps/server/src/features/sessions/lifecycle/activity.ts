@@ -49,6 +49,27 @@ export function announceActivity(events: Pick<EventBus, "publish">, sessionId: s
 }
 
 /**
+ * An entry's details as `readerId` may see them. A cleared cart's counts keep its private lines
+ * apart (`hidden`: whom each was hidden from, its units): those hidden from the reader are taken
+ * out of the reader's counts, and the list itself is shown to no one.
+ */
+export function detailsAsSeenBy(type: string, details: unknown, readerId: string): object {
+  const d = (details ?? {}) as Record<string, unknown>;
+  if (type !== "cart.cleared" || !Array.isArray(d.hidden)) return d;
+  const { hidden, lines, items, ...rest } = d as {
+    hidden: { from: string[]; units: number }[];
+    lines: number;
+    items: number;
+  };
+  const unseen = hidden.filter((h) => h.from.includes(readerId));
+  return {
+    ...rest,
+    lines: lines - unseen.length,
+    items: items - unseen.reduce((sum, h) => sum + h.units, 0),
+  };
+}
+
+/**
  * Entries after `after`, oldest first, as `readerId` sees them: none about a line hidden from
  * them (the caller checked the reader is a member).
  */
@@ -77,7 +98,7 @@ export async function listActivity(
   const events = rows.map(
     (r) =>
       ({
-        ...r.details,
+        ...detailsAsSeenBy(r.type, r.details, readerId),
         seq: Number(r.seq),
         at: r.at.toISOString(),
         actor: { _id: r.actorId ?? "", name: r.actorName },

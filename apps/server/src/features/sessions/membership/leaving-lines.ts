@@ -160,13 +160,21 @@ async function giveLines(
   }
   const entries: TypedEntry[] = [];
   for (const line of lines) {
-    const [theirs] = await executeRows<{ id: string; quantity: number }>(
+    const [theirs] = await executeRows<{ id: string; quantity: number; hiddenFrom: string[] }>(
       tx,
-      sql`select id, quantity from cart_lines
+      sql`select id, quantity, hidden_from as "hiddenFrom" from cart_lines
         where cart_id = ${cartId} and product_id = ${line.productId} and added_by = ${toId}`,
       // A free line (no product) is never merged: it simply changes hands.
     );
     if (theirs) {
+      // The merged line is theirs, hidden from whom theirs was: it may not show the given units
+      // to a member they were hidden from (the recipient, who now carries them, aside).
+      const hiddenFromGiven = line.hiddenFrom.filter((id) => id !== toId && id !== leaver.id);
+      if (hiddenFromGiven.some((id) => !theirs.hiddenFrom.includes(id))) {
+        throw conflict(
+          `${line.product} is private and cannot join ${to.name}'s items: show it to everyone or remove it first.`,
+        );
+      }
       if (theirs.quantity + line.quantity > QUANTITY_MAX) {
         throw conflict(
           `${to.name}'s line of ${line.product} would hold more than ${QUANTITY_MAX}: remove some first.`,
