@@ -2,9 +2,8 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import jsqr from "jsqr";
 import { PNG } from "pngjs";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { EUR_BASE_URL } from "../playwright.config.ts";
-import { apiCall, person, sharedSession, type Person, type Product } from "./fixtures.ts";
+import { apiCall, pdfText, person, sharedSession, type Person, type Product } from "./fixtures.ts";
 
 // jsqr is CommonJS whose typings say `export default`: its default import is the module object.
 const jsQR = jsqr.default;
@@ -54,18 +53,6 @@ function expectedShares(lines: { by: string; cents: number }[], members: string[
   let left = total - parts.reduce((s, p) => s + p.floor, 0);
   parts.sort((a, b) => b.rest - a.rest || a.tie - b.tie || (a.id < b.id ? -1 : 1));
   return new Map(parts.map((p) => [p.id, p.floor + (left-- > 0 ? 1 : 0)]));
-}
-
-/** The text a reader would copy out of the PDF, every page. */
-async function pdfText(data: Uint8Array): Promise<string> {
-  const pdf = await getDocument({ data, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const content = await (await pdf.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "));
-  }
-  await pdf.destroy();
-  return pages.join("\n").replace(/\s+/g, " ");
 }
 
 const IBAN = "DE89370400440532013000";

@@ -8,6 +8,7 @@ import {
   type BrowserContextOptions,
   type Page,
 } from "@playwright/test";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 export const PASSWORD = "plum-orchard-42";
 
@@ -248,4 +249,16 @@ export async function checkOutFromSummary(page: Page, sessionId: string): Promis
     .click();
   await expect(page).toHaveURL(/\/orders\/[0-9a-f-]{36}$/);
   return page.url().split("/").pop()!;
+}
+
+/** The text a reader would copy out of the PDF, every page. */
+export async function pdfText(data: Uint8Array): Promise<string> {
+  const pdf = await getDocument({ data, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "));
+  }
+  await pdf.destroy();
+  return pages.join("\n").replace(/\s+/g, " ");
 }
