@@ -77,7 +77,10 @@ function operatorCommand(...args: string[]): Promise<{ code: number | null; outp
 }
 
 async function personAt(browser: Browser, name: string) {
-  const context = await browser.newContext({ baseURL: BASE });
+  // No service worker: its precaching after a page load downloads the app's files in the
+  // background, and a download still in flight when the server is stopped holds the stop (a
+  // client that stops reading is waited for) past its grace, so the database is left in use.
+  const context = await browser.newContext({ baseURL: BASE, serviceWorkers: "block" });
   const page = await context.newPage();
   const problems = watchConsole(page, { serverErrors: true });
   const user = await signUp(page, newUser(name));

@@ -26,24 +26,11 @@ try {
   throw error;
 }
 
-/** The whole stop's limit: past it the process exits at once, with 1. */
-const GRACE_MS = 10_000;
-/**
- * How long in-flight requests may take to finish. A client that never finishes its request, or
- * stops reading an answer, would otherwise hold the stop until GRACE_MS cuts the process off
- * before the database is closed; past this its connection is closed, and the rest of the stop
- * (jobs, the database) has the remaining time.
- */
-const DRAIN_MS = 5_000;
-
 // SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit.
-closeWithGrace({ delay: GRACE_MS }, async ({ signal, err }) => {
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, "fatal error, shutting down");
   else app.log.info({ signal }, "shutting down");
-  const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
-  cut.unref();
   await app.close();
-  clearTimeout(cut);
 });
 
 await app.listen({ port: config.port, host: config.host });

@@ -339,9 +339,11 @@ const LATER_FIELDS: Record<
   "cart.products[].pending": { since: 42, value: () => null },
   "cart.pendingTotal": { since: 42, value: () => 0 },
   "cart.sessionId.approvers": { since: 42, value: () => [] },
-  // Private lines (0043): no line made before is hidden from anyone.
+  // Private lines (0043): no line made before is hidden from anyone, in a cart or an order.
   "cart.products[].hiddenFrom": { since: 43, value: () => [] },
   "cart.privateCount": { since: 43, value: () => 0 },
+  "order.lines[].hiddenFrom": { since: 43, value: () => [] },
+  "order.privateCount": { since: 43, value: () => 0 },
   // The settle plan (0026): the fewest transfers that settle what the person's orders, as the
   // release answered them, left open.
   "person.settlePlan": {

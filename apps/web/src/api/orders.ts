@@ -104,15 +104,6 @@ export function setPayers(id: string, body: SetPayersBody) {
   return call("PUT /api/orders/:id/payers", { params: { id }, body });
 }
 
-export function fetchSettlePlan(signal?: AbortSignal) {
-  return call("GET /api/balances/settle-plan", { query: {} }, { signal });
-}
-
-/** The caller paid `to` this much outside the app. */
-export function recordTransfer(to: string, amount: number) {
-  return call("POST /api/balances/transfers", { body: { to, amount } });
-}
-
 /** The receipt as a file (the route needs the bearer token, so a plain link cannot fetch it). */
 export function fetchReceipt(id: string) {
   return call(
@@ -200,30 +191,6 @@ export function balancesQuery() {
   return queryOptions({
     queryKey: orderKeys.balances(),
     queryFn: ({ signal }) => fetchBalances(signal),
-  });
-}
-
-export function useSettlePlan() {
-  return useQuery({
-    queryKey: orderKeys.settlePlan(),
-    queryFn: ({ signal }) => fetchSettlePlan(signal),
-    select: (body) => body.transfers,
-  });
-}
-
-/** Records a transfer the user made; shares, balances and the plan follow. */
-export function useRecordTransfer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ to, amount }: { to: string; amount: number }) => recordTransfer(to, amount),
-    onSuccess: (body) => {
-      void client.invalidateQueries({ queryKey: orderKeys.all });
-      const count = body.settled.length;
-      toast.success(`Transfer recorded: ${count} ${count === 1 ? "order" : "orders"} settled.`);
-    },
-    onError: (error) => {
-      toast.error(errorMessage(error, "That did not work. Try again."));
-    },
   });
 }
 

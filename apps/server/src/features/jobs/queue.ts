@@ -128,10 +128,7 @@ export function createJobs(options: JobsOptions): Jobs {
     async stop() {
       if (!started) return;
       started = false;
-      // pg-boss waits up to this twice (a running maintenance command, then active jobs) before
-      // it fails what is still running (to be retried): within the stop's 10 s with the 5 s the
-      // requests get (main.ts).
-      await boss.stop({ graceful: true, timeout: 2_000 });
+      await boss.stop({ graceful: true, timeout: 10_000 });
     },
     async send(name, data, sendOptions = {}) {
       const { at, tx } = sendOptions;

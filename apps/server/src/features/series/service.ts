@@ -32,6 +32,7 @@ import {
   type SessionRow,
 } from "../sessions/index.ts";
 import type { SeriesDeps } from "./deps.ts";
+import { nextSessionSettings } from "./next-settings.ts";
 import {
   anchorOf,
   canonicalRule,
@@ -49,46 +50,6 @@ export interface SeriesStartJob {
 
 /** A job may be claimed a moment before its time by a clock a little ahead of ours. */
 const EARLY_MS = 5_000;
-
-type SessionInsert = typeof sessions.$inferInsert;
-
-/**
- * What the next session of a series takes from the one before: its name and kind, budget,
- * passcode, creator, split policy and the series itself (moved to `nextAt`). Every setting of
- * the session row a new occurrence carries over is added here; members, staples and the deadline
- * are carried by fillNewSession().
- */
-export function nextSessionSettings(
-  old: SessionRow,
-  next: { code: string; now: Date; nextAt: Date | null },
-): SessionInsert {
-  const { code, now, nextAt } = next;
-  return {
-    name: old.name,
-    type: old.type,
-    participants: old.participants,
-    budgetCents: old.budgetCents,
-    code,
-    passcode: old.passcode,
-    creatorId: old.creatorId,
-    splitPolicy: old.splitPolicy,
-    checkoutBy: old.checkoutBy,
-    // The members carry over (pending requests do not; approvers are read among the members).
-    approvers: old.approvers,
-    // A rule with COUNT ends when it has no more occurrences.
-    ...(nextAt
-      ? {
-          seriesRule: old.seriesRule,
-          seriesTimeZone: old.seriesTimeZone,
-          seriesAnchor: old.seriesAnchor,
-          seriesNextAt: nextAt,
-        }
-      : {}),
-    previousSessionId: old.id,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
 
 /** Sends the job that starts the next session after this session's checkout, in its transaction. */
 export async function afterCheckout(

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, ConfirmDialog } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { useRecordTransfer } from "../../api/orders.ts";
+import { useRecordTransfer } from "../../api/settle-up.ts";
 
 /**
  * "I've paid this": the reader records a transfer of `amount` to `to`, asked first. The transfer

@@ -4,7 +4,7 @@ import { LoadError, Panel } from "../../components/ui/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { formatMoney } from "../../lib/format.ts";
-import { useSettlePlan } from "../../api/orders.ts";
+import { useSettlePlan } from "../../api/settle-up.ts";
 import { RecordTransferButton } from "./RecordTransfer.tsx";
 
 /** "Ben pays Ann $12.40", naming the reader "you". */
