@@ -1,8 +1,9 @@
 import { useId, useState } from "react";
-import { Check, Hourglass, X } from "lucide-react";
+import { Hourglass } from "lucide-react";
 import { APPROVAL_MESSAGE_MAX_LENGTH, type Cart, type CartLine } from "@cartner/contract";
 import { useDecideLine, type LineDecision } from "../../api/approvals.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+import { DecisionButtons } from "../../shared/DecisionButtons.tsx";
 
 export const WAITING_TEXT = "Waiting for approval";
 
@@ -31,21 +32,6 @@ export function WaitingBadge() {
   );
 }
 
-const DECISIONS = [
-  {
-    decision: "approve",
-    label: "Approve",
-    Icon: Check,
-    tone: "text-primary-700 ring-primary-200 hover:bg-primary-50",
-  },
-  {
-    decision: "decline",
-    label: "Decline",
-    Icon: X,
-    tone: "text-danger-700 ring-danger-200 hover:bg-danger-50",
-  },
-] as const;
-
 /** Approve or Decline a waiting line, with an optional message to whoever added it. */
 export function ApprovalControls({ cartId, line }: { cartId: string; line: CartLine }) {
   const [message, setMessage] = useState("");
@@ -57,8 +43,6 @@ export function ApprovalControls({ cartId, line }: { cartId: string; line: CartL
     onError: (error) => failureToast(`Could not decide on ${name}`, error),
   });
   const send = (decision: LineDecision) => decide.mutate({ lineId: line._id, decision, message });
-  const button =
-    "inline-flex min-h-8 items-center gap-1 rounded-full px-3 py-1 text-xs font-medium ring-1 ring-inset disabled:opacity-40";
   return (
     <div className="mt-1 flex flex-wrap items-center gap-2">
       <label htmlFor={inputId} className="sr-only">
@@ -73,19 +57,12 @@ export function ApprovalControls({ cartId, line }: { cartId: string; line: CartL
         onChange={(event) => setMessage(event.target.value)}
         className="min-h-8 w-44 rounded-lg px-2 text-xs ring-1 ring-slate-300 ring-inset"
       />
-      {DECISIONS.map(({ decision, label, Icon, tone }) => (
-        <button
-          key={decision}
-          type="button"
-          className={`${button} ${tone}`}
-          aria-label={`${label} ${name}`}
-          disabled={decide.isPending}
-          onClick={() => send(decision)}
-        >
-          <Icon aria-hidden="true" className="size-3" />
-          {label}
-        </button>
-      ))}
+      <DecisionButtons
+        size="sm"
+        labelOf={(label) => `${label} ${name}`}
+        pending={decide.isPending}
+        onDecide={send}
+      />
     </div>
   );
 }

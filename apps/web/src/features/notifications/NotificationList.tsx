@@ -1,4 +1,4 @@
-import { BellOff, Check, X } from "lucide-react";
+import { BellOff } from "lucide-react";
 import type { Notification } from "@cartner/contract";
 import { InlineEmpty, InlineLoadError, InlineLoading } from "../../components/ui/index.ts";
 import { useDecideFromNotification } from "../../api/approvals.ts";
@@ -7,6 +7,7 @@ import { errorMessage } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { Link } from "../../lib/router.tsx";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
+import { DecisionButtons } from "../../shared/DecisionButtons.tsx";
 import { timeAgo } from "../activity/index.ts";
 
 /**
@@ -99,21 +100,6 @@ function NotificationItem({
   );
 }
 
-const DECISIONS = [
-  {
-    decision: "approve",
-    label: "Approve",
-    Icon: Check,
-    tone: "text-primary-700 ring-primary-200 hover:bg-primary-50",
-  },
-  {
-    decision: "decline",
-    label: "Decline",
-    Icon: X,
-    tone: "text-danger-700 ring-danger-200 hover:bg-danger-50",
-  },
-] as const;
-
 /**
  * Approve or Decline the line a request is about, while it waits (the server's gate decides who
  * may: the creator and the approvers, never the line's own adder); "Decided" once it does not.
@@ -135,24 +121,14 @@ function ApprovalButtons({
   }
   return (
     <div className="flex flex-wrap gap-2 pb-3 pl-7">
-      {DECISIONS.map(({ decision, label, Icon, tone }) => (
-        <button
-          key={decision}
-          type="button"
-          aria-label={`${label}: ${n.title}`}
-          disabled={decide.isPending}
-          onClick={() =>
-            decide.mutate({ cartId: approval.cartId, lineId: approval.lineId, decision })
-          }
-          className={cn(
-            "inline-flex min-h-9 items-center gap-1 rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600 disabled:opacity-40",
-            tone,
-          )}
-        >
-          <Icon aria-hidden="true" className="size-4" />
-          {label}
-        </button>
-      ))}
+      <DecisionButtons
+        size="md"
+        labelOf={(label) => `${label}: ${n.title}`}
+        pending={decide.isPending}
+        onDecide={(decision) =>
+          decide.mutate({ cartId: approval.cartId, lineId: approval.lineId, decision })
+        }
+      />
     </div>
   );
 }
