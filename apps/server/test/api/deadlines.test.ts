@@ -44,6 +44,15 @@ async function activity(as: DeadlineClient, sessionId: string): Promise<Activity
 }
 const ofType = (events: Activity[], type: string) => events.filter((e) => e.type === type);
 
+/** How many orders the session's cart became. */
+async function ordersPlaced(sessionId: string): Promise<number> {
+  const [placed] = await t.database.db
+    .select({ n: count() })
+    .from(orders)
+    .where(eq(orders.sessionId, sessionId));
+  return placed!.n;
+}
+
 async function setDeadline(as: DeadlineClient, sessionId: string, body: unknown) {
   const res = await as("PUT", `/api/sessions/${sessionId}/deadline`, body);
   expect(res.statusCode, res.body).toBe(200);
@@ -242,11 +251,7 @@ describe("the lock at the deadline", () => {
     );
     expect(late!.verdict).toBe("locked");
     // No order: the creator checks out by hand (or reopens).
-    const [placed] = await t.database.db
-      .select({ n: count() })
-      .from(orders)
-      .where(eq(orders.sessionId, f.sessionId));
-    expect(placed!.n).toBe(0);
+    expect(await ordersPlaced(f.sessionId)).toBe(0);
 
     // Reopen: only a closed cart, only to a future time; then writes land again.
     const url = `/api/sessions/${f.sessionId}/reopen`;
@@ -446,11 +451,7 @@ describe("automatic checkout", () => {
     });
     await clock.setTime(closesAt);
     await until(clock, async () => {
-      const [placed] = await t.database.db
-        .select({ n: count() })
-        .from(orders)
-        .where(eq(orders.sessionId, f.sessionId));
-      expect(placed!.n).toBe(1);
+      expect(await ordersPlaced(f.sessionId)).toBe(1);
     });
     await drain(clock);
     const mine = (await f.as.Ben("GET", "/api/orders")).json().orders;
@@ -513,11 +514,7 @@ describe("automatic checkout", () => {
     });
     await clock.setTime(closesAt + 1000);
     await until(clock, async () => {
-      const [placed] = await t.database.db
-        .select({ n: count() })
-        .from(orders)
-        .where(eq(orders.sessionId, f.sessionId));
-      expect(placed!.n).toBe(1);
+      expect(await ordersPlaced(f.sessionId)).toBe(1);
     });
     await drain(clock);
     const log = await activity(f.as.Ann, f.sessionId);
@@ -578,11 +575,7 @@ describe("a deadline that passed while no server ran", () => {
     await second.ready();
     try {
       await until(clock, async () => {
-        const [placed] = await t.database.db
-          .select({ n: count() })
-          .from(orders)
-          .where(eq(orders.sessionId, f.sessionId));
-        expect(placed!.n).toBe(1);
+        expect(await ordersPlaced(f.sessionId)).toBe(1);
       });
       await drain(clock);
       const log = await activity(f.as.Ann, f.sessionId);
