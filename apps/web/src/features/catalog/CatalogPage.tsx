@@ -11,6 +11,7 @@ import {
   NativeSelect,
   Panel,
 } from "../../components/ui/index.ts";
+import { ShowMore } from "../../components/ShowMore.tsx";
 import { ApiError, errorMessage } from "../../lib/api.ts";
 import { useCatalog } from "../../api/catalog.ts";
 import { AddProductForm } from "./AddProductForm.tsx";
@@ -146,16 +147,7 @@ export function CatalogPage() {
                       <CatalogRow key={product._id} product={product} />
                     ))}
                   </ul>
-                  {query.hasNextPage && (
-                    <Button
-                      variant="secondary"
-                      className="self-center"
-                      loading={query.isFetchingNextPage}
-                      onClick={() => void query.fetchNextPage()}
-                    >
-                      Show more products
-                    </Button>
-                  )}
+                  <ShowMore query={query} what="products" />
                 </>
               )
             ) : query.isError ? (

@@ -1,12 +1,7 @@
 import type { CatalogChange } from "@cartner/contract";
 import { History } from "lucide-react";
-import {
-  Button,
-  InlineEmpty,
-  InlineLoadError,
-  InlineLoading,
-  Panel,
-} from "../../components/ui/index.ts";
+import { InlineEmpty, InlineLoadError, InlineLoading, Panel } from "../../components/ui/index.ts";
+import { ShowMore } from "../../components/ShowMore.tsx";
 import { formatDateTime } from "../../lib/format.ts";
 import { useCatalogChanges, useProductName } from "../../api/catalog.ts";
 import { describeChange } from "./catalog-model.ts";
@@ -46,16 +41,7 @@ export function RecentChanges() {
                 />
               ))}
             </ul>
-            {query.hasNextPage && (
-              <Button
-                variant="secondary"
-                size="sm"
-                loading={query.isFetchingNextPage}
-                onClick={() => void query.fetchNextPage()}
-              >
-                Show older changes
-              </Button>
-            )}
+            <ShowMore query={query} what="changes" />
           </>
         )
       ) : query.isError ? (
