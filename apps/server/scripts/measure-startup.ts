@@ -40,5 +40,6 @@ try {
     `reopened DATA_DIR: healthy after ${reopened.healthyMs} ms, idle RSS ${reopened.rssMb} MB`,
   );
 } finally {
-  await fs.rm(dir, { recursive: true, force: true });
+  // Retried: on a busy machine the stopped server's last files can still be closing (ENOTEMPTY).
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
