@@ -59,8 +59,7 @@ interface Snapshot {
 /** Distinct list answers kept per snapshot; queries repeat a lot (a search typed letter by letter). */
 const MAX_CACHED_ANSWERS = 1000;
 
-const etagOf = (body: string) =>
-  `"${crypto.createHash("sha1").update(body).digest("base64url").slice(0, 22)}"`;
+const etagOf = (body: string) => `"${crypto.hash("sha1", body, "base64url").slice(0, 22)}"`;
 
 /** Whether the search would read two versions of a product the same (search-words.ts). */
 const sameIndexed = (a: IndexedProduct, b: IndexedProduct) =>
