@@ -26,7 +26,9 @@ try {
   throw error;
 }
 
-// SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit.
+// SIGTERM/SIGINT: stop accepting, let in-flight requests finish (a connection with none being
+// answered is closed after a short drain: plugins/shutdown.ts), close the database, exit. Past
+// the 10 s the process exits at once, with 1.
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, "fatal error, shutting down");
   else app.log.info({ signal }, "shutting down");

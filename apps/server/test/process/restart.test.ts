@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -127,5 +128,33 @@ describe("the embedded database on disk (npm start's default)", () => {
     // Each request either completed or was told to come back; none was cut off mid-way.
     for (const status of statuses) expect([201, 503], JSON.stringify(statuses)).toContain(status);
     expect(statuses).toContain(201);
+  });
+  it("stops within the drain, database closed, when a client never finishes its request", async () => {
+    const dir = await newDataDir();
+    running = await startServer({ DATA_DIR: dir });
+    const server = running;
+    // Half a request: its headers never end, so it never reaches a handler.
+    const client = net.connect(server.port, "127.0.0.1");
+    client.on("error", () => {});
+    await new Promise<void>((resolve) => client.once("connect", () => resolve()));
+    const cut = new Promise<void>((resolve) => client.once("close", () => resolve()));
+    client.write("GET /api/conhealth HTTP/1.1\r\nHost: localhost\r\n");
+    try {
+      const signalled = performance.now();
+      server.child.kill("SIGTERM");
+      const code = await server.exited;
+      const stoppedMs = performance.now() - signalled;
+      // Exit 0 is the stop's own end: the 10 s grace would have ended it with 1, the embedded
+      // database still marked in use.
+      expect(code, server.output()).toBe(0);
+      expect(stoppedMs, server.output()).toBeLessThan(8_000);
+      // The server closed the half-sent request's connection itself.
+      await cut;
+    } finally {
+      client.destroy();
+    }
+    // The embedded database was closed: the next start opens it.
+    running = await startServer({ DATA_DIR: dir });
+    expect((await fetch(`${running.url}/api/conhealth`)).status).toBe(200);
   });
 });
