@@ -254,9 +254,9 @@ describe("a line hidden from an approver, waiting for approval", () => {
       hiddenFrom: [g.id("Cat")],
     });
     expect(res.statusCode, res.body).toBe(200);
-    const line = (res.json().cart.products as (Line & { pending: { requestedAt: string } | null })[]).find(
-      (l) => l.productId.name === WATCH,
-    )!;
+    const line = (
+      res.json().cart.products as (Line & { pending: { requestedAt: string } | null })[]
+    ).find((l) => l.productId.name === WATCH)!;
     expect(line.pending).toMatchObject({ requestedAt: expect.any(String) });
     await t.app.idle();
     await settle();
