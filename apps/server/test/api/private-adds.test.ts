@@ -274,3 +274,17 @@ describe("a line hidden from an approver, waiting for approval", () => {
     cat.socket.close();
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("shows hiddenFrom on both adds' request bodies", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    for (const path of ["/api/carts/{cartId}/product", "/api/carts/{cartId}/free-lines"]) {
+      const body = doc.paths[path].post.requestBody.content["application/json"].schema;
+      expect(body.properties.hiddenFrom, path).toMatchObject({
+        type: "array",
+        items: { type: "string", format: "uuid" },
+      });
+      expect(body.required ?? [], path).not.toContain("hiddenFrom");
+    }
+  });
+});
