@@ -3,7 +3,7 @@
  * the first person creates it, the others join; lines are catalog products by name; checkout
  * names the payers by person. Every call must succeed.
  */
-import type { Order } from "@cartner/contract";
+import { endpoints, splitEndpointKey, type EndpointKey, type Order } from "@cartner/contract";
 import { expect } from "vitest";
 import { cents, client, signUp, type Client, type TestApp } from "./helpers.ts";
 
@@ -113,4 +113,28 @@ export async function balancesOf(as: Client): Promise<Record<string, number>> {
       .filter((b) => b.amount !== 0)
       .map((b) => [b.user._id, cents(b.amount)]),
   );
+}
+
+/**
+ * Every GET route of the endpoint table whose path a member can fill in for the session: where a
+ * line hidden from a member must leave no trace (walked from the table, not listed).
+ */
+export function readRoutes(session: {
+  _id: string;
+  cartId: string;
+  sessionCode: string;
+}): { key: EndpointKey; url: string }[] {
+  const values: Record<string, string> = {
+    id: session._id,
+    sessionId: session._id,
+    cartId: session.cartId,
+    code: session.sessionCode,
+  };
+  return (Object.keys(endpoints) as EndpointKey[]).flatMap((key) => {
+    const [method, path] = splitEndpointKey(key);
+    if (method !== "GET") return [];
+    const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    if (!params.every((p) => p in values)) return [];
+    return [{ key, url: path.replace(/:(\w+)/g, (_, p: string) => values[p]!) }];
+  });
 }

@@ -132,6 +132,17 @@ export const CART_WRITE_VERDICTS = [
   "line_exists",
   /** A step or restore of a line whose adder is no longer a member: nobody changes it. */
   "adder_left",
+  /** An add hidden from the caller (`hiddenFrom`). */
+  "hide_self",
+  /** An add hidden from someone who sees every private line (the creator). */
+  "hide_creator",
+  /** An add hidden from someone who is not a member. */
+  "hide_stranger",
+  /**
+   * An add hidden from members the caller's line of that product is not hidden from: more of a
+   * product joins its line, which keeps its own hidden-from.
+   */
+  "hidden_apart",
   /**
    * Done, and the line now waits for approval: its adder's budget asks first and the change took
    * their share over it (the cart's view comes with it, as with "ok").

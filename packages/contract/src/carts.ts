@@ -3,9 +3,18 @@ import { LINE_SUBSTITUTES, QUANTITY_MAX, QUANTITY_MIN } from "./constants.ts";
 import { DeadlineSchema } from "./deadlines.ts";
 import { MemberSchema, PersonSchema, SessionStatusSchema } from "./sessions.ts";
 
+/** Members a line is hidden from (a present): the hidden-from route's and an add's. */
+export const HiddenFromIdsSchema = z.array(z.uuid("Unknown member")).max(100);
+
 export const AddToCartBodySchema = z.strictObject({
   productId: z.uuid("Unknown product"),
   quantity: z.number().int().min(QUANTITY_MIN).max(QUANTITY_MAX).default(1),
+  /**
+   * Private from the start: the members the new line is hidden from (members only, never the
+   * caller or the creator). More of a product joins the caller's line of it only when that line
+   * is hidden from all of them (409 otherwise).
+   */
+  hiddenFrom: HiddenFromIdsSchema.optional(),
 });
 export const QuantityChangeBodySchema = z.strictObject({
   productId: z.uuid("Unknown product"),

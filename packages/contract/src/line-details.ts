@@ -4,7 +4,7 @@
  * build string checks (text()) only the endpoint table and the server need.
  */
 import { z } from "zod";
-import { SubstituteSchema } from "./carts.ts";
+import { HiddenFromIdsSchema, SubstituteSchema } from "./carts.ts";
 import {
   APPROVAL_MESSAGE_MAX_LENGTH,
   FREE_LINE_ESTIMATE_MAX,
@@ -42,6 +42,8 @@ export const FreeLineBodySchema = z.strictObject({
   quantity: z.number().int().min(QUANTITY_MIN).max(QUANTITY_MAX).default(1),
   estimatedPrice: estimatedPrice.optional(),
   note: lineNote.optional(),
+  /** Private from the start: the members the line is hidden from (as on a product's add). */
+  hiddenFrom: HiddenFromIdsSchema.optional(),
 });
 export type FreeLineBody = z.input<typeof FreeLineBodySchema>;
 

@@ -8,7 +8,7 @@
 import { endpoints, splitEndpointKey, type EndpointKey } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDevOutbox, createSmtpMailer } from "../../src/features/mail/mailer.ts";
-import { group } from "../group-support.ts";
+import { group, readRoutes } from "../group-support.ts";
 import { cents, createTestApp, signUp, type TestApp } from "../helpers.ts";
 import { MailSink, textOf } from "../mail-sink.ts";
 import { pdfText } from "../pdf-text.ts";
@@ -104,23 +104,6 @@ describe("hiding a line", () => {
   });
 });
 
-/** Every GET route of the endpoint table whose path a member can fill in for the session. */
-function readRoutes(g: Awaited<ReturnType<typeof present>>): { key: EndpointKey; url: string }[] {
-  const values: Record<string, string> = {
-    id: g.session._id,
-    sessionId: g.session._id,
-    cartId: g.session.cartId,
-    code: g.session.sessionCode,
-  };
-  return (Object.keys(endpoints) as EndpointKey[]).flatMap((key) => {
-    const [method, path] = splitEndpointKey(key);
-    if (method !== "GET") return [];
-    const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-    if (!params.every((p) => p in values)) return [];
-    return [{ key, url: path.replace(/:(\w+)/g, (_, p: string) => values[p]!) }];
-  });
-}
-
 describe("what the member it is hidden from sees", () => {
   it("no trace of the lines in any read route, nor in the log; the figures add up", async () => {
     const g = await present();
@@ -154,7 +137,7 @@ describe("what the member it is hidden from sees", () => {
     // The product is in the catalog for all to see; the line's id, and the free line, nowhere.
     const traces = [g.line._id, voucher._id, "Pottery class voucher"];
 
-    const routes = readRoutes(g);
+    const routes = readRoutes(g.session);
     expect(routes.map((r) => r.key)).toEqual(
       expect.arrayContaining([
         "GET /api/carts",

@@ -48,7 +48,8 @@ export type ProductSnapshot = Pick<Product, "_id" | "name" | "price" | "imageUrl
  * Idempotency-Key, so sending it again after a lost answer or a reload never applies it twice.
  */
 export type CartWrite =
-  | { op: "add"; key: string; cartId: string; product: ProductSnapshot }
+  /** `hiddenFrom`: private from the start, hidden from those members (none: seen by all). */
+  | { op: "add"; key: string; cartId: string; product: ProductSnapshot; hiddenFrom?: string[] }
   | {
       op: "step";
       key: string;
@@ -134,7 +135,15 @@ interface WriteAnswer {
 function send(write: CartWrite): Promise<WriteAnswer> {
   switch (write.op) {
     case "add":
-      return addToCart(write.cartId, { productId: write.product._id, quantity: 1 }, write.key);
+      return addToCart(
+        write.cartId,
+        {
+          productId: write.product._id,
+          quantity: 1,
+          ...(write.hiddenFrom?.length ? { hiddenFrom: write.hiddenFrom } : {}),
+        },
+        write.key,
+      );
     case "step":
       return changeQuantity(
         write.cartId,

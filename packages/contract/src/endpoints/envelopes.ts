@@ -1,6 +1,6 @@
 /** The answer envelopes and small request bodies of the endpoint table, shared by its resources. */
 import { z } from "zod";
-import { CartSchema } from "../carts.ts";
+import { CartSchema, HiddenFromIdsSchema } from "../carts.ts";
 import { nextCursor } from "../pages.ts";
 import {
   BudgetModeSchema,
@@ -51,7 +51,7 @@ export const SharedWithBodySchema = z.strictObject({
 });
 /** Who a private line is hidden from: members, never its adder nor the session's creator. */
 export const HiddenFromBodySchema = z.strictObject({
-  userIds: z.array(z.uuid("Unknown member")).max(100),
+  userIds: HiddenFromIdsSchema,
 });
 export const MemberUpdateBodySchema = z
   .strictObject({

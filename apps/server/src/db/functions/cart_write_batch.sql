@@ -3,7 +3,7 @@
 -- failure rolls back that change alone and answers 'error'). One row per change, in order; each
 -- cart's view comes once, on the row of its last change. A change's keys are cart_write()'s
 -- arguments without `p_`, in camel case: op, cart, user, product, line, quantity, change,
--- restoreSeconds, now.
+-- restoreSeconds, now, hiddenFrom (an array of ids, or null).
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 CREATE OR REPLACE FUNCTION cart_write_batch(p_writes json, p_max integer)
@@ -34,7 +34,9 @@ BEGIN
       SELECT * INTO r FROM cart_write_core(
         w->>'op', v_carts[n], (w->>'user')::uuid, (w->>'product')::uuid,
         (w->>'line')::uuid, (w->>'quantity')::integer, (w->>'change')::integer,
-        (w->>'restoreSeconds')::integer, p_max, (w->>'now')::timestamptz);
+        (w->>'restoreSeconds')::integer, p_max, (w->>'now')::timestamptz,
+        (SELECT array_agg(h::uuid) FROM json_array_elements_text(
+          CASE WHEN json_typeof(w->'hiddenFrom') = 'array' THEN w->'hiddenFrom' END) h));
       v_verdicts[n] := r.verdict;
       v_stocks[n] := r.product_stock;
       v_already[n] := r.already_in_cart;

@@ -25,9 +25,18 @@
 -- their share over it (member_share_over()), makes the line wait for approval (pending_at; a
 -- waiting line stays waiting as it grows) and answers 'pending' instead of 'ok': the line is
 -- kept out of the totals and the split until the creator or an approver approves it.
+-- Private from the start: an 'add' with p_hidden (members, decision 049) writes a new line hidden
+-- from them, so its entry (and so its notices) is hidden from them from the first moment. The
+-- members are checked under the cart's lock, as the hidden-from route checks them (hidingRefusal()
+-- in carts/line-hiding.ts words the verdicts): 'hide_self', 'hide_creator' (anyone who sees every
+-- private line), 'hide_stranger' (not a member). A member has one line of a product, and more of
+-- it joins that line, which keeps its own hidden_from: it may, only when that line is hidden from
+-- every member asked ('hidden_apart' otherwise: the merge would show the new units to someone or
+-- hide the earlier ones from someone who saw them). p_hidden NULL or empty: the add as before.
 CREATE OR REPLACE FUNCTION cart_write_core(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_quantity integer,
   p_change integer, p_restore_seconds integer, p_max integer, p_now timestamptz,
+  p_hidden uuid[] DEFAULT NULL,
   OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
   OUT order_number integer, OUT closes_at timestamptz
 ) LANGUAGE plpgsql AS $$
@@ -85,6 +94,19 @@ BEGIN
     IF p_quantity IS NULL OR p_quantity < 1 THEN
       RAISE EXCEPTION 'cart_write: add needs a positive quantity, not %', p_quantity;
     END IF;
+    IF cardinality(p_hidden) > 0 THEN
+      IF p_user = ANY(p_hidden) THEN
+        verdict := 'hide_self'; RETURN;
+      ELSIF EXISTS (SELECT 1 FROM session_members m WHERE m.session_id = v_session
+          AND m.user_id = ANY(p_hidden)
+          AND m.role = ANY((permission_of('cart.seePrivate')).roles)) THEN
+        verdict := 'hide_creator'; RETURN;
+      ELSIF (SELECT count(DISTINCT m.user_id) FROM session_members m
+          WHERE m.session_id = v_session AND m.user_id = ANY(p_hidden) AND m.role <> 'pending')
+          < (SELECT count(DISTINCT h) FROM unnest(p_hidden) h) THEN
+        verdict := 'hide_stranger'; RETURN;
+      END IF;
+    END IF;
     SELECT p.stock, p.name, p.price_cents, coalesce(sum(l.quantity), 0),
            coalesce(sum(l.quantity) FILTER (WHERE l.added_by = p_user), 0)
     INTO v_stock, v_product_name, v_price, v_in_cart, v_own
@@ -98,11 +120,17 @@ BEGIN
       verdict := 'stock'; product_stock := v_stock; already_in_cart := v_in_cart; RETURN;
     ELSIF v_own + p_quantity > p_max THEN
       verdict := 'line_full'; RETURN;
+    ELSIF cardinality(p_hidden) > 0 AND EXISTS (SELECT 1 FROM cart_lines l
+        WHERE l.cart_id = p_cart AND l.product_id = p_product AND l.added_by = p_user
+          AND NOT l.hidden_from @> p_hidden) THEN
+      verdict := 'hidden_apart'; RETURN;
     END IF;
-    -- A new line keeps the price it is added at; more of it added later keeps the line's.
+    -- A new line keeps the price it is added at; more of it added later keeps the line's (and
+    -- its hidden_from, above).
     INSERT INTO cart_lines AS l (cart_id, product_id, added_by, quantity, added_price_cents,
-      added_at, updated_at)
-    VALUES (p_cart, p_product, p_user, p_quantity, v_price, p_now, p_now)
+      added_at, updated_at, hidden_from)
+    VALUES (p_cart, p_product, p_user, p_quantity, v_price, p_now, p_now,
+      coalesce(p_hidden, '{}'))
     ON CONFLICT (cart_id, product_id, added_by)
     DO UPDATE SET quantity = l.quantity + p_quantity, updated_at = p_now
     RETURNING l.id, l.pending_at IS NOT NULL, l.hidden_from INTO v_line, v_pending, v_hidden;

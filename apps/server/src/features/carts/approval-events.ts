@@ -8,12 +8,17 @@ import type { Published } from "../live/index.ts";
 import { later } from "../notifications/index.ts";
 import type { CartDeps } from "./deps.ts";
 
-/** Who hears of a waiting line: its adder, the creator and the approvers (each once). */
+/**
+ * Who hears of a waiting line: its adder, the creator and the approvers (each once), but not an
+ * approver the line is hidden from (for them it does not exist; the creator always sees it).
+ */
 export function approvalAudience(
   session: { creatorId: string; approvers: readonly string[] },
   adderId: string,
+  hiddenFrom: readonly string[] = [],
 ): string[] {
-  return [...new Set([adderId, session.creatorId, ...session.approvers])];
+  const audience = new Set([adderId, session.creatorId, ...session.approvers]);
+  return [...audience].filter((id) => !hiddenFrom.includes(id));
 }
 
 /** The live event of a line's approval state, to its audience. */
@@ -42,7 +47,7 @@ export function tellPending(
   line: CartView["lines"][number],
 ): void {
   const { session } = view;
-  const audience = approvalAudience(session, adder._id);
+  const audience = approvalAudience(session, adder._id, line.hiddenFrom);
   const target = { sessionId: session.id, cartId: view.cart.id, lineId: line.id };
   deps.events.publish(lineEvent("line.pending", { ...target, version: session.version }, audience));
   if (!deps.notices) return;

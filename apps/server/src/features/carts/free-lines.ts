@@ -15,6 +15,7 @@ import { tellCartChange } from "../notifications/index.ts";
 import type { CartDeps } from "./deps.ts";
 import { writeLineSetting, type SettingDeps } from "./line-setting.ts";
 import { tellPending } from "./approval-events.ts";
+import { hidingRefusal, hidingRefused, membersOf, uniqueIds } from "./hiding-rules.ts";
 import { cartChanged } from "./events.ts";
 import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
@@ -49,7 +50,9 @@ async function answer(
  * Something the catalog does not have, by name: a line of its own (never merged with another),
  * at its estimate (0 without one) until the payee prices it on the order. A session write with
  * the permissions table's `cart.add`: the same locks, gate and deadline as adding a product, one
- * `item.added` entry, one version step.
+ * `item.added` entry, one version step. `hiddenFrom`: private from the start (decision 049), the
+ * hidden-from route's rules checked under the session's lock and the line written hidden, so its
+ * entry, and so its notices, are hidden from those members from the first moment.
  */
 export async function addFreeLine(
   deps: FreeLineDeps,
@@ -67,13 +70,20 @@ export async function addFreeLine(
     userId: user._id,
     action: "cart.add",
     notFound: "Cart not found",
-    change: async ({ tx, now }) => {
+    change: async ({ tx, now, session }) => {
+      const hidden = uniqueIds(body.hiddenFrom ?? [], "hiddenFrom");
+      if (hidden.length > 0) {
+        const members = await membersOf(tx, session.id);
+        const why = hidingRefusal(hidden, members, user._id, user._id);
+        if (why) throw hidingRefused(why, "hiddenFrom");
+      }
       const [added] = await executeRows<{ id: string; marked: boolean }>(
         tx,
         sql`insert into cart_lines (cart_id, product_id, name, added_by, quantity,
-            unit_price_cents, note, added_at, updated_at)
+            unit_price_cents, note, added_at, updated_at, hidden_from)
           values (${cartId}, null, ${body.name}, ${user._id}, ${quantity},
-            ${toCents(body.estimatedPrice ?? 0)}, ${noteOf(body.note)}, ${now}, ${now})
+            ${toCents(body.estimatedPrice ?? 0)}, ${noteOf(body.note)}, ${now}, ${now},
+            ${`{${hidden.join(",")}}`}::uuid[])
           returning id, ${anyReady} as marked`,
       );
       // "Ask first" (cart_write_core()'s rule for a product's line): over the budget, it waits.

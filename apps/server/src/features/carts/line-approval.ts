@@ -44,16 +44,20 @@ export async function decideLine(
         product: string;
         quantity: number;
         lineOf: string;
+        hiddenFrom: string[];
       }>(
         tx,
         sql`select l.pending_at is not null as waiting, l.added_by as "addedBy",
               p.id as "productId", coalesce(p.name, l.name) as product, l.quantity,
-              u.name as "lineOf"
+              u.name as "lineOf", l.hidden_from as "hiddenFrom"
             from cart_lines l left join products p on p.id = l.product_id
               join users u on u.id = l.added_by
             where l.id = ${lineId} and l.cart_id = ${cartId}`,
       );
-      if (!line) throw notFound("That item is not in the cart.");
+      // A line hidden from the caller (an approver) does not exist for them.
+      if (!line || line.hiddenFrom.includes(user._id)) {
+        throw notFound("That item is not in the cart.");
+      }
       if (!line.waiting) {
         throw conflict(`${line.product} is not waiting for approval: there is nothing to decide.`);
       }
@@ -68,12 +72,15 @@ export async function decideLine(
       } else {
         await tx.execute(sql`delete from cart_lines where id = ${lineId}`);
       }
-      const { waiting: _waiting, addedBy, ...details } = line;
+      const { waiting: _waiting, addedBy, hiddenFrom, ...details } = line;
       return {
-        result: { addedBy, product: line.product },
+        result: { addedBy, product: line.product, hiddenFrom },
+        // About a private line: hidden from the same members (a declined line is gone by then).
         activity: {
           type: decision === "approve" ? "item.approved" : "item.declined",
           details: { ...details, ...(message ? { message } : {}) },
+          lineId,
+          hiddenFrom,
         },
       };
     },
@@ -82,7 +89,7 @@ export async function decideLine(
       lineEvent(
         decision === "approve" ? "line.approved" : "line.declined",
         { sessionId: session.id, cartId: lockedCartId, lineId, version: session.version },
-        approvalAudience(session, decided.addedBy),
+        approvalAudience(session, decided.addedBy, decided.hiddenFrom),
         message,
       ),
     ],

@@ -9,17 +9,7 @@ import { cartChanged } from "./events.ts";
 import { accessCart } from "./reads.ts";
 import { cartOf } from "./view.ts";
 import { tellCartChange } from "../notifications/index.ts";
-
-/** Each id once; 400 otherwise, in the validation answer's shape. */
-export function uniqueIds(userIds: string[]): string[] {
-  const unique = [...new Set(userIds)];
-  if (unique.length !== userIds.length) {
-    throw new AppError(400, ErrorCode.VALIDATION, "Invalid userIds: each member once", {
-      fields: { userIds: "Each member once" },
-    });
-  }
-  return unique;
-}
+import { uniqueIds } from "./hiding-rules.ts";
 
 /**
  * Who shares a line in equal parts: its adder or the creator picks creators and participants of

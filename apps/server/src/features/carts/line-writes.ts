@@ -15,6 +15,7 @@ import { cartOf } from "./view.ts";
 import type { WriteCall, WriteOp } from "./write-queue.ts";
 import { tellCartChange } from "../notifications/index.ts";
 import { tellPending } from "./approval-events.ts";
+import { HIDING_REFUSALS, hidingRefused, uniqueIds } from "./hiding-rules.ts";
 
 /** What a line write needs of the cart deps. */
 type LineWriteDeps = Pick<CartDeps, "clock" | "events" | "media" | "writes" | "notices" | "rows">;
@@ -31,6 +32,13 @@ const ACTION_OF: Record<WriteOp, Action> = {
 /** A line whose adder left the session: it can be removed, never changed or brought back. */
 export const ADDER_LEFT_MESSAGE =
   "Whoever added this item is no longer in the session: remove it or add the product again.";
+
+/**
+ * More of a product joins the caller's line of it, which keeps whom it is hidden from: a private
+ * add joins it only when that line is hidden from every member asked (cart_write_core()).
+ */
+export const HIDDEN_APART_MESSAGE =
+  "You already have this item on a line that is not hidden from all of them: change whom that line is hidden from first, or add to it as it is.";
 
 /**
  * The cart's line writes (add, step, remove, restore, clear): each one call of cart_write(),
@@ -51,6 +59,7 @@ async function write(
     quantity?: number;
     change?: 1 | -1;
     restoreSeconds?: number;
+    hiddenFrom?: string[] | undefined;
   } = {},
 ): Promise<Cart> {
   const call: WriteCall = {
@@ -62,6 +71,7 @@ async function write(
     quantity: target.quantity ?? null,
     change: target.change ?? null,
     restoreSeconds: target.restoreSeconds ?? null,
+    hiddenFrom: target.hiddenFrom?.length ? uniqueIds(target.hiddenFrom, "hiddenFrom") : null,
     now: deps.clock.now().toISOString(),
   };
   const result = await deps.writes.write(call);
@@ -99,6 +109,15 @@ async function write(
       throw conflict("That item is in the cart again on its own line; change that line instead.");
     case "adder_left":
       throw conflict(ADDER_LEFT_MESSAGE);
+    // An add private from the start: the hidden-from rules, checked under the cart's lock.
+    case "hide_self":
+      throw hidingRefused(HIDING_REFUSALS.self, "hiddenFrom");
+    case "hide_creator":
+      throw hidingRefused(HIDING_REFUSALS.creator, "hiddenFrom");
+    case "hide_stranger":
+      throw hidingRefused(HIDING_REFUSALS.stranger, "hiddenFrom");
+    case "hidden_apart":
+      throw conflict(HIDDEN_APART_MESSAGE);
     case "stock": {
       const stock = result.product_stock!;
       // Units on lines hidden from the caller are not theirs to count (private lines).
@@ -144,14 +163,16 @@ async function unitsHiddenFrom(deps: Pick<CartDeps, "rows">, call: WriteCall): P
   return row?.units ?? 0;
 }
 
+/** `hiddenFrom`: private from the start, hidden from those members in the same call (decision 049). */
 export function addToCart(
   deps: LineWriteDeps,
   cartId: string,
   user: User,
   productId: string,
   quantity: number,
+  hiddenFrom?: string[],
 ): Promise<Cart> {
-  return write(deps, "add", cartId, user, { productId, quantity });
+  return write(deps, "add", cartId, user, { productId, quantity, hiddenFrom });
 }
 
 export function changeQuantity(

@@ -63,6 +63,7 @@ export async function cartRoutes(
       request.auth.user,
       request.body.productId,
       request.body.quantity,
+      request.body.hiddenFrom,
     );
     return { message: "Added to cart", cart, ...warningsOf(cart) };
   });

@@ -22,6 +22,8 @@ export interface WriteCall {
   change: 1 | -1 | null;
   /** Restore's window: how long after a removal it can still be undone. */
   restoreSeconds: number | null;
+  /** An add private from the start: the members its new line is hidden from (each once). */
+  hiddenFrom: string[] | null;
   now: string;
 }
 
@@ -36,7 +38,7 @@ async function writeOne(rows: Database["rows"], call: WriteCall): Promise<WriteR
     select * from cart_write(${call.op}::text, ${call.cart}::uuid, ${call.user}::uuid,
       ${call.product}::uuid, ${call.line}::uuid, ${call.quantity}::integer,
       ${call.change}::integer, ${call.restoreSeconds}::integer, ${QUANTITY_MAX}::integer,
-      ${call.now}::timestamptz)`);
+      ${call.now}::timestamptz, ${call.hiddenFrom ? `{${call.hiddenFrom.join(",")}}` : null}::uuid[])`);
   return result!;
 }
 

@@ -178,7 +178,13 @@ export function CartSection({
                   }}
                 />
               )}
-              {canAdd && <FreeLineForm cartId={cart._id} />}
+              {canAdd && (
+                <FreeLineForm
+                  cartId={cart._id}
+                  members={cart.sessionId.invitedUsers}
+                  userId={userId}
+                />
+              )}
               {/* The shares below and the order summary add fees and tax to this figure. */}
               <CartTotal
                 total={cart.totalPrice}

@@ -120,6 +120,32 @@ describe("free lines on the cart page", () => {
   });
 });
 
+describe("a free line kept private", () => {
+  it("sends hiddenFrom with the members picked: not the creator, not oneself", async () => {
+    const cart = cartAsParticipant();
+    const { user, fetchMock } = open(cart);
+    await screen.findAllByText(products.mug.name);
+    await user.click(screen.getByRole("button", { name: ADD_FREE_LINE_LABEL }));
+    const form = screen.getByRole("form", { name: ADD_FREE_LINE_LABEL });
+    await user.type(within(form).getByLabelText("Name"), "Birthday candles");
+    await user.click(within(form).getByText("Keep it private from…"));
+    const group = within(form).getByRole("group", { name: /won't see it/ });
+    // Only Ben: Ann created the session (she sees every private line), and the adder is oneself.
+    expect(within(group).getAllByRole("checkbox")).toHaveLength(1);
+    await user.click(within(group).getByRole("checkbox", { name: /Ben/ }));
+    await user.click(within(form).getByRole("button", { name: "Add to cart" }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, `POST /api/carts/${cart._id}/free-lines`)).toHaveLength(1),
+    );
+    const [sent] = callsTo(fetchMock, `POST /api/carts/${cart._id}/free-lines`);
+    expect(JSON.parse(String(sent!.body))).toEqual({
+      name: "Birthday candles",
+      quantity: 1,
+      hiddenFrom: [ben._id],
+    });
+  });
+});
+
 describe("free lines and notes offline", () => {
   afterEach(() => onlineManager.setOnline(true));
 

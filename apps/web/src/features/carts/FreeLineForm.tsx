@@ -6,11 +6,13 @@ import {
   LINE_NOTE_MAX_LENGTH,
   QUANTITY_MAX,
   QUANTITY_MIN,
+  type Member,
 } from "@cartner/contract";
 import { cartWrite, useCartWrites } from "../../api/cart-writes.ts";
 import { Button, TextField } from "../../components/ui/index.ts";
 import { focusFirstError, type FieldErrors } from "../../lib/form-errors.ts";
 import { useDisclosure } from "../../lib/use-disclosure.ts";
+import { KeepPrivateFrom } from "./KeepPrivateFrom.tsx";
 
 export const ADD_FREE_LINE_LABEL = "Add something not in the list";
 
@@ -64,17 +66,29 @@ const EMPTY = { name: "", quantity: "1", estimatedPrice: "", note: "" };
  * estimated unit price and a note: shown as "estimated" until the payee prices it on the order.
  * It goes as a cart write (queued offline, replayed in order with the others): the form checks
  * what the server checks, closes at once, and the cart draws the line as pending until the server
- * has it; a refusal is a toast with the server's reason, as for every cart write.
+ * has it; a refusal is a toast with the server's reason, as for every cart write. "Keep it
+ * private from…" sends it hidden from the members picked (`hiddenFrom`).
  */
-export function FreeLineForm({ cartId }: { cartId: string }) {
+export function FreeLineForm({
+  cartId,
+  members,
+  userId,
+}: {
+  cartId: string;
+  /** The session's members, of whom the line can be kept private. */
+  members: readonly Member[];
+  userId: string | null | undefined;
+}) {
   const { formId, open, show, close: hide, toggleRef } = useDisclosure();
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [hiddenFrom, setHiddenFrom] = useState<string[]>([]);
   const send = useCartWrites();
 
   function close() {
     setValues(EMPTY);
     setErrors({});
+    setHiddenFrom([]);
     hide();
   }
 
@@ -103,7 +117,8 @@ export function FreeLineForm({ cartId }: { cartId: string }) {
       focusFirstError(event.currentTarget, checked.errors, FIELDS);
       return;
     }
-    send(cartWrite({ op: "freeLine", cartId, body: checked.body }));
+    const body = hiddenFrom.length > 0 ? { ...checked.body, hiddenFrom } : checked.body;
+    send(cartWrite({ op: "freeLine", cartId, body }));
     close();
   }
 
@@ -158,6 +173,12 @@ export function FreeLineForm({ cartId }: { cartId: string }) {
         maxLength={LINE_NOTE_MAX_LENGTH}
         placeholder="The good one from the market"
         {...field("note")}
+      />
+      <KeepPrivateFrom
+        members={members}
+        userId={userId}
+        picked={hiddenFrom}
+        onChange={setHiddenFrom}
       />
       <p className="text-xs text-slate-500">
         Its price counts as an estimate until whoever pays the shop prices it on the order.

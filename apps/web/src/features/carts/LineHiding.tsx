@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { EyeOff } from "lucide-react";
-import { can, type Cart, type CartLine, type Role } from "@cartner/contract";
+import { can, type Cart, type CartLine, type Member, type Role } from "@cartner/contract";
 import { useHideLine } from "../../api/carts.ts";
 import { Button } from "../../components/ui/index.ts";
 import { failureToast, successToast } from "../../shared/cart-toasts.tsx";
@@ -43,11 +43,19 @@ export function LineHiding({ cart, userId, role }: LineHidingProps) {
   );
 }
 
-/** The members a line can be hidden from: not the creator, not its adder, no join request. */
-function hideable(cart: Cart, line: CartLine) {
-  return cart.sessionId.invitedUsers.filter(
-    (m) => m.role !== "pending" && !can(m.role, "cart.seePrivate") && m.userId !== line.addedBy._id,
+/**
+ * The members a line added by `adderId` can be hidden from: not the creator (who sees every
+ * private line), not its adder, no join request. The server checks the same (decision 049).
+ */
+export function hideableMembers(members: readonly Member[], adderId: string | null | undefined) {
+  return members.filter(
+    (m) => m.role !== "pending" && !can(m.role, "cart.seePrivate") && m.userId !== adderId,
   );
+}
+
+/** The members a line can be hidden from. */
+function hideable(cart: Cart, line: CartLine) {
+  return hideableMembers(cart.sessionId.invitedUsers, line.addedBy._id);
 }
 
 function LineHiddenFrom({ cart, line }: { cart: Cart; line: CartLine }) {

@@ -2,3 +2,4 @@
 export { CartSkeleton, LineImage, PageLinks, StackedTable, stackedCell } from "./cart-parts.tsx";
 export { TotalsList } from "./OrderSummaryCard.tsx";
 export { EstimatedBadge, LineRemarks, PrivateBadge } from "./line-remarks.tsx";
+export { KeepPrivateFrom } from "./KeepPrivateFrom.tsx";

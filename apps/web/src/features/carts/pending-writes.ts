@@ -46,7 +46,7 @@ function withAdded(
     note: null,
     substitute: "any",
     pending: null,
-    hiddenFrom: [],
+    hiddenFrom: write.hiddenFrom ?? [],
   };
   return { cart: withTotals(cart, [...cart.products, line]), lineId };
 }
@@ -83,7 +83,7 @@ function withFreeLine(
     note: note?.trim() ? note.trim() : null,
     substitute: "any",
     pending: null,
-    hiddenFrom: [],
+    hiddenFrom: write.body.hiddenFrom ?? [],
   };
   return { cart: withTotals(cart, [...cart.products, line]), lineId };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import type { Session } from "@cartner/contract";
 import { callsTo, json, stubFetch, type StubHandler } from "../../test/fetch-stub.ts";
 import { renderApp, signInAs, testUser } from "../../test/render-app.tsx";
-import { makeSession, sessionAs } from "../../test/test-sessions.ts";
+import { ben, cleo, makeSession, member, sessionAs } from "../../test/test-sessions.ts";
 import { listBody, sampleProducts } from "./test-products.ts";
 
 const headphones = sampleProducts[0]!;
@@ -109,5 +109,51 @@ describe("add to cart", () => {
     const button = await screen.findByRole("button", { name: "Add to Cart" });
     await waitFor(() => expect(button).toBeDisabled());
     expect(button).toHaveAccessibleDescription("Viewers can't add items to this session's cart.");
+  });
+
+  it("on the product page, keeps the add private from the members picked (hiddenFrom)", async () => {
+    // The test user created it; Ben takes part, Cleo watches: both can be kept from it.
+    const session = makeSession({
+      invitedUsers: [
+        member(testUser, "creator"),
+        member(ben, "participant"),
+        member(cleo, "viewer"),
+      ],
+    });
+    const { user, fetchMock } = openProducts([session], {
+      path: `/product/${headphones._id}`,
+      routes: {
+        [`POST /api/carts/${session.cartId}/product`]: () =>
+          json(200, { message: "Added to cart", cart: {} }),
+      },
+    });
+    const disclosure = await screen.findByText("Keep it private from…");
+    // Closed at first; opened with the keyboard, a checkbox per member but oneself.
+    expect(screen.queryByRole("checkbox", { name: /Ben Brown/ })).not.toBeVisible();
+    disclosure.closest("summary")!.focus();
+    await user.keyboard("{Enter}");
+    const group = screen.getByRole("group", { name: /won't see it/ });
+    expect(
+      within(group)
+        .getAllByRole("checkbox")
+        .map((c) => c.closest("label")!.textContent),
+    ).toEqual([expect.stringContaining("Ben Brown"), expect.stringContaining("Cleo Chu")]);
+    await user.click(within(group).getByRole("checkbox", { name: /Ben Brown/ }));
+    await user.click(screen.getByRole("button", { name: "Add to Cart" }));
+    expect(await screen.findByText("Added to cart for selected session.")).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, `POST /api/carts/${session.cartId}/product`);
+    expect(JSON.parse(String(call?.body))).toEqual({
+      productId: headphones._id,
+      quantity: 1,
+      hiddenFrom: [ben._id],
+    });
+  });
+
+  it("offers no privacy where there is no one to keep it from (only the creator and oneself)", async () => {
+    openProducts([sessionAs("participant")], { path: `/product/${headphones._id}` });
+    await waitFor(async () =>
+      expect(await screen.findByRole("button", { name: "Add to Cart" })).toBeEnabled(),
+    );
+    expect(screen.queryByText("Keep it private from…")).not.toBeInTheDocument();
   });
 });

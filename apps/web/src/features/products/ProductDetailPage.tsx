@@ -1,4 +1,4 @@
-import { useId, type MouseEvent } from "react";
+import { useId, useState, type MouseEvent } from "react";
 import { Link, useLocation, useParams } from "../../lib/router.tsx";
 import {
   ArrowLeft,
@@ -23,6 +23,9 @@ import { isNotFound } from "../../lib/api.ts";
 import { SimilarProducts, SimilarProductsSkeleton, similarProducts } from "./SimilarProducts.tsx";
 import { StarRating } from "./StarRating.tsx";
 import { useAddToCart } from "./use-add-to-cart.ts";
+import { KeepPrivateFrom } from "../carts/index.ts";
+import { useActiveSession } from "../../shared/active-session.ts";
+import { useAuth } from "../../lib/auth-store.ts";
 
 export const NOT_FOUND_MESSAGE = "Product not found.";
 export const SESSION_PLACEHOLDER = "Session data not available";
@@ -78,6 +81,12 @@ function StockLine({ stock }: { stock: number }) {
 function ProductDetails({ product }: { product: Product }) {
   const addToCart = useAddToCart();
   const addBlockedId = useId();
+  const { session } = useActiveSession();
+  const { user } = useAuth();
+  // "Keep it private from…": members of the active session the add is hidden from.
+  const [hiddenFrom, setHiddenFrom] = useState<string[]>([]);
+  // Only those shown checked: members of the session on screen (it may change meanwhile).
+  const shownPicked = hiddenFrom.filter((id) => session?.invitedUsers.some((m) => m.userId === id));
   const express = expressCategories.includes(product.category);
   return (
     <div className="grid gap-8 md:grid-cols-2 lg:gap-12">
@@ -120,7 +129,7 @@ function ProductDetails({ product }: { product: Product }) {
             loading={addToCart.isAdding(product._id)}
             title={addToCart.blockedReason ?? undefined}
             aria-describedby={addToCart.blockedReason ? addBlockedId : undefined}
-            onClick={() => addToCart(product)}
+            onClick={() => addToCart(product, { hiddenFrom: shownPicked })}
           >
             {!addToCart.isAdding(product._id) && (
               <ShoppingCart aria-hidden="true" className="size-5" />
@@ -131,6 +140,14 @@ function ProductDetails({ product }: { product: Product }) {
             <p id={addBlockedId} className="text-sm text-slate-600">
               {addToCart.blockedReason}
             </p>
+          )}
+          {session && !addToCart.blockedReason && (
+            <KeepPrivateFrom
+              members={session.invitedUsers}
+              userId={user?._id}
+              picked={shownPicked}
+              onChange={setHiddenFrom}
+            />
           )}
         </div>
 

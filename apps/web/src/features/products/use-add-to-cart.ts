@@ -29,7 +29,10 @@ export const ENDED_REASON = "This session has ended; its cart is read-only.";
  * then disabled), and `isAdding` tells whether a product's add is on its way.
  */
 
-export type AddToCart = ((product: Product) => void) & {
+/** `hiddenFrom`: an add private from the start, hidden from those members of the session. */
+export type AddOptions = { hiddenFrom?: string[] };
+
+export type AddToCart = ((product: Product, options?: AddOptions) => void) & {
   blockedReason: string | null;
   isAdding: (productId: string) => boolean;
 };
@@ -64,7 +67,7 @@ export function useAddToCart(): AddToCart {
   // stays the same function while the sessions load and refresh, which the buttons do not show,
   // and the memoised cards of the grid do not all re-render for it.
   const add = useCallback(
-    async (product: Product) => {
+    async (product: Product, options?: AddOptions) => {
       // Clicked before the sessions arrived: wait for them rather than say there are none.
       const target = userId
         ? pickActiveSession(await readSyncedSessions(), readActiveSessionId(userId))
@@ -79,7 +82,15 @@ export function useAddToCart(): AddToCart {
         toast.info(reason, { toastId: "add-to-cart-blocked" });
         return;
       }
-      mutate(cartWrite({ op: "add", cartId, product: productSnapshot(product) }));
+      const hiddenFrom = options?.hiddenFrom ?? [];
+      mutate(
+        cartWrite({
+          op: "add",
+          cartId,
+          product: productSnapshot(product),
+          ...(hiddenFrom.length > 0 ? { hiddenFrom } : {}),
+        }),
+      );
     },
     [readSyncedSessions, userId, mutate],
   );
@@ -87,7 +98,7 @@ export function useAddToCart(): AddToCart {
   // A new function whenever what the buttons show changes, so the cards re-render.
   return useMemo(
     () =>
-      Object.assign((product: Product) => void add(product), {
+      Object.assign((product: Product, options?: AddOptions) => void add(product, options), {
         blockedReason,
         isAdding: (productId: string) => adding.includes(productId),
       }),
