@@ -97,9 +97,9 @@ BEGIN
     IF cardinality(p_hidden) > 0 THEN
       IF p_user = ANY(p_hidden) THEN
         verdict := 'hide_self'; RETURN;
-      ELSIF EXISTS (SELECT 1 FROM session_members m WHERE m.session_id = v_session
-          AND m.user_id = ANY(p_hidden)
-          AND m.role = ANY((permission_of('cart.seePrivate')).roles)) THEN
+      ELSIF EXISTS (SELECT 1 FROM session_members m, permission_of('cart.seePrivate') r
+          WHERE m.session_id = v_session AND m.user_id = ANY(p_hidden)
+          AND m.role = ANY(r.roles)) THEN
         verdict := 'hide_creator'; RETURN;
       ELSIF (SELECT count(DISTINCT m.user_id) FROM session_members m
           WHERE m.session_id = v_session AND m.user_id = ANY(p_hidden) AND m.role <> 'pending')
