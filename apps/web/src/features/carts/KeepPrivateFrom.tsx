@@ -28,11 +28,15 @@ export function KeepPrivateFrom({ members, userId, picked, onChange }: KeepPriva
   return (
     <details className="rounded-xl bg-white/60 px-3 py-2 ring-1 ring-slate-900/5">
       <summary className="cursor-pointer text-sm font-semibold text-ink">
-        <span className="inline-flex items-center gap-2">
-          <EyeOff aria-hidden="true" className="size-4 text-primary-700" />
+        {/* Inline, not a flex box: the label wraps beside the disclosure's marker at 360 px. */}
+        <span>
+          <EyeOff
+            aria-hidden="true"
+            className="mr-2 inline size-4 align-[-0.125em] text-primary-700"
+          />
           Keep it private from…
           {picked.length > 0 && (
-            <span className="font-normal text-slate-500">({picked.length} picked)</span>
+            <span className="font-normal text-slate-500"> ({picked.length} picked)</span>
           )}
         </span>
       </summary>

@@ -122,6 +122,15 @@ function ProductDetails({ product }: { product: Product }) {
         )}
         <p className="leading-relaxed text-slate-700">{product.description}</p>
         <div className="flex flex-col gap-2">
+          {/* Chosen before the add, which it changes (a present added private from the start). */}
+          {session && !addToCart.blockedReason && (
+            <KeepPrivateFrom
+              members={session.invitedUsers}
+              userId={user?._id}
+              picked={shownPicked}
+              onChange={setHiddenFrom}
+            />
+          )}
           <Button
             size="lg"
             className="self-stretch sm:self-start"
@@ -140,14 +149,6 @@ function ProductDetails({ product }: { product: Product }) {
             <p id={addBlockedId} className="text-sm text-slate-600">
               {addToCart.blockedReason}
             </p>
-          )}
-          {session && !addToCart.blockedReason && (
-            <KeepPrivateFrom
-              members={session.invitedUsers}
-              userId={user?._id}
-              picked={shownPicked}
-              onChange={setHiddenFrom}
-            />
           )}
         </div>
 
