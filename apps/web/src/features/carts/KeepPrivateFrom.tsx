@@ -36,7 +36,10 @@ export function KeepPrivateFrom({ members, userId, picked, onChange }: KeepPriva
           />
           Keep it private from…
           {picked.length > 0 && (
-            <span className="font-normal text-slate-500"> ({picked.length} picked)</span>
+            <span className="font-normal whitespace-nowrap text-slate-500">
+              {" "}
+              ({picked.length} picked)
+            </span>
           )}
         </span>
       </summary>
