@@ -167,7 +167,7 @@ export interface ReaderSummary {
   };
 }
 
-/** Checkout that waits for approvals (the default) is refused, naming the waiting lines. */
+/** Checkout that waits for approvals is refused, naming the waiting lines. */
 async function waitRefused(
   t: TestApp,
   creator: Person,
@@ -175,7 +175,7 @@ async function waitRefused(
   body: object | undefined,
   waiting: CartLine[],
 ) {
-  const res = await client(t, creator.token)("POST", url, body);
+  const res = await client(t, creator.token)("POST", url, { ...body, pending: "wait" });
   const json = res.json() as { code?: string; lines?: { lineId: string; name: string }[] };
   const named = (json.lines ?? []).map((l) => l.lineId).sort();
   const want = waiting.map((l) => l.lineId!).sort();
