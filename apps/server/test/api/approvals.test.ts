@@ -87,6 +87,31 @@ describe("a line over an ask-first budget", () => {
     );
   });
 
+  it("private from a member, is in their cart's privateCount but not their summary's (which leaves it out)", async () => {
+    const f = await askingBen();
+    const lineId = await benAsks(f);
+    const hidden = await f.as.participant(
+      "PUT",
+      `/api/carts/${f.cartId}/lines/${lineId}/hidden-from`,
+      {
+        userIds: [f.people.viewer.userId],
+      },
+    );
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    // The cart lists waiting lines: Vic's leaves this one out and counts it.
+    const cart = (await f.as.viewer("GET", `/api/carts/${f.cartId}`)).json().cart as Cart;
+    expect(cart.products.map((l) => l.productId._id)).toEqual([f.first._id]);
+    expect(cart.privateCount).toBe(1);
+    // The summary lists what would be bought, its total without the waiting line: no private
+    // item is included in it, for Vic as for everyone.
+    const summary = (await f.as.viewer("GET", `/api/sessions/${f.sessionId}/summary`)).json();
+    expect(summary.cartItems.map((i: { product: { _id: string } }) => i.product._id)).toEqual([
+      f.first._id,
+    ]);
+    expect(summary.subtotal).toBe(cart.totalPrice);
+    expect(summary.privateCount).toBe(0);
+  });
+
   it("does not wait under a budget that only warns, nor within the budget", async () => {
     const f = await askingBen();
     const ben = `/api/sessions/${f.sessionId}/members/${f.people.participant.userId}`;

@@ -237,6 +237,8 @@ type OrderLine = {
   productId: string | null;
   hiddenFrom: string[];
   unitPrice: number;
+  lineTotal: number;
+  adjusted: { lineTotal: number } | null;
   addedBy: { _id: string };
 };
 type Order = {
@@ -371,7 +373,8 @@ describe("an order with private lines", () => {
     const listed = (await g.as.Cat("GET", "/api/orders")).json().orders as Order[];
     expect(listed.find((o) => o._id === g.order._id)).toEqual(cat);
 
-    // Her CSV: the lines, their changes and one "private" row add up to the subtotal.
+    // Her CSV: one "private" row of what the lines hidden from her cost now; with her lines and
+    // the changes she sees (the order fee among them) it adds up to the subtotal plus the fee.
     const csv = (await g.as.Cat("GET", `${url}/export.csv`)).body.replace(/^\uFEFF/, "");
     const rows = csv
       .trim()
@@ -380,9 +383,13 @@ describe("an order with private lines", () => {
     const header = rows[0]!;
     const [type, total] = [header.indexOf("type"), header.indexOf("total")];
     const counted = rows.filter((r) => ["line", "adjustment", "private"].includes(r[type]!));
-    expect(counted.filter((r) => r[type] === "private")).toHaveLength(1);
+    const privateRows = counted.filter((r) => r[type] === "private");
+    expect(privateRows).toHaveLength(1);
+    const privateLines = ann.lines.filter((l) => l.name === WATCH || l.name === VOUCHER);
+    const hiddenNow = sumCents(privateLines.map((l) => l.adjusted?.lineTotal ?? l.lineTotal));
+    expect(cents(Number(privateRows[0]![total]))).toBe(hiddenNow);
     const subtotal = rows.find((r) => r[type] === "order_total")![header.indexOf("subtotal")]!;
-    expect(sumCents(counted.map((r) => Number(r[total])))).toBe(cents(Number(subtotal)));
+    expect(sumCents(counted.map((r) => Number(r[total])))).toBe(cents(Number(subtotal)) + 50);
 
     // Probing a line she does not see is answered as for one that does not exist.
     const dispute = (adjId: string) =>

@@ -113,6 +113,7 @@ export class Adjust extends Step {
     o.lines = applied.lines;
     o.orderFees = applied.orderFees;
     o.adjustmentIds.push(order.adjustments.at(-1)!._id);
+    o.adjustmentLines.push(change.kind === "order_fee" ? null : change.lineIndex);
     o.parts = partsFrom(order);
     o.holders = [...new Set([...o.holders, ...order.split.map((s) => s.userId)])];
     capForgiven(o);
@@ -171,19 +172,22 @@ export class Dispute extends Step {
       alive(w as World).filter((p) => p.id !== o.payee && o.holders.includes(p.id)),
       this.who,
     );
-    return { o, m, adj: pick(o.adjustmentIds, this.adjustment) };
+    const at = o.adjustmentIds.length > 0 ? this.adjustment % o.adjustmentIds.length : -1;
+    return { o, m, adj: o.adjustmentIds[at], line: o.adjustmentLines[at] ?? null };
   }
   check(w: Readonly<World>) {
     const { m, adj } = this.target(w);
     return Boolean(m && adj);
   }
   async act(w: World, r: Real): Promise<Expect[]> {
-    const { o, m, adj } = this.target(w);
-    this.label = `${m!.name} disputes a change on order ${o.seq + 1}`;
+    const { o, m, adj, line } = this.target(w);
+    // A change to a line hidden from the member is, to them, one that does not exist (049).
+    const hidden = line !== null && o.frozen[line]!.hiddenFrom.includes(m!.id);
+    this.label = `${m!.name} disputes a change${hidden ? " to a line private from them" : ""} on order ${o.seq + 1}`;
     const res = await as(r, m!)("POST", `/api/orders/${o.id}/adjustments/${adj}/dispute`, {
       comment: "That is not what came",
     });
-    expectAnswer(res, 200, this.label);
+    expectAnswer(res, hidden ? 404 : 200, this.label);
     return [];
   }
 }

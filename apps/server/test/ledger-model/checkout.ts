@@ -73,15 +73,22 @@ export async function checkout(
   creator: Person,
   members: Person[],
   session: { _id: string; cartId: string },
-  lines: CartLine[],
+  { kept: lines, dropped }: { kept: CartLine[]; dropped: CartLine[] },
   policy: ModelOrder["policy"],
   spec: OrderSpec,
   seq: number,
-): Promise<{ order: ModelOrder; summary: Summary }> {
+): Promise<{ order: ModelOrder; summary: Summary; readers: ReaderSummary[] }> {
   const as = client(t, creator.token);
   const summaryRes = await as("GET", `/api/sessions/${session._id}/summary`);
   ok(summaryRes, 200, "summary");
   const summary = toCentsSummary(summaryRes.json());
+  // Every member's own summary (lines hidden from them left out), checked with the world.
+  const readers: ReaderSummary[] = [{ userId: creator.id, json: summaryRes.json() }];
+  for (const m of members.filter((p) => p !== creator)) {
+    const res = await client(t, m.token)("GET", `/api/sessions/${session._id}/summary`);
+    ok(res, 200, `${m.name}'s summary`);
+    readers.push({ userId: m.id, json: res.json() });
+  }
   const eligible = [
     creator.id,
     ...summary.split.filter((s) => s.total > 0 && s.userId !== creator.id).map((s) => s.userId),
@@ -95,13 +102,13 @@ export async function checkout(
   const payers = [...chosen.keys()].map((userId, i) => ({ userId, cents: amounts[i]! }));
   // Orders are placed a minute apart: transfers settle the oldest first.
   t.clock.advance(60_000);
-  const placed = await as(
-    "POST",
-    `/api/sessions/${session._id}/checkout`,
+  const body =
     payers.length > 0
       ? { payers: payers.map((p) => ({ userId: p.userId, amount: p.cents / 100 })) }
-      : undefined,
-  );
+      : undefined;
+  const url = `/api/sessions/${session._id}/checkout`;
+  if (dropped.length > 0) await waitRefused(t, creator, url, body, dropped);
+  const placed = await as("POST", url, dropped.length > 0 ? { ...body, pending: "drop" } : body);
   ok(placed, 201, "checkout");
   const order = placed.json().order as Order;
   // The model's lines in the order's own order (adjustments name lines by index).
@@ -126,6 +133,7 @@ export async function checkout(
       sharers: l!.sharers,
       free: l!.free,
       note: l!.note,
+      hiddenFrom: l!.hiddenFrom,
     })),
     lines: ordered.map((l) => ({
       name: l!.name,
@@ -137,13 +145,45 @@ export async function checkout(
     })),
     orderFees: 0,
     adjustmentIds: [],
+    adjustmentLines: [],
     payers: payers.length > 0 ? payers : [{ userId: creator.id, cents: summary.total }],
     parts: partsFrom(order),
     moved: new Map(),
     forgiven: new Map(),
     pending: new Map(),
   };
-  return { order: model, summary };
+  return { order: model, summary, readers };
+}
+
+/** A member's summary answer as read (checked by read-private.ts). */
+export interface ReaderSummary {
+  userId: string;
+  json: {
+    cartItems: { product: { name: string; price: number }; quantity: number }[];
+    privateCount: number;
+    split: { total: number }[];
+    subtotal: number;
+    total: number;
+  };
+}
+
+/** Checkout that waits for approvals is refused, naming the waiting lines. */
+async function waitRefused(
+  t: TestApp,
+  creator: Person,
+  url: string,
+  body: object | undefined,
+  waiting: CartLine[],
+) {
+  const res = await client(t, creator.token)("POST", url, { ...body, pending: "wait" });
+  const json = res.json() as { code?: string; lines?: { lineId: string; name: string }[] };
+  const named = (json.lines ?? []).map((l) => l.lineId).sort();
+  const want = waiting.map((l) => l.lineId!).sort();
+  if (res.statusCode !== 409 || json.code !== "PENDING_APPROVALS" || named.join() !== want.join()) {
+    throw new Error(
+      `checkout with ${waiting.length} lines waiting answered ${res.statusCode}: ${res.body}`,
+    );
+  }
 }
 
 /** The system's parts of an order answer, "debtor|payer" -> cents. */

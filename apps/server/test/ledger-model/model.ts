@@ -24,6 +24,8 @@ export interface FrozenLine {
   /** A free line: no product, a name, its estimate as its price until the payee prices it. */
   free: boolean;
   note: string | null;
+  /** Members the line is private from (decision 049): never the creator nor the adder. */
+  hiddenFrom: string[];
 }
 
 export interface ModelOrder {
@@ -41,6 +43,8 @@ export interface ModelOrder {
   lines: LineState[];
   orderFees: number;
   adjustmentIds: string[];
+  /** The line each adjustment names, by the order's index (null: an order-level amount). */
+  adjustmentLines: (number | null)[];
   /** Who paid the shop at checkout, in cents (the payee alone when none were named). */
   payers: { userId: string; cents: number }[];
   /** The system's parts, "debtor|payer" -> cents (debtor != payer). */

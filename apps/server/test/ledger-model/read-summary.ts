@@ -5,15 +5,17 @@
  */
 import { exactOf, memberIds, nameOf, type World } from "./model.ts";
 import type { Report } from "./read-order.ts";
+import { checkReaderSummaries } from "./read-private.ts";
 import type { Built } from "./world.ts";
 
 const FIGURES = ["subtotal", "fees", "tax", "total"] as const;
 
 export function checkSummaries(w: World, summaries: Built["summaries"], bad: Report): void {
-  for (const { orderIndex, summary } of summaries) {
+  for (const { orderIndex, summary, readers } of summaries) {
     const o = w.orders[orderIndex]!;
     const ex = exactOf(o);
     const say = (m: string) => bad(`[summary ${orderIndex + 1}] ${m}`);
+    checkReaderSummaries(w, o, readers, say);
     for (const f of FIGURES) {
       if (summary[f] !== ex[f]) say(`${f} ${summary[f]}, the model ${ex[f]}`);
       const sum = summary.split.reduce((a, s) => a + s[f], 0);

@@ -10,9 +10,18 @@ import type { Balance, Order, PlannedTransfer } from "@cartner/contract";
 import { client, type TestApp } from "../helpers.ts";
 import { pdfText } from "../pdf-text.ts";
 import { alive, nameOf, peopleOf, type ModelOrder, type World } from "./model.ts";
+import type { Report } from "./read-order.ts";
 import { checkBalances, checkPayInfo, checkPlan } from "./read-balances.ts";
 import { checkCsv, checkReceipt } from "./read-files.ts";
 import { cents, checkEntries, checkOrder, type Entry } from "./read-order.ts";
+import {
+  checkPayeeView,
+  checkReaderCsv,
+  checkReaderOrder,
+  checkReaderReceipt,
+  hiddenFrom,
+  orderAsSeenBy,
+} from "./read-private.ts";
 
 export const READERS = [
   "order",
@@ -94,19 +103,30 @@ export async function verify(
     }
     const order = res.json().order as Order;
     orderOf.set(o.id, order);
-    if (on("order")) checkOrder(w, o, order, bad);
+    if (on("order")) {
+      checkOrder(w, o, order, bad);
+      checkPayeeView(w, o, order, bad);
+    }
     if (on("entries")) await entriesOf(t, w, o, reader.token, seen, expected, bad);
     if (on("payinfo")) await payInfoOf(t, w, o, bad);
     if (on("csv")) {
       const csv = await as("GET", `/api/orders/${o.id}/export.csv`);
       if (csv.statusCode !== 200) bad(`the CSV answered ${csv.statusCode}`);
-      else checkCsv(o, csv.body, (m) => bad(`csv: ${m}`));
+      else {
+        checkCsv(o, csv.body, (m) => bad(`csv: ${m}`));
+        checkReaderCsv(o, o.payee, csv.body, (m) => bad(`csv: ${m}`));
+      }
     }
     if (on("receipt")) {
       const pdf = await as("GET", `/api/orders/${o.id}/receipt.pdf`);
       if (pdf.statusCode !== 200) bad(`the receipt answered ${pdf.statusCode}`);
-      else checkReceipt(w, o, order, await pdfText(new Uint8Array(pdf.rawPayload)), bad);
+      else {
+        const text = await pdfText(new Uint8Array(pdf.rawPayload));
+        checkReceipt(w, o, order, text, bad);
+        checkReaderReceipt(o, o.payee, text, bad);
+      }
     }
+    await privateReaders(t, w, o, order, bad);
   }
   for (const x of alive(w)) {
     const as = client(t, x.token);
@@ -118,8 +138,11 @@ export async function verify(
         const concerned = peopleOf(o).includes(x.id);
         if (concerned !== Boolean(mine))
           bad(`${x.name}'s My Orders ${mine ? "lists" : "lacks"} order ${o.seq + 1}`);
-        else if (mine && !isDeepStrictEqual(withoutMail(mine), withoutMail(orderOf.get(o.id)!))) {
-          bad(`${x.name}'s My Orders shows order ${o.seq + 1} otherwise than its page`);
+        else if (mine) {
+          const page = orderAsSeenBy(o, orderOf.get(o.id)!, x.id);
+          if (!isDeepStrictEqual(withoutMail(mine), withoutMail(page)))
+            bad(`${x.name}'s My Orders shows order ${o.seq + 1} otherwise than its page as theirs`);
+          checkReaderOrder(o, mine, x.id, (m) => bad(`${x.name}'s My Orders: ${m}`));
         }
       }
     }
@@ -183,6 +206,43 @@ async function entriesOf(
     }
   }
   seen.set(o.id, entries.length);
+}
+
+/**
+ * Each member some lines are hidden from reads the order, its CSV and its receipt as their own:
+ * the payee's page without those lines, their figures adding up, a private row, a count.
+ */
+async function privateReaders(t: TestApp, w: World, o: ModelOrder, payees: Order, bad: Report) {
+  for (const x of alive(w)) {
+    if (x.id === o.payee || !peopleOf(o).includes(x.id) || hiddenFrom(o, x.id).length === 0)
+      continue;
+    const as = client(t, x.token);
+    const say = (m: string) => bad(`${x.name}'s ${m}`);
+    if (on("order")) {
+      const res = await as("GET", `/api/orders/${o.id}`);
+      const mine = res.json().order as Order;
+      if (res.statusCode !== 200) say(`order answered ${res.statusCode}`);
+      else {
+        if (!isDeepStrictEqual(withoutMail(mine), withoutMail(orderAsSeenBy(o, payees, x.id))))
+          say(`order is not the payee's without the lines hidden from them`);
+        checkReaderOrder(o, mine, x.id, (m) => say(`order: ${m}`));
+      }
+    }
+    if (on("csv")) {
+      const csv = await as("GET", `/api/orders/${o.id}/export.csv`);
+      if (csv.statusCode !== 200) say(`CSV answered ${csv.statusCode}`);
+      else checkReaderCsv(o, x.id, csv.body, (m) => say(`csv: ${m}`));
+    }
+    if (on("receipt")) {
+      const pdf = await as("GET", `/api/orders/${o.id}/receipt.pdf`);
+      if (pdf.statusCode !== 200) say(`receipt answered ${pdf.statusCode}`);
+      else {
+        const text = await pdfText(new Uint8Array(pdf.rawPayload));
+        checkReceipt(w, o, payees, text, (m) => say(m));
+        checkReaderReceipt(o, x.id, text, (m) => say(m));
+      }
+    }
+  }
 }
 
 async function payInfoOf(t: TestApp, w: World, o: ModelOrder, bad: (m: string) => void) {

@@ -1,16 +1,26 @@
 /**
  * A world for the model test, built through the API: three to five people, one or two sessions
  * (each with its creator, members who join, catalog lines and free lines, sharers, a split policy,
- * perhaps a member removed before checkout), each checked out with one to three payers. About one
+ * perhaps a member removed before checkout, private lines and an "ask first" budget as
+ * world-private.ts makes them), each checked out with one to three payers. About one
  * line in four is a free line (a name, perhaps an estimate and a note, no product), checked out at
  * its estimate (0 without one) until the payee prices it. The spec is what fast-check generates
  * and shrinks; indices are taken modulo what exists, so every spec builds.
  */
 import fc from "fast-check";
 import { client, signUp, type TestApp } from "../helpers.ts";
-import { checkout, ok, type Summary } from "./checkout.ts";
+import { checkout, ok, type ReaderSummary, type Summary } from "./checkout.ts";
 import type { FeeMode, SplitMode } from "./exact-split.ts";
-import type { FrozenLine, ModelOrder, Person, World } from "./model.ts";
+import type { FrozenLine, Person, World } from "./model.ts";
+import {
+  askSpec,
+  decide,
+  hide,
+  hideSpec,
+  mustWait,
+  setAsker,
+  type AskSpec,
+} from "./world-private.ts";
 
 export interface LineSpec {
   product: number;
@@ -19,6 +29,8 @@ export interface LineSpec {
   sharers: number[];
   /** A free line instead of the product: its estimate in cents (none: 0) and whether it has a note. */
   free?: { estimate: number | null; note: boolean } | null;
+  /** Members (indices) the adder hides the line from, when they may be (world-private.ts). */
+  hide?: number[];
 }
 
 export interface OrderSpec {
@@ -32,6 +44,8 @@ export interface OrderSpec {
   remove: { who: number; lines: "remove" | "give" } | null;
   /** Empty: no payers named (the payee paid it all). */
   payers: { who: number; weight: number }[];
+  /** A joining member whose budget asks first, and what the creator decides. */
+  ask?: AskSpec | null;
 }
 
 export interface WorldSpec {
@@ -60,6 +74,7 @@ const lineSpec = fc.record({
       }),
     },
   ),
+  hide: hideSpec,
 });
 
 const orderSpec = fc.record({
@@ -83,6 +98,7 @@ const orderSpec = fc.record({
       }),
     },
   ),
+  ask: askSpec,
 });
 
 export const worldSpec: fc.Arbitrary<WorldSpec> = fc.record({
@@ -96,9 +112,13 @@ export type CartLine = FrozenLine & {
   productId: string | null;
   unitPrice: number;
   quantity: number;
+  /** The cart line's id, and whether it waits for approval (before checkout). */
+  lineId?: string;
+  pending?: boolean;
 };
 type CartLineAnswer = {
   _id: string;
+  pending: unknown;
   productId: { _id: string | null; name: string };
   addedBy: { _id: string };
 };
@@ -107,7 +127,7 @@ type Call = ReturnType<typeof client>;
 type Added = {
   res: { json: () => { cart: { products: unknown[] } } };
   found: (lines: CartLineAnswer[], byAdder: (l: CartLineAnswer) => boolean) => CartLineAnswer;
-  line: Omit<CartLine, "adder" | "sharers">;
+  line: Omit<CartLine, "adder" | "sharers" | "hiddenFrom">;
 };
 
 async function addProduct(
@@ -178,7 +198,7 @@ export async function usableProducts(t: TestApp, token: string): Promise<Product
 export interface Built {
   world: World;
   /** Figures to check once, before the orders exist: each session's summary at checkout. */
-  summaries: { orderIndex: number; summary: Summary }[];
+  summaries: { orderIndex: number; summary: Summary; readers: ReaderSummary[] }[];
 }
 
 /** Builds the world through the API and returns its model, each order as checked out. */
@@ -194,7 +214,7 @@ export async function buildWorld(t: TestApp, spec: WorldSpec): Promise<Built> {
   for (const [index, o] of spec.orders.entries()) {
     const built = await buildOrder(t, people, products, o, index);
     world.orders.push(built.order);
-    summaries.push({ orderIndex: index, summary: built.summary });
+    summaries.push({ orderIndex: index, summary: built.summary, readers: built.readers });
   }
   return { world, summaries };
 }
@@ -205,7 +225,7 @@ async function buildOrder(
   products: Product[],
   spec: OrderSpec,
   seq: number,
-): Promise<{ order: ModelOrder; summary: Summary }> {
+): Promise<Awaited<ReturnType<typeof checkout>>> {
   const creator = people[spec.creator % people.length]!;
   const as = (p: Person) => client(t, p.token);
   const others = people.filter((p) => p !== creator);
@@ -239,11 +259,15 @@ async function buildOrder(
     "split-policy",
   );
 
+  const asker = await setAsker(t, creator, joining, session._id, spec.ask);
+  const splitMembers = members.map((p) => ({ userId: p.id, creator: p === creator }));
   // Each line its own product (so no two lines merge), or a free line of its own name.
   const lines: CartLine[] = [];
   const used = new Set<string>();
   for (const [index, l] of spec.lines.entries()) {
     const adder = members[l.adder % members.length]!;
+    // A second apart, so the order lists the lines as added.
+    t.clock.advance(1000);
     const added = l.free
       ? await addFree(as(adder), session.cartId, l, `${FREE_NAMES[l.product % 5]} ${index + 1}`)
       : await addProduct(as(adder), session.cartId, l, products, used);
@@ -260,12 +284,32 @@ async function buildOrder(
       );
       ok(shared, 200, "shared-with");
     }
-    lines.push({ ...added.line, adder: adder.id, sharers });
+    const waits = line.pending !== null;
+    if (asker?.person === adder) {
+      const must = mustWait(asker, splitMembers, policy, lines, added.line);
+      if (must !== null && must !== waits) {
+        throw new Error(
+          `${adder.name}'s ${added.line.name} ${waits ? "waits" : "does not wait"} for approval; the model says otherwise (budget ${asker.budget})`,
+        );
+      }
+    } else if (waits) throw new Error(`${adder.name}'s ${added.line.name} waits, with no budget`);
+    const hiddenFrom = await hide(t, adder, session.cartId, line._id, members, sharers, l.hide);
+    lines.push({
+      ...added.line,
+      adder: adder.id,
+      sharers,
+      hiddenFrom,
+      lineId: line._id,
+      pending: waits,
+    });
   }
+  const decided = await decide(t, creator, session.cartId, lines, spec.ask);
 
-  let kept = lines;
-  if (spec.remove && joining.length > 0) {
-    const gone = joining[spec.remove.who % joining.length]!;
+  let kept = decided;
+  // The asker stays: their waiting lines are checked at checkout.
+  const leavers = joining.filter((p) => p !== asker?.person);
+  if (spec.remove && leavers.length > 0) {
+    const gone = leavers[spec.remove.who % leavers.length]!;
     const how = spec.remove.lines === "remove" ? "lines=remove" : `lines=give&to=${creator.id}`;
     ok(
       await as(creator)("DELETE", `/api/sessions/${session._id}/members/${gone.id}?${how}`),
@@ -273,14 +317,18 @@ async function buildOrder(
       "remove a member",
     );
     members = members.filter((p) => p !== gone);
-    kept = lines
+    kept = decided
       .filter((l) => spec.remove!.lines === "give" || l.adder !== gone.id)
       .map((l) => ({
         ...l,
         adder: l.adder === gone.id ? creator.id : l.adder,
         sharers: l.sharers.filter((s) => s !== gone.id),
+        hiddenFrom: l.hiddenFrom.filter((s) => s !== gone.id),
       }));
   }
+  // Lines still waiting are dropped at checkout.
+  const dropped = kept.filter((l) => l.pending);
+  kept = kept.filter((l) => !l.pending);
 
   if (kept.length === 0) {
     // Every line left with the removed member: one more, so there is something to check out.
@@ -303,8 +351,9 @@ async function buildOrder(
         sharers: [],
         free: false,
         note: null,
+        hiddenFrom: [],
       },
     ];
   }
-  return checkout(t, creator, members, session, kept, policy, spec, seq);
+  return checkout(t, creator, members, session, { kept, dropped }, policy, spec, seq);
 }

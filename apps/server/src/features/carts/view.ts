@@ -208,25 +208,27 @@ export function cartOf(view: CartView, viewerId: string, media: Media, now: Date
 export function summaryOf(view: CartView, readerId: string, media: Media): SessionSummary {
   const { session, members } = view;
   const { summary: totals, shares } = splitOf(view);
-  // What would be bought: lines waiting for approval are not, until approved.
+  // What would be bought: lines waiting for approval are not, until approved. `privateCount`
+  // counts the lines bought that are hidden from the reader: a waiting one is in no figure here.
   const waiting = new Set(pendingLines(view).map((l) => l.id));
-  const { seen: lines, privateCount } = linesSeenBy(view.lines, readerId);
+  const { seen: lines, privateCount } = linesSeenBy(
+    view.lines.filter((l) => !waiting.has(l.id)),
+    readerId,
+  );
   return {
     sessionName: session.name,
     participants: members
       .filter((m) => m.role !== "pending")
       .map((m) => ({ _id: m.userId, name: m.name })),
-    cartItems: lines
-      .filter((l) => !waiting.has(l.id))
-      .map((l) => ({
-        product: productOf(l, media),
-        quantity: l.quantity,
-        addedBy: l.userName,
-        addedById: l.userId,
-        estimated: l.productId === null,
-        note: l.note,
-        substitute: l.substitute,
-      })),
+    cartItems: lines.map((l) => ({
+      product: productOf(l, media),
+      quantity: l.quantity,
+      addedBy: l.userName,
+      addedById: l.userId,
+      estimated: l.productId === null,
+      note: l.note,
+      substitute: l.substitute,
+    })),
     // Those who carry something (everyone's running total is on the cart).
     split: shares.filter((share) => share.total > 0).map((share) => shareOf(share, members)),
     privateCount,

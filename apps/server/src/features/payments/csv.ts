@@ -120,14 +120,18 @@ export function ordersCsv(
 }
 
 /**
- * Lines hidden from the reader (private lines), as one row of what they add to the subtotal:
- * the reader's lines and changes still add up to it. None when nothing is hidden from them.
+ * Lines hidden from the reader (private lines), as one row of what they add to the subtotal (what
+ * they cost now): with the reader's lines and the changes to them it makes the subtotal, so the
+ * reader's line, change and private rows add up as everyone's do (to the subtotal plus the
+ * order-level amounts, whose change rows are not the lines'). None when nothing is hidden.
  */
 function privateRow(order: Order, start: Cell[]): Cell[][] {
   if (order.privateCount === 0) return [];
   const seen =
     order.lines.reduce((sum, l) => sum + toCents(l.lineTotal), 0) +
-    changesOf(order).reduce((sum, c) => sum + c.cents, 0);
+    changesOf(order)
+      .filter((c) => c.adjustment.lineIndex !== undefined)
+      .reduce((sum, c) => sum + c.cents, 0);
   const n = order.privateCount;
   return [
     [
@@ -146,7 +150,8 @@ function privateRow(order: Order, start: Cell[]): Cell[][] {
  * total less its old one; an order fee or discount), a row per share, a row per entry of the
  * order's book (who owes whom what, and every payment and settlement), and the totals; `type`
  * says which ("private": the lines hidden from the reader, one row of their amount, never their
- * names). The lines, their changes and that row add up to the subtotal, the shares to the total, and
+ * names). The lines, their changes and that row add up to the subtotal plus the order-level
+ * amounts (an order fee or discount), the shares to the total, and
  * each two people's entries to what the shares' parts say is still open between them.
  */
 export function orderCsv(order: Order, entries: LedgerEntry[], timeZone: string): string {
