@@ -235,6 +235,8 @@ describe("mass assignment: every JSON write route rejects unknown keys", () => {
       lineId: () => crypto.randomUUID(),
       userIds: () => [],
       ids: () => [],
+      // An add kept private from no one: valid for every caller.
+      hiddenFrom: () => [],
       from: () => "22:00",
       // Quiet hours' end, or whom a transfer goes to.
       to: () => (schema.format === "uuid" ? f.people.participant.userId : "07:00"),
