@@ -75,6 +75,7 @@ import { createTestApp, type TestApp } from "../helpers.ts";
 import {
   Adjust,
   commandArbitraries,
+  DeleteAccount,
   Dispute,
   MarkPaid,
   PriceFree,
@@ -343,6 +344,47 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
         new Settle(0, 0, true) /* Ann settles Ben (transfer) */,
         new Adjust(0, 0, 0, 0, true) /* Ann records Ben's line 0 missing */,
         new Adjust(0, 1, 1, 1, true) /* Ann records Ben's line 1 substituted at 0.99 × 2 */,
+      ],
+    );
+  });
+
+  it("a payee who named another payer and not themself settles nothing (that payer deleted)", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          {
+            creator: 2,
+            joins: [true, false, false, false],
+            mode: "equal",
+            fees: "creator",
+            weights: [50, 50, 100, 0, 100],
+            lines: [
+              { product: 5, quantity: 2, adder: 1, sharers: [], free: null, hide: [] },
+              {
+                product: 22,
+                quantity: 3,
+                adder: 3,
+                sharers: [],
+                free: { estimate: 2999, note: true },
+                hide: [],
+              },
+              { product: 9, quantity: 1, adder: 1, sharers: [2], free: null, hide: [] },
+            ],
+            remove: null,
+            payers: [
+              { who: 3, weight: 2 },
+              { who: 1, weight: 1 },
+            ],
+            ask: { who: 3, budget: 300, decisions: ["approve"] },
+          },
+        ],
+      },
+      // Ann is the only payer and Cat the payee: Cat's confirming Ann was answered 200.
+      [
+        new Adjust(519, 54, 211, 493, true) /* Cat records a line missing */,
+        new DeleteAccount(866) /* Ann deletes their account */,
+        new Settle(642, 384, false) /* Cat settles Ann (transfer), refused */,
       ],
     );
   });
