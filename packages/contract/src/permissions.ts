@@ -238,7 +238,8 @@ export const PERMISSIONS = {
   },
   /**
    * Settle what a member owes oneself on the order (confirm their payment, cash, write-off): each
-   * who paid the shop settles only their own part.
+   * who paid the shop settles only their own part. A payee who named other payers and not themself
+   * paid nothing: to this action they are a member with a share (refused).
    */
   "order.confirm": {
     allow: ["payee", "payer"],

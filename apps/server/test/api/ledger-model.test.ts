@@ -75,10 +75,12 @@ import { createTestApp, type TestApp } from "../helpers.ts";
 import {
   Adjust,
   commandArbitraries,
+  DeleteAccount,
   Dispute,
   MarkPaid,
   PriceFree,
   Settle,
+  Transfer,
   type Real,
 } from "../ledger-model/commands.ts";
 import { checkSummaries } from "../ledger-model/read-summary.ts";
@@ -343,6 +345,102 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
         new Settle(0, 0, true) /* Ann settles Ben (transfer) */,
         new Adjust(0, 0, 0, 0, true) /* Ann records Ben's line 0 missing */,
         new Adjust(0, 1, 1, 1, true) /* Ann records Ben's line 1 substituted at 0.99 × 2 */,
+      ],
+    );
+  });
+
+  it("a payee who named another payer and not themself settles nothing (that payer deleted)", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          {
+            creator: 2,
+            joins: [true, false, false, false],
+            mode: "equal",
+            fees: "creator",
+            weights: [50, 50, 100, 0, 100],
+            lines: [
+              { product: 5, quantity: 2, adder: 1, sharers: [], free: null, hide: [] },
+              {
+                product: 22,
+                quantity: 3,
+                adder: 3,
+                sharers: [],
+                free: { estimate: 2999, note: true },
+                hide: [],
+              },
+              { product: 9, quantity: 1, adder: 1, sharers: [2], free: null, hide: [] },
+            ],
+            remove: null,
+            payers: [
+              { who: 3, weight: 2 },
+              { who: 1, weight: 1 },
+            ],
+            ask: { who: 3, budget: 300, decisions: ["approve"] },
+          },
+        ],
+      },
+      // Ann is the only payer and Cat the payee: Cat's confirming Ann was answered 200.
+      [
+        new Adjust(519, 54, 211, 493, true) /* Cat records a line missing */,
+        new DeleteAccount(866) /* Ann deletes their account */,
+        new Settle(642, 384, false) /* Cat settles Ann (transfer), refused */,
+      ],
+    );
+  });
+
+  it("two payers: what the one who owes by the split wrote off of a credit owed back is taken back as their part rises", async () => {
+    await scenario(
+      {
+        people: 4,
+        orders: [
+          {
+            creator: 1,
+            joins: [false, false, true, false],
+            mode: "weights",
+            fees: "equal",
+            weights: [50, 100, 100, 100, 100],
+            lines: [
+              { product: 15, quantity: 2, adder: 2, sharers: [4, 1, 3], free: null, hide: [] },
+              { product: 7, quantity: 3, adder: 3, sharers: [4, 0], free: null, hide: [] },
+              {
+                product: 6,
+                quantity: 2,
+                adder: 2,
+                sharers: [1, 4],
+                free: { estimate: null, note: false },
+                hide: [],
+              },
+              {
+                product: 11,
+                quantity: 1,
+                adder: 1,
+                sharers: [],
+                free: { estimate: 149, note: false },
+                hide: [],
+              },
+            ],
+            remove: null,
+            payers: [
+              { who: 1, weight: 2 },
+              { who: 0, weight: 1 },
+              { who: 4, weight: 2 },
+            ],
+            ask: null,
+          },
+        ],
+      },
+      // Ben paid Dan beyond his part, wrote off what Dan owed him back, then an order fee raised
+      // Ben's part: the book had Ben owing Dan 41 cents, the model nothing.
+      [
+        new PriceFree(399, 648, 781, false) /* Ben prices a free line at 4.99 */,
+        new Transfer(104, 568, "match") /* Ben records paying Dan 20361 (match) */,
+        new Adjust(598, 986, 240, 125, true) /* Ben records line 0 at quantity 0 */,
+        new Dispute(512, 752, 510) /* Dan disputes a change */,
+        new Settle(506, 845, true) /* Ben settles Dan (written_off) */,
+        new Dispute(788, 20, 61) /* Dan disputes a change */,
+        new Adjust(730, 485, 872, 868, true) /* Ben records an order fee of 2.50 */,
       ],
     );
   });

@@ -317,3 +317,43 @@ describe("a share paid, then adjusted", () => {
     expect(await netsOf(f.as.participant)).toEqual({});
   });
 });
+
+describe("a write-off between two payers, then changes", () => {
+  it("a credit owed back that the one who owes by the split wrote off is taken back as their part rises", async () => {
+    const f = await setup();
+    const total = cents(f.first.total);
+    // Ben paid the shop all but a dollar: Ann owes Ben nearly her whole share, by the split.
+    const named = await f.as.creator("PUT", `${f.url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: 1 },
+        { userId: f.ids.ben, amount: (total - 100) / 100 },
+      ],
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const annOwesBen = async () => 0 - ((await netsOf(f.as.creator)).Ben ?? 0);
+    const paid = await annOwesBen();
+    expect(paid).toBeGreaterThan(0);
+    // Ann pays it, Ben confirms.
+    expect((await f.as.creator("POST", `${f.url}/paid`)).statusCode).toBe(200);
+    expect((await f.as.participant("POST", `${f.url}/confirm/${f.ids.ann}`)).statusCode).toBe(200);
+    expect(await annOwesBen()).toBe(0);
+    const annLine = f.first.lines.findIndex((l) => l.addedBy._id === f.ids.ann);
+    const price = f.first.lines[annLine]!.unitPrice;
+    const priceAnn = (factor: number) =>
+      f.adjust({ kind: "price", lineIndex: annLine, unitPrice: Math.round(price * factor) / 100 });
+    // Her line at half price: she paid Ben beyond her part, and he owes it back; she writes it off.
+    await priceAnn(50);
+    expect(await annOwesBen()).toBeLessThan(0);
+    const off = await f.as.creator("POST", `${f.url}/confirm/${f.ids.ben}`, { how: "written_off" });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await annOwesBen()).toBe(0);
+    // Dearer again, still below what she paid for: the rise is met by what she forgave.
+    await priceAnn(75);
+    expect(await annOwesBen()).toBe(0);
+    // Dearer than at checkout: she owes only the rise beyond what she paid.
+    const order = await priceAnn(110);
+    const part = (debtor: string, payer: string) =>
+      cents(order.parts.find((p) => p.debtor === debtor && p.payer === payer)?.amount ?? 0);
+    expect(await annOwesBen()).toBe(part(f.ids.ann, f.ids.ben) - part(f.ids.ben, f.ids.ann) - paid);
+  });
+});

@@ -3,7 +3,7 @@
  * shares are then owed to the payers in proportion to the cent, and balances follow. Roles are
  * walked by authorization.test.ts; here what the call does and its bad input.
  */
-import { ActivityEntrySchema, type OrderShare } from "@cartner/contract";
+import { ActivityEntrySchema, type Order, type OrderShare } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sum, cents, createTestApp, type TestApp } from "../helpers.ts";
 import { netsOf, threeWayOrder } from "../payers-support.ts";
@@ -170,5 +170,43 @@ describe("PUT /orders/:id/payers", () => {
     const entry = events.find((e: { type: string }) => e.type === "order.payers");
     expect(entry.payers).toEqual([{ name: "Cat", amount: f.order.total }]);
     expect(ActivityEntrySchema.safeParse(entry).error).toBeUndefined();
+  });
+});
+
+describe("POST /orders/:id/confirm/:userId when the payee named other payers and not themself", () => {
+  it("refuses the payee (403): only those who paid the shop settle, and nothing moves", async () => {
+    const f = await threeWayOrder(t);
+    const url = `/api/orders/${f.order._id}`;
+    const named = await f.as.creator("PUT", `${url}/payers`, {
+      payers: [{ userId: f.ids.cat, amount: f.order.total }],
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    // Ann owes Cat her share; Cat owes Ann nothing, so Ann has nothing to confirm, in any way.
+    for (const how of ["transfer", "cash", "written_off"]) {
+      const res = await f.as.creator("POST", `${url}/confirm/${f.ids.cat}`, { how });
+      expect(res.statusCode, `${how}: ${res.body}`).toBe(403);
+      expect(res.json().message).toBe("Only those who paid the shop confirm payments to them.");
+    }
+    // Ann paid Cat, Cat confirmed it, then Ann's line went missing: Cat owes Ann a credit back.
+    // It is paid back by a transfer; Ann recording it as cash is refused, and the credit stays.
+    expect((await f.as.creator("POST", `${url}/paid`)).statusCode).toBe(200);
+    const confirmed = await f.asCat("POST", `${url}/confirm/${f.ids.ann}`);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const lines = (confirmed.json().order as Order).lines;
+    const annLine = lines.findIndex((l) => l.addedBy._id === f.ids.ann);
+    const missing = await f.as.creator("POST", `${url}/adjustments`, {
+      kind: "missing",
+      lineIndex: annLine,
+    });
+    expect(missing.statusCode, missing.body).toBe(201);
+    const credit = (missing.json().order as Order).split.find((s) => s.name === "Ann")!.credit;
+    expect(credit).toBeGreaterThan(0);
+    const cash = await f.as.creator("POST", `${url}/confirm/${f.ids.cat}`, { how: "cash" });
+    expect(cash.statusCode, cash.body).toBe(403);
+    const { order } = (await f.as.creator("GET", url)).json();
+    expect(order.split.find((s: OrderShare) => s.name === "Ann").credit).toBe(credit);
+    // Cat, who paid the shop, still confirms what Ben says he paid her.
+    expect((await f.as.participant("POST", `${url}/paid`)).statusCode).toBe(200);
+    expect((await f.asCat("POST", `${url}/confirm/${f.ids.ben}`)).statusCode).toBe(200);
   });
 });

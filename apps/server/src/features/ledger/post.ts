@@ -109,14 +109,15 @@ export function partMoves(
 }
 
 /**
- * What a write-off forgave is never money owed back: where a change lowers a part the creditor had
- * written off, so that the debtor would be owed a credit, as much of the write-off is taken back
- * ("written_off" the other way round) as keeps the pair at zero. A change that raises it again is
- * owed like any other.
+ * What a write-off forgave is never money owed back: where a change lowers a part that was
+ * written off, so that the one forgiven would be owed a credit, as much of the write-off is taken
+ * back ("written_off" the other way round) as keeps the pair at zero. Either of the two may have
+ * forgiven the other (two payers who both carry a share: the one who owes by the split may have
+ * written off a credit the other owed back). A change that raises it again is owed like any other.
  */
 export function forgivenessKept(orderId: string, pairs: Pair[], moves: Posting[]): Posting[] {
   return pairs.flatMap((pair) => {
-    if (pair.writtenOff <= 0) return [];
+    if (pair.writtenOff === 0) return [];
     const moved = moves
       .filter(
         (m) =>
@@ -124,15 +125,20 @@ export function forgivenessKept(orderId: string, pairs: Pair[], moves: Posting[]
           (m.fromId === pair.creditor && m.toId === pair.debtor),
       )
       .reduce((a, m) => a + (m.fromId === pair.debtor ? m.cents : -m.cents), 0);
-    const after = pair.net + moved;
+    // Seen from the one who forgave: what the one forgiven owes them after the change.
+    const byCreditor = pair.writtenOff > 0;
+    const after = byCreditor ? pair.net + moved : -(pair.net + moved);
     if (after >= 0) return [];
+    const [forgiven, forgiver] = byCreditor
+      ? [pair.debtor, pair.creditor]
+      : [pair.creditor, pair.debtor];
     return [
       {
         orderId,
         kind: "written_off" as const,
-        fromId: pair.debtor,
-        toId: pair.creditor,
-        cents: Math.min(pair.writtenOff, -after),
+        fromId: forgiven,
+        toId: forgiver,
+        cents: Math.min(Math.abs(pair.writtenOff), -after),
         note: "Less written off after a change",
       },
     ];

@@ -13,31 +13,40 @@ export interface Actor {
   key?: string | null | undefined;
 }
 
-const roleIn = (found: LoadedOrder, userId: string): OrderCaller =>
-  found.row.payeeId === userId
-    ? "payee"
-    : found.payers.some((p) => p.userId === userId)
-      ? "payer"
-      : found.shares.some((s) => s.userId === userId)
-        ? "sharer"
-        : "stranger";
+/**
+ * The caller's part in the order for this action. The payee runs the order, so is "payee" to every
+ * action but settling: only those who paid the shop settle what is owed to them, and a payee who
+ * named other payers and not themself paid nothing, so to `order.confirm` they are a member with a
+ * share (refused as the table refuses one).
+ */
+const roleIn = (found: LoadedOrder, userId: string, action: OrderAction): OrderCaller => {
+  const paid = found.payers.some((p) => p.userId === userId);
+  if (found.row.payeeId === userId) {
+    const paidNothing = found.payers.length > 0 && !paid;
+    return action === "order.confirm" && paidNothing ? "sharer" : "payee";
+  }
+  if (paid) return "payer";
+  return found.shares.some((s) => s.userId === userId) ? "sharer" : "stranger";
+};
+
+type OrderAction =
+  | "order.read"
+  | "order.pay"
+  | "order.confirm"
+  | "order.mail"
+  | "order.adjust"
+  | "order.dispute"
+  | "order.payers"
+  | "order.reveal";
 
 /** The order and the caller's part in it; anyone without one gets 404 (ids reveal nothing). */
 export async function access(
   deps: Pick<OrderDeps, "db">,
   orderId: string,
   userId: string,
-  action:
-    | "order.read"
-    | "order.pay"
-    | "order.confirm"
-    | "order.mail"
-    | "order.adjust"
-    | "order.dispute"
-    | "order.payers"
-    | "order.reveal",
+  action: OrderAction,
 ): Promise<LoadedOrder> {
   const found = await loadOrder(deps.db, orderId);
-  requireAllowed(found ? roleIn(found, userId) : null, action, "Order not found");
+  requireAllowed(found ? roleIn(found, userId, action) : null, action, "Order not found");
   return found!;
 }
