@@ -36,8 +36,8 @@ export async function readFunctions(): Promise<SqlFunction[]> {
     })),
   );
   // In the order of their names, as the database lists them.
-  return [...read, permissionFunction(), pricingRatesFunction()].sort((a, b) =>
-    a.name < b.name ? -1 : 1,
+  return [...read, permissionFunction(), permissionRuleFunction(), pricingRatesFunction()].sort(
+    (a, b) => (a.name < b.name ? -1 : 1),
   );
 }
 
@@ -70,6 +70,38 @@ ${rows.join(",\n")}
 $$;
 `;
   return { name: "permission_of", text };
+}
+
+/**
+ * `permission_rule(action)`: the same rule as permission_of() as one jsonb value (roles and
+ * opened roles as array literals, e.g. "{creator,participant}"), for session_gate(): a scalar
+ * SQL function over a constant, so the gate's plpgsql reads it as a simple expression (a lookup
+ * in a constant parsed once per connection) instead of running a query per call, which was a
+ * tenth of a cart write.
+ */
+export function permissionRuleFunction(): SqlFunction {
+  const literal = (values: readonly string[]) => `{${values.join(",")}}`;
+  const rules = Object.fromEntries(
+    ACTIONS.map((action) => {
+      const rule: Rule = PERMISSIONS[action];
+      return [
+        action,
+        {
+          roles: literal(rule.allow),
+          needs: needsOf(action),
+          openedBy: rule.opened?.by ?? null,
+          openedRoles: literal(rule.opened?.allow ?? []),
+        },
+      ];
+    }),
+  );
+  const text = `-- Made from the contract's permissions table on every start (src/db/functions.ts).
+CREATE OR REPLACE FUNCTION permission_rule(p_action text)
+RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+  SELECT ${quote(JSON.stringify(rules))}::jsonb -> p_action
+$$;
+`;
+  return { name: "permission_rule", text };
 }
 
 /**

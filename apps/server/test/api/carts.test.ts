@@ -651,6 +651,14 @@ describe("group commit (decision 012)", () => {
       quantity: 1,
       now,
     });
+    // Read from the table: the server's kept cart views know nothing of this raw batch.
+    const versionOf = async () =>
+      (
+        await t.database.rows<{ version: number }>(
+          sql`select version from sessions where id = ${f.sessionId}::uuid`,
+        )
+      )[0]!.version;
+    const before = await versionOf();
     const answers = await t.database.rows<{ verdict: string; error: string | null }>(
       sql`select verdict, error from cart_write_batch(${JSON.stringify([
         call(a!._id),
@@ -672,6 +680,8 @@ describe("group commit (decision 012)", () => {
     const activity = (await f.as.participant("GET", `/api/sessions/${f.sessionId}/activity`)).json()
       .events as Array<{ type: string }>;
     expect(activity.filter((e) => e.type === "item.added")).toHaveLength(3);
+    // The session's version moves once per change that landed, as if each had been written alone.
+    expect(await versionOf()).toBe(before + 3);
   });
 
   it("answers 50 writers at once, each answer holding its own change", async () => {

@@ -1,7 +1,7 @@
 /**
  * The gate, `session_gate()`, decides from the contract's permissions table: every action, for
  * every caller, in every state a session can be in, answers what the table says (PGlite and
- * PostgreSQL). The table reaches the database as `permission_of()`, made from it on every start,
+ * PostgreSQL). The table reaches the gate as `permission_rule()`, made from it on every start,
  * so a rule changed in the contract changes the database's answer with no SQL edited.
  */
 import {

@@ -43,10 +43,12 @@ BEGIN
         'staple', l.staple, 'note', l.note, 'substitute', l.substitute,
         'pendingAt', l.pending_at,
         'hiddenFrom', l.hidden_from,
-        'sharedWith', (
+        -- Most lines are shared with no one: no subquery for them.
+        'sharedWith', CASE WHEN cardinality(l.shared_with) > 0 THEN (
           SELECT coalesce(json_agg(json_build_object('_id', su.id, 'name', su.name)
             ORDER BY su.name, su.id), '[]')
-          FROM users su WHERE su.id = ANY (l.shared_with))) ORDER BY l.added_at, l.id), '[]')
+          FROM users su WHERE su.id = ANY (l.shared_with)) ELSE '[]' END)
+        ORDER BY l.added_at, l.id), '[]')
       FROM cart_lines l
       LEFT JOIN products p ON p.id = l.product_id
       JOIN users u ON u.id = l.added_by

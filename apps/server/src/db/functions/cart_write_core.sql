@@ -6,10 +6,12 @@
 -- follows it in the log);
 -- then the line's own rules: stock across the cart's lines, at most `max` per line, another's
 -- line only where the table allows cart.changeAnyLine, and no step or restore of a line whose
--- adder is no longer a member (such a line can only be removed). Locks the cart row first, bumps
--- the session's version and appends the activity entry; answers a verdict ('ok', 'pending', 'unchanged' or
--- a refusal) with the caller's role, the order's number and the deadline that word a refusal,
--- and, when refused for stock, the stock and what the cart already holds.
+-- adder is no longer a member (such a line can only be removed). Locks the cart row first;
+-- answers a verdict ('ok', 'pending', 'unchanged' or a refusal) with the caller's role, the
+-- order's number and the deadline that word a refusal, and, when refused for stock, the stock
+-- and what the cart already holds. A change that lands ('ok' or 'pending') answers its activity
+-- entry too, unwritten: the caller hands it to cart_write_settle() in the same transaction, which
+-- writes a batch's entries, the carts' updated_at and the sessions' versions once per batch.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
 -- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
@@ -38,7 +40,7 @@ CREATE OR REPLACE FUNCTION cart_write_core(
   p_change integer, p_restore_seconds integer, p_max integer, p_now timestamptz,
   p_hidden uuid[] DEFAULT NULL,
   OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
-  OUT order_number integer, OUT closes_at timestamptz
+  OUT order_number integer, OUT closes_at timestamptz, OUT entry activity
 ) LANGUAGE plpgsql AS $$
 DECLARE
   v_status text;
@@ -160,8 +162,7 @@ BEGIN
     FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
     WHERE l.id = v_line;
     IF p_op = 'remove' THEN
-      -- Kept for the remover's undo ('restore' below); older removals of this cart are dropped.
-      DELETE FROM removed_lines WHERE cart_id = p_cart AND removed_at < p_now - interval '1 hour';
+      -- Kept for the remover's undo ('restore' below); cart_write_settle() drops older ones.
       WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
       INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity,
         added_price_cents, acknowledged_price_cents, shared_with, staple, added_at, removed_by,
@@ -284,14 +285,18 @@ BEGIN
     v_pending := false;
   END IF;
 
-  UPDATE carts SET updated_at = p_now WHERE id = p_cart;
-  UPDATE sessions SET version = version + 1, updated_at = p_now WHERE id = v_session;
-  -- The activity log's entry, in this same transaction: every committed change has one.
-  -- An entry about a private line is hidden from the same members as the line.
-  INSERT INTO activity (session_id, at, actor_id, actor_name, type, details, line_id, hidden_from)
-  VALUES (v_session, p_now, p_user, v_actor_name, v_type,
-    CASE WHEN v_pending THEN v_details || jsonb_build_object('pending', true) ELSE v_details END,
-    v_line, v_hidden);
+  -- The activity log's entry, which the caller writes (cart_write_settle()) in this same
+  -- transaction: every committed change has one. An entry about a private line is hidden from the
+  -- same members as the line.
+  entry.session_id := v_session;
+  entry.at := p_now;
+  entry.actor_id := p_user;
+  entry.actor_name := v_actor_name;
+  entry.type := v_type;
+  entry.details := CASE WHEN v_pending THEN v_details || jsonb_build_object('pending', true)
+    ELSE v_details END;
+  entry.line_id := v_line;
+  entry.hidden_from := v_hidden;
   verdict := CASE WHEN v_pending THEN 'pending' ELSE 'ok' END;
 END
 $$;

@@ -1,5 +1,5 @@
 -- session_gate(action, role, status, order_number, closes_at, locked_at, now, open): the one answer to
--- "may this person do this to this session now". From the permissions table (permission_of(),
+-- "may this person do this to this session now". From the permissions table (permission_rule(),
 -- made from the contract's table on every start) and the session as the caller read it under its
 -- lock: 'ok', or the first refusal of 'not_member' (no role, or pending where the action does not
 -- allow pending), 'role' (the table does not allow the role, nor its `opened` roles where the
@@ -15,14 +15,19 @@ CREATE OR REPLACE FUNCTION session_gate(
   p_locked_at timestamptz, p_now timestamptz, p_open text[] DEFAULT '{}'
 ) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
+  v_rule jsonb;
   v_roles text[];
   v_needs text;
   v_opened_by text;
   v_opened_roles text[];
 BEGIN
   IF p_action IS NOT NULL THEN
-    SELECT r.roles, r.needs, r.opened_by, r.opened_roles
-    INTO v_roles, v_needs, v_opened_by, v_opened_roles FROM permission_of(p_action) r;
+    -- Simple expressions only (no query): the gate runs once or twice in every cart write.
+    v_rule := permission_rule(p_action);
+    v_roles := (v_rule->>'roles')::text[];
+    v_needs := v_rule->>'needs';
+    v_opened_by := v_rule->>'openedBy';
+    v_opened_roles := (v_rule->>'openedRoles')::text[];
     IF v_opened_by = ANY (p_open) THEN
       v_roles := v_roles || v_opened_roles;
     END IF;

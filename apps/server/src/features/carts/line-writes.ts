@@ -7,11 +7,12 @@ import {
 } from "@cartner/contract";
 import { sql } from "drizzle-orm";
 import { conflict, notFound } from "../../lib/errors.ts";
+import type { Media } from "../../lib/media.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
 import { announceActivity } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
 import { cartChanged } from "./events.ts";
-import { cartOf } from "./view.ts";
+import { cartOf, type CartView } from "./view.ts";
 import type { WriteCall, WriteOp } from "./write-queue.ts";
 import { tellCartChange } from "../notifications/index.ts";
 import { tellPending } from "./approval-events.ts";
@@ -147,7 +148,22 @@ async function write(
     );
     if (verdict === "pending" && waiting) tellPending(deps, view!, user, waiting);
   }
-  return cartOf(view!, user._id, deps.media, new Date(call.now));
+  return answerOf(view!, user._id, deps.media, new Date(call.now));
+}
+
+/**
+ * The changes of one batch to a cart share its view (write-queue.ts), and a batch often holds
+ * several changes of one member: each reader's answer is built once per view. The first change's
+ * time stands for the others': all of them landed, so the cart was open for each.
+ */
+const answered = new WeakMap<CartView, Map<string, Cart>>();
+
+function answerOf(view: CartView, readerId: string, media: Media, now: Date): Cart {
+  let byReader = answered.get(view);
+  if (!byReader) answered.set(view, (byReader = new Map()));
+  let cart = byReader.get(readerId);
+  if (!cart) byReader.set(readerId, (cart = cartOf(view, readerId, media, now)));
+  return cart;
 }
 
 /**
