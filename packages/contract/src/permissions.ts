@@ -237,9 +237,10 @@ export const PERMISSIONS = {
     forbidden: "You are the payee: the members who owe you see your payment details here.",
   },
   /**
-   * Settle what a member owes oneself on the order (confirm their payment, cash, write-off): each
-   * who paid the shop settles only their own part. A payee who named other payers and not themself
-   * paid nothing: to this action they are a member with a share (refused).
+   * Settle what someone owes oneself on the order (confirm their payment, cash, write-off): a
+   * member with a share, or another payer without one who owes back what they were paid beyond
+   * their part; each who paid the shop settles only their own part. A payee who named other payers
+   * and not themself paid nothing: to this action they are a member with a share (refused).
    */
   "order.confirm": {
     allow: ["payee", "payer"],

@@ -444,4 +444,62 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
       ],
     );
   });
+
+  it("two payers: the payee without a share owes back what Ann paid beyond her lowered part, and Ann writes it off", async () => {
+    await scenario(
+      {
+        people: 4,
+        orders: [
+          {
+            creator: 1,
+            joins: [true, false, true, false],
+            mode: "weights",
+            fees: "equal",
+            weights: [50, 0, 50, 50, 0],
+            lines: [
+              { product: 44, quantity: 3, adder: 0, sharers: [], free: null, hide: [3] },
+              {
+                product: 56,
+                quantity: 1,
+                adder: 4,
+                sharers: [],
+                free: { estimate: 2999, note: true },
+                hide: [],
+              },
+              {
+                product: 7,
+                quantity: 3,
+                adder: 3,
+                sharers: [],
+                free: { estimate: null, note: false },
+                hide: [1, 2],
+              },
+            ],
+            remove: { who: 0, lines: "remove" },
+            payers: [
+              { who: 0, weight: 3 },
+              { who: 1, weight: 4 },
+            ],
+            ask: { who: 0, budget: 1500, decisions: ["approve", "decline", "leave"] },
+          },
+        ],
+      },
+      // Ben, the payee with weight 0, has no share but paid the shop with Ann. Ann paid him her
+      // part, the substitute lowered it, and Ben owed her back the difference: her write-off of
+      // it was answered 404 (no share of Ben's), the model 200.
+      [
+        new Transfer(310, 855, "credit_back") /* Ann records paying Ben 5722 (credit_back) */,
+        new MarkPaid(947, 688) /* Ann marks paid on order 1 */,
+        new DeleteAccount(535) /* Cat deletes their account */,
+        new PriceFree(
+          223,
+          220,
+          942,
+          true,
+        ) /* Ben records {"kind":"substituted","lineIndex":1,"name":"Swap 4","unitPrice":4.99} on order 1 */,
+        new MarkPaid(545, 640) /* Ann marks paid on order 1 */,
+        new Settle(687, 961, true) /* Ann settles Ben (written_off) on order 1 */,
+      ],
+    );
+  });
 });

@@ -3,11 +3,11 @@
  * computed from the adjusted shares, and what is open is the adjusted share less what was paid,
  * owed to the payers in proportion; balances, the settle plan and transfers all read it.
  */
-import type { Order, PlannedTransfer } from "@cartner/contract";
+import type { Notification, Order, PlannedTransfer } from "@cartner/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../helpers.ts";
 import { sum, cents, createTestApp, type TestApp } from "../helpers.ts";
-import { netsOf, threeWayOrder } from "../payers-support.ts";
+import { netsOf, threeWayCart, threeWayOrder } from "../payers-support.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -355,5 +355,73 @@ describe("a write-off between two payers, then changes", () => {
     const part = (debtor: string, payer: string) =>
       cents(order.parts.find((p) => p.debtor === debtor && p.payer === payer)?.amount ?? 0);
     expect(await annOwesBen()).toBe(part(f.ids.ann, f.ids.ben) - part(f.ids.ben, f.ids.ann) - paid);
+  });
+
+  it("a payer without a share who was paid beyond the part owes it back, and the one owed settles it", async () => {
+    const f = await threeWayCart(t);
+    // Ann, the payee, carries no share (weight 0); Ben and Cat split the order.
+    const policy = await f.as.creator("PUT", `/api/sessions/${f.sessionId}/split-policy`, {
+      mode: "weights",
+      weights: { [f.ids.ann]: 0, [f.ids.ben]: 100, [f.ids.cat]: 100 },
+      fees: "proportional",
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const placed = await f.as.creator("POST", `/api/sessions/${f.sessionId}/checkout`);
+    expect(placed.statusCode, placed.body).toBe(201);
+    await t.app.idle();
+    const first = placed.json().order as Order;
+    expect(first.split.map((s) => s.name).sort()).toEqual(["Ben", "Cat"]);
+    const url = `/api/orders/${first._id}`;
+    // Ann and Ben each paid the shop about half: Ben owes Ann half of his share.
+    const total = cents(first.total);
+    const named = await f.as.creator("PUT", `${url}/payers`, {
+      payers: [
+        { userId: f.ids.ann, amount: Math.round(total / 2) / 100 },
+        { userId: f.ids.ben, amount: (total - Math.round(total / 2)) / 100 },
+      ],
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const benOwesAnn = async () => (await netsOf(f.as.creator)).Ben ?? 0;
+    expect(await benOwesAnn()).toBeGreaterThan(0);
+    // Ben pays it, Ann confirms; then Ben's line gets cheaper: Ann owes Ben back what he paid
+    // beyond his lowered part, though she has no share.
+    expect((await f.as.participant("POST", `${url}/paid`)).statusCode).toBe(200);
+    expect((await f.as.creator("POST", `${url}/confirm/${f.ids.ben}`)).statusCode).toBe(200);
+    const benLine = first.lines.findIndex((l) => l.addedBy._id === f.ids.ben);
+    const cheaper = await f.as.creator("POST", `${url}/adjustments`, {
+      kind: "price",
+      lineIndex: benLine,
+      unitPrice: Math.round(first.lines[benLine]!.unitPrice * 50) / 100,
+    });
+    expect(cheaper.statusCode, cheaper.body).toBe(201);
+    const owedBack = -(await benOwesAnn());
+    expect(owedBack).toBeGreaterThan(0);
+    // Nothing claimed: a transfer is not confirmed. Someone not on the order is not found; Cat,
+    // who did not pay the shop, settles nothing.
+    const early = await f.as.participant("POST", `${url}/confirm/${f.ids.ann}`);
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json().message).toContain("Ann has not marked what they owe you as paid");
+    const stranger = await f.as.participant("POST", `${url}/confirm/${f.people.viewer.userId}`, {
+      how: "written_off",
+    });
+    expect(stranger.statusCode, stranger.body).toBe(404);
+    const cat = await f.asCat("POST", `${url}/confirm/${f.ids.ann}`, { how: "written_off" });
+    expect(cat.statusCode, cat.body).toBe(403);
+    // Ben writes it off: nothing is owed between them, and Ann hears of it.
+    const off = await f.as.participant("POST", `${url}/confirm/${f.ids.ann}`, {
+      how: "written_off",
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await benOwesAnn()).toBe(0);
+    const again = await f.as.participant("POST", `${url}/confirm/${f.ids.ann}`, {
+      how: "written_off",
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await benOwesAnn()).toBe(0);
+    await t.app.idle();
+    const { notifications } = (await f.as.creator("GET", "/api/notifications")).json() as {
+      notifications: Notification[];
+    };
+    expect(notifications.map((n) => n.title)).toContain("What you owed was written off");
   });
 });

@@ -9,15 +9,32 @@ import { writeSession } from "../../sessions/index.ts";
 import { owingOf, pairsOfOrder, post, settlementOf, type Settlement } from "../../ledger/index.ts";
 import { access, type Actor } from "../access.ts";
 import type { OrderDeps } from "../deps.ts";
-import { loadOrder, viewOf } from "../reading/view.ts";
+import { loadOrder, payersFor, viewOf, type LoadedOrder } from "../reading/view.ts";
 import type { OrderRow, ShareRow } from "../rows.ts";
 import { settledNotice } from "./notices.ts";
 import { orderUpdated, postedCents } from "./posting.ts";
 import { later } from "../../notifications/index.ts";
 
 /**
- * A creditor (the payee, or another payer) settles what a member owes them: confirmed, paid in
- * cash or written off; only their own part.
+ * Someone the caller may settle with on the order: a member with a share, or a payer (the payee
+ * among them) with none, who may still owe another payer back what they were paid beyond their
+ * part. Anyone else is not on the order's book: null.
+ */
+function counterparty(order: LoadedOrder, userId: string): Party | null {
+  const share = order.shares.find((s) => s.userId === userId);
+  if (share) return { userId, name: share.name };
+  const payer = payersFor(order.row, order.payers).find((p) => p.userId === userId);
+  return payer ? { userId, name: payer.name } : null;
+}
+
+/** Who is settled: their id and the name the order knows them by. */
+type Party = Pick<ShareRow, "userId" | "name">;
+
+/**
+ * A creditor (the payee, or another payer) settles what someone owes them on the order:
+ * confirmed, paid in cash or written off; only their own part. Whoever owes them may be settled,
+ * a member with a share or another payer without one; someone not on the order is 404, someone
+ * who owes the caller nothing there is told so (409).
  */
 export async function confirm(
   deps: OrderDeps,
@@ -27,18 +44,18 @@ export async function confirm(
   how: SettlementKind = "transfer",
 ): Promise<Order> {
   const order = await access(deps, orderId, actor.user._id, "order.confirm");
-  const share = order.shares.find((s) => s.userId === memberId);
-  if (!share) throw notFound("Share not found");
+  const member = counterparty(order, memberId);
+  if (!member) throw notFound("They have no share in this order and did not pay the shop for it.");
   const owing = order.pairs
     .map((p) => owingOf(p, memberId))
     .find((o) => o?.other === actor.user._id);
-  if (!owing) throw conflict(`${share.name} owes you nothing on this order.`);
+  if (!owing) throw conflict(`${member.name} owes you nothing on this order.`);
   if (how === "transfer" && owing.owes > 0 && owing.claimed === 0) {
     throw conflict(
-      `${share.name} has not marked their share as paid yet: record it as paid in cash or write it off instead.`,
+      `${member.name} has not marked what they owe you as paid yet: record it as paid in cash or write it off instead.`,
     );
   }
-  const settled = await settleShare(deps, order, actor, share, how);
+  const settled = await settleShare(deps, order, actor, member, how);
   const built = viewOf((await loadOrder(deps.db, orderId))!);
   if (settled > 0) {
     const money = (amount: number) => formatMoney(amount, deps.currency);
@@ -57,7 +74,7 @@ async function settleShare(
   deps: Pick<OrderDeps, "db" | "clock" | "events">,
   order: { row: OrderRow; shares: ShareRow[] },
   actor: Actor,
-  member: ShareRow,
+  member: Party,
   how: Settlement,
 ): Promise<number> {
   const { row } = order;

@@ -24,7 +24,10 @@ export function paidNotice(
   };
 }
 
-/** A payer settled what the member owed them: the member hears how, and how much. */
+/**
+ * A payer settled what the member owed them: the member hears how, and how much. A payer without
+ * a share owed them back what they were paid beyond their part: not "your share".
+ */
 export function settledNotice(
   order: Order,
   actor: Pick<User, "_id" | "name">,
@@ -35,13 +38,14 @@ export function settledNotice(
 ): Notice {
   const amount = money(fromCents(cents));
   const where = `${order.sessionName} (${order.number})`;
+  const owed = order.split.some((s) => s.userId === memberId) ? "Your share" : "What you owed";
   return {
     kind: "payment",
     userIds: [memberId],
     actorId: actor._id,
     sessionId: order.sessionId,
     orderId: order._id,
-    title: how === "written_off" ? "Your share was written off" : "Your share is settled",
+    title: how === "written_off" ? `${owed} was written off` : `${owed} is settled`,
     body:
       how === "transfer"
         ? `${actor.name} confirmed your payment of ${amount} for ${where}`
