@@ -340,10 +340,11 @@ export function useAdjustmentAction(orderId: string) {
   });
 }
 
+/** Said for a share and for what a payer without a share owed alike. */
 const SETTLED_TOAST: Record<SettlementKind, string> = {
   transfer: "Payment confirmed.",
   cash: "Recorded as paid in cash.",
-  written_off: "Share written off.",
+  written_off: "Written off.",
 };
 
 export function useCheckout(sessionId: string) {

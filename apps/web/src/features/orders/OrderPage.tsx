@@ -26,12 +26,19 @@ import {
   TotalsList,
   stackedCell,
 } from "../carts/index.ts";
-import { ORDER_NOT_FOUND, myShare, orderStandingSentence, shareChange } from "./order-model.ts";
+import {
+  ORDER_NOT_FOUND,
+  myShare,
+  orderStandingSentence,
+  owedByPayersWithoutShare,
+  shareChange,
+} from "./order-model.ts";
 import { AdjustmentsPanel } from "./AdjustmentsPanel.tsx";
 import { OrderHistory } from "./OrderHistory.tsx";
 import { useOrder, useReceiptDownload } from "../../api/orders.ts";
 import { useCsvDownload } from "../../api/payments.ts";
 import { PayPanel } from "./PayPanel.tsx";
+import { PayerOwesCard } from "./PayerOwesCard.tsx";
 import { PayersPanel } from "./PayersPanel.tsx";
 import { PrivateItems } from "./PrivateItems.tsx";
 import { ShareCard } from "./ShareCard.tsx";
@@ -87,6 +94,7 @@ function OrderView({ order }: { order: Order }) {
   const csv = useCsvDownload();
   const mine = myShare(order, user?._id);
   const isPayee = order.payee._id === user?._id;
+  const owedWithoutShare = owedByPayersWithoutShare(order, user?._id);
 
   return (
     <>
@@ -130,6 +138,16 @@ function OrderView({ order }: { order: Order }) {
                 />
               ))}
             </ul>
+            {owedWithoutShare.length > 0 && (
+              <ul
+                aria-label="Payers without a share who owe you"
+                className="grid gap-3 sm:grid-cols-2"
+              >
+                {owedWithoutShare.map((owing) => (
+                  <PayerOwesCard key={owing.userId} order={order} owing={owing} />
+                ))}
+              </ul>
+            )}
           </Panel>
 
           <PayersPanel order={order} isPayee={isPayee} />

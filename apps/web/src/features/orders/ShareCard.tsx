@@ -1,22 +1,11 @@
 /** One share on the order page: its amount and status, what changed, and what the reader may do. */
-import { useState } from "react";
-import { Banknote, CircleCheck, Mail, UserX } from "lucide-react";
-import {
-  creditOwedBy,
-  isSettled,
-  toCents,
-  type Order,
-  type OrderShare,
-  type SettlementKind,
-} from "@cartner/contract";
-import { Badge, Button, ConfirmDialog } from "../../components/ui/index.ts";
+import { CircleCheck, Mail, UserX } from "lucide-react";
+import { creditOwedBy, isSettled, toCents, type Order, type OrderShare } from "@cartner/contract";
+import { Badge, Button } from "../../components/ui/index.ts";
 import { formatMoney } from "../../lib/format.ts";
 import {
-  CASH_BUTTON,
-  CONFIRM_BUTTON,
   DELETED_USER,
   PAID_BUTTON,
-  WRITE_OFF_BUTTON,
   canSayPaid,
   owesOnlyCredits,
   shareChange,
@@ -25,6 +14,7 @@ import {
 } from "./order-model.ts";
 import { useOrderAction } from "../../api/orders.ts";
 import { RecordTransferButton } from "./RecordTransfer.tsx";
+import { SettleActions } from "./SettleActions.tsx";
 
 export function ShareCard({
   order,
@@ -58,14 +48,6 @@ export function ShareCard({
   const owedInAll = order.parts
     .filter((p) => p.debtor === share.userId)
     .reduce((a, p) => a + toCents(p.open), 0);
-  /** A creditor settling what the member owes them without a transfer: asked first. */
-  const [settling, setSettling] = useState<Exclude<SettlementKind, "transfer"> | null>(null);
-  const amount = formatMoney(owedToMe / 100);
-  /** "of the $40.82 they owe": said when others are owed a part of the share too. */
-  const ofAll =
-    owedInAll > owedToMe ? ` (of ${formatMoney(owedInAll / 100)} open on the share)` : "";
-  const pendingHow =
-    action.isPending && action.variables?.kind === "confirm" ? action.variables.how : undefined;
   return (
     <li
       data-testid="order-share"
@@ -139,65 +121,13 @@ export function ShareCard({
           }
         />
       )}
-      {claimedToMe > 0 && (
-        <Button
-          size="sm"
-          loading={action.isPending}
-          onClick={() => action.mutate({ kind: "confirm", userId: share.userId })}
-          aria-label={`${CONFIRM_BUTTON} from ${share.name}`}
-        >
-          {CONFIRM_BUTTON}
-        </Button>
-      )}
-      {owedToMe > 0 && claimedToMe === 0 && (
-        <div className="flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={pendingHow === "cash"}
-            disabled={action.isPending}
-            onClick={() => setSettling("cash")}
-            aria-label={`${share.name}'s share: ${CASH_BUTTON}`}
-          >
-            <Banknote aria-hidden="true" className="size-4" />
-            {CASH_BUTTON}
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={pendingHow === "written_off"}
-            disabled={action.isPending}
-            onClick={() => setSettling("written_off")}
-            aria-label={`${share.name}'s share: ${WRITE_OFF_BUTTON}`}
-          >
-            {WRITE_OFF_BUTTON}
-          </Button>
-        </div>
-      )}
-      <ConfirmDialog
-        open={settling !== null}
-        tone={settling === "cash" ? "primary" : "danger"}
-        title={
-          settling === "cash"
-            ? ofAll
-              ? `Record ${share.name}'s ${amount} to you as paid in cash?`
-              : `Record ${share.name}'s share as paid in cash?`
-            : ofAll
-              ? `Write off what ${share.name} owes you?`
-              : `Write off ${share.name}'s share?`
-        }
-        description={
-          settling === "cash"
-            ? `Say so once ${share.name} has handed you ${amount}${ofAll}. ${ofAll ? "What they owe you is settled and leaves your balances; what they owe the other payers stays open." : "The share is settled and leaves your balances."}`
-            : `${share.name} will no longer owe you ${amount}${ofAll}: ${ofAll ? "it is written off and leaves your balances; what they owe the other payers stays open" : "the share is settled as written off and leaves your balances"}. This cannot be undone.`
-        }
-        confirmLabel={settling === "cash" ? "Record cash payment" : "Write it off"}
-        onCancel={() => setSettling(null)}
-        onConfirm={() => {
-          const how = settling;
-          setSettling(null);
-          if (how) action.mutate({ kind: "confirm", userId: share.userId, how });
-        }}
+      <SettleActions
+        action={action}
+        person={share}
+        owedToMe={owedToMe}
+        claimedToMe={claimedToMe}
+        owedInAll={owedInAll}
+        hasShare
       />
       {isPayee && share.mail === "failed" && (
         <Button

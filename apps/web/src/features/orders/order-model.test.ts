@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { testUser } from "../../test/render-app.tsx";
 import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
-import { ben } from "../../test/test-sessions.ts";
-import { orderStandingSentence, owesOnlyCredits, parseAmount } from "./order-model.ts";
+import { ben, cleo } from "../../test/test-sessions.ts";
+import {
+  orderStandingSentence,
+  owedByPayersWithoutShare,
+  owesOnlyCredits,
+  parseAmount,
+} from "./order-model.ts";
 
 describe("parseAmount", () => {
   it("reads an amount with a dot or a comma, with or without a currency sign", () => {
@@ -77,5 +82,36 @@ describe("owesOnlyCredits", () => {
       parts: [part(ben._id, testUser._id, 0, 4.5), part(testUser._id, "u-cat", 3, 0)],
     });
     expect(owesOnlyCredits(order, testUser._id)).toBe(false);
+  });
+});
+
+describe("owedByPayersWithoutShare", () => {
+  const ada = { _id: testUser._id, name: testUser.name };
+  // Ada, the payee, has no share; she, Ben and Cleo paid the shop. Ben and Cleo paid her beyond
+  // their lowered parts: she owes each of them back.
+  const benShare = makeOrder().split.find((s) => s.userId === ben._id)!;
+  const order = makeOrder({
+    split: [benShare, { ...benShare, userId: cleo._id, name: cleo.name }],
+    payers: [
+      { user: ada, amount: 4 },
+      { user: { _id: ben._id, name: ben.name }, amount: 3 },
+      { user: { _id: cleo._id, name: cleo.name }, amount: 3 },
+    ],
+    parts: [
+      { debtor: ben._id, payer: ada._id, amount: 4, open: 0, credit: 2.42, claimed: 0 },
+      { debtor: cleo._id, payer: ada._id, amount: 1, open: 0, credit: 0.5, claimed: 0 },
+    ],
+  });
+
+  it("is what each payer without a share owes the reader back, of all they owe on the order", () => {
+    expect(owedByPayersWithoutShare(order, ben._id)).toEqual([
+      { userId: ada._id, name: ada.name, owed: 242, claimed: 0, inAll: 292, back: true },
+    ]);
+  });
+
+  it("leaves out the reader, whoever has a share, and whoever owes the reader nothing", () => {
+    expect(owedByPayersWithoutShare(order, ada._id)).toEqual([]);
+    expect(owedByPayersWithoutShare(makeOrder(), ben._id)).toEqual([]);
+    expect(owedByPayersWithoutShare(order, undefined)).toEqual([]);
   });
 });

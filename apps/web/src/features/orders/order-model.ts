@@ -1,6 +1,7 @@
 import {
   isSettled,
   nothingToPay,
+  toCents,
   type AdjustmentKind,
   type Balance,
   type Order,
@@ -69,6 +70,58 @@ export function owesOnlyCredits(order: Order, userId: string): boolean {
   const owesBack = order.parts.some((p) => p.payer === userId && p.credit > 0);
   const owesPart = order.parts.some((p) => p.debtor === userId && p.open > 0);
   return owesBack && !owesPart;
+}
+
+/** A payer without a share who owes the reader on the order, and what (cents). */
+export interface OwedWithoutShare {
+  userId: string;
+  name: string;
+  /** What they owe the reader: parts they owe still open, and credits they owe back. */
+  owed: number;
+  /** What of it they say they paid (the order's parts carry it for open parts only). */
+  claimed: number;
+  /** What they owe everyone on the order, the reader's part and the other payers'. */
+  inAll: number;
+  /** All of it is owed back: the reader paid them beyond the reader's part. */
+  back: boolean;
+}
+
+/**
+ * The payers without a share (the payee at weight 0 who paid the shop with others) who owe the
+ * reader on the order, from its parts: what they owe the reader, open or owed back. Nobody who
+ * owes the reader nothing; nothing for a reader who is not signed in.
+ */
+export function owedByPayersWithoutShare(
+  order: Order,
+  viewerId: string | undefined,
+): OwedWithoutShare[] {
+  if (!viewerId) return [];
+  const sum = (debtor: string, payer: string, field: "open" | "credit" | "claimed") =>
+    order.parts
+      .filter((p) => p.debtor === debtor && p.payer === payer)
+      .reduce((a, p) => a + toCents(p[field]), 0);
+  return order.payers
+    .filter((p) => p.user._id !== viewerId && !myShare(order, p.user._id))
+    .map(({ user }) => {
+      const open = sum(user._id, viewerId, "open");
+      const back = sum(viewerId, user._id, "credit");
+      const inAll = order.parts.reduce(
+        (a, p) =>
+          a +
+          (p.debtor === user._id ? toCents(p.open) : 0) +
+          (p.payer === user._id ? toCents(p.credit) : 0),
+        0,
+      );
+      return {
+        userId: user._id,
+        name: user.name,
+        owed: open + back,
+        claimed: sum(user._id, viewerId, "claimed"),
+        inAll,
+        back: open === 0,
+      };
+    })
+    .filter((o) => o.owed > 0);
 }
 
 /** My share of an order, if I have one. */
