@@ -301,6 +301,42 @@ describe("approving and declining", () => {
     expect(lineOf(declined.json().cart as Cart, f.second._id)).toBeUndefined();
   });
 
+  it("a waiting line its adder gives the creator on leaving still waits, and the creator decides it", async () => {
+    const f = await askingBen();
+    const lineId = await benAsks(f);
+    const ann = f.people.creator.userId;
+    const left = await f.as.participant(
+      "DELETE",
+      `/api/sessions/${f.sessionId}/leave?lines=give&to=${ann}`,
+    );
+    expect(left.statusCode, left.body).toBe(200);
+    // Ann's line now, still waiting: nobody approved it, so leaving does not make it count.
+    const given = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart as Cart;
+    const line = lineOf(given, f.second._id)!;
+    expect(line.addedBy._id).toBe(ann);
+    expect(line.pending).not.toBeNull();
+    expect(given.pendingTotal).toBeGreaterThan(0);
+    // The creator never asks first: a waiting line of theirs was given to them, and they approve it.
+    const approved = await decide(f, "creator", lineId, "approve");
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(lineOf(approved.json().cart as Cart, f.second._id)!.pending).toBeNull();
+    expect((approved.json().cart as Cart).pendingTotal).toBe(0);
+  });
+
+  it("a waiting line removed with its adder leaving is gone, with nothing left to decide", async () => {
+    const f = await askingBen();
+    const lineId = await benAsks(f);
+    const left = await f.as.participant(
+      "DELETE",
+      `/api/sessions/${f.sessionId}/leave?lines=remove`,
+    );
+    expect(left.statusCode, left.body).toBe(200);
+    const cart = (await f.as.creator("GET", `/api/carts/${f.cartId}`)).json().cart as Cart;
+    expect(lineOf(cart, f.second._id)).toBeUndefined();
+    expect(cart.pendingTotal).toBe(0);
+    expect((await decide(f, "creator", lineId, "approve")).statusCode).toBe(404);
+  });
+
   it("approving, declining and the member removing the line at once end in exactly one outcome", async () => {
     for (let round = 0; round < 4; round++) {
       const f = await askingBen();

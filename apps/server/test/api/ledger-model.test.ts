@@ -8,9 +8,13 @@
  * recordable ones, and amounts that must be refused), credits paid back, every kind of change
  * after checkout (and ones that must be refused), the payee pricing a free line (a price or a
  * substitute), disputes, and accounts deleted. Some lines are private from some members
- * (decision 049) and one member may have an "ask first" budget (decision 048): the model predicts
- * which of their adds wait for approval; the creator approves some, declines some, and leaves the
- * rest, which checkout drops after refusing to wait for them. After every step every reader is
+ * (decision 049), a member who shares a line's cost among them, and one member may have an "ask
+ * first" budget (decision 048): the model predicts which of their adds wait for approval; the
+ * creator, or a member named approver, approves some, declines some, and leaves the rest (an
+ * approver gets 404 on a line hidden from them and 403 on approving their own; the creator then
+ * decides); the asker may leave, their lines removed or given to the creator (a given line still
+ * waits and the creator decides it); checkout drops what still waits after refusing to wait for
+ * it. After every step every reader is
  * compared with a model written apart from the server (apps/server/test/ledger-model/): the
  * order's JSON and My Orders, its ledger entries, Balances, the settle plan, pay-info, the CSV
  * and the receipt's text, and each member some lines are hidden from reads their own summary (at
@@ -300,6 +304,50 @@ describe.skipIf(survey)("counterexamples, fixed", () => {
           order({
             lines: [line(3, 0), { ...line(5, 1, 3), hide: [0] }, line(7, 2)],
             ask: { who: 0, budget: 300, decisions: ["leave"] },
+          }),
+        ],
+      },
+      [],
+    );
+  });
+
+  it("an approver, a leaver with a line waiting, and a line hidden from a member who shares it", async () => {
+    await scenario(
+      {
+        people: 3,
+        orders: [
+          // Ann's line is shared by Ben and Cat and hidden from Cat. Ben asks first; Cat
+          // approves: his first waiting line is hidden from her (404, Ann approves it), she
+          // approves the second; Ben leaves giving Ann the third, still waiting, which she approves.
+          order({
+            lines: [
+              { ...line(3, 0), sharers: [1, 2], hide: [1] },
+              { ...line(5, 1), hide: [0] },
+              line(7, 1),
+              line(9, 1),
+            ],
+            ask: {
+              who: 0,
+              budget: 300,
+              decisions: ["approve", "approve", "leave"],
+              approver: 1,
+              deciders: ["approver"],
+              leave: "give",
+            },
+          }),
+          // Ben asks first and approves: not his own line (403, Ann approves it); he declines
+          // another; he leaves with the third waiting, and it goes with his lines.
+          order({
+            lines: [line(11, 1), line(13, 1), line(15, 1), line(17, 0)],
+            ask: {
+              who: 0,
+              budget: 300,
+              decisions: ["approve", "decline", "leave"],
+              approver: 0,
+              deciders: ["approver"],
+              leave: "remove",
+            },
+            payers: [{ who: 0, weight: 1 }],
           }),
         ],
       },

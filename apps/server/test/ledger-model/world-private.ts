@@ -1,11 +1,15 @@
 /**
  * Private lines and "ask first" budgets in a world's sessions (decisions 048 and 049), before
- * checkout. A line may be hidden by its adder from some members (never the creator, the adder or
- * a sharer). One joining member may have an "ask first" budget: each of their adds that takes
- * their exact share (the counted lines so far and the new one, fees taken as proportional) over
- * it waits for approval; the model predicts which, leaving a cent or two either way at the edge
- * (the rule compares an exact figure the model reaches by another road). The creator then
- * approves some waiting lines, declines some and leaves the rest, which checkout drops.
+ * checkout. A line may be hidden by its adder from some members (never the creator or the adder;
+ * a member who shares its cost may be: they pay a part of what they do not see). One joining
+ * member may have an "ask first" budget: each of their adds that takes their exact share (the
+ * counted lines so far and the new one, fees taken as proportional) over it waits for approval;
+ * the model predicts which, leaving a cent or two either way at the edge (the rule compares an
+ * exact figure the model reaches by another road). The creator may name a joining member as
+ * approver (perhaps the asker). Each waiting line is approved, declined or left, by the creator
+ * or by the approver: a line hidden from the approver does not exist for them (404), and an
+ * approver does not approve their own line (403); the creator then decides it. Lines left wait
+ * and checkout drops them (world-leaving.ts: the asker may leave first).
  */
 import fc from "fast-check";
 import { client, type TestApp } from "../helpers.ts";
@@ -22,8 +26,14 @@ export interface AskSpec {
   who: number;
   /** Their budget in cents. */
   budget: number;
-  /** What the creator does with each waiting line, in turn (taken modulo). */
+  /** What is done with each waiting line, in turn (taken modulo). */
   decisions: Decision[];
+  /** A joining member (index, modulo) the creator names approver; none when absent or null. */
+  approver?: number | null;
+  /** Who decides each waiting line, in turn (taken modulo): the creator when absent. */
+  deciders?: ("creator" | "approver")[];
+  /** The asker leaves the session after the decisions, with their lines removed or given. */
+  leave?: "remove" | "give" | null;
 }
 
 /** Whom a line is hidden from: indices into the members, most lines none. */
@@ -40,6 +50,15 @@ export const askSpec: fc.Arbitrary<AskSpec | null> = fc.option(
       minLength: 1,
       maxLength: 3,
     }),
+    approver: fc.option(fc.nat(3), { freq: 3 }),
+    deciders: fc.array(fc.constantFrom<"creator" | "approver">("creator", "approver"), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    leave: fc.oneof(
+      { weight: 2, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom<"remove" | "give">("remove", "give") },
+    ),
   }),
   { freq: 3 },
 );
@@ -48,6 +67,8 @@ export const askSpec: fc.Arbitrary<AskSpec | null> = fc.option(
 export interface Asker {
   person: Person;
   budget: number;
+  /** The member named approver besides the creator, if any. */
+  approver: Person | null;
 }
 
 export async function setAsker(
@@ -67,7 +88,20 @@ export async function setAsker(
     200,
     "an ask-first budget",
   );
-  return { person, budget: spec.budget };
+  const approver =
+    spec.approver === null || spec.approver === undefined
+      ? null
+      : joining[spec.approver % joining.length]!;
+  if (approver) {
+    ok(
+      await client(t, creator.token)("PUT", `/api/sessions/${sessionId}/approvers`, {
+        userIds: [approver.id],
+      }),
+      200,
+      "name an approver",
+    );
+  }
+  return { person, budget: spec.budget, approver };
 }
 
 /**
@@ -102,10 +136,9 @@ export async function hide(
   cartId: string,
   lineId: string,
   members: Person[],
-  sharers: string[],
   spec: readonly number[] | undefined,
 ): Promise<string[]> {
-  const candidates = members.filter((p, i) => i > 0 && p !== adder && !sharers.includes(p.id));
+  const candidates = members.filter((p, i) => i > 0 && p !== adder);
   const from = [
     ...new Set(
       (spec ?? []).flatMap((i) =>
@@ -125,36 +158,71 @@ export async function hide(
 }
 
 /**
- * The creator decides the waiting lines as the spec says: approved lines count from then on,
- * declined ones are gone. Answers the lines left (those still waiting are dropped at checkout).
+ * The waiting lines decided as the spec says, each by the creator or the approver: approved lines
+ * count from then on, declined ones are gone. The approver is answered 404 on a line hidden from
+ * them and 403 on approving their own line; the creator then decides it. Answers the lines left
+ * (those still waiting are dropped at checkout).
  */
 export async function decide(
   t: TestApp,
   creator: Person,
+  asker: Asker | null,
   cartId: string,
   lines: CartLine[],
   spec: AskSpec | null | undefined,
 ): Promise<CartLine[]> {
   const waiting = lines.filter((l) => l.pending);
-  if (!spec || waiting.length === 0) return lines;
+  if (!spec || !asker || waiting.length === 0) return lines;
   const gone = new Set<CartLine>();
   for (const [k, line] of waiting.entries()) {
     const what = spec.decisions[k % spec.decisions.length]!;
     if (what === "leave") continue;
-    const res = await client(t, creator.token)(
-      "POST",
-      `/api/carts/${cartId}/lines/${line.lineId}/${what}`,
-      { message: what === "approve" ? "fine this time" : "not this week" },
-    );
-    ok(res, 200, `${what} a waiting line`);
-    const still = (res.json().cart.products as { _id: string; pending: unknown }[]).find(
-      (x) => x._id === line.lineId,
-    );
-    if (what === "decline" ? still : !still || still.pending !== null) {
-      throw new Error(`setup: ${what} left the line ${JSON.stringify(still)}`);
+    const deciders = spec.deciders ?? ["creator"];
+    const approver = deciders[k % deciders.length] === "approver" ? asker.approver : null;
+    if (approver) {
+      const status = line.hiddenFrom.includes(approver.id)
+        ? 404
+        : what === "approve" && line.adder === approver.id
+          ? 403
+          : 200;
+      if (status === 200) {
+        await decideOne(t, approver, cartId, line, what);
+        if (what === "approve") line.pending = false;
+        else gone.add(line);
+        continue;
+      }
+      const res = await client(t, approver.token)(
+        "POST",
+        `/api/carts/${cartId}/lines/${line.lineId}/${what}`,
+        {},
+      );
+      ok(res, status, `the approver's ${what} of ${line.name}`);
     }
+    await decideOne(t, creator, cartId, line, what);
     if (what === "approve") line.pending = false;
     else gone.add(line);
   }
   return lines.filter((l) => !gone.has(l));
+}
+
+/** `who` approves or declines a waiting line: 200, and the cart shows it counted or gone. */
+export async function decideOne(
+  t: TestApp,
+  who: Person,
+  cartId: string,
+  line: CartLine,
+  what: "approve" | "decline",
+): Promise<void> {
+  const res = await client(t, who.token)(
+    "POST",
+    `/api/carts/${cartId}/lines/${line.lineId}/${what}`,
+    { message: what === "approve" ? "fine this time" : "not this week" },
+  );
+  ok(res, 200, `${who.name}'s ${what} of a waiting line`);
+  const still = (res.json().cart.products as { _id: string; pending: unknown }[]).find(
+    (x) => x._id === line.lineId,
+  );
+  if (what === "decline" ? still : !still || still.pending !== null) {
+    throw new Error(`setup: ${what} left the line ${JSON.stringify(still)}`);
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * A world for the model test, built through the API: three to five people, one or two sessions
  * (each with its creator, members who join, catalog lines and free lines, sharers, a split policy,
- * perhaps a member removed before checkout, private lines and an "ask first" budget as
- * world-private.ts makes them), each checked out with one to three payers. About one
+ * perhaps a member removed before checkout, private lines, an "ask first" budget with perhaps an
+ * approver and the asker leaving, as world-private.ts and world-leaving.ts make them), each checked out with one to three payers. About one
  * line in four is a free line (a name, perhaps an estimate and a note, no product), checked out at
  * its estimate (0 without one) until the payee prices it. The spec is what fast-check generates
  * and shrinks; indices are taken modulo what exists, so every spec builds.
@@ -21,6 +21,7 @@ import {
   setAsker,
   type AskSpec,
 } from "./world-private.ts";
+import { askerLeaves } from "./world-leaving.ts";
 
 export interface LineSpec {
   product: number;
@@ -293,7 +294,7 @@ async function buildOrder(
         );
       }
     } else if (waits) throw new Error(`${adder.name}'s ${added.line.name} waits, with no budget`);
-    const hiddenFrom = await hide(t, adder, session.cartId, line._id, members, sharers, l.hide);
+    const hiddenFrom = await hide(t, adder, session.cartId, line._id, members, l.hide);
     lines.push({
       ...added.line,
       adder: adder.id,
@@ -303,10 +304,18 @@ async function buildOrder(
       pending: waits,
     });
   }
-  const decided = await decide(t, creator, session.cartId, lines, spec.ask);
+  const decided = await askerLeaves(
+    t,
+    creator,
+    asker,
+    session,
+    await decide(t, creator, asker, session.cartId, lines, spec.ask),
+    spec.ask,
+  );
+  if (spec.ask?.leave) members = members.filter((p) => p !== asker?.person);
 
   let kept = decided;
-  // The asker stays: their waiting lines are checked at checkout.
+  // The asker is not removed as well (they may have left above).
   const leavers = joining.filter((p) => p !== asker?.person);
   if (spec.remove && leavers.length > 0) {
     const gone = leavers[spec.remove.who % leavers.length]!;

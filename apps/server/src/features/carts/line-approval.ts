@@ -36,7 +36,7 @@ export async function decideLine(
     userId: user._id,
     action: "cart.approve",
     notFound: "Cart not found",
-    change: async ({ tx, now }) => {
+    change: async ({ tx, role, now }) => {
       const [line] = await executeRows<{
         waiting: boolean;
         addedBy: string;
@@ -61,8 +61,10 @@ export async function decideLine(
       if (!line.waiting) {
         throw conflict(`${line.product} is not waiting for approval: there is nothing to decide.`);
       }
-      // An approver's own line waits for someone else, or the budget would ask nobody.
-      if (decision === "approve" && line.addedBy === user._id) {
+      // An approver's own line waits for someone else, or the budget would ask nobody. The
+      // creator's budget never asks: a waiting line of theirs was given to them by a member who
+      // left, and they decide it like any other.
+      if (decision === "approve" && line.addedBy === user._id && role !== "creator") {
         throw forbidden(`You added ${line.product}: the creator or another approver approves it.`);
       }
       if (decision === "approve") {
