@@ -25,6 +25,8 @@ interface LeavingLine {
   staple: boolean;
   /** Members the line is hidden from (a private line): its entries are too. */
   hiddenFrom: string[];
+  /** Whether it waits for approval (decision 048). */
+  waiting: boolean;
 }
 
 export interface LinesTaken {
@@ -60,7 +62,7 @@ export async function takeLinesOf(
   const lines = await executeRows<LeavingLine>(
     tx,
     sql`select l.id, l.product_id as "productId", coalesce(p.name, l.name) as product,
-        l.quantity, l.staple, l.hidden_from as "hiddenFrom"
+        l.quantity, l.staple, l.hidden_from as "hiddenFrom", l.pending_at is not null as waiting
       from cart_lines l left join products p on p.id = l.product_id
       where l.cart_id = ${cartId} and l.added_by = ${leaver.id}
       order by l.added_at, l.id`,
@@ -139,7 +141,8 @@ async function removeLines(
 
 /**
  * The recipient becomes each line's adder. Where they already have a line of the product, the
- * two become one (their line, its sharers, the quantities added), as adding it again would.
+ * two become one (their line, its sharers, the quantities added), as adding it again would; it
+ * waits for approval when either of the two did.
  */
 async function giveLines(
   tx: Tx,
@@ -180,11 +183,21 @@ async function giveLines(
           `${to.name}'s line of ${line.product} would hold more than ${QUANTITY_MAX}: remove some first.`,
         );
       }
+      // The whole line waits when either part waits (decision 048), since the earlier request:
+      // units nobody approved never count by joining a counted line. least() skips a null.
       await tx.execute(
         sql`update cart_lines set quantity = quantity + ${line.quantity},
-          staple = staple or ${line.staple}, updated_at = ${now} where id = ${theirs.id}`,
+          staple = staple or ${line.staple}, updated_at = ${now},
+          pending_at = least(pending_at, (select g.pending_at from cart_lines g where g.id = ${line.id}))
+          where id = ${theirs.id}`,
       );
       await tx.execute(sql`delete from cart_lines where id = ${line.id}`);
+      // A request for approval of the given line is now one for the line it joined.
+      if (line.waiting)
+        await tx.execute(
+          sql`update notifications set line_id = ${theirs.id}
+          where cart_id = ${cartId} and line_id = ${line.id}`,
+        );
     } else {
       await tx.execute(
         // Never hidden from its adder: the recipient sees the line they now carry.
