@@ -1,6 +1,6 @@
 /**
- * A member who leaves while a line of theirs waits for approval (decision 048; DESIGN section 11:
- * members leave with their lines). The asker leaves the session (`DELETE /sessions/:id/leave`)
+ * A member who leaves while a line of theirs waits for approval (decision 048; members leave
+ * with their lines). The asker leaves the session (`DELETE /sessions/:id/leave`)
  * with their lines removed, waiting ones too, or given to the creator. A given line becomes the
  * creator's and still waits: nobody approved it, so leaving does not make it count. The creator
  * never asks first, so a waiting line of theirs is one given to them, and they decide it like any
