@@ -131,7 +131,9 @@ export interface Split {
  * largest-remainder rounding of the exact total (within a cent of it; all add up to the cart's
  * total), ties in the order `seed` (the cart's id) draws (tieRanks); their subtotal, fees and tax
  * are a controlled rounding of the exact figures (each the floor or ceiling of its exact value)
- * adding up to that total and, over all members, to the cart's subtotal, fees and tax.
+ * adding up to that total and, over all members, to the cart's subtotal, fees and tax. Where no
+ * such rounding meets the largest-remainder totals (about one cart in 50,000), totals move to
+ * their other rounding until one does (decision 034).
  */
 export function splitShares(
   lines: readonly SplitInputLine[],
@@ -155,6 +157,46 @@ export function splitWith(
   seed: string,
   orderFees: number,
 ): Split {
+  const { summary, ids, names, figures, targets } = splitFigures(lines, members, policy, orderFees);
+  if (ids.length === 0) return { summary, shares: [], exact: new Map() };
+  // Rounded once: each total by largest remainder, then subtotal, fees and tax to match.
+  const ranks = tieRanks(seed, ids);
+  const totals = largestRemainder(figures.totals, summary.total, ranks);
+  const [subs, fee, taxes] = roundParts(figures.cells, targets, totals, figures.totals, {
+    rows: [0, 1, 2],
+    cols: ranks,
+  });
+  const shares = ids
+    .map((userId, i) => ({
+      userId,
+      name: names.get(userId) ?? "",
+      subtotal: subs![i]!,
+      fees: fee![i]!,
+      tax: taxes![i]!,
+      total: subs![i]! + fee![i]! + taxes![i]!,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
+  return { summary, shares, exact: new Map(ids.map((id, i) => [id, figures.exact[i]!])) };
+}
+
+/**
+ * A cart's split before rounding: who carries a share (`ids`: members, then adders who left), the
+ * exact figures (3 rows: subtotal, fees, tax, by member) and the rows' targets (the cart's
+ * subtotal, fees with `orderFees`, tax). splitWith() rounds them; fair-rounding.test.ts reads them
+ * to check that rounding.
+ */
+export function splitFigures(
+  lines: readonly SplitInputLine[],
+  members: readonly SplitInputMember[],
+  policy: SplitPolicy,
+  orderFees: number,
+): {
+  summary: OrderSummary;
+  ids: string[];
+  names: Map<string, string>;
+  figures: ReturnType<typeof exactFigures>;
+  targets: [number, number, number];
+} {
   const payers = members.filter((m) => carriesShare(m.role)).map((m) => m.userId);
   const payerSet = new Set(payers);
   const names = new Map(lines.map((l) => [l.addedBy, l.addedByName ?? ""]));
@@ -201,7 +243,13 @@ export function splitWith(
   const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
   const { fees, tax, total } = orderSummary(subtotal);
   const summary = { subtotal, fees: fees + orderFees, tax, total: total + orderFees };
-  if (ids.length === 0) return { summary, shares: [], exact: new Map() };
+  const targets: [number, number, number] = [subtotal, fees + orderFees, tax];
+  const noFigures = {
+    cells: { floors: [], rems: [] },
+    totals: { floors: [], rems: [] },
+    exact: [],
+  };
+  if (ids.length === 0) return { summary, ids, names, figures: noFigures, targets };
 
   const carrying = ids.map((_, i) => own[i]! > 0 || (weights?.[i] ?? 0) * pool > 0);
   for (const parts of shared.values()) parts.forEach((cents, i) => (carrying[i] ||= cents > 0));
@@ -221,27 +269,7 @@ export function splitWith(
     { subtotal, fees, tax, orderFees },
     rule,
   );
-  // Rounded once: each total by largest remainder, then subtotal, fees and tax to match.
-  const ranks = tieRanks(seed, ids);
-  const totals = largestRemainder(figures.totals, summary.total, ranks);
-  const [subs, fee, taxes] = roundParts(
-    figures.cells,
-    [subtotal, fees + orderFees, tax],
-    totals,
-    figures.totals,
-    { rows: [0, 1, 2], cols: ranks },
-  );
-  const shares = ids
-    .map((userId, i) => ({
-      userId,
-      name: names.get(userId) ?? "",
-      subtotal: subs![i]!,
-      fees: fee![i]!,
-      tax: taxes![i]!,
-      total: subs![i]! + fee![i]! + taxes![i]!,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name) || (a.userId < b.userId ? -1 : 1));
-  return { summary, shares, exact: new Map(ids.map((id, i) => [id, figures.exact[i]!])) };
+  return { summary, ids, names, figures, targets };
 }
 
 /** The member listed first (by name, then id). */
