@@ -5,12 +5,16 @@
  * `usable` says whether it may answer now: never while this instance might miss another's write
  * (its LISTEN connection is down).
  */
+import { contentEncoding, encodedBody, type EncodableBody } from "./encoded-body.ts";
 import { meter } from "./metrics.ts";
 
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
-  /** Answers as the JSON sent, so a hit costs no serialisation. */
-  let entries = new Map<string, Body>();
+  /**
+   * Answers as the JSON sent, with its compressed forms made the first time a client accepting
+   * them asks: a hit costs no serialisation, and a repeated one no compression either.
+   */
+  let entries = new Map<string, EncodableBody>();
 
   return {
     /** Any successful write: everything remembered may be stale now. */
@@ -20,10 +24,10 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
     },
     /**
      * Answers with the remembered JSON for this user and URL, or computes, serialises (with the
-     * route's response schema) and remembers it.
+     * route's response schema) and remembers it; compressed when the client accepts it.
      */
     async read<R>(
-      request: { url: string; auth: { user: { _id: string } } },
+      request: RequestLike,
       reply: ReplyLike<R>,
       compute: () => Promise<unknown>,
     ): Promise<R> {
@@ -32,29 +36,51 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       const hit = caching ? entries.get(key) : undefined;
       if (hit !== undefined) {
         meter.cacheLookup("reads", true);
-        return reply.type(JSON_TYPE).send(hit);
+        return send(request, reply, hit);
       }
       if (caching) meter.cacheLookup("reads", false);
       const started = epoch;
-      const text = reply.serialize(await compute());
+      const answer: EncodableBody = { body: textOf(reply.serialize(await compute())) };
       // A write that finished meanwhile may be missing from this answer: do not keep it.
       if (started === epoch && usable()) {
         if (entries.size >= maxEntries) entries = new Map();
-        entries.set(key, text);
+        entries.set(key, answer);
       }
-      return reply.type(JSON_TYPE).send(text);
+      return send(request, reply, answer);
     },
   };
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-type Body = string | Buffer | ArrayBuffer;
+/** The routes' serialisers make text; a buffer is read as the UTF-8 it holds. */
+const textOf = (serialized: string | Buffer | ArrayBuffer) =>
+  typeof serialized === "string"
+    ? serialized
+    : Buffer.from(
+        serialized instanceof ArrayBuffer ? new Uint8Array(serialized) : serialized,
+      ).toString("utf8");
+
+function send<R>(request: RequestLike, reply: ReplyLike<R>, answer: EncodableBody): R {
+  reply.header("vary", "accept-encoding");
+  const encoding = contentEncoding(answer, request.headers["accept-encoding"]);
+  if (!encoding) return reply.type(JSON_TYPE).send(answer.body);
+  reply.header("content-encoding", encoding);
+  return reply.type(JSON_TYPE).send(encodedBody(answer, encoding));
+}
+
+/** What the cache needs of Fastify's request. */
+interface RequestLike {
+  url: string;
+  headers: { "accept-encoding"?: string | undefined };
+  auth: { user: { _id: string } };
+}
 
 /** What the cache needs of Fastify's reply. */
 interface ReplyLike<R> {
-  serialize(payload: unknown): Body;
-  type(contentType: string): { send(payload: Body): R };
+  serialize(payload: unknown): string | Buffer | ArrayBuffer;
+  header(name: string, value: string): unknown;
+  type(contentType: string): { send(payload: string | Buffer): R };
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
