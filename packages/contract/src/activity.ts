@@ -108,8 +108,16 @@ export const ActivityEntrySchema = z.union([
   entry("item.restored", line),
   /** `with`: the sharers' names; empty when the line went back to the session's policy. */
   entry("item.shared", { ...product, with: z.array(z.string()) }),
-  /** A member who left (or was removed) gave their line to `to`, its adder from now on. */
-  entry("item.given", { ...line, to: z.string(), toId: z.string() }),
+  /**
+   * A member who left (or was removed) gave their line to `to`, its adder from now on. `pending`:
+   * the line it became waits for approval (it waited, or joined a line of `to`'s that waits).
+   */
+  entry("item.given", {
+    ...line,
+    to: z.string(),
+    toId: z.string(),
+    pending: z.literal(true).optional(),
+  }),
   entry("cart.cleared", { lines: count, items: count }),
   /** A join request approved: the entry is the new member's, `approvedBy` the creator's id. */
   entry("member.joined", { approvedBy: z.string() }),

@@ -57,6 +57,14 @@ async function leaveGiving(f: Fixture, who: Who, to: string) {
   expect(left.statusCode, left.body).toBe(200);
 }
 
+/** The session's "gave a line" entry of the product, as the creator reads the log. */
+async function givenEntry(f: Fixture, productId: string) {
+  const res = await f.as.creator("GET", `/api/sessions/${f.sessionId}/activity?limit=50`);
+  expect(res.statusCode, res.body).toBe(200);
+  const entries = res.json().events as Array<{ type: string; productId: string }>;
+  return entries.find((e) => e.type === "item.given" && e.productId === productId);
+}
+
 /** Waits for the creator's request for approval of the line, and answers it. */
 async function askFor(f: Fixture, lineId: string): Promise<Notification> {
   const find = async () =>
@@ -88,6 +96,8 @@ describe("a given line joining the recipient's line of the product", () => {
     expect(merged).toMatchObject({ quantity: 2, addedBy: { _id: f.people.creator.userId } });
     // Nobody approved Ben's unit: it is not counted, and the line waits as a whole (decision 048).
     expect(merged!.pending).not.toBeNull();
+    expect(await givenEntry(f, f.second)).toMatchObject({ pending: true });
+    expect(await givenEntry(f, f.first)).not.toHaveProperty("pending");
     expect(after.totalPrice).toBeLessThan(before.totalPrice);
     expect(after.pendingTotal).toBeGreaterThan(before.pendingTotal);
     const shares = (cart: Cart) => cart.split.reduce((sum, s) => sum + s.total, 0);
@@ -122,6 +132,8 @@ describe("a given line joining the recipient's line of the product", () => {
     expect(more).toEqual([]);
     expect(merged).toMatchObject({ _id: bens._id, quantity: 2 });
     expect(merged!.pending).not.toBeNull();
+    // Pat's counted unit now waits with Ben's line: the log says so.
+    expect(await givenEntry(f, f.second)).toMatchObject({ pending: true });
     expect(after.totalPrice).toBeLessThan(before.totalPrice);
     const declined = await f.as.creator(
       "POST",

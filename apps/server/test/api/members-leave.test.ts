@@ -118,6 +118,8 @@ describe("removing a member who has lines", () => {
       toId: f.ann,
       quantity: 3,
     });
+    // Counted lines given stay counted: the entry does not say they wait.
+    expect((await activity(f)).find((e) => e.type === "item.given")).not.toHaveProperty("pending");
   });
 
   it("refuses bad choices with a 400 naming the field, and changes nothing", async () => {

@@ -53,11 +53,8 @@ describe("member reads answered from the read cache", () => {
     const url = `/api/carts/${f.cartId}`;
     const { token } = f.people.participant;
     const before = await read(url, token, "br");
-    const mine = (lines: Array<{ addedBy: { name: string } }>) =>
-      lines.find((l) => l.addedBy.name === "Ann") as {
-        productId: { _id: string };
-        quantity: number;
-      };
+    type Line = { addedBy: { name: string }; productId: { _id: string }; quantity: number };
+    const mine = (lines: Line[]) => lines.find((l) => l.addedBy.name === "Ann")!;
     const line = mine(JSON.parse(decoded.br(before.rawPayload)).cart.products);
     const changed = await f.as.creator("PATCH", `/api/carts/${f.cartId}/quantity`, {
       productId: line.productId._id,

@@ -93,6 +93,12 @@ describe("describeActivity", () => {
         null,
       ),
     ).toBe("Cat gave Oat milk to Ann on leaving");
+    expect(
+      describeActivity(
+        entry(5, "item.given", { ...line, to: "Ann", toId: "u-ann", pending: true }),
+        null,
+      ),
+    ).toBe("Ben gave Cat's Oat milk to Ann, as Cat left, waiting for approval");
   });
 
   it("says what an order adjustment changed and what a dispute said", () => {

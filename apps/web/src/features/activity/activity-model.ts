@@ -102,9 +102,11 @@ export function activityAction(entry: Activity, you = false): string {
         ? `shared ${entry.product} with ${listText(entry.with)}`
         : `stopped sharing ${entry.product}`;
     case "item.given":
-      return entry.lineOf === entry.actor.name
-        ? `gave ${entry.product} to ${entry.to} on leaving`
-        : `gave ${entry.lineOf}'s ${entry.product} to ${entry.to}, as ${entry.lineOf} left`;
+      return `${
+        entry.lineOf === entry.actor.name
+          ? `gave ${entry.product} to ${entry.to} on leaving`
+          : `gave ${entry.lineOf}'s ${entry.product} to ${entry.to}, as ${entry.lineOf} left`
+      }${entry.pending ? ", waiting for approval" : ""}`;
     case "cart.cleared":
       return "cleared the cart";
     case "member.joined":

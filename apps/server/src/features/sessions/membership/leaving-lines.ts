@@ -163,10 +163,15 @@ async function giveLines(
   }
   const entries: TypedEntry[] = [];
   for (const line of lines) {
-    const [theirs] = await executeRows<{ id: string; quantity: number; hiddenFrom: string[] }>(
+    const [theirs] = await executeRows<{
+      id: string;
+      quantity: number;
+      hiddenFrom: string[];
+      waiting: boolean;
+    }>(
       tx,
-      sql`select id, quantity, hidden_from as "hiddenFrom" from cart_lines
-        where cart_id = ${cartId} and product_id = ${line.productId} and added_by = ${toId}`,
+      sql`select id, quantity, hidden_from as "hiddenFrom", pending_at is not null as waiting
+        from cart_lines where cart_id = ${cartId} and product_id = ${line.productId} and added_by = ${toId}`,
       // A free line (no product) is never merged: it simply changes hands.
     );
     if (theirs) {
@@ -214,6 +219,8 @@ async function giveLines(
         lineOf: leaver.name,
         to: to.name,
         toId,
+        // The line it became waits: it waited, or joined a waiting line (decision 048).
+        ...(line.waiting || theirs?.waiting ? { pending: true as const } : {}),
       },
       lineId: theirs?.id ?? line.id,
     });
