@@ -144,3 +144,13 @@ describe("a claim of paying a credit back", () => {
     expect(after.split.find((s) => s.userId === f.ids.cat)!.status).toBe("confirmed");
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("describes claimedBack on an order's parts, as it does claimed", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    const answer = doc.paths["/api/orders/{id}"].get.responses["200"].content["application/json"];
+    const part = answer.schema.properties.order.properties.parts.items;
+    expect(part.required).toEqual(expect.arrayContaining(["claimed", "claimedBack"]));
+    expect(part.properties.claimedBack).toEqual(part.properties.claimed);
+  });
+});
