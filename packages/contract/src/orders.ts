@@ -103,6 +103,11 @@ export const OrderPartSchema = z.object({
   credit: money,
   /** What the debtor says they paid the payer, waiting for the payer to confirm it. */
   claimed: money,
+  /**
+   * What the payer says they paid the debtor back of `credit`, waiting for the debtor to confirm
+   * it (a payer who owes a credit back says so as anyone says they paid).
+   */
+  claimedBack: money,
 });
 export type OrderPart = z.infer<typeof OrderPartSchema>;
 
@@ -137,7 +142,8 @@ export const OrderSchema = z.object({
    * What each two people owe each other on the order, from its book: `amount`, the part of the
    * debtor's adjusted share owed to the payer (net of the payer's part owed to the debtor, when
    * both paid the shop); `open`, still owed; `credit`, owed back to the debtor by the payer;
-   * `claimed`, said paid and waiting for the payer. All 0 once settled.
+   * `claimed`, said paid and waiting for the payer; `claimedBack`, the credit said paid back and
+   * waiting for the debtor. All 0 once settled.
    */
   parts: z.array(OrderPartSchema),
   /**

@@ -183,6 +183,7 @@ describe("a share paid, then adjusted", () => {
       open: 0,
       credit: credit / 100,
       claimed: 0,
+      claimedBack: 0,
     });
     expect(await netsOf(f.as.participant)).toEqual({ Ann: credit });
     expect((await netsOf(f.as.creator)).Ben).toBe(-credit);

@@ -301,6 +301,8 @@ const LATER_FIELDS: Record<
           credit: 0,
           // Said paid and waiting for the payee (0030: a claim in the ledger).
           claimed: share.status === "paid" ? share.total : 0,
+          // Nobody owed a credit back, so nobody said they paid one back.
+          claimedBack: 0,
         })),
   },
   // What a debtor says they paid and the payer has not confirmed (0030, the ledger's claims): what
@@ -310,6 +312,9 @@ const LATER_FIELDS: Record<
     value: (part, order) =>
       order.split.find((s: Json) => s.userId === part.debtor)?.status === "paid" ? part.open : 0,
   },
+  // A credit said paid back and not yet confirmed (the ledger's claims, 0030): a release before
+  // the ledger had no claim of paying a credit back.
+  "order.parts[].claimedBack": { since: 30, value: () => 0 },
   // A line's price when added and last seen (0035): an open cart's lines take the price they
   // show, so nothing shows as changed; every product is still on sale, and checkouts before took
   // no stock, so no line is short.

@@ -88,7 +88,15 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     adjustments: [],
     payers: [{ user: { _id: testUser._id, name: testUser.name }, amount: 44.49 }],
     parts: [
-      { debtor: ben._id, payer: testUser._id, amount: 14.84, open: 14.84, credit: 0, claimed: 0 },
+      {
+        debtor: ben._id,
+        payer: testUser._id,
+        amount: 14.84,
+        open: 14.84,
+        credit: 0,
+        claimed: 0,
+        claimedBack: 0,
+      },
     ],
     privateCount: 0,
     ...overrides,

@@ -127,7 +127,15 @@ describe("order page", () => {
           : s,
       ),
       parts: [
-        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84, claimed: 0 },
+        {
+          debtor: ben._id,
+          payer: testUser._id,
+          amount: 10,
+          open: 0,
+          credit: 4.84,
+          claimed: 0,
+          claimedBack: 0,
+        },
       ],
     });
     const bodies: unknown[] = [];
@@ -162,8 +170,24 @@ describe("order page", () => {
           : s,
       ),
       parts: [
-        { debtor: ben._id, payer: testUser._id, amount: 10, open: 0, credit: 4.84, claimed: 0 },
-        { debtor: testUser._id, payer: ben._id, amount: 10, open: 10, credit: 0, claimed: 0 },
+        {
+          debtor: ben._id,
+          payer: testUser._id,
+          amount: 10,
+          open: 0,
+          credit: 4.84,
+          claimed: 0,
+          claimedBack: 0,
+        },
+        {
+          debtor: testUser._id,
+          payer: ben._id,
+          amount: 10,
+          open: 10,
+          credit: 0,
+          claimed: 0,
+          claimedBack: 0,
+        },
       ],
     });
     const bodies: unknown[] = [];

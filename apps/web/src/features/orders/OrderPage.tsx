@@ -144,7 +144,12 @@ function OrderView({ order }: { order: Order }) {
                 className="grid gap-3 sm:grid-cols-2"
               >
                 {owedWithoutShare.map((owing) => (
-                  <PayerOwesCard key={owing.userId} order={order} owing={owing} />
+                  <PayerOwesCard
+                    key={owing.userId}
+                    order={order}
+                    owing={owing}
+                    viewerId={user?._id}
+                  />
                 ))}
               </ul>
             )}

@@ -14,8 +14,11 @@ import { ben } from "../../test/test-sessions.ts";
 const benUser = { ...testUser, _id: ben._id, name: ben.name, email: "ben@example.com" };
 const ada = { _id: testUser._id, name: testUser.name };
 
-/** Ben's share only (Ada carries none); `credit`: what Ada owes Ben back. */
-function adaOwesBenBack(credit: number): Order {
+/**
+ * Ben's share only (Ada carries none); `credit`: what Ada owes Ben back, `claimedBack`: what of it
+ * she says she paid him back.
+ */
+function adaOwesBenBack(credit: number, claimedBack = 0): Order {
   const order = makeOrder();
   const benShare = order.split.find((s) => s.userId === ben._id)!;
   return {
@@ -37,7 +40,9 @@ function adaOwesBenBack(credit: number): Order {
       { user: ada, amount: 5 },
       { user: { _id: ben._id, name: ben.name }, amount: 5 },
     ],
-    parts: [{ debtor: ben._id, payer: ada._id, amount: 5, open: 0, credit, claimed: 0 }],
+    parts: [
+      { debtor: ben._id, payer: ada._id, amount: 5, open: 0, credit, claimed: 0, claimedBack },
+    ],
   };
 }
 
@@ -101,6 +106,35 @@ describe("a payer without a share who owes the reader", () => {
     // Settled: nothing is owed, and the card goes.
     await waitFor(() => expect(owedList()).toBeNull());
     expect(screen.queryByRole("button", { name: /Write off|Paid in cash/ })).toBeNull();
+  });
+
+  it("Ada says she paid it back: Ben confirms he received it, by keyboard", async () => {
+    let order = adaOwesBenBack(2.42, 2.42);
+    const bodies: unknown[] = [];
+    const { user } = open({
+      "GET /api/orders/o-1": () => json(200, { order }),
+      [`POST /api/orders/o-1/confirm/${ada._id}`]: ({ body }) => {
+        bodies.push(body);
+        order = adaOwesBenBack(0);
+        return json(200, { order });
+      },
+    });
+    await screen.findByRole("list", { name: "Shares" });
+    const card = within(owedList()!).getByRole("listitem");
+    expect(card).toHaveTextContent(/Owes you \$2\.42.*No share.*Paid, awaiting confirmation/);
+    // Said paid: the transfer is confirmed, not recorded as cash nor written off.
+    expect(within(card).queryByRole("button", { name: /Paid in cash|Write off/ })).toBeNull();
+    const confirm = within(card).getByRole("button", {
+      name: "Confirm received from Ada Lovelace",
+    });
+    expect(confirm).toHaveTextContent("Confirm received");
+    // In the page's tab order, and sent with Enter.
+    for (let i = 0; i < 60 && document.activeElement !== confirm; i++) await user.tab();
+    expect(confirm).toHaveFocus();
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(bodies).toEqual([{ how: "transfer" }]));
+    expect(await screen.findByText("Payment confirmed.")).toBeVisible();
+    await waitFor(() => expect(owedList()).toBeNull());
   });
 
   it("shows nothing when they owe the reader nothing, nor to the one who owes", async () => {

@@ -41,6 +41,7 @@ describe("several payers on the order page", () => {
               open: 9.66,
               credit: 0,
               claimed: 0,
+              claimedBack: 0,
             },
             {
               debtor: ben._id,
@@ -49,6 +50,7 @@ describe("several payers on the order page", () => {
               open: 10.01,
               credit: 0,
               claimed: 0,
+              claimedBack: 0,
             },
           ],
         };
@@ -101,8 +103,24 @@ describe("several payers on the order page", () => {
           : { ...s, status: "unpaid", paid: 4 },
       ),
       parts: [
-        { debtor: testUser._id, payer: ben._id, amount: 8.16, open: 0, credit: 1.5, claimed: 0 },
-        { debtor: ben._id, payer: testUser._id, amount: 10.01, open: 6.01, credit: 0, claimed: 0 },
+        {
+          debtor: testUser._id,
+          payer: ben._id,
+          amount: 8.16,
+          open: 0,
+          credit: 1.5,
+          claimed: 0,
+          claimedBack: 0,
+        },
+        {
+          debtor: ben._id,
+          payer: testUser._id,
+          amount: 10.01,
+          open: 6.01,
+          credit: 0,
+          claimed: 0,
+          claimedBack: 0,
+        },
       ],
     });
     open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) });
@@ -129,8 +147,24 @@ describe("several payers on the order page", () => {
         { user: { _id: ben._id, name: ben.name }, amount: 14.49 },
       ],
       parts: [
-        { debtor: testUser._id, payer: ben._id, amount: 9.66, open: 0, credit: 0, claimed: 0 },
-        { debtor: ben._id, payer: testUser._id, amount: 10.01, open: 10.01, credit: 0, claimed: 0 },
+        {
+          debtor: testUser._id,
+          payer: ben._id,
+          amount: 9.66,
+          open: 0,
+          credit: 0,
+          claimed: 0,
+          claimedBack: 0,
+        },
+        {
+          debtor: ben._id,
+          payer: testUser._id,
+          amount: 10.01,
+          open: 10.01,
+          credit: 0,
+          claimed: 0,
+          claimedBack: 0,
+        },
       ],
     });
     open("/orders/o-1", { "GET /api/orders/o-1": () => json(200, { order }) });

@@ -1,8 +1,8 @@
 /**
  * What a creditor (the payee, or another payer) may do about what someone owes them on the order:
  * confirm a transfer they say they made, or record cash or write it off (asked first). The same
- * actions for a member's share (ShareCard) and for a payer without a share who owes the reader
- * back (PayerOwesCard); only the words differ.
+ * actions for a member's share or a credit they owe the reader back (ShareCard), and for a payer
+ * without a share who owes the reader back (PayerOwesCard); only the words differ.
  */
 import { useState } from "react";
 import { Banknote } from "lucide-react";
@@ -18,7 +18,7 @@ export function SettleActions({
   owedToMe,
   claimedToMe,
   owedInAll,
-  hasShare,
+  ofShare,
 }: {
   /** The card's order action, so that every button of the card shows the same pending state. */
   action: ReturnType<typeof useOrderAction>;
@@ -28,8 +28,12 @@ export function SettleActions({
   claimedToMe: number;
   /** Cents the person owes everyone on the order (the reader's part and the other payers'). */
   owedInAll: number;
-  /** A member with a share ("Ben's share"), or a payer without one ("what Ben owes you"). */
-  hasShare: boolean;
+  /**
+   * What is settled is the person's share, or part of it ("Ben's share"); or else what they owe
+   * the reader otherwise ("what Ben owes you"): a payer without a share, or a payer with one who
+   * owes the reader a credit back.
+   */
+  ofShare: boolean;
 }) {
   const { name } = person;
   /** A creditor settling what the person owes them without a transfer: asked first. */
@@ -38,12 +42,12 @@ export function SettleActions({
   /** "of the $40.82 they owe": said when others are owed a part of it too. */
   const ofAll =
     owedInAll > owedToMe
-      ? ` (of ${formatMoney(owedInAll / 100)} ${hasShare ? "open on the share" : "they owe on this order"})`
+      ? ` (of ${formatMoney(owedInAll / 100)} ${ofShare ? "open on the share" : "they owe on this order"})`
       : "";
   /** Only what the person owes the reader is settled: said in full unless it is their whole share. */
-  const part = ofAll !== "" || !hasShare;
+  const part = ofAll !== "" || !ofShare;
   const others = ofAll ? "; what they owe the other payers stays open" : "";
-  const what = hasShare ? `${name}'s share` : `What ${name} owes you`;
+  const what = ofShare ? `${name}'s share` : `What ${name} owes you`;
   const pendingHow =
     action.isPending && action.variables?.kind === "confirm" ? action.variables.how : undefined;
   return (

@@ -7,12 +7,15 @@ import {
   DELETED_USER,
   PAID_BUTTON,
   canSayPaid,
+  canSettle,
   owesOnlyCredits,
   shareChange,
+  type PartCents,
   shareStatusLabel,
   shareTone,
 } from "./order-model.ts";
 import { useOrderAction } from "../../api/orders.ts";
+import { PersonCard } from "./PersonCard.tsx";
 import { RecordTransferButton } from "./RecordTransfer.tsx";
 import { SettleActions } from "./SettleActions.tsx";
 
@@ -42,53 +45,59 @@ export function ShareCard({
     centsOf(order, viewerId, share.userId, "open") -
     centsOf(order, share.userId, viewerId, "open");
   const payeeShare = share.userId === order.payee._id;
-  /** What this member owes the reader (a payer), and what of it they say they paid. */
-  const owedToMe = centsOf(order, share.userId, viewerId, "open");
-  const claimedToMe = centsOf(order, share.userId, viewerId, "claimed");
-  const owedInAll = order.parts
-    .filter((p) => p.debtor === share.userId)
-    .reduce((a, p) => a + toCents(p.open), 0);
+  /**
+   * What this member owes the reader (a payer), and what of it they say they paid: their part
+   * still open, or (a payer too) a credit they owe the reader back, the reader having paid them
+   * beyond the reader's part. Between two people only one of the two is ever owed.
+   */
+  const owesMeBack = centsOf(order, viewerId, share.userId, "credit");
+  const owedToMe = centsOf(order, share.userId, viewerId, "open") + owesMeBack;
+  const claimedToMe =
+    centsOf(order, share.userId, viewerId, "claimed") +
+    centsOf(order, viewerId, share.userId, "claimedBack");
+  /** What they owe everyone on the order: their parts open, and credits they owe back. */
+  const owedInAll = order.parts.reduce(
+    (a, p) =>
+      a +
+      (p.debtor === share.userId ? toCents(p.open) : 0) +
+      (p.payer === share.userId ? toCents(p.credit) : 0),
+    0,
+  );
   return (
-    <li
-      data-testid="order-share"
-      className="flex flex-col gap-3 rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
+    <PersonCard
+      testId="order-share"
+      name={share.name}
+      note={`${isMe ? " (you)" : ""}${payeeShare ? " · payee" : ""}`}
+      amountLabel="Share"
+      amount={formatMoney(share.total)}
+      badges={
+        <>
+          <Badge tone={shareTone(share)}>
+            {isSettled(share) && <CircleCheck aria-hidden="true" className="size-3.5" />}
+            {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
+            share.status === "confirmed" &&
+            share.settledAs === null
+              ? "Paid the shop"
+              : share.status === "unpaid" && owesOnlyCredits(order, share.userId)
+                ? "Owes a credit back"
+                : shareStatusLabel(share)}
+          </Badge>
+          {share.accountDeleted && (
+            <Badge tone="neutral">
+              <UserX aria-hidden="true" className="size-3.5" />
+              {DELETED_USER}
+            </Badge>
+          )}
+          {share.credit > 0 && <Badge tone="accent">Credit {formatMoney(share.credit)}</Badge>}
+          {isPayee && share.mail === "failed" && (
+            <Badge tone="danger">
+              <Mail aria-hidden="true" className="size-3.5" />
+              Email not delivered
+            </Badge>
+          )}
+        </>
+      }
     >
-      <div className="flex items-baseline justify-between gap-3">
-        <p className="min-w-0 font-semibold break-words text-ink">
-          {share.name}
-          {isMe && <span className="font-normal text-slate-500"> (you)</span>}
-          {payeeShare && <span className="font-normal text-slate-500"> · payee</span>}
-        </p>
-        <p className="font-display text-lg font-bold text-ink tabular-nums">
-          <span className="sr-only">Share </span>
-          {formatMoney(share.total)}
-        </p>
-      </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={shareTone(share)}>
-          {isSettled(share) && <CircleCheck aria-hidden="true" className="size-3.5" />}
-          {(payeeShare || order.payers.some((p) => p.user._id === share.userId)) &&
-          share.status === "confirmed" &&
-          share.settledAs === null
-            ? "Paid the shop"
-            : share.status === "unpaid" && owesOnlyCredits(order, share.userId)
-              ? "Owes a credit back"
-              : shareStatusLabel(share)}
-        </Badge>
-        {share.accountDeleted && (
-          <Badge tone="neutral">
-            <UserX aria-hidden="true" className="size-3.5" />
-            {DELETED_USER}
-          </Badge>
-        )}
-        {share.credit > 0 && <Badge tone="accent">Credit {formatMoney(share.credit)}</Badge>}
-        {isPayee && share.mail === "failed" && (
-          <Badge tone="danger">
-            <Mail aria-hidden="true" className="size-3.5" />
-            Email not delivered
-          </Badge>
-        )}
-      </div>
       {/* Your own change is said at the top of the page. */}
       {(!payeeShare || share.credit > 0) &&
         !isMe &&
@@ -97,6 +106,12 @@ export function ShareCard({
             {shareChange(share, creditOwedBy(order, share.userId), false)}
           </p>
         )}
+      {/* A credit they owe the reader back is not their share: said, so the actions read right. */}
+      {owesMeBack > 0 && (
+        <p className="text-sm text-slate-600">
+          {share.name} owes you {formatMoney(owesMeBack / 100)} back.
+        </p>
+      )}
       {isMe && !payeeShare && canSayPaid(share) && (
         <Button
           size="sm"
@@ -121,14 +136,16 @@ export function ShareCard({
           }
         />
       )}
-      <SettleActions
-        action={action}
-        person={share}
-        owedToMe={owedToMe}
-        claimedToMe={claimedToMe}
-        owedInAll={owedInAll}
-        hasShare
-      />
+      {canSettle(order, viewerId) && (
+        <SettleActions
+          action={action}
+          person={share}
+          owedToMe={owedToMe}
+          claimedToMe={claimedToMe}
+          owedInAll={owedInAll}
+          ofShare={owesMeBack === 0}
+        />
+      )}
       {isPayee && share.mail === "failed" && (
         <Button
           size="sm"
@@ -140,7 +157,7 @@ export function ShareCard({
           Resend email
         </Button>
       )}
-    </li>
+    </PersonCard>
   );
 }
 
@@ -149,7 +166,7 @@ function centsOf(
   order: Order,
   debtor: string | undefined,
   payer: string | undefined,
-  field: "open" | "credit" | "claimed",
+  field: PartCents,
 ): number {
   return order.parts
     .filter((p) => p.debtor === debtor && p.payer === payer)

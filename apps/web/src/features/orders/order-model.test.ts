@@ -3,6 +3,7 @@ import { testUser } from "../../test/render-app.tsx";
 import { makeOrder, withShareStatus } from "../../test/test-orders.ts";
 import { ben, cleo } from "../../test/test-sessions.ts";
 import {
+  canSettle,
   orderStandingSentence,
   owedByPayersWithoutShare,
   owesOnlyCredits,
@@ -45,7 +46,17 @@ describe("orderStandingSentence", () => {
     // Ben paid his share, then it was adjusted down: Ada owes him the difference back.
     const credit = {
       ...withShareStatus(makeOrder(), ben._id, "confirmed"),
-      parts: [{ debtor: ben._id, payer: ada, amount: 10, open: 0, credit: 4.84, claimed: 0 }],
+      parts: [
+        {
+          debtor: ben._id,
+          payer: ada,
+          amount: 10,
+          open: 0,
+          credit: 4.84,
+          claimed: 0,
+          claimedBack: 0,
+        },
+      ],
     };
     expect(orderStandingSentence(credit, ada)).toBe(
       "You still owe a part of this order: see who paid the shop below.",
@@ -54,7 +65,17 @@ describe("orderStandingSentence", () => {
     // Ben paid half the shop: Ada's own share owes him his part of it.
     const twoPayers = {
       ...withShareStatus(makeOrder(), ben._id, "confirmed"),
-      parts: [{ debtor: ada, payer: ben._id, amount: 14.83, open: 14.83, credit: 0, claimed: 0 }],
+      parts: [
+        {
+          debtor: ada,
+          payer: ben._id,
+          amount: 14.83,
+          open: 14.83,
+          credit: 0,
+          claimed: 0,
+          claimedBack: 0,
+        },
+      ],
     };
     expect(orderStandingSentence(twoPayers, ada)).toBe(
       "You still owe a part of this order: see who paid the shop below.",
@@ -71,6 +92,7 @@ describe("owesOnlyCredits", () => {
     open,
     credit,
     claimed: 0,
+    claimedBack: 0,
   });
   it("is a payer who owes nothing of their share but a credit back to another payer", () => {
     const order = makeOrder({ parts: [part(ben._id, testUser._id, 0, 4.5)] });
@@ -98,8 +120,24 @@ describe("owedByPayersWithoutShare", () => {
       { user: { _id: cleo._id, name: cleo.name }, amount: 3 },
     ],
     parts: [
-      { debtor: ben._id, payer: ada._id, amount: 4, open: 0, credit: 2.42, claimed: 0 },
-      { debtor: cleo._id, payer: ada._id, amount: 1, open: 0, credit: 0.5, claimed: 0 },
+      {
+        debtor: ben._id,
+        payer: ada._id,
+        amount: 4,
+        open: 0,
+        credit: 2.42,
+        claimed: 0,
+        claimedBack: 0,
+      },
+      {
+        debtor: cleo._id,
+        payer: ada._id,
+        amount: 1,
+        open: 0,
+        credit: 0.5,
+        claimed: 0,
+        claimedBack: 0,
+      },
     ],
   });
 
@@ -109,9 +147,42 @@ describe("owedByPayersWithoutShare", () => {
     ]);
   });
 
+  it("counts what they say they paid back as claimed", () => {
+    const claimed = {
+      ...order,
+      parts: order.parts.map((p) => (p.debtor === ben._id ? { ...p, claimedBack: 2.42 } : p)),
+    };
+    expect(owedByPayersWithoutShare(claimed, ben._id)).toEqual([
+      { userId: ada._id, name: ada.name, owed: 242, claimed: 242, inAll: 292, back: true },
+    ]);
+    expect(owedByPayersWithoutShare(claimed, cleo._id)[0]!.claimed).toBe(0);
+  });
+
   it("leaves out the reader, whoever has a share, and whoever owes the reader nothing", () => {
     expect(owedByPayersWithoutShare(order, ada._id)).toEqual([]);
     expect(owedByPayersWithoutShare(makeOrder(), ben._id)).toEqual([]);
     expect(owedByPayersWithoutShare(order, undefined)).toEqual([]);
+  });
+});
+
+describe("canSettle", () => {
+  const ada = { _id: testUser._id, name: testUser.name };
+  const benPerson = { _id: ben._id, name: ben.name };
+  it("is those who paid the shop, the payee among them", () => {
+    const order = makeOrder({
+      payers: [
+        { user: ada, amount: 30 },
+        { user: benPerson, amount: 14.49 },
+      ],
+    });
+    expect(canSettle(order, ada._id)).toBe(true);
+    expect(canSettle(order, ben._id)).toBe(true);
+  });
+  it("is not a member who paid nothing, nor a payee who named others and not themself", () => {
+    expect(canSettle(makeOrder(), ben._id)).toBe(false);
+    const order = makeOrder({ payers: [{ user: benPerson, amount: 44.49 }] });
+    expect(canSettle(order, ada._id)).toBe(false);
+    expect(canSettle(order, "u-stranger")).toBe(false);
+    expect(canSettle(order, undefined)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  can,
   isSettled,
   nothingToPay,
   toCents,
@@ -72,13 +73,16 @@ export function owesOnlyCredits(order: Order, userId: string): boolean {
   return owesBack && !owesPart;
 }
 
+/** The money fields of an order's part. */
+export type PartCents = "open" | "credit" | "claimed" | "claimedBack";
+
 /** A payer without a share who owes the reader on the order, and what (cents). */
 export interface OwedWithoutShare {
   userId: string;
   name: string;
   /** What they owe the reader: parts they owe still open, and credits they owe back. */
   owed: number;
-  /** What of it they say they paid (the order's parts carry it for open parts only). */
+  /** What of it they say they paid: on parts they owe, or credits they say they paid back. */
   claimed: number;
   /** What they owe everyone on the order, the reader's part and the other payers'. */
   inAll: number;
@@ -96,7 +100,7 @@ export function owedByPayersWithoutShare(
   viewerId: string | undefined,
 ): OwedWithoutShare[] {
   if (!viewerId) return [];
-  const sum = (debtor: string, payer: string, field: "open" | "credit" | "claimed") =>
+  const sum = (debtor: string, payer: string, field: PartCents) =>
     order.parts
       .filter((p) => p.debtor === debtor && p.payer === payer)
       .reduce((a, p) => a + toCents(p[field]), 0);
@@ -116,12 +120,28 @@ export function owedByPayersWithoutShare(
         userId: user._id,
         name: user.name,
         owed: open + back,
-        claimed: sum(user._id, viewerId, "claimed"),
+        claimed: sum(user._id, viewerId, "claimed") + sum(viewerId, user._id, "claimedBack"),
         inAll,
         back: open === 0,
       };
     })
     .filter((o) => o.owed > 0);
+}
+
+/**
+ * The reader may settle what others owe them on the order (confirm, cash, write-off): the
+ * permissions table's `order.confirm` for their part in it, as the server reads it. Those who
+ * paid the shop; a payee who named other payers and not themself paid nothing, so to settling
+ * they are a member with a share.
+ */
+export function canSettle(order: Order, userId: string | undefined): boolean {
+  if (!userId) return false;
+  const paid = order.payers.some((p) => p.user._id === userId);
+  const member = order.payee._id === userId || order.split.some((s) => s.userId === userId);
+  return can(
+    paid ? (order.payee._id === userId ? "payee" : "payer") : member ? "sharer" : "stranger",
+    "order.confirm",
+  );
 }
 
 /** My share of an order, if I have one. */

@@ -294,6 +294,13 @@ export function build(row: OrderRow, shares: ShareRow[], payers: PayerRow[], pai
         open: fromCents(Math.max(0, p.net)),
         credit: fromCents(Math.max(0, -p.net)),
         claimed: fromCents(Math.min(p.claimed, Math.max(0, p.net))),
+        // The payer's own claims, when it is they who owe (a credit said paid back).
+        claimedBack: fromCents(
+          Math.min(
+            p.creditorClaims.reduce((a, c) => a + c.cents, 0),
+            Math.max(0, -p.net),
+          ),
+        ),
       })),
     // The order as it is: every line. orderSeenBy() (private.ts) makes each reader's.
     privateCount: 0,
