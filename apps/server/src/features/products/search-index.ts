@@ -45,7 +45,17 @@ export interface SearchIndex {
    * ascending: browsing counts a price range by binary search and merges the groups' lists.
    */
   groups: Map<string, Group>;
-  typos: Map<string, number[]>;
+  /** What each query word matches in the vocabulary, remembered (queries repeat their words). */
+  wordMatches: Map<string, WordMatches>;
+  /**
+   * Filters as masks, a byte per product (0xff: kept, 0: dropped) read four at a time, so that a
+   * scan drops what a query's filters drop with one AND per group of four products: those off sale
+   * ([0]) or on sale ([1]), those of each category (same index as `categories`), and scratch for a
+   * query wanting several categories.
+   */
+  saleMasks4: [Uint32Array, Uint32Array];
+  categoryMasks4: Uint32Array[];
+  categoriesMask4: Uint32Array;
   /**
    * Per-query scratch (queries run one at a time on the thread), padded to whole groups of four
    * products: a scan reads four products' scores at once through the 32-bit views and skips
@@ -170,7 +180,10 @@ export function buildIndex(
       rating: rankOf(orders.rating),
     },
     groups,
-    typos: new Map(),
+    wordMatches: new Map(),
+    saleMasks4: [maskOf(products, (p) => !p.available), maskOf(products, (p) => p.available)],
+    categoryMasks4: categories.map((name) => maskOf(products, (p) => p.category === name)),
+    categoriesMask4: new Uint32Array(Math.ceil(size / 4)),
     ...scratch(size),
     matched: new Uint32Array(size),
     matchedScores: new Uint8Array(size),
@@ -190,6 +203,25 @@ function scratch(size: number) {
     word: new Uint8Array(word4.buffer),
     word4,
   };
+}
+
+/** 0xff for each product that `keep` keeps, else 0 (padding too), viewed four at a time. */
+function maskOf(products: IndexedProduct[], keep: (p: IndexedProduct) => boolean): Uint32Array {
+  const mask = new Uint32Array(Math.ceil(products.length / 4));
+  const bytes = new Uint8Array(mask.buffer);
+  products.forEach((p, doc) => (bytes[doc] = keep(p) ? 0xff : 0));
+  return mask;
+}
+
+/**
+ * The vocabulary's words one query word matches, with the score each gives a product holding it
+ * in its title or text, and how many postings they have in all (what marking them costs).
+ */
+export interface WordMatches {
+  ids: number[];
+  titleScores: number[];
+  textScores: number[];
+  postings: number;
 }
 
 /** A query's matches that pass its filters, ascending, with their scores. */

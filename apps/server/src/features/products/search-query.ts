@@ -3,132 +3,8 @@
  * vocabulary, the products scored, filtered and ranked, a page placed; browsing without words.
  */
 import { groupKey, type Matches, type SearchIndex, type SearchQuery } from "./search-index.ts";
-import { gtinKey, withinOneTypo, words } from "./search-words.ts";
-
-/** How well a query word matches a product: the best of its matches counts. */
-const TITLE_WORD = 8;
-const TITLE_PREFIX = 6;
-const TITLE_TYPO = 4;
-const TEXT_PREFIX = 2;
-const TEXT_TYPO = 1;
-/** Query words past this many are ignored (a product's score stays within 8 bits). */
-const MAX_WORDS = 8;
-/** A word this long or longer may have one typo. */
-const TYPO_MIN_LENGTH = 5;
-/** Typo expansions remembered per index (queries repeat their words while typed). */
-const MAX_REMEMBERED_TYPOS = 2000;
-
-/** The first index in the sorted vocabulary at or after `word`. */
-function lowerBound(vocabulary: string[], word: string): number {
-  let low = 0;
-  let high = vocabulary.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (vocabulary[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-/** Words one typo away from `word` (not those it starts), remembered per index. */
-function typoWords(index: SearchIndex, word: string): number[] {
-  if (word.length < TYPO_MIN_LENGTH) return [];
-  const known = index.typos.get(word);
-  if (known) return known;
-  const found: number[] = [];
-  for (let length = word.length - 1; length <= word.length + 1; length++) {
-    for (const id of index.byLength.get(length) ?? []) {
-      const candidate = index.vocabulary[id]!;
-      if (!candidate.startsWith(word) && withinOneTypo(word, candidate)) found.push(id);
-    }
-  }
-  if (index.typos.size >= MAX_REMEMBERED_TYPOS) index.typos.clear();
-  index.typos.set(word, found);
-  return found;
-}
-
-/** The vocabulary's words a query word matches, each with its title and text score. */
-function matchedWords(index: SearchIndex, word: string): Array<[number, number, number]> {
-  const { vocabulary } = index;
-  const found: Array<[number, number, number]> = [];
-  for (let id = lowerBound(vocabulary, word); id < vocabulary.length; id++) {
-    const candidate = vocabulary[id]!;
-    if (!candidate.startsWith(word)) break;
-    found.push([id, candidate === word ? TITLE_WORD : TITLE_PREFIX, TEXT_PREFIX]);
-  }
-  for (const id of typoWords(index, word)) found.push([id, TITLE_TYPO, TEXT_TYPO]);
-  return found;
-}
-
-/** Past this share of the catalog, a word's products are scanned in one pass instead of listed. */
-const DENSE_SHARE = 1 / 16;
-
-/**
- * Scores the products for the query's words into index.scores (0: a word does not match). A rare
- * first word lists only the products its posting lists name, and those are answered (ascending;
- * only their scores are valid); a common one scores the whole catalog in flat passes, and null is
- * answered (every product's score is valid).
- */
-function score(index: SearchIndex, queryWords: string[]): Uint32Array | null {
-  const { scores, scores4, word: current, word4: current4 } = index;
-  const perWord = queryWords.map((word) => matchedWords(index, word));
-  const postings = (found: Array<[number, number, number]>) =>
-    found.reduce((sum, [id]) => sum + index.title[id]!.length + index.text[id]!.length, 0);
-  const mark = (found: Array<[number, number, number]>, touched?: number[]) => {
-    for (const [id, titleScore, textScore] of found) {
-      for (const [list, value] of [
-        [index.title[id]!, titleScore],
-        [index.text[id]!, textScore],
-      ] as const) {
-        for (let i = 0; i < list.length; i++) {
-          const doc = list[i]!;
-          const was = current[doc]!;
-          if (was === 0) touched?.push(doc);
-          if (was < value) current[doc] = value;
-        }
-      }
-    }
-  };
-  // The rarest word first: it bounds the matches.
-  perWord.sort((a, b) => postings(a) - postings(b));
-  if (postings(perWord[0]!) > index.size * DENSE_SHARE) {
-    perWord.forEach((found, n) => {
-      current.fill(0);
-      mark(found);
-      if (n === 0) scores.set(current);
-      else {
-        for (let group = 0; group < scores4.length; group++) {
-          if (scores4[group] === 0) continue;
-          if (current4[group] === 0) {
-            scores4[group] = 0;
-            continue;
-          }
-          for (let doc = group * 4; doc < group * 4 + 4; doc++) {
-            const s = current[doc]!;
-            const was = scores[doc]!;
-            scores[doc] = s === 0 || was === 0 ? 0 : was + s;
-          }
-        }
-      }
-    });
-    current.fill(0); // as the listing path expects to find it
-    return null;
-  }
-  let matched: Uint32Array | undefined;
-  for (const found of perWord) {
-    const touched: number[] = [];
-    mark(found, touched);
-    if (!matched) {
-      matched = Uint32Array.from(touched).sort();
-      for (const doc of matched) scores[doc] = current[doc]!;
-    } else {
-      matched = matched.filter((doc) => current[doc]! > 0);
-      for (const doc of matched) scores[doc]! += current[doc]!;
-    }
-    for (const doc of touched) current[doc] = 0;
-  }
-  return matched!;
-}
+import { MAX_WORDS, score, TITLE_WORD } from "./search-score.ts";
+import { gtinKey, words } from "./search-words.ts";
 
 /**
  * Matches remembered per index, counted in products: a search is paged, re-sorted and typed on, so
@@ -214,27 +90,73 @@ function matchesOf(index: SearchIndex, queryWords: string[], filters: Filters): 
   const { scores, matched, matchedScores } = index;
   const counts = new Uint32Array(TITLE_WORD * MAX_WORDS + 1);
   let total = 0;
-  const take = (doc: number, s: number) => {
-    matched[total] = doc;
-    matchedScores[total++] = s;
-    counts[s]!++;
-  };
   if (candidates) {
     for (let i = 0; i < candidates.length; i++) {
       const doc = candidates[i]!;
-      if (passes(index, filters, doc)) take(doc, scores[doc]!);
+      if (!passes(index, filters, doc)) continue;
+      const s = scores[doc]!;
+      matched[total] = doc;
+      matchedScores[total++] = s;
+      counts[s]!++;
     }
   } else {
-    const { scores4 } = index;
-    for (let group = 0; group < scores4.length; group++) {
-      if (scores4[group] === 0) continue;
-      for (let doc = group * 4; doc < group * 4 + 4; doc++) {
-        const s = scores[doc]!;
-        if (s !== 0 && passes(index, filters, doc)) take(doc, s);
-      }
-    }
+    total = scan(index, filters, counts);
   }
   return { docs: matched.slice(0, total), scores: matchedScores.slice(0, total), counts };
+}
+
+/**
+ * The scored products that pass the filters into index.matched, ascending, with their scores and
+ * counts; answers how many. Sale and categories drop products four at a time by their masks; only
+ * a price range is tested product by product, on the products left.
+ */
+function scan(index: SearchIndex, filters: Filters, counts: Uint32Array): number {
+  const { scores4 } = index;
+  const sale = index.saleMasks4[filters.available]!;
+  const wanted = categoriesMask(index, filters) ?? sale;
+  let total = 0;
+  // The group's four products written out, not looped over: V8 compiles a loop nested in a hot
+  // loop on the stack and throws that away on every exit to the outer loop, query after query.
+  for (let group = 0; group < scores4.length; group++) {
+    const kept = scores4[group]! & sale[group]! & wanted[group]!;
+    if (kept === 0) continue;
+    scores4[group] = kept;
+    const doc = group * 4;
+    total = take(index, filters, counts, doc, total);
+    total = take(index, filters, counts, doc + 1, total);
+    total = take(index, filters, counts, doc + 2, total);
+    total = take(index, filters, counts, doc + 3, total);
+  }
+  return total;
+}
+
+/** scan()'s step: the product taken as the `total`th match if it has a score and its price fits. */
+function take(index: SearchIndex, f: Filters, counts: Uint32Array, doc: number, total: number) {
+  const s = index.scores[doc]!;
+  if (s === 0) return total;
+  if (f.priced && (index.priceCents[doc]! < f.min || index.priceCents[doc]! > f.max)) return total;
+  index.matched[total] = doc;
+  index.matchedScores[total] = s;
+  counts[s]!++;
+  return total + 1;
+}
+
+/**
+ * The mask of the categories a query wants (search-index.ts), or undefined when it wants all; a
+ * category the catalog does not hold adds no product.
+ */
+function categoriesMask(index: SearchIndex, filters: Filters): Uint32Array | undefined {
+  if (filters.categories === 0) return undefined;
+  const wanted = index.categoryMasks4.filter((_, id) => (filters.categories >> (id + 1)) & 1);
+  if (wanted.length === 1) return wanted[0];
+  const mask = index.categoriesMask4;
+  mask.fill(0);
+  for (const other of wanted) orInto(mask, other);
+  return mask;
+}
+
+function orInto(mask: Uint32Array, other: Uint32Array) {
+  for (let group = 0; group < mask.length; group++) mask[group]! |= other[group]!;
 }
 
 /** Below one match in this many products, a sorted page sorts its matches' places. */
@@ -311,7 +233,13 @@ interface Filters {
   categories: number;
   min: number;
   max: number;
+  /** Whether min or max is set. */
+  priced: boolean;
 }
+
+/** The bounds of a price range left open (prices are 32-bit integers). */
+const NO_MIN = -0x80000000;
+const NO_MAX = 0x7fffffff;
 
 function filtersOf(index: SearchIndex, q: SearchQuery): Filters {
   let categories = 0;
@@ -319,8 +247,9 @@ function filtersOf(index: SearchIndex, q: SearchQuery): Filters {
   return {
     available: q.available ? 1 : 0,
     categories,
-    min: q.minCents ?? -0x80000000,
-    max: q.maxCents ?? 0x7fffffff,
+    min: q.minCents ?? NO_MIN,
+    max: q.maxCents ?? NO_MAX,
+    priced: q.minCents !== undefined || q.maxCents !== undefined,
   };
 }
 
