@@ -65,6 +65,8 @@ export interface SearchIndex {
   scores4: Uint32Array;
   word: Uint8Array;
   word4: Uint32Array;
+  /** The products a rare word scores, as they are found. */
+  touched: Uint32Array;
   /** The matches that pass the filters, ascending, and their scores. */
   matched: Uint32Array;
   matchedScores: Uint8Array;
@@ -185,6 +187,7 @@ export function buildIndex(
     categoryMasks4: categories.map((name) => maskOf(products, (p) => p.category === name)),
     categoriesMask4: new Uint32Array(Math.ceil(size / 4)),
     ...scratch(size),
+    touched: new Uint32Array(size),
     matched: new Uint32Array(size),
     matchedScores: new Uint8Array(size),
     stamps: new Uint32Array(size),

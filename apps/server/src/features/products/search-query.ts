@@ -86,59 +86,97 @@ function rememberedMatches(index: SearchIndex, queryWords: string[], filters: Fi
 }
 
 function matchesOf(index: SearchIndex, queryWords: string[], filters: Filters): Matches {
-  const candidates = score(index, queryWords);
-  const { scores, matched, matchedScores } = index;
+  const scored = score(index, queryWords);
   const counts = new Uint32Array(TITLE_WORD * MAX_WORDS + 1);
-  let total = 0;
-  if (candidates) {
-    for (let i = 0; i < candidates.length; i++) {
-      const doc = candidates[i]!;
-      if (!passes(index, filters, doc)) continue;
-      const s = scores[doc]!;
-      matched[total] = doc;
-      matchedScores[total++] = s;
-      counts[s]!++;
-    }
-  } else {
-    total = scan(index, filters, counts);
-  }
-  return { docs: matched.slice(0, total), scores: matchedScores.slice(0, total), counts };
+  const total =
+    "listed" in scored
+      ? pick(index, scored.listed, filters, counts)
+      : inPrice(index, filters, counts, scan(index, scored.scores4, filters, counts));
+  return {
+    docs: index.matched.slice(0, total),
+    scores: index.matchedScores.slice(0, total),
+    counts,
+  };
 }
 
-/**
- * The scored products that pass the filters into index.matched, ascending, with their scores and
- * counts; answers how many. Sale and categories drop products four at a time by their masks; only
- * a price range is tested product by product, on the products left.
- */
-function scan(index: SearchIndex, filters: Filters, counts: Uint32Array): number {
-  const { scores4 } = index;
-  const sale = index.saleMasks4[filters.available]!;
-  const wanted = categoriesMask(index, filters) ?? sale;
+/** The listed products that pass the filters into index.matched, with their scores and counts. */
+function pick(index: SearchIndex, listed: Uint32Array, filters: Filters, counts: Uint32Array) {
+  const { scores, matched, matchedScores } = index;
   let total = 0;
-  // The group's four products written out, not looped over: V8 compiles a loop nested in a hot
-  // loop on the stack and throws that away on every exit to the outer loop, query after query.
-  for (let group = 0; group < scores4.length; group++) {
-    const kept = scores4[group]! & sale[group]! & wanted[group]!;
-    if (kept === 0) continue;
-    scores4[group] = kept;
-    const doc = group * 4;
-    total = take(index, filters, counts, doc, total);
-    total = take(index, filters, counts, doc + 1, total);
-    total = take(index, filters, counts, doc + 2, total);
-    total = take(index, filters, counts, doc + 3, total);
+  for (let i = 0; i < listed.length; i++) {
+    const doc = listed[i]!;
+    if (!passes(index, filters, doc)) continue;
+    const s = scores[doc]!;
+    matched[total] = doc;
+    matchedScores[total++] = s;
+    counts[s]!++;
   }
   return total;
 }
 
-/** scan()'s step: the product taken as the `total`th match if it has a score and its price fits. */
-function take(index: SearchIndex, f: Filters, counts: Uint32Array, doc: number, total: number) {
-  const s = index.scores[doc]!;
+/** Where each of a group's four products sits in its 32-bit number, as the platform lays bytes. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+const SHIFT_0 = LITTLE_ENDIAN ? 0 : 24;
+const SHIFT_1 = LITTLE_ENDIAN ? 8 : 16;
+const SHIFT_2 = LITTLE_ENDIAN ? 16 : 8;
+const SHIFT_3 = LITTLE_ENDIAN ? 24 : 0;
+
+/**
+ * The products with a score in `scores4` (every product's, four a number) on the query's sale and
+ * in its categories into index.matched, ascending, with their scores and counts; answers how many.
+ * Sale and categories drop products four at a time by their masks.
+ */
+function scan(index: SearchIndex, scores4: Uint32Array, filters: Filters, counts: Uint32Array) {
+  const sale = index.saleMasks4[filters.available]!;
+  const wanted = categoriesMask(index, filters);
+  const { matched, matchedScores } = index;
+  let total = 0;
+  // The group's four products written out, not looped over: V8 compiles a loop nested in a hot
+  // loop on the stack and throws that away on every exit to the outer loop, query after query.
+  for (let group = 0; group < scores4.length; group++) {
+    const onSale = scores4[group]! & sale[group]!;
+    const kept = wanted ? onSale & wanted[group]! : onSale;
+    if (kept === 0) continue;
+    const doc = group * 4;
+    total = take(matched, matchedScores, counts, doc, (kept >>> SHIFT_0) & 0xff, total);
+    total = take(matched, matchedScores, counts, doc + 1, (kept >>> SHIFT_1) & 0xff, total);
+    total = take(matched, matchedScores, counts, doc + 2, (kept >>> SHIFT_2) & 0xff, total);
+    total = take(matched, matchedScores, counts, doc + 3, (kept >>> SHIFT_3) & 0xff, total);
+  }
+  return total;
+}
+
+/** scan()'s step: a product with score `s` (0: none) taken as the `total`th match. */
+function take(
+  matched: Uint32Array,
+  matchedScores: Uint8Array,
+  counts: Uint32Array,
+  doc: number,
+  s: number,
+  total: number,
+) {
   if (s === 0) return total;
-  if (f.priced && (index.priceCents[doc]! < f.min || index.priceCents[doc]! > f.max)) return total;
-  index.matched[total] = doc;
-  index.matchedScores[total] = s;
+  matched[total] = doc;
+  matchedScores[total] = s;
   counts[s]!++;
   return total + 1;
+}
+
+/** The first `total` matches whose price is in the query's range, kept in place; how many. */
+function inPrice(index: SearchIndex, filters: Filters, counts: Uint32Array, total: number) {
+  if (!filters.priced) return total;
+  const { matched, matchedScores, priceCents } = index;
+  let kept = 0;
+  for (let i = 0; i < total; i++) {
+    const doc = matched[i]!;
+    const price = priceCents[doc]!;
+    if (price < filters.min || price > filters.max) counts[matchedScores[i]!]!--;
+    else {
+      matched[kept] = doc;
+      matchedScores[kept++] = matchedScores[i]!;
+    }
+  }
+  return kept;
 }
 
 /**

@@ -77,28 +77,45 @@ function raise(into: Uint8Array, list: Uint32Array, value: number) {
   }
 }
 
-/** As raise(), and lists the products scored for the first time in `touched`. */
-function raiseListing(into: Uint8Array, list: Uint32Array, value: number, touched: number[]) {
+/**
+ * As raise(), and lists the products scored for the first time in `touched` from `count` on;
+ * answers the new count.
+ */
+function raiseListing(
+  into: Uint8Array,
+  list: Uint32Array,
+  value: number,
+  touched: Uint32Array,
+  count: number,
+) {
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
     const was = into[doc]!;
-    if (was === 0) touched.push(doc);
+    if (was === 0) touched[count++] = doc;
     if (was < value) into[doc] = value;
   }
+  return count;
 }
 
 /** Scores into `into` (all zero before) the products holding a word the query word matches. */
-function mark(index: SearchIndex, found: WordMatches, into: Uint8Array, touched?: number[]) {
+function mark(index: SearchIndex, found: WordMatches, into: Uint8Array) {
   for (let w = 0; w < found.ids.length; w++) {
     const id = found.ids[w]!;
-    if (touched) {
-      raiseListing(into, index.title[id]!, found.titleScores[w]!, touched);
-      raiseListing(into, index.text[id]!, found.textScores[w]!, touched);
-    } else {
-      raise(into, index.title[id]!, found.titleScores[w]!);
-      raise(into, index.text[id]!, found.textScores[w]!);
-    }
+    raise(into, index.title[id]!, found.titleScores[w]!);
+    raise(into, index.text[id]!, found.textScores[w]!);
   }
+}
+
+/** As mark(), listing the products it scores in index.touched; answers how many. */
+function markListing(index: SearchIndex, found: WordMatches, into: Uint8Array) {
+  const { touched } = index;
+  let count = 0;
+  for (let w = 0; w < found.ids.length; w++) {
+    const id = found.ids[w]!;
+    count = raiseListing(into, index.title[id]!, found.titleScores[w]!, touched, count);
+    count = raiseListing(into, index.text[id]!, found.textScores[w]!, touched, count);
+  }
+  return count;
 }
 
 /**
@@ -125,42 +142,70 @@ function addWhereBoth(scores4: Uint32Array, word4: Uint32Array) {
 const DENSE_SHARE = 1 / 16;
 
 /**
- * Scores the products for the query's words into index.scores (0: a word does not match). A rare
- * first word lists only the products its posting lists name, and those are answered (ascending;
- * only their scores are valid); a common one scores the whole catalog in flat passes, and null is
- * answered (every product's score is valid).
+ * A query's products and their scores (0: a word does not match): `listed`, the products a rare
+ * word's postings name, ascending, with their scores in index.scores; or, when even the rarest word
+ * is common, `scores4`: index.scores4, every product's score four a number.
  */
-export function score(index: SearchIndex, queryWords: string[]): Uint32Array | null {
+export type Scored = { listed: Uint32Array } | { scores4: Uint32Array };
+
+/**
+ * Scores the products for the query's words. A rare first word lists only the products its
+ * posting lists name; a common one scores the whole catalog in flat passes, over arrays used by
+ * every query (and so in the processor's cache).
+ */
+export function score(index: SearchIndex, queryWords: string[]): Scored {
   const { scores, scores4, word: current, word4: current4 } = index;
   // The rarest word first: it bounds the matches.
   const perWord = queryWords
-    .map((word) => wordMatchesOf(index, word))
-    .sort((a, b) => a.postings - b.postings);
-  if (perWord[0]!.postings > index.size * DENSE_SHARE) {
+    .map((word) => ({ found: wordMatchesOf(index, word) }))
+    .sort((a, b) => a.found.postings - b.found.postings);
+  if (perWord[0]!.found.postings > index.size * DENSE_SHARE) {
     // The first word straight into the scores, then each further word into `current` and added
     // four products at a time, kept only where both are not 0.
     scores.fill(0);
-    mark(index, perWord[0]!, scores);
+    mark(index, perWord[0]!.found, scores);
     for (let n = 1; n < perWord.length; n++) {
       current.fill(0);
-      mark(index, perWord[n]!, current);
+      mark(index, perWord[n]!.found, current);
       addWhereBoth(scores4, current4);
     }
     if (perWord.length > 1) current.fill(0); // as the listing path expects to find it
-    return null;
+    return { scores4 };
   }
-  let matched: Uint32Array | undefined;
-  for (const found of perWord) {
-    const touched: number[] = [];
-    mark(index, found, current, touched);
-    if (!matched) {
-      matched = Uint32Array.from(touched).sort();
-      for (const doc of matched) scores[doc] = current[doc]!;
-    } else {
-      matched = matched.filter((doc) => current[doc]! > 0);
-      for (const doc of matched) scores[doc]! += current[doc]!;
-    }
-    for (const doc of touched) current[doc] = 0;
+  // Rare: the products each word scores into `current`, listed; the first word's sorted are the
+  // candidates, and each further word keeps those it scores too.
+  let listed: Uint32Array | undefined;
+  for (const { found } of perWord) {
+    const count = markListing(index, found, current);
+    const touched = index.touched.subarray(0, count);
+    listed = listed
+      ? keepScored(listed, scores, current)
+      : firstScored(touched.sort(), scores, current);
+    clear(current, touched);
   }
-  return matched!;
+  return { listed: listed! };
+}
+
+/** The first word's products (sorted), copied, with their scores. */
+function firstScored(sorted: Uint32Array, scores: Uint8Array, word: Uint8Array): Uint32Array {
+  for (let i = 0; i < sorted.length; i++) scores[sorted[i]!] = word[sorted[i]!]!;
+  return sorted.slice();
+}
+
+/** The listed products a further word scores too (kept in place), their scores added. */
+function keepScored(listed: Uint32Array, scores: Uint8Array, word: Uint8Array): Uint32Array {
+  let kept = 0;
+  for (let i = 0; i < listed.length; i++) {
+    const doc = listed[i]!;
+    const s = word[doc]!;
+    if (s === 0) continue;
+    listed[kept++] = doc;
+    scores[doc]! += s;
+  }
+  return listed.subarray(0, kept);
+}
+
+/** The word's scores back to 0 where `touched` says it scored. */
+function clear(word: Uint8Array, touched: Uint32Array) {
+  for (let i = 0; i < touched.length; i++) word[touched[i]!] = 0;
 }
