@@ -217,13 +217,13 @@ function maskOf(products: IndexedProduct[], keep: (p: IndexedProduct) => boolean
 }
 
 /**
- * The vocabulary's words one query word matches, with the score each gives a product holding it
- * in its title or text, and how many postings they have in all (what marking them costs).
+ * What one query word matches: the posting lists (title or text) of the vocabulary's words it
+ * matches, each with the score it gives a product in it, lowest score first, and how many
+ * postings they have in all (what marking them costs).
  */
 export interface WordMatches {
-  ids: number[];
-  titleScores: number[];
-  textScores: number[];
+  lists: Uint32Array[];
+  values: number[];
   postings: number;
 }
 

@@ -42,12 +42,10 @@ function wordMatchesOf(index: SearchIndex, word: string): WordMatches {
   const known = index.wordMatches.get(word);
   if (known) return known;
   const { vocabulary } = index;
-  const found: WordMatches = { ids: [], titleScores: [], textScores: [], postings: 0 };
+  const found: Array<{ list: Uint32Array; value: number }> = [];
   const add = (id: number, titleScore: number, textScore: number) => {
-    found.ids.push(id);
-    found.titleScores.push(titleScore);
-    found.textScores.push(textScore);
-    found.postings += index.title[id]!.length + index.text[id]!.length;
+    found.push({ list: index.title[id]!, value: titleScore });
+    found.push({ list: index.text[id]!, value: textScore });
   };
   for (let id = lowerBound(vocabulary, word); id < vocabulary.length; id++) {
     const candidate = vocabulary[id]!;
@@ -64,24 +62,31 @@ function wordMatchesOf(index: SearchIndex, word: string): WordMatches {
       }
     }
   }
+  // Lowest score first: a product's score is then the last written, no comparison needed.
+  found.sort((a, b) => a.value - b.value);
+  const matches: WordMatches = {
+    lists: found.map((f) => f.list),
+    values: found.map((f) => f.value),
+    postings: found.reduce((sum, f) => sum + f.list.length, 0),
+  };
   if (index.wordMatches.size >= MAX_REMEMBERED_WORDS) index.wordMatches.clear();
-  index.wordMatches.set(word, found);
-  return found;
-}
-
-/** Raises `into`'s score of each product of `list` to `value` (hot loop: typed arrays only). */
-function raise(into: Uint8Array, list: Uint32Array, value: number) {
-  for (let i = 0; i < list.length; i++) {
-    const doc = list[i]!;
-    if (into[doc]! < value) into[doc] = value;
-  }
+  index.wordMatches.set(word, matches);
+  return matches;
 }
 
 /**
- * As raise(), and lists the products scored for the first time in `touched` from `count` on;
+ * Scores `value` into `into` for each product of `list`: lists are marked lowest score first, so
+ * the last written is the best (hot loop: typed arrays only).
+ */
+function put(into: Uint8Array, list: Uint32Array, value: number) {
+  for (let i = 0; i < list.length; i++) into[list[i]!] = value;
+}
+
+/**
+ * As put(), and lists the products scored for the first time in `touched` from `count` on;
  * answers the new count.
  */
-function raiseListing(
+function putListing(
   into: Uint8Array,
   list: Uint32Array,
   value: number,
@@ -90,30 +95,22 @@ function raiseListing(
 ) {
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
-    const was = into[doc]!;
-    if (was === 0) touched[count++] = doc;
-    if (was < value) into[doc] = value;
+    if (into[doc] === 0) touched[count++] = doc;
+    into[doc] = value;
   }
   return count;
 }
 
 /** Scores into `into` (all zero before) the products holding a word the query word matches. */
-function mark(index: SearchIndex, found: WordMatches, into: Uint8Array) {
-  for (let w = 0; w < found.ids.length; w++) {
-    const id = found.ids[w]!;
-    raise(into, index.title[id]!, found.titleScores[w]!);
-    raise(into, index.text[id]!, found.textScores[w]!);
-  }
+function mark(found: WordMatches, into: Uint8Array) {
+  for (let n = 0; n < found.lists.length; n++) put(into, found.lists[n]!, found.values[n]!);
 }
 
 /** As mark(), listing the products it scores in index.touched; answers how many. */
 function markListing(index: SearchIndex, found: WordMatches, into: Uint8Array) {
-  const { touched } = index;
   let count = 0;
-  for (let w = 0; w < found.ids.length; w++) {
-    const id = found.ids[w]!;
-    count = raiseListing(into, index.title[id]!, found.titleScores[w]!, touched, count);
-    count = raiseListing(into, index.text[id]!, found.textScores[w]!, touched, count);
+  for (let n = 0; n < found.lists.length; n++) {
+    count = putListing(into, found.lists[n]!, found.values[n]!, index.touched, count);
   }
   return count;
 }
@@ -163,10 +160,10 @@ export function score(index: SearchIndex, queryWords: string[]): Scored {
     // The first word straight into the scores, then each further word into `current` and added
     // four products at a time, kept only where both are not 0.
     scores.fill(0);
-    mark(index, perWord[0]!.found, scores);
+    mark(perWord[0]!.found, scores);
     for (let n = 1; n < perWord.length; n++) {
       current.fill(0);
-      mark(index, perWord[n]!.found, current);
+      mark(perWord[n]!.found, current);
       addWhereBoth(scores4, current4);
     }
     if (perWord.length > 1) current.fill(0); // as the listing path expects to find it
