@@ -154,16 +154,16 @@ export function score(index: SearchIndex, queryWords: string[]): Scored {
   const { scores, scores4, word: current, word4: current4 } = index;
   // The rarest word first: it bounds the matches.
   const perWord = queryWords
-    .map((word) => ({ found: wordMatchesOf(index, word) }))
-    .sort((a, b) => a.found.postings - b.found.postings);
-  if (perWord[0]!.found.postings > index.size * DENSE_SHARE) {
+    .map((word) => wordMatchesOf(index, word))
+    .sort((a, b) => a.postings - b.postings);
+  if (perWord[0]!.postings > index.size * DENSE_SHARE) {
     // The first word straight into the scores, then each further word into `current` and added
     // four products at a time, kept only where both are not 0.
     scores.fill(0);
-    mark(perWord[0]!.found, scores);
+    mark(perWord[0]!, scores);
     for (let n = 1; n < perWord.length; n++) {
       current.fill(0);
-      mark(perWord[n]!.found, current);
+      mark(perWord[n]!, current);
       addWhereBoth(scores4, current4);
     }
     if (perWord.length > 1) current.fill(0); // as the listing path expects to find it
@@ -172,7 +172,7 @@ export function score(index: SearchIndex, queryWords: string[]): Scored {
   // Rare: the products each word scores into `current`, listed; the first word's sorted are the
   // candidates, and each further word keeps those it scores too.
   let listed: Uint32Array | undefined;
-  for (const { found } of perWord) {
+  for (const found of perWord) {
     const count = markListing(index, found, current);
     const touched = index.touched.subarray(0, count);
     listed = listed
