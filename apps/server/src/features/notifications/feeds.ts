@@ -120,6 +120,10 @@ export function tellCartChange(
     deps,
     (async () => {
       try {
+        // Not before the change's live events: they go first, and the first read of their
+        // members is not queued behind this notice's statements (one at a time on the embedded
+        // database). Changes by the same actor meanwhile are told in this notice.
+        await new Promise((resolve) => setImmediate(resolve));
         // Each round reads all the changes counted so far (a later one may already be in the
         // log when an earlier round reads it) and tells each reader of those not yet told.
         const toldBefore = new Map<string, number>();

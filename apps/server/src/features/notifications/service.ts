@@ -10,22 +10,14 @@ import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   type MarkReadBody,
   type Notification,
-  type NotificationKind,
   type NotificationPreferences,
 } from "@cartner/contract";
 import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import crypto from "node:crypto";
-import {
-  cartLines,
-  notificationPreferences,
-  notifications,
-  sessionMembers,
-  users,
-} from "../../db/schema.ts";
+import { cartLines, notificationPreferences, notifications } from "../../db/schema.ts";
 import type { NotificationDeps } from "./deps.ts";
-import type { Channel, NotifyInput, OutgoingNotice, PerReader } from "./types.ts";
-
-type Row = typeof notifications.$inferSelect;
+import { readersOf, storeAll, text, type Reader, type Row } from "./store.ts";
+import type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
 
 /**
  * The contract's notification of a stored row; `waiting`: whether the line a request for
@@ -44,12 +36,6 @@ const toNotification = (row: Row, waiting: boolean): Notification => ({
   approval: row.cartId && row.lineId ? { cartId: row.cartId, lineId: row.lineId, waiting } : null,
 });
 
-const text = (value: PerReader, userId: string) =>
-  typeof value === "function" ? value(userId) : value;
-
-/** Kinds about money: viewers carry no share, so they hear nothing of it. */
-const MONEY_KINDS: readonly NotificationKind[] = ["checkout", "payment"];
-
 async function preferencesOf(
   deps: Pick<NotificationDeps, "db">,
   userIds: string[],
@@ -62,76 +48,6 @@ async function preferencesOf(
           .from(notificationPreferences)
           .where(inArray(notificationPreferences.userId, userIds));
   return new Map(rows.map((r) => [r.userId, r.prefs]));
-}
-
-/** Who of `input.userIds` may hear of it, by the rules above. */
-async function audience(deps: NotificationDeps, input: NotifyInput): Promise<string[]> {
-  let ids = [...new Set(input.userIds)].filter((id) => id !== input.actorId);
-  if (ids.length === 0) return ids;
-  if (input.sessionId) {
-    const roles = await deps.db
-      .select({ userId: sessionMembers.userId, role: sessionMembers.role })
-      .from(sessionMembers)
-      .where(
-        and(eq(sessionMembers.sessionId, input.sessionId), inArray(sessionMembers.userId, ids)),
-      );
-    const roleOf = new Map(roles.map((r) => [r.userId, r.role]));
-    ids = ids.filter((id) => {
-      const role = roleOf.get(id);
-      if (!role) return false;
-      if (role === "pending") return input.kind === "membership";
-      if (role === "viewer") return !MONEY_KINDS.includes(input.kind);
-      return true;
-    });
-  }
-  return ids;
-}
-
-async function store(
-  deps: NotificationDeps,
-  input: NotifyInput,
-  userId: string,
-  now: Date,
-): Promise<Row> {
-  const values = {
-    userId,
-    kind: input.kind,
-    sessionId: input.sessionId ?? null,
-    orderId: input.orderId ?? null,
-    title: text(input.title, userId),
-    body: text(input.body, userId),
-    url: text(input.url, userId),
-    cartId: input.approval?.cartId ?? null,
-    lineId: input.approval?.lineId ?? null,
-    createdAt: now,
-  };
-  if (input.kind === "changes" && input.sessionId) {
-    // One unread row per reader and session: the latest change names itself and counts the rest.
-    const changes = input.changes ?? 1;
-    const [row] = await deps.db
-      .insert(notifications)
-      .values({
-        ...values,
-        count: changes,
-        body: changes > 1 ? `${values.body} (+${changes - 1} more)` : values.body,
-      })
-      .onConflictDoUpdate({
-        target: [notifications.userId, notifications.sessionId],
-        targetWhere: sql`kind = 'changes' and read_at is null`,
-        set: {
-          title: sql`excluded.title`,
-          body: sql`${values.body}::text || ' (+' || ("notifications"."count" + ${changes - 1}::int) || ' more)'`,
-          url: sql`excluded.url`,
-          count: sql`"notifications"."count" + ${changes}`,
-          createdAt: sql`excluded.created_at`,
-          seq: sql`nextval('notifications_seq_seq')`,
-        },
-      })
-      .returning();
-    return row!;
-  }
-  const [row] = await deps.db.insert(notifications).values(values).returning();
-  return row!;
 }
 
 async function deliver(
@@ -148,25 +64,27 @@ async function deliver(
   }
 }
 
-/** Tells each reader of `input` what happened, on the channels they chose; answers how many. */
+/**
+ * Tells each reader of `input` what happened, on the channels they chose; answers how many. The
+ * readers and their choices are one read, and the in-app rows one statement (store.ts).
+ */
 export async function notify(deps: NotificationDeps, input: NotifyInput): Promise<number> {
-  const ids = await audience(deps, input);
-  if (ids.length === 0) return 0;
-  const people = await deps.db
-    .select({ id: users.id, name: users.name, email: users.email })
-    .from(users)
-    .where(and(inArray(users.id, ids), isNull(users.deletedAt)));
-  const prefs = await preferencesOf(
-    deps,
-    people.map((p) => p.id),
-  );
+  const people = await readersOf(deps, input);
+  if (people.length === 0) return 0;
   const now = deps.clock.now();
+  const choiceOf = (person: Reader) =>
+    (person.prefs ?? DEFAULT_NOTIFICATION_PREFERENCES).kinds[input.kind];
+  const rows = await storeAll(
+    deps,
+    input,
+    people.filter((p) => choiceOf(p).inApp).map((p) => p.id),
+    now,
+  );
   for (const person of people) {
-    const choices = prefs.get(person.id) ?? DEFAULT_NOTIFICATION_PREFERENCES;
-    const choice = choices.kinds[input.kind];
+    const choice = choiceOf(person);
+    const row = rows.get(person.id);
     let notification: Notification;
-    if (choice.inApp) {
-      const row = await store(deps, input, person.id, now);
+    if (row) {
       // A request for approval is told as it is asked: its line waits.
       notification = toNotification(row, true);
       deps.events.publish({
@@ -189,7 +107,7 @@ export async function notify(deps: NotificationDeps, input: NotifyInput): Promis
     }
     if (choice.push || choice.email) {
       const notice = {
-        user: person,
+        user: { id: person.id, name: person.name, email: person.email },
         notification,
         expiresAt: input.expiresAt?.toISOString(),
       };
