@@ -120,9 +120,9 @@ export function tellCartChange(
     deps,
     (async () => {
       try {
-        // Not before the change's live events: they go first, and the first read of their
-        // members is not queued behind this notice's statements (one at a time on the embedded
-        // database). Changes by the same actor meanwhile are told in this notice.
+        // Not before the change's live events: they go first, and neither their NOTIFY nor a
+        // read of their members waits behind this notice's statements (one at a time on the
+        // embedded database). Changes by the same actor meanwhile are told in this notice.
         await new Promise((resolve) => setImmediate(resolve));
         // Each round reads all the changes counted so far (a later one may already be in the
         // log when an earlier round reads it) and tells each reader of those not yet told.
