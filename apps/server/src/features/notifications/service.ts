@@ -16,7 +16,7 @@ import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import crypto from "node:crypto";
 import { cartLines, notificationPreferences, notifications } from "../../db/schema.ts";
 import type { NotificationDeps } from "./deps.ts";
-import { readersOf, storeAll, text, type Reader, type Row } from "./store.ts";
+import { readersOfEach, storeEach, text, type Reader, type Row } from "./store.ts";
 import type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
 
 /**
@@ -69,53 +69,65 @@ async function deliver(
  * readers and their choices are one read, and the in-app rows one statement (store.ts).
  */
 export async function notify(deps: NotificationDeps, input: NotifyInput): Promise<number> {
-  const people = await readersOf(deps, input);
-  if (people.length === 0) return 0;
+  return (await notifyEach(deps, [input]))[0]!;
+}
+
+/**
+ * notify() of several notices at once (the cart changes told together, feeds.ts): one read of
+ * all their readers, one statement for all their rows; answers how many heard of each.
+ */
+export async function notifyEach(deps: NotificationDeps, inputs: NotifyInput[]): Promise<number[]> {
+  const readers = await readersOfEach(deps, inputs);
+  if (readers.every((people) => people.length === 0)) return inputs.map(() => 0);
   const now = deps.clock.now();
-  const choiceOf = (person: Reader) =>
+  const choiceOf = (input: NotifyInput, person: Reader) =>
     (person.prefs ?? DEFAULT_NOTIFICATION_PREFERENCES).kinds[input.kind];
-  const rows = await storeAll(
+  const stored = await storeEach(
     deps,
-    input,
-    people.filter((p) => choiceOf(p).inApp).map((p) => p.id),
+    inputs.map((input, i) => ({
+      input,
+      userIds: readers[i]!.filter((p) => choiceOf(input, p).inApp).map((p) => p.id),
+    })),
     now,
   );
-  for (const person of people) {
-    const choice = choiceOf(person);
-    const row = rows.get(person.id);
-    let notification: Notification;
-    if (row) {
-      // A request for approval is told as it is asked: its line waits.
-      notification = toNotification(row, true);
-      deps.events.publish({
-        event: { type: "notification.created", notificationId: row.id },
-        users: [person.id],
-      });
-    } else {
-      notification = {
-        _id: crypto.randomUUID(),
-        kind: input.kind,
-        ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-        ...(input.orderId ? { orderId: input.orderId } : {}),
-        title: text(input.title, person.id),
-        body: text(input.body, person.id),
-        url: text(input.url, person.id),
-        createdAt: now.toISOString(),
-        readAt: null,
-        approval: input.approval ? { ...input.approval, waiting: true } : null,
-      };
-    }
-    if (choice.push || choice.email) {
-      const notice = {
-        user: { id: person.id, name: person.name, email: person.email },
-        notification,
-        expiresAt: input.expiresAt?.toISOString(),
-      };
-      if (choice.push) await deliver(deps, deps.channels.push, notice, "push");
-      if (choice.email) await deliver(deps, deps.channels.email, notice, "email");
+  for (const [i, input] of inputs.entries()) {
+    for (const person of readers[i]!) {
+      const choice = choiceOf(input, person);
+      const row = stored[i]!.get(person.id);
+      let notification: Notification;
+      if (row) {
+        // A request for approval is told as it is asked: its line waits.
+        notification = toNotification(row, true);
+        deps.events.publish({
+          event: { type: "notification.created", notificationId: row.id },
+          users: [person.id],
+        });
+      } else {
+        notification = {
+          _id: crypto.randomUUID(),
+          kind: input.kind,
+          ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+          ...(input.orderId ? { orderId: input.orderId } : {}),
+          title: text(input.title, person.id),
+          body: text(input.body, person.id),
+          url: text(input.url, person.id),
+          createdAt: now.toISOString(),
+          readAt: null,
+          approval: input.approval ? { ...input.approval, waiting: true } : null,
+        };
+      }
+      if (choice.push || choice.email) {
+        const notice = {
+          user: { id: person.id, name: person.name, email: person.email },
+          notification,
+          expiresAt: input.expiresAt?.toISOString(),
+        };
+        if (choice.push) await deliver(deps, deps.channels.push, notice, "push");
+        if (choice.email) await deliver(deps, deps.channels.email, notice, "email");
+      }
     }
   }
-  return people.length;
+  return readers.map((people) => people.length);
 }
 
 /**
