@@ -119,41 +119,16 @@ async function noticeCartChanges(deps: NotificationDeps, rounds: Round[]): Promi
 }
 
 /**
- * How long a cart notice's round waits for others to go with it: at ordinary rates (a change
- * every tens of milliseconds across sessions) rounds rarely overlap, and each would cost its own
- * three statements on the one embedded connection that the cart writes use too.
- */
-export const NOTICE_PAUSE_MS = 100;
-
-/** Calls `tell` with the items that came within `ms` of the first, all in one turn. */
-function paused<T>(tell: (item: T) => Promise<void>, ms: number): (item: T) => Promise<void> {
-  let waiting: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];
-  return (item) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ item, resolve, reject });
-      if (waiting.length > 1) return;
-      setTimeout(() => {
-        const batch = waiting;
-        waiting = [];
-        for (const w of batch) tell(w.item).then(w.resolve, w.reject);
-      }, ms);
-    });
-}
-
-/**
- * The rounds of cart notices, created once per state: they wait NOTICE_PAUSE_MS for others, and
- * those that come while one batch of them is being told wait and go together as the next (group
- * commit), so a few statements tell many changes.
+ * The rounds of cart notices, created once per state: those that come while one batch of them is
+ * being told wait and go together as the next (group commit), so under a burst of changes across
+ * sessions a few statements tell many changes.
  */
 const roundsOf = new WeakMap<NoticeState, (round: Round) => Promise<void>>();
 
 function tellRound(deps: NotificationDeps, round: Round): Promise<void> {
   let tell = roundsOf.get(deps.state);
   if (!tell) {
-    tell = paused(
-      groupCommit((rounds: Round[]) => noticeCartChanges(deps, rounds), 64, "cart_notices"),
-      NOTICE_PAUSE_MS,
-    );
+    tell = groupCommit((rounds: Round[]) => noticeCartChanges(deps, rounds), 64, "cart_notices");
     roundsOf.set(deps.state, tell);
   }
   return tell(round);
@@ -188,7 +163,7 @@ export function tellCartChange(
       try {
         // Each round reads all the changes counted so far (a later one may already be in the
         // log when an earlier round reads it) and tells each reader of those not yet told. A
-        // round starts after a pause (tellRound()), so not before the change's live events:
+        // round starts after this turn (group commit), so not before the change's live events:
         // neither their NOTIFY nor a read of their members waits behind its statements (one at a
         // time on the embedded database), and changes by the same actor meanwhile join it.
         const toldBefore = new Map<string, number>();
