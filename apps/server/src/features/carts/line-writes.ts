@@ -11,7 +11,7 @@ import type { Media } from "../../lib/media.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
 import { announceActivity } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
-import { cartChanged } from "./events.ts";
+import { audienceOf, cartChanged } from "./events.ts";
 import { cartOf, type CartView } from "./view.ts";
 import type { WriteCall, WriteOp } from "./write-queue.ts";
 import { tellCartChange } from "../notifications/index.ts";
@@ -137,10 +137,12 @@ async function write(
   if (verdict === "ok" || verdict === "pending") {
     const { session, members } = view!;
     const marked = members.some((m) => m.ready);
-    for (const p of cartChanged(session.id, cartId, session.version, marked)) {
+    // The members the write's own statement read: delivering its events reads them no more.
+    const to = audienceOf(session.id, members);
+    for (const p of cartChanged(session.id, cartId, session.version, marked, to)) {
       deps.events.publish(p);
     }
-    announceActivity(deps.events, session.id);
+    announceActivity(deps.events, session.id, to);
     if (deps.notices) tellCartChange(deps.notices, view!, user._id);
     // The line now waits for approval: its adder's (the caller's) line of that product.
     const waiting = view!.lines.find((l) =>

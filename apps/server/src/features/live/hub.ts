@@ -166,6 +166,23 @@ export function createLiveHub(deps: LiveHubDeps) {
     }
   }
 
+  /**
+   * A session's members, read once for the messages that arrive together: a change publishes its
+   * events in one go (cart.updated and activity.created), and they share one read. A read is shared
+   * only until the next microtask, so only by messages that were queued (on the local bus) or
+   * received (from NOTIFY) before it was asked, whose changes it therefore sees; any later message
+   * reads again.
+   */
+  const reading = new Map<string, Promise<string[]>>();
+  function membersNow(sessionId: string): Promise<string[]> {
+    let read = reading.get(sessionId);
+    if (!read) {
+      reading.set(sessionId, (read = memberIds(sessionId)));
+      queueMicrotask(() => reading.delete(sessionId));
+    }
+    return read;
+  }
+
   async function deliver(message: BusMessage) {
     if (byUser.size === 0) return;
     if ("gap" in message) {
@@ -183,7 +200,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       return;
     }
     const users = new Set(message.users);
-    if (message.members) for (const id of await memberIds(message.members)) users.add(id);
+    if (message.members) for (const id of await membersNow(message.members)) users.add(id);
     const text = JSON.stringify(message.event);
     let sent = false;
     for (const id of users) {

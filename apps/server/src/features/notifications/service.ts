@@ -10,22 +10,14 @@ import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   type MarkReadBody,
   type Notification,
-  type NotificationKind,
   type NotificationPreferences,
 } from "@cartner/contract";
 import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import crypto from "node:crypto";
-import {
-  cartLines,
-  notificationPreferences,
-  notifications,
-  sessionMembers,
-  users,
-} from "../../db/schema.ts";
+import { cartLines, notificationPreferences, notifications } from "../../db/schema.ts";
 import type { NotificationDeps } from "./deps.ts";
-import type { Channel, NotifyInput, OutgoingNotice, PerReader } from "./types.ts";
-
-type Row = typeof notifications.$inferSelect;
+import { readersOfEach, storeEach, text, type Reader, type Row } from "./store.ts";
+import type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
 
 /**
  * The contract's notification of a stored row; `waiting`: whether the line a request for
@@ -44,12 +36,6 @@ const toNotification = (row: Row, waiting: boolean): Notification => ({
   approval: row.cartId && row.lineId ? { cartId: row.cartId, lineId: row.lineId, waiting } : null,
 });
 
-const text = (value: PerReader, userId: string) =>
-  typeof value === "function" ? value(userId) : value;
-
-/** Kinds about money: viewers carry no share, so they hear nothing of it. */
-const MONEY_KINDS: readonly NotificationKind[] = ["checkout", "payment"];
-
 async function preferencesOf(
   deps: Pick<NotificationDeps, "db">,
   userIds: string[],
@@ -62,76 +48,6 @@ async function preferencesOf(
           .from(notificationPreferences)
           .where(inArray(notificationPreferences.userId, userIds));
   return new Map(rows.map((r) => [r.userId, r.prefs]));
-}
-
-/** Who of `input.userIds` may hear of it, by the rules above. */
-async function audience(deps: NotificationDeps, input: NotifyInput): Promise<string[]> {
-  let ids = [...new Set(input.userIds)].filter((id) => id !== input.actorId);
-  if (ids.length === 0) return ids;
-  if (input.sessionId) {
-    const roles = await deps.db
-      .select({ userId: sessionMembers.userId, role: sessionMembers.role })
-      .from(sessionMembers)
-      .where(
-        and(eq(sessionMembers.sessionId, input.sessionId), inArray(sessionMembers.userId, ids)),
-      );
-    const roleOf = new Map(roles.map((r) => [r.userId, r.role]));
-    ids = ids.filter((id) => {
-      const role = roleOf.get(id);
-      if (!role) return false;
-      if (role === "pending") return input.kind === "membership";
-      if (role === "viewer") return !MONEY_KINDS.includes(input.kind);
-      return true;
-    });
-  }
-  return ids;
-}
-
-async function store(
-  deps: NotificationDeps,
-  input: NotifyInput,
-  userId: string,
-  now: Date,
-): Promise<Row> {
-  const values = {
-    userId,
-    kind: input.kind,
-    sessionId: input.sessionId ?? null,
-    orderId: input.orderId ?? null,
-    title: text(input.title, userId),
-    body: text(input.body, userId),
-    url: text(input.url, userId),
-    cartId: input.approval?.cartId ?? null,
-    lineId: input.approval?.lineId ?? null,
-    createdAt: now,
-  };
-  if (input.kind === "changes" && input.sessionId) {
-    // One unread row per reader and session: the latest change names itself and counts the rest.
-    const changes = input.changes ?? 1;
-    const [row] = await deps.db
-      .insert(notifications)
-      .values({
-        ...values,
-        count: changes,
-        body: changes > 1 ? `${values.body} (+${changes - 1} more)` : values.body,
-      })
-      .onConflictDoUpdate({
-        target: [notifications.userId, notifications.sessionId],
-        targetWhere: sql`kind = 'changes' and read_at is null`,
-        set: {
-          title: sql`excluded.title`,
-          body: sql`${values.body}::text || ' (+' || ("notifications"."count" + ${changes - 1}::int) || ' more)'`,
-          url: sql`excluded.url`,
-          count: sql`"notifications"."count" + ${changes}`,
-          createdAt: sql`excluded.created_at`,
-          seq: sql`nextval('notifications_seq_seq')`,
-        },
-      })
-      .returning();
-    return row!;
-  }
-  const [row] = await deps.db.insert(notifications).values(values).returning();
-  return row!;
 }
 
 async function deliver(
@@ -148,56 +64,70 @@ async function deliver(
   }
 }
 
-/** Tells each reader of `input` what happened, on the channels they chose; answers how many. */
+/**
+ * Tells each reader of `input` what happened, on the channels they chose; answers how many. The
+ * readers and their choices are one read, and the in-app rows one statement (store.ts).
+ */
 export async function notify(deps: NotificationDeps, input: NotifyInput): Promise<number> {
-  const ids = await audience(deps, input);
-  if (ids.length === 0) return 0;
-  const people = await deps.db
-    .select({ id: users.id, name: users.name, email: users.email })
-    .from(users)
-    .where(and(inArray(users.id, ids), isNull(users.deletedAt)));
-  const prefs = await preferencesOf(
-    deps,
-    people.map((p) => p.id),
-  );
+  return (await notifyEach(deps, [input]))[0]!;
+}
+
+/**
+ * notify() of several notices at once (the cart changes told together, feeds.ts): one read of
+ * all their readers, one statement for all their rows; answers how many heard of each.
+ */
+export async function notifyEach(deps: NotificationDeps, inputs: NotifyInput[]): Promise<number[]> {
+  const readers = await readersOfEach(deps, inputs);
+  if (readers.every((people) => people.length === 0)) return inputs.map(() => 0);
   const now = deps.clock.now();
-  for (const person of people) {
-    const choices = prefs.get(person.id) ?? DEFAULT_NOTIFICATION_PREFERENCES;
-    const choice = choices.kinds[input.kind];
-    let notification: Notification;
-    if (choice.inApp) {
-      const row = await store(deps, input, person.id, now);
-      // A request for approval is told as it is asked: its line waits.
-      notification = toNotification(row, true);
-      deps.events.publish({
-        event: { type: "notification.created", notificationId: row.id },
-        users: [person.id],
-      });
-    } else {
-      notification = {
-        _id: crypto.randomUUID(),
-        kind: input.kind,
-        ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-        ...(input.orderId ? { orderId: input.orderId } : {}),
-        title: text(input.title, person.id),
-        body: text(input.body, person.id),
-        url: text(input.url, person.id),
-        createdAt: now.toISOString(),
-        readAt: null,
-        approval: input.approval ? { ...input.approval, waiting: true } : null,
-      };
-    }
-    if (choice.push || choice.email) {
-      const notice = {
-        user: person,
-        notification,
-        expiresAt: input.expiresAt?.toISOString(),
-      };
-      if (choice.push) await deliver(deps, deps.channels.push, notice, "push");
-      if (choice.email) await deliver(deps, deps.channels.email, notice, "email");
+  const choiceOf = (input: NotifyInput, person: Reader) =>
+    (person.prefs ?? DEFAULT_NOTIFICATION_PREFERENCES).kinds[input.kind];
+  const stored = await storeEach(
+    deps,
+    inputs.map((input, i) => ({
+      input,
+      userIds: readers[i]!.filter((p) => choiceOf(input, p).inApp).map((p) => p.id),
+    })),
+    now,
+  );
+  for (const [i, input] of inputs.entries()) {
+    for (const person of readers[i]!) {
+      const choice = choiceOf(input, person);
+      const row = stored[i]!.get(person.id);
+      let notification: Notification;
+      if (row) {
+        // A request for approval is told as it is asked: its line waits.
+        notification = toNotification(row, true);
+        deps.events.publish({
+          event: { type: "notification.created", notificationId: row.id },
+          users: [person.id],
+        });
+      } else {
+        notification = {
+          _id: crypto.randomUUID(),
+          kind: input.kind,
+          ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+          ...(input.orderId ? { orderId: input.orderId } : {}),
+          title: text(input.title, person.id),
+          body: text(input.body, person.id),
+          url: text(input.url, person.id),
+          createdAt: now.toISOString(),
+          readAt: null,
+          approval: input.approval ? { ...input.approval, waiting: true } : null,
+        };
+      }
+      if (choice.push || choice.email) {
+        const notice = {
+          user: { id: person.id, name: person.name, email: person.email },
+          notification,
+          expiresAt: input.expiresAt?.toISOString(),
+        };
+        if (choice.push) await deliver(deps, deps.channels.push, notice, "push");
+        if (choice.email) await deliver(deps, deps.channels.email, notice, "email");
+      }
     }
   }
-  return people.length;
+  return readers.map((people) => people.length);
 }
 
 /**

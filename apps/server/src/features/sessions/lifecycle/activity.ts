@@ -8,7 +8,7 @@ import type { Activity, ActivityWrite } from "@cartner/contract";
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import { activity, users } from "../../../db/schema.ts";
-import type { EventBus } from "../../live/index.ts";
+import type { EventBus, Published } from "../../live/index.ts";
 
 /**
  * One entry to write: its type and details (the contract's shapes), whose, where and when, and
@@ -43,9 +43,16 @@ export async function record(tx: Db | Tx, e: NewEntry): Promise<number> {
   return Number(row!.seq);
 }
 
-/** After commit: members refetch the feed. */
-export function announceActivity(events: Pick<EventBus, "publish">, sessionId: string): void {
-  events.publish({ event: { type: "activity.created", sessionId }, members: sessionId });
+/**
+ * After commit: members refetch the feed. `to`: whom it names (a cart line write names the
+ * members its statement read), else the session's members when it is delivered.
+ */
+export function announceActivity(
+  events: Pick<EventBus, "publish">,
+  sessionId: string,
+  to: Pick<Published, "users" | "members"> = { members: sessionId },
+): void {
+  events.publish({ event: { type: "activity.created", sessionId }, ...to });
 }
 
 /**
