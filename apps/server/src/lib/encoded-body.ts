@@ -1,7 +1,7 @@
 /**
  * A kept answer's body, compressed once per kept answer for the clients that accept it: the
- * catalog's pages (features/products/catalog.ts), the orders' kept views and pages
- * (features/orders/reading/kept.ts) and the member reads of the read cache (lib/read-cache.ts).
+ * catalog's pages (features/products/catalog.ts) and the orders' kept views and pages
+ * (features/orders/reading/kept.ts).
  */
 import zlib from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";

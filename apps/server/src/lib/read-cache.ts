@@ -5,16 +5,12 @@
  * `usable` says whether it may answer now: never while this instance might miss another's write
  * (its LISTEN connection is down).
  */
-import { contentEncoding, encodedBody, type EncodableBody } from "./encoded-body.ts";
 import { meter } from "./metrics.ts";
 
 export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
   let epoch = 0;
-  /**
-   * Answers as the JSON sent, with its compressed forms made the first time a client accepting
-   * them asks: a hit costs no serialisation, and a repeated one no compression either.
-   */
-  let entries = new Map<string, EncodableBody>();
+  /** Answers as the JSON sent, so a hit costs no serialisation. */
+  let entries = new Map<string, Body>();
 
   return {
     /** Any successful write: everything remembered may be stale now. */
@@ -24,10 +20,10 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
     },
     /**
      * Answers with the remembered JSON for this user and URL, or computes, serialises (with the
-     * route's response schema) and remembers it; compressed when the client accepts it.
+     * route's response schema) and remembers it.
      */
     async read<R>(
-      request: RequestLike,
+      request: { url: string; auth: { user: { _id: string } } },
       reply: ReplyLike<R>,
       compute: () => Promise<unknown>,
     ): Promise<R> {
@@ -36,51 +32,29 @@ export function createReadCache(usable: () => boolean, maxEntries = 5_000) {
       const hit = caching ? entries.get(key) : undefined;
       if (hit !== undefined) {
         meter.cacheLookup("reads", true);
-        return send(request, reply, hit);
+        return reply.type(JSON_TYPE).send(hit);
       }
       if (caching) meter.cacheLookup("reads", false);
       const started = epoch;
-      const answer: EncodableBody = { body: textOf(reply.serialize(await compute())) };
+      const text = reply.serialize(await compute());
       // A write that finished meanwhile may be missing from this answer: do not keep it.
       if (started === epoch && usable()) {
         if (entries.size >= maxEntries) entries = new Map();
-        entries.set(key, answer);
+        entries.set(key, text);
       }
-      return send(request, reply, answer);
+      return reply.type(JSON_TYPE).send(text);
     },
   };
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** The routes' serialisers make text; a buffer is read as the UTF-8 it holds. */
-const textOf = (serialized: string | Buffer | ArrayBuffer) =>
-  typeof serialized === "string"
-    ? serialized
-    : Buffer.from(
-        serialized instanceof ArrayBuffer ? new Uint8Array(serialized) : serialized,
-      ).toString("utf8");
-
-function send<R>(request: RequestLike, reply: ReplyLike<R>, answer: EncodableBody): R {
-  reply.header("vary", "accept-encoding");
-  const encoding = contentEncoding(answer, request.headers["accept-encoding"]);
-  if (!encoding) return reply.type(JSON_TYPE).send(answer.body);
-  reply.header("content-encoding", encoding);
-  return reply.type(JSON_TYPE).send(encodedBody(answer, encoding));
-}
-
-/** What the cache needs of Fastify's request. */
-interface RequestLike {
-  url: string;
-  headers: { "accept-encoding"?: string | undefined };
-  auth: { user: { _id: string } };
-}
+type Body = string | Buffer | ArrayBuffer;
 
 /** What the cache needs of Fastify's reply. */
 interface ReplyLike<R> {
-  serialize(payload: unknown): string | Buffer | ArrayBuffer;
-  header(name: string, value: string): unknown;
-  type(contentType: string): { send(payload: string | Buffer): R };
+  serialize(payload: unknown): Body;
+  type(contentType: string): { send(payload: Body): R };
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
