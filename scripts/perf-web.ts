@@ -153,9 +153,10 @@ async function checkInstallable(debugPort: number, origin: string) {
  * over the local network: the same calibrated slowdown, the requests unthrottled.
  */
 type Network = "slow 4G" | "local";
-/** The pages measured over the local network too, and the aim for their Time to Interactive. */
+/** The pages measured over the local network too (/ as the yardstick). */
 const LOCAL_PAGES = ["/", "/orders/:id"];
-const LOCAL_TTI_AIM_MS = 1000;
+/** The order page's Time to Interactive there. */
+const LOCAL_TTI_AIM = { page: "/orders/:id", ms: 1000 };
 
 interface Measured {
   page: string;
@@ -311,7 +312,9 @@ async function main(): Promise<number> {
     );
 
     const lateLocals = locals.filter(
-      (r) => (r.lhr.audits.interactive?.numericValue ?? Infinity) > LOCAL_TTI_AIM_MS,
+      (r) =>
+        r.page === LOCAL_TTI_AIM.page &&
+        (r.lhr.audits.interactive?.numericValue ?? Infinity) > LOCAL_TTI_AIM.ms,
     );
     if (locals.length > 0) {
       console.info(
@@ -332,7 +335,7 @@ async function main(): Promise<number> {
       );
       for (const r of lateLocals) {
         console.error(
-          `${r.page}: interactive after ${metric(r.lhr, "interactive")} over the local network (aim: under ${LOCAL_TTI_AIM_MS / 1000} s)`,
+          `${r.page}: interactive after ${metric(r.lhr, "interactive")} over the local network (aim: under ${LOCAL_TTI_AIM.ms / 1000} s)`,
         );
       }
     }
