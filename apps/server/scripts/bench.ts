@@ -64,10 +64,12 @@ const bareOf = (bare: { rps: number; cpuPerAnswer?: number | undefined }) => ({
 /** The bare route's process and URL (startBare). */
 type Bare = Awaited<ReturnType<typeof startBare>>;
 
-/** BENCH_ONLY: routes whose name holds its text, or one of its texts split at "|". */
+/** BENCH_ONLY: routes whose name holds its text, or one of its texts split at "|" ("=": all of it). */
 const wanted = (name: string) => {
   const only = loadBenchEnv().BENCH_ONLY;
-  return !only || only.split("|").some((part) => name.includes(part));
+  const fits = (part: string) =>
+    part.startsWith("=") ? name === part.slice(1) : name.includes(part);
+  return !only || only.split("|").some(fits);
 };
 
 const SEARCH_ROUTE = `GET /api/products?q= (${SEARCH_ROWS.toLocaleString("en")} products, ${searchPaths().length.toLocaleString("en")} different searches)`;
