@@ -58,6 +58,7 @@ import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
 import { requestIdFrom } from "./plugins/request-id.ts";
 import { registerCors } from "./plugins/security-headers.ts";
+import { lazyChildLogger } from "./plugins/request-logger.ts";
 import { installAnswerHeaders } from "./plugins/answer-headers.ts";
 import { installShutdown } from "./plugins/shutdown.ts";
 import { registerTracing } from "./plugins/tracing.ts";
@@ -113,6 +114,8 @@ function createFastify(config: Config) {
     trustProxy: config.trustProxy,
     genReqId: requestIdFrom(config.trustProxy),
     logController: new LogController({ requestIdLogLabel: "requestId" }),
+    // Each request's logger is made when it first writes a line (plugins/request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     // Stop taking new requests on close and answer them 503 while in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: "idle",
