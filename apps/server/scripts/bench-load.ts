@@ -13,6 +13,8 @@ export const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 /** Cores each server instance may use (BENCH_INSTANCE_CPU); none: no cap. */
 export const INSTANCE_CPU = instanceCpu();
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** What the bench's requests accept: by default exactly what Chrome sends. */
+export const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br, zstd";
 /** Write rates (requests per second) measured as a steady, evenly spaced stream. */
 export const STEADY_RATES = [100, 400];
 
