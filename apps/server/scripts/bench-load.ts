@@ -6,12 +6,15 @@ import http from "node:http";
 import os from "node:os";
 import autocannon from "autocannon";
 import * as hdr from "hdr-histogram-js";
+import { cpuMs } from "./bench-search.ts";
 import { percentile } from "./bench-support.ts";
 
 export const SECONDS = Number(loadBenchEnv().BENCH_SECONDS ?? 10);
 /** Cores each server instance may use (BENCH_INSTANCE_CPU); none: no cap. */
 export const INSTANCE_CPU = instanceCpu();
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** What the bench's requests accept: by default exactly what Chrome sends. */
+export const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br, zstd";
 /** Write rates (requests per second) measured as a steady, evenly spaced stream. */
 export const STEADY_RATES = [100, 400];
 
@@ -35,6 +38,11 @@ export function loadBenchEnv() {
      * has a host of its own.
      */
     BENCH_INSTANCE_CPU: process.env.BENCH_INSTANCE_CPU,
+    /**
+     * Another checkout's src/main.ts to start instead of this one's, e.g. main's or a release's:
+     * the same load and the same accounting for both sides of a comparison.
+     */
+    BENCH_SERVER: process.env.BENCH_SERVER,
   };
 }
 
@@ -61,19 +69,27 @@ export function report(status: number, body: string) {
   console.error(`bench: ${status} ${body.slice(0, 300)}`);
 }
 
-export async function run(url: string, headers: Record<string, string> = {}, requests?: Requests) {
-  return runAcross([url], headers, requests);
+export async function run(
+  url: string,
+  headers: Record<string, string> = {},
+  requests?: Requests,
+  pid?: number,
+) {
+  return runAcross([url], headers, requests, pid);
 }
 
 /**
  * The same load spread over several instances at once (CONNECTIONS in all, shared evenly): the
  * answers per second add up; p50, p95 and p99 are the slowest instance's (autocannon reports
- * percentiles per run, which cannot be merged exactly).
+ * percentiles per run, which cannot be merged exactly). With the server's `pid`, also the CPU time
+ * it spent per answer, warm-up included (from /proc): what a route costs whatever else the machine
+ * runs, which the latencies of a busy machine do not show.
  */
 export async function runAcross(
   urls: string[],
   headers: Record<string, string>,
   requests?: Requests,
+  pid?: number,
 ) {
   // Each run records its latencies in a histogram of our own (as autocannon builds its own), whose
   // 95th percentile autocannon does not report.
@@ -103,12 +119,16 @@ export async function runAcross(
         });
       }),
     );
+  const cpuBefore = pid ? await cpuMs(pid) : 0;
   // A short warm-up lets the JIT and the caches settle before measuring.
-  await once(2);
+  const warmUp = await once(2);
   const results = await once(SECONDS);
-  const sum = (pick: (r: autocannon.Result) => number) =>
-    results.reduce((total, r) => total + pick(r), 0);
+  const cpu = pid ? (await cpuMs(pid)) - cpuBefore : undefined;
+  const sum = (pick: (r: autocannon.Result) => number, of = results) =>
+    of.reduce((total, r) => total + pick(r), 0);
+  const answers = sum((r) => r.requests.total, warmUp) + sum((r) => r.requests.total);
   return {
+    cpuPerAnswer: cpu === undefined ? undefined : cpu / answers,
     rps: sum((r) => r.requests.average),
     p50: Math.max(...results.map((r) => r.latency.p50)),
     p95: Math.max(...histograms.map((h) => h.getValueAtPercentile(95))),

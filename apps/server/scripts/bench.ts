@@ -8,13 +8,16 @@
  * on 50 carts through one instance and through both. BENCH_INSTANCE_CPU=0.4 caps each server
  * instance at that many cores (a cgroup quota; root), as if each ran on a host of its own.
  * Search at 50,000 products runs on a server of its own per database, after importing a generated
- * feed of that size (bench-search.ts); BENCH_ONLY=50,000 runs only it.
+ * feed of that size (bench-search.ts); BENCH_ONLY=50,000 runs only it. Each row gives the server's
+ * CPU time per answer and the bare route's; BENCH_SERVER=<checkout>/apps/server/src/main.ts starts
+ * another checkout's server under the same load, to compare versions.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../src/config.ts";
 import {
+  ACCEPT_ENCODING,
   CONNECTIONS,
   INSTANCE_CPU,
   SECONDS,
@@ -26,7 +29,7 @@ import {
   steadyWrites,
   type Requests,
 } from "./bench-load.ts";
-import { browsePaths, cpuMs, importFixture, searchPaths, SEARCH_ROWS } from "./bench-search.ts";
+import { browsePaths, importFixture, searchPaths, SEARCH_ROWS } from "./bench-search.ts";
 import {
   benchOrders,
   rssMb,
@@ -50,11 +53,24 @@ interface Row {
   failed: number;
   /** Requests not answered within 10 s (autocannon's limit, and steadyWrites'). */
   timeouts: number;
+  /** The server's CPU ms per answer, where this script started it (runAcross). */
+  cpuPerAnswer?: number | undefined;
+  bareCpuPerAnswer?: number | undefined;
 }
 
+const bareOf = (bare: { rps: number; cpuPerAnswer?: number | undefined }) => ({
+  bareRps: bare.rps,
+  bareCpuPerAnswer: bare.cpuPerAnswer,
+});
+/** The bare route's process and URL (startBare). */
+type Bare = Awaited<ReturnType<typeof startBare>>;
+
+/** BENCH_ONLY: routes whose name holds its text, or one of its texts split at "|" ("=": all of it). */
 const wanted = (name: string) => {
   const only = loadBenchEnv().BENCH_ONLY;
-  return !only || name.includes(only);
+  const fits = (part: string) =>
+    part.startsWith("=") ? name === part.slice(1) : name.includes(part);
+  return !only || only.split("|").some(fits);
 };
 
 const SEARCH_ROUTE = `GET /api/products?q= (${SEARCH_ROWS.toLocaleString("en")} products, ${searchPaths().length.toLocaleString("en")} different searches)`;
@@ -79,10 +95,11 @@ async function benchSearch(database: string, env: Record<string, string>): Promi
       inheritEnv: true,
       output: "show",
       nodeArgs: benchNodeArgs(),
+      main: loadBenchEnv().BENCH_SERVER,
     });
     const base = server.url;
     const { token } = await signUp(base);
-    const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
+    const auth = { authorization: `Bearer ${token}`, "accept-encoding": ACCEPT_ENCODING };
     const rssBefore = await rssMb(server.child.pid!);
     const loadStarted = performance.now();
     const first = await fetch(`${base}/api/products?limit=1`, { headers: auth });
@@ -100,7 +117,7 @@ async function benchSearch(database: string, env: Record<string, string>): Promi
       [BROWSE_ROUTE, browsePaths()],
     ] as const) {
       if (!wanted(name)) continue;
-      const bareResult = await run(bare.url);
+      const bareResult = await run(bare.url, {}, undefined, bare.child.pid);
       let next = 0;
       const requests: Requests = [
         {
@@ -108,16 +125,8 @@ async function benchSearch(database: string, env: Record<string, string>): Promi
           onResponse: (status, body) => report(status, body),
         },
       ];
-      const cpuBefore = await cpuMs(server.child.pid!);
-      const result = await run(`${base}/api/products`, auth, requests);
-      const cpu = (await cpuMs(server.child.pid!)) - cpuBefore;
-      rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
-      // The server's own CPU time per answer (the warm-up's answers counted too): what the route
-      // costs whatever else the machine runs, which the latencies of a busy machine do not show.
-      const answers = result.rps * (SECONDS + 2);
-      searchNotes.push(
-        `${database}, ${name}: about ${(cpu / answers).toFixed(2)} ms of server CPU per answer`,
-      );
+      const result = await run(`${base}/api/products`, auth, requests, server.child.pid);
+      rows.push({ database, route: name, ...result, ...bareOf(bareResult) });
     }
     searchNotes.push(
       `${database}: server RSS after the searches ${Math.round(await rssMb(server.child.pid!))} MB`,
@@ -145,6 +154,7 @@ async function benchServer(
         inheritEnv: true,
         output: "show",
         nodeArgs: benchNodeArgs(),
+        main: loadBenchEnv().BENCH_SERVER,
       });
       servers.push(server);
       if (INSTANCE_CPU) {
@@ -154,7 +164,8 @@ async function benchServer(
     return await benchRoutes(
       database,
       servers.map((server) => server.url),
-      bare.url,
+      bare,
+      servers[0]!.child.pid,
     );
   } finally {
     // All gone before the next database's run, or its data is removed.
@@ -167,11 +178,16 @@ async function benchServer(
  * Every route against a server already running at `bases[0]` (ours, or a load balancer before
  * several); with more bases (instances on one database), also the writes spread over all of them.
  */
-async function benchRoutes(database: string, bases: string[], bareUrl: string): Promise<Row[]> {
+async function benchRoutes(
+  database: string,
+  bases: string[],
+  bare: Bare,
+  serverPid?: number,
+): Promise<Row[]> {
   const base = bases[0]!;
   const { token } = await signUp(base);
-  // As a browser asks: signed in, accepting gzip.
-  const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
+  // As a browser asks: signed in, accepting compressed answers.
+  const auth = { authorization: `Bearer ${token}`, "accept-encoding": ACCEPT_ENCODING };
   const routes: Array<[string, string]> = [
     ["GET /api/products", "/api/products"],
     [
@@ -184,13 +200,14 @@ async function benchRoutes(database: string, bases: string[], bareUrl: string): 
   const measure = async (name: string, url: string, requests?: Requests, targets = [base]) => {
     if (!wanted(name)) return;
     // The yardstick is measured right before each route, so both see the same machine state.
-    const bareResult = await run(bareUrl);
+    const bareResult = await run(bare.url, {}, undefined, bare.child.pid);
     const result = await runAcross(
       targets.map((target) => `${target}${url}`),
       auth,
       requests,
+      targets.length === 1 ? serverPid : undefined,
     );
-    rows.push({ database, route: name, ...result, bareRps: bareResult.rps });
+    rows.push({ database, route: name, ...result, ...bareOf(bareResult) });
   };
   for (const [name, url] of routes) await measure(name, url);
 
@@ -332,7 +349,7 @@ if (origin) {
   // A running deployment (docs/deploy.md): only the bare route is started here, as a yardstick.
   const bare = await startBare();
   try {
-    rows.push(...(await benchRoutes(origin, [origin], bare.url)));
+    rows.push(...(await benchRoutes(origin, [origin], bare)));
   } finally {
     await stopProcess(bare.child);
   }
@@ -367,12 +384,12 @@ console.info(
   `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route${INSTANCE_CPU ? `, each server instance capped at ${INSTANCE_CPU} cores (no ratio: the bare route is not)` : ""}\n`,
 );
 console.info(
-  "| database | route | req/s | p50 ms | p95 ms | p99 ms | bare route req/s | ratio | errors | timeouts |",
+  "| database | route | req/s | p50 ms | p95 ms | p99 ms | bare route req/s | ratio | server CPU ms per answer | bare route's | errors | timeouts |",
 );
-console.info("|---|---|---|---|---|---|---|---|---|---|");
+console.info("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps && !INSTANCE_CPU ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.failed} | ${r.timeouts} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.bareRps ? Math.round(r.bareRps) : "—"} | ${r.bareRps && !INSTANCE_CPU ? `${Math.round((r.rps / r.bareRps) * 100)} %` : "—"} | ${r.cpuPerAnswer?.toFixed(3) ?? "—"} | ${r.bareCpuPerAnswer?.toFixed(3) ?? "—"} | ${r.failed} | ${r.timeouts} |`,
   );
 }
 for (const note of searchNotes) console.info(`\n${note}`);

@@ -4,7 +4,7 @@
  * queue (features/jobs), mails sent after their answers (plugins/mail-jobs.ts), the services
  * wiring and its caches (services.ts), authentication
  * (plugins/authenticate.ts), and the routes of every feature; for operators, request ids
- * (plugins/request-id.ts), tracing when configured (plugins/tracing.ts) and metrics
+ * and the headers of every answer (plugins/request-id.ts, plugins/answer-headers.ts), tracing when configured (plugins/tracing.ts) and metrics
  * (plugins/metrics.ts).
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
@@ -46,7 +46,6 @@ import { systemClock, type Clock } from "./lib/clock.ts";
 import type { HostResolver } from "./lib/public-fetch.ts";
 import { loadSecrets } from "./lib/secrets.ts";
 import { installAuthenticate } from "./plugins/authenticate.ts";
-import { installApiCacheControl } from "./plugins/cache-control.ts";
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -57,8 +56,10 @@ import { installMailJobs } from "./plugins/mail-jobs.ts";
 import { installMetrics, metricsRoutes } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
-import { installRequestId, requestIdFrom } from "./plugins/request-id.ts";
-import { installSecurityHeaders, registerCors } from "./plugins/security-headers.ts";
+import { requestIdFrom } from "./plugins/request-id.ts";
+import { registerCors } from "./plugins/security-headers.ts";
+import { lazyChildLogger } from "./plugins/request-logger.ts";
+import { installAnswerHeaders } from "./plugins/answer-headers.ts";
 import { installShutdown } from "./plugins/shutdown.ts";
 import { registerTracing } from "./plugins/tracing.ts";
 import { serveWebApp } from "./plugins/web-static.ts";
@@ -113,6 +114,8 @@ function createFastify(config: Config) {
     trustProxy: config.trustProxy,
     genReqId: requestIdFrom(config.trustProxy),
     logController: new LogController({ requestIdLogLabel: "requestId" }),
+    // Each request's logger is made when it first writes a line (plugins/request-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     // Stop taking new requests on close and answer them 503 while in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -130,10 +133,9 @@ export async function buildApp(
   const app = createFastify(config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installRequestId(app);
+  installAnswerHeaders(app, config);
   await registerTracing(app, config.otel, overrides.spanExporter);
   installErrorHandling(app);
-  installApiCacheControl(app);
 
   const { queueClock } = overrides;
   const clock: Clock =
@@ -177,7 +179,6 @@ export async function buildApp(
   app.addHook("onClose", async () => sweeping);
 
   installIdempotency(app, database.db, clock, secrets.idempotencyKey);
-  installSecurityHeaders(app, config);
   await registerCors(app, config);
   await registerRateLimits(app, config, { clock, auth });
   await registerOpenApi(app);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import {
   authenticate,
   bearerToken,
+  rememberedContext,
   type AuthContext,
   type AuthDeps,
 } from "../features/auth/index.ts";
@@ -17,13 +18,30 @@ declare module "fastify" {
   }
 }
 
-/** `app.authenticate`, the onRequest hook of protected routes, which sets `request.auth`. */
+/**
+ * `app.authenticate`, the onRequest hook of protected routes, which sets `request.auth`: at once
+ * when memory alone answers (rememberedContext, most requests), else once authenticate() has.
+ */
 export function installAuthenticate(
   app: FastifyInstance,
   auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">,
 ) {
   app.decorateRequest("auth", null as unknown as AuthContext);
-  app.decorate("authenticate", async (request) => {
-    request.auth = await authenticate(auth, bearerToken(request.headers.authorization));
+  app.decorate("authenticate", (request, _reply, done) => {
+    let token: string;
+    try {
+      token = bearerToken(request.headers.authorization);
+    } catch (error) {
+      return done(error as Error);
+    }
+    const remembered = rememberedContext(auth, token);
+    if (remembered) {
+      request.auth = remembered;
+      return done();
+    }
+    authenticate(auth, token).then((context) => {
+      request.auth = context;
+      done();
+    }, done);
   });
 }

@@ -118,8 +118,10 @@ export function sendError(
  * URL): the API's `{ message, code }` shape, never echoing the path (a 414 once echoed it).
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  // No hook ran before these: the request id header is set here.
+  // No onRequest hook ran before these: the request id header, and the API's no-store
+  // (plugins/answer-headers.ts), are set here.
   reply.header(REQUEST_ID_HEADER, request.id);
+  if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
   if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
     return sendError(reply, 414, {
       message: "The address is too long.",

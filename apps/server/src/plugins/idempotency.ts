@@ -111,11 +111,18 @@ export function installIdempotency(
     }
   }
 
-  // After the route's authentication (its onRequest hook) and body validation.
-  app.addHook("preHandler", async (request, reply) => {
-    if (!WRITES.has(request.method)) return;
-    const header = request.headers["idempotency-key"];
-    if (header === undefined) return;
+  // After the route's authentication (its onRequest hook) and body validation. Reads and writes
+  // without a key pass on synchronously (done, no promise): this runs on every request.
+  app.addHook("preHandler", (request, reply, done) => {
+    if (!WRITES.has(request.method) || request.headers["idempotency-key"] === undefined) {
+      return done();
+    }
+    return claimKey(request, reply);
+  });
+
+  /** The key claimed for this request, or the first request's answer replayed. */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
+    const header = request.headers["idempotency-key"]!;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !KEY.test(key)) {
       throw new AppError(
@@ -142,14 +149,23 @@ export function installIdempotency(
       const answered = await replay(request, reply, userId, key, hash);
       if (answered !== "run") return answered;
     }
-  });
+  }
 
   // The first request's answer, kept for replays; a server error is not an answer to keep (the
   // write did not happen), so the key is freed for the retry. A success that carries a secret
   // keeps its status only; refusals are the server's own messages and replay on every route.
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const pending = request.idempotency;
-    if (!pending) return payload;
+    if (!pending) return done(null, payload);
+    return keepAnswer(request, reply, payload, pending);
+  });
+
+  async function keepAnswer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    pending: { userId: string; key: string },
+  ) {
     const where = and(
       eq(idempotencyKeys.userId, pending.userId),
       eq(idempotencyKeys.key, pending.key),
@@ -177,7 +193,7 @@ export function installIdempotency(
         .where(where);
     }
     return payload;
-  });
+  }
 
   // Keys older than 24 h go, once an hour (and at start).
   const sweep = () =>

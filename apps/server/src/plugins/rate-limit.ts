@@ -1,7 +1,7 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
-import { accountOf, bearerToken, type AuthDeps } from "../features/auth/index.ts";
+import { accountOf, bearerOf, type AuthDeps } from "../features/auth/index.ts";
 import type { Clock } from "../lib/clock.ts";
 import { tooManyRequests } from "../lib/errors.ts";
 import { isApiPath } from "./web-static.ts";
@@ -83,30 +83,48 @@ export async function registerRateLimits(
   });
 
   const windows = createWindows(deps.clock);
-  const spend = (key: string, max: number) => {
-    const { count, ttlMs } = windows.hit(key, MINUTE_MS);
-    if (count > max) throw refusal(ttlMs);
+  /** One more request against a budget: its refusal when over. */
+  const over = (name: string, max: number) => {
+    const { count, ttlMs } = windows.hit(name, MINUTE_MS);
+    return count > max ? refusal(ttlMs) : undefined;
+  };
+  /**
+   * Counts a request against what applies: with a signed-in account, its budget and then its
+   * address's for all accounts; else the address's under `key`. A refusal goes to `done`.
+   */
+  const spend = (done: (error?: Error) => void, address: string, key: string, account?: string) =>
+    done(
+      account === undefined
+        ? over(`${key}:${address}`, config.rateLimit)
+        : (over(`account:${account}`, config.rateLimit) ??
+            over(`accounts-at:${address}`, config.rateLimitPerAddress)),
+    );
+  // normalizeIP parses IPv6 addresses: done once per address, not per request.
+  const addresses = new Map<string, string>();
+  const normalized = (ip: string) => {
+    let address = addresses.get(ip);
+    if (address === undefined) {
+      if (addresses.size >= MAX_KEYS) addresses.clear();
+      address = normalizeIP(ip);
+      addresses.set(ip, address);
+    }
+    return address;
   };
 
-  app.addHook("onRequest", async (request) => {
+  // Synchronous (done, no promise) unless the token has not been verified before.
+  app.addHook("onRequest", (request, _reply, done) => {
     // A route's own budget (an object, applied by the plugin) or none (false).
-    if (request.routeOptions.config.rateLimit !== undefined) return;
-    const pathname = request.url.split("?")[0] ?? "/";
-    if (!isApiPath(pathname) && pathname !== "/metrics") return;
-    const address = normalizeIP(request.ip);
-    if (request.routeOptions.url === "/api/live") return spend(`live:${address}`, config.rateLimit);
-    const token = request.headers.authorization && bearerOrNothing(request.headers.authorization);
-    const account = token ? await accountOf(deps.auth, token) : undefined;
-    if (account === undefined) return spend(`address:${address}`, config.rateLimit);
-    spend(`account:${account}`, config.rateLimit);
-    spend(`accounts-at:${address}`, config.rateLimitPerAddress);
+    if (request.routeOptions.config.rateLimit !== undefined) return done();
+    const { url } = request;
+    const query = url.indexOf("?");
+    const pathname = query < 0 ? url : url.slice(0, query);
+    if (!isApiPath(pathname) && pathname !== "/metrics") return done();
+    const address = normalized(request.ip);
+    if (request.routeOptions.url === "/api/live") return spend(done, address, "live");
+    const token = bearerOf(request.headers.authorization);
+    if (!token) return spend(done, address, "address");
+    const known = deps.auth.tokens.known(token);
+    if (known) return spend(done, address, "address", known.userId);
+    accountOf(deps.auth, token).then((account) => spend(done, address, "address", account), done);
   });
-}
-
-function bearerOrNothing(header: string): string | undefined {
-  try {
-    return bearerToken(header);
-  } catch {
-    return undefined;
-  }
 }

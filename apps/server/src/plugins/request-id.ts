@@ -1,7 +1,11 @@
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance } from "fastify";
 
+/**
+ * Every answer carries its request's id in X-Request-Id (plugins/answer-headers.ts, errors and
+ * 404s too: its hook runs first); error bodies carry it as `requestId` (plugins/error-handler.ts),
+ * and every log line Fastify writes for the request as `requestId` (requestIdLogLabel).
+ */
 export const REQUEST_ID_HEADER = "x-request-id";
 
 /** What an id from a proxy may be: 1 to 128 of letters, digits and . _ : = + / - (no spaces). */
@@ -17,16 +21,4 @@ export function requestIdFrom(trustProxy: boolean): (request: IncomingMessage) =
     const given = trustProxy ? request.headers[REQUEST_ID_HEADER] : undefined;
     return typeof given === "string" && GIVEN_ID.test(given) ? given : crypto.randomUUID();
   };
-}
-
-/**
- * Every answer carries its request's id in X-Request-Id (errors and 404s too: the hook runs
- * first); error bodies carry it as `requestId` (plugins/error-handler.ts), and every log line
- * Fastify writes for the request as `requestId` (requestIdLogLabel).
- */
-export function installRequestId(app: FastifyInstance): void {
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
 }

@@ -20,8 +20,11 @@ const CSP_DIRECTIVES = {
   upgradeInsecureRequests: null,
 };
 
-/** Security headers on every answer: CSP, frame refusal, HSTS in production (helmet). */
-export function installSecurityHeaders(app: FastifyInstance, config: Config): void {
+/**
+ * The security headers of every answer (CSP, frame refusal, HSTS in production: helmet's), set by
+ * plugins/answer-headers.ts.
+ */
+export function securityHeadersOf(config: Config): Record<string, string> {
   // Built once (helmet's middleware, not re-parsed per request).
   const securityHeaders = helmet({
     contentSecurityPolicy: {
@@ -36,11 +39,7 @@ export function installSecurityHeaders(app: FastifyInstance, config: Config): vo
   });
   // Every directive is fixed, so helmet's headers are the same on every answer: taken once and
   // set as one object, instead of a dozen middleware calls per request.
-  const headers = headersOf(securityHeaders);
-  app.addHook("onRequest", (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
+  return headersOf(securityHeaders);
 }
 
 /** The headers a helmet middleware sets, run once against a response that only records them. */

@@ -23,9 +23,10 @@ export function installShutdown(app: FastifyInstance, database: Database): void 
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_request, reply, payload) => {
+  // Synchronous (done, no promise): it runs on every answer.
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
   installConnectionDrain(app, CONNECTION_DRAIN_MS);
 }
@@ -63,19 +64,16 @@ function installConnectionDrain(app: FastifyInstance, drainMs: number): void {
     const answering = connections.get(socket);
     if (answering === undefined) return;
     connections.set(socket, answering + 1);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    // A response emits "close" once it has finished, or when its connection ended before: one
+    // listener per request (this runs on every request).
+    response.once("close", () => {
       const left = connections.get(socket);
       if (left === undefined) return; // the connection has closed
       connections.set(socket, left - 1);
       // Past the drain, a connection is not kept for a next request: closed once what was
       // written has gone out.
       if (drained && left === 1) socket.destroySoon();
-    };
-    response.once("finish", end);
-    response.once("close", end);
+    });
   });
 
   app.addHook("preClose", async () => {

@@ -54,6 +54,8 @@ describe("refusals before any route", () => {
       requestId: res.headers["x-request-id"],
     });
     expect(res.body).not.toContain("zzzz");
+    // An API answer, kept by no cache.
+    expect(res.headers["cache-control"]).toBe("no-store");
   });
 });
 

@@ -9,7 +9,7 @@
  *   reset.ts          forgot and reset password
  *   credentials.ts    changing email or password (confirmed through verifyOtp)
  */
-export { authRoutes, bearerToken } from "./routes.ts";
+export { authRoutes, bearerOf, bearerToken } from "./routes.ts";
 export type { AuthContext, AuthDeps } from "./deps.ts";
 export {
   accountOf,
@@ -18,6 +18,7 @@ export {
   disconnect,
   dropCachedSessions,
   forgetSessions,
+  rememberedContext,
   type AuthSessionCache,
 } from "./session-check.ts";
 export { createTokenService, type TokenService } from "./tokens.ts";

@@ -8,10 +8,24 @@ import { devices, revokeDevice } from "./devices.ts";
 import { forgotPassword, resetPassword } from "./reset.ts";
 import { login, logout, refresh, register, verifyOtp } from "./sign-in.ts";
 
+/** The last Authorization header read and its token: both hooks of a request read the same. */
+let lastHeader: string | undefined;
+let lastToken: string | undefined;
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (header !== lastHeader) {
+    lastToken = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    lastHeader = header;
+  }
+  return lastToken;
+}
+
 export function bearerToken(header: string | undefined): string {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match?.[1]) throw unauthorized();
-  return match[1];
+  const token = bearerOf(header);
+  if (!token) throw unauthorized();
+  return token;
 }
 
 /** The browser's own description, kept short (the devices list names browser and OS from it). */

@@ -103,6 +103,28 @@ export function accountOf(auth: Pick<AuthDeps, "tokens">, token: string) {
   );
 }
 
+/**
+ * The auth context from memory alone, without a promise: a token verified before, its auth
+ * session remembered and marked seen within the minute. Undefined when authenticate() has more to
+ * do (verify, read the row, or move its last seen).
+ */
+export function rememberedContext(
+  auth: Pick<AuthDeps, "clock" | "tokens" | "sessionCache">,
+  token: string,
+): AuthContext | undefined {
+  const { sessionCache: memory } = auth;
+  if (memory.sessionCacheMs <= 0) return undefined;
+  const claims = auth.tokens.known(token);
+  if (!claims || !memory.cacheUsable()) return undefined;
+  const cached = memory.live.get(claims.sid);
+  const now = auth.clock.now().getTime();
+  if (!cached || cached.until <= now || cached.context.user._id !== claims.userId) return undefined;
+  const seen = memory.seenAt.get(claims.sid);
+  if (seen === undefined || now - seen >= LAST_SEEN_EVERY_MS) return undefined;
+  meter.cacheLookup("auth_sessions", true);
+  return cached.context;
+}
+
 /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
 export async function authenticate(
   auth: Pick<AuthDeps, "db" | "clock" | "tokens" | "sessionCache">,

@@ -32,9 +32,15 @@ export function createTokenService(key: Uint8Array, clock: Clock) {
   // Tokens already verified, until their expiry: a map lookup instead of an HMAC per request.
   const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
 
+  /** The claims of a token verified before and not expired, without a promise; else undefined. */
+  function known(token: string): TokenClaims | undefined {
+    const found = verified.get(token);
+    return found && found.expiresAt > clock.now().getTime() ? found.claims : undefined;
+  }
+
   async function verify(token: string, { allowExpired = false } = {}): Promise<TokenClaims> {
-    const known = verified.get(token);
-    if (known && known.expiresAt > clock.now().getTime()) return known.claims;
+    const remembered = known(token);
+    if (remembered) return remembered;
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ["HS256"],
@@ -53,7 +59,7 @@ export function createTokenService(key: Uint8Array, clock: Clock) {
     }
   }
 
-  return { sign, verify };
+  return { sign, verify, known };
 }
 
 function claimsOf(payload: { sub?: unknown; sid?: unknown }): TokenClaims {

@@ -34,11 +34,12 @@ export function invalidateReadsOnWrite(
   bus: Pick<EventBus, "publish" | "shared">,
   processCaches: boolean,
 ): void {
-  app.addHook("onSend", async (request, reply, payload) => {
+  // Synchronous (done, no promise): it runs on every answer.
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.method !== "GET" && request.method !== "HEAD" && reply.statusCode < 400) {
       reads.bump();
       if (processCaches && bus.shared) bus.publish({ invalidate: { reads: true } });
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -147,10 +147,11 @@ function openLookSocket(deps: LiveDeps, socket: WebSocket, token: unknown): void
  * hook answering earlier (the general rate limit) prevents.
  */
 export function endRefusedUpgrades(app: FastifyInstance): void {
-  app.addHook("onResponse", async (request) => {
+  app.addHook("onResponse", (request, _reply, done) => {
     const { socket, headers } = request.raw;
     if (headers.upgrade && !socket.destroyed && socket.listenerCount("data") === 0) {
       socket.destroy();
     }
+    done();
   });
 }
