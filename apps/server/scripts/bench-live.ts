@@ -195,10 +195,6 @@ async function main() {
   loadConfig(); // fail early on a broken environment, as the server would
   // Members' and extra sockets, their HTTP setup connections, and some room.
   raiseDescriptorLimit(s.members + s.extraSockets + 2_000);
-  const ports = Array.from({ length: s.instances }, (_, k) => 3197 + k);
-  const bases = ports.map((port) => `http://127.0.0.1:${port}`);
-  const wsUrls = ports.map((port) => `ws://127.0.0.1:${port}/api/live`);
-  const base = bases[0]!;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-live-"));
   const fresh = s.databaseUrl ? await freshPostgresDatabase(s.databaseUrl) : undefined;
   const setupStarted = Date.now();
@@ -209,10 +205,10 @@ async function main() {
   );
   // One after the other (the database is already migrated by the seeding).
   const servers: Awaited<ReturnType<typeof startServer>>[] = [];
-  for (const port of ports) {
+  for (let k = 0; k < s.instances; k++) {
     servers.push(
+      // Each on a free port, so that benches running side by side never meet.
       await startServer({
-        port,
         env: { DATA_DIR: dataDir, ...(fresh ? { DATABASE_URL: fresh.url } : {}) },
         inheritEnv: true,
         output: "show",
@@ -221,6 +217,9 @@ async function main() {
     );
   }
   const server = servers[0]!;
+  const bases = servers.map((instance) => instance.url);
+  const wsUrls = servers.map((instance) => `ws://127.0.0.1:${instance.port}/api/live`);
+  const base = bases[0]!;
   const sockets: WebSocket[] = [];
   try {
     const { products } = (await (

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { freePort } from "./server-process.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const BENCH_PASSWORD = "bench-marker-2026";
@@ -26,6 +27,18 @@ export function benchNodeArgs(options: { gcOnSignal?: boolean } = {}): string[] 
   const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
   if (options.gcOnSignal) args.push("--expose-gc", "--import", path.join(here, "gc-on-signal.ts"));
   return args;
+}
+
+/**
+ * The bare Fastify route, the yardstick each route is measured next to, started on a free port and
+ * answering, so that benches running side by side never measure each other's servers.
+ */
+export async function startBare(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort(3400, 3499);
+  const child = start("bare-server.ts", [String(port)]);
+  const url = `http://127.0.0.1:${port}/bare`;
+  await waitFor(url, child);
+  return { child, url };
 }
 
 export async function waitFor(url: string, child: ChildProcess) {

@@ -33,8 +33,7 @@ import {
   signUp,
   benchNodeArgs,
   capCpu,
-  start,
-  waitFor,
+  startBare,
   withPostgresDatabase,
 } from "./bench-support.ts";
 import { startServer, stopProcess, type ServerProcess } from "./server-process.ts";
@@ -70,19 +69,17 @@ const searchNotes: string[] = [];
  */
 async function benchSearch(database: string, env: Record<string, string>): Promise<Row[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-search-"));
-  const bare = start("bare-server.ts", ["3198"]);
+  const bare = await startBare();
   let server: ServerProcess | undefined;
   try {
     const own = { ...env, DATA_DIR: dir };
     const importSeconds = await importFixture(dir, own, loadConfig().currency);
     server = await startServer({
-      port: 3196,
       env: own,
       inheritEnv: true,
       output: "show",
       nodeArgs: benchNodeArgs(),
     });
-    await waitFor("http://127.0.0.1:3198/bare", bare);
     const base = server.url;
     const { token } = await signUp(base);
     const auth = { authorization: `Bearer ${token}`, "accept-encoding": "gzip, deflate, br" };
@@ -103,7 +100,7 @@ async function benchSearch(database: string, env: Record<string, string>): Promi
       [BROWSE_ROUTE, browsePaths()],
     ] as const) {
       if (!wanted(name)) continue;
-      const bareResult = await run("http://127.0.0.1:3198/bare");
+      const bareResult = await run(bare.url);
       let next = 0;
       const requests: Requests = [
         {
@@ -127,7 +124,7 @@ async function benchSearch(database: string, env: Record<string, string>): Promi
     );
     return rows;
   } finally {
-    await Promise.all([server?.stop(), stopProcess(bare)]);
+    await Promise.all([server?.stop(), stopProcess(bare.child)]);
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
@@ -137,16 +134,13 @@ async function benchServer(
   env: Record<string, string>,
   instances = 1,
 ): Promise<Row[]> {
-  // 3198 is the bare route's; more instances take 3200 and up.
-  const ports = Array.from({ length: instances }, (_, k) => (k === 0 ? 3196 : 3199 + k));
-  const bare = start("bare-server.ts", ["3198"]);
+  const bare = await startBare();
   const servers: ServerProcess[] = [];
   const uncaps: Array<() => Promise<void>> = [];
   try {
     // One after the other: the first applies the migrations, the next find them done.
-    for (const port of ports) {
+    for (let k = 0; k < instances; k++) {
       const server = await startServer({
-        port,
         env,
         inheritEnv: true,
         output: "show",
@@ -154,17 +148,17 @@ async function benchServer(
       });
       servers.push(server);
       if (INSTANCE_CPU) {
-        uncaps.push(await capCpu(server.child.pid!, INSTANCE_CPU, `cartner-bench-${port}`));
+        uncaps.push(await capCpu(server.child.pid!, INSTANCE_CPU, `cartner-bench-${server.port}`));
       }
     }
-    await waitFor("http://127.0.0.1:3198/bare", bare);
     return await benchRoutes(
       database,
-      ports.map((port) => `http://127.0.0.1:${port}`),
+      servers.map((server) => server.url),
+      bare.url,
     );
   } finally {
-    // All gone before the next database's run takes the same ports, or its data is removed.
-    await Promise.all([...servers.map((server) => server.stop()), stopProcess(bare)]);
+    // All gone before the next database's run, or its data is removed.
+    await Promise.all([...servers.map((server) => server.stop()), stopProcess(bare.child)]);
     await Promise.all(uncaps.map((uncap) => uncap()));
   }
 }
@@ -173,7 +167,7 @@ async function benchServer(
  * Every route against a server already running at `bases[0]` (ours, or a load balancer before
  * several); with more bases (instances on one database), also the writes spread over all of them.
  */
-async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
+async function benchRoutes(database: string, bases: string[], bareUrl: string): Promise<Row[]> {
   const base = bases[0]!;
   const { token } = await signUp(base);
   // As a browser asks: signed in, accepting gzip.
@@ -190,7 +184,7 @@ async function benchRoutes(database: string, bases: string[]): Promise<Row[]> {
   const measure = async (name: string, url: string, requests?: Requests, targets = [base]) => {
     if (!wanted(name)) return;
     // The yardstick is measured right before each route, so both see the same machine state.
-    const bareResult = await run("http://127.0.0.1:3198/bare");
+    const bareResult = await run(bareUrl);
     const result = await runAcross(
       targets.map((target) => `${target}${url}`),
       auth,
@@ -336,12 +330,11 @@ const rows: Row[] = [];
 const origin = loadBenchEnv().BENCH_ORIGIN?.replace(/\/$/, "");
 if (origin) {
   // A running deployment (docs/deploy.md): only the bare route is started here, as a yardstick.
-  const bare = start("bare-server.ts", ["3198"]);
+  const bare = await startBare();
   try {
-    await waitFor("http://127.0.0.1:3198/bare", bare);
-    rows.push(...(await benchRoutes(origin, [origin])));
+    rows.push(...(await benchRoutes(origin, [origin], bare.url)));
   } finally {
-    await stopProcess(bare);
+    await stopProcess(bare.child);
   }
 } else {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "cartner-bench-"));
