@@ -7,7 +7,8 @@
 import crypto from "node:crypto";
 import { ErrorCode } from "@cartner/contract";
 import { eq, sql } from "drizzle-orm";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+import { loadSharp } from "../../lib/sharp.ts";
 import { catalogChanges, productImages, products } from "../../db/schema.ts";
 import type { Db } from "../../db/types.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
@@ -50,6 +51,7 @@ export async function encodePhoto(input: Buffer): Promise<EncodedPhoto> {
   if (input.length > PHOTO_MAX_BYTES) {
     throw refuse(`The image must be at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`, 400);
   }
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // Reading the header decodes no pixels, so no pixel limit is needed for it.

@@ -1,5 +1,6 @@
 import { AVATAR_MAX_SIDE, ErrorCode } from "@cartner/contract";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+import { loadSharp } from "../../lib/sharp.ts";
 import { AppError } from "../../lib/errors.ts";
 
 const ACCEPTED = new Set(["png", "jpeg", "webp", "gif"]);
@@ -22,6 +23,7 @@ const refuse = (message: string, status = 415) =>
  */
 export async function reencodeAvatar(input: Buffer): Promise<Buffer> {
   const limitInputPixels = AVATAR_MAX_SIDE * AVATAR_MAX_SIDE;
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // Reading the header only decodes no pixels, so no pixel limit is needed for it.
