@@ -63,8 +63,9 @@ BEGIN
           v_ctxs := v_ctxs || cart_write_context(c.cart, c."user");
           k := cardinality(v_ctx_keys);
         END IF;
-        SELECT * INTO r FROM cart_write_core(c.op, c.cart, c."user", c.product, c.line,
-          c.quantity, c.change, c."restoreSeconds", p_max, c.now, c."hiddenFrom", v_ctxs[k]);
+        -- An assignment, not a query: no executor round for the call.
+        r := cart_write_core(c.op, c.cart, c."user", c.product, c.line, c.quantity, c.change,
+          c."restoreSeconds", p_max, c.now, c."hiddenFrom", v_ctxs[k]);
         v_verdicts[n] := r.verdict;
         v_stocks[n] := r.product_stock;
         v_already[n] := r.already_in_cart;

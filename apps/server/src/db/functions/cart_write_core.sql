@@ -128,9 +128,13 @@ BEGIN
       'quantity', p_quantity);
 
   ELSIF p_op IN ('step', 'remove') THEN
-    SELECT l.id, l.added_by, l.quantity, l.product_id, l.pending_at IS NOT NULL
-    INTO v_line, v_line_owner, v_line_quantity, v_line_product, v_pending
-    FROM cart_lines l
+    -- The line with its names (its product's or its own, its adder's) and private mark, for the
+    -- entry: one statement.
+    SELECT l.id, l.added_by, l.quantity, l.product_id, l.pending_at IS NOT NULL,
+      coalesce(p.name, l.name), u.name, l.hidden_from
+    INTO v_line, v_line_owner, v_line_quantity, v_line_product, v_pending, v_product_name,
+      v_owner_name, v_hidden
+    FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
     WHERE l.cart_id = p_cart
       AND ((l.id = p_line AND (l.product_id = p_product OR l.product_id IS NULL))
         OR (p_line IS NULL AND l.product_id = p_product AND l.added_by = p_user));
@@ -144,10 +148,6 @@ BEGIN
         AND m.user_id = v_line_owner AND m.role <> 'pending') THEN
       verdict := 'adder_left'; RETURN;
     END IF;
-    SELECT coalesce(p.name, l.name), u.name, l.hidden_from
-    INTO v_product_name, v_owner_name, v_hidden
-    FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
-    WHERE l.id = v_line;
     IF p_op = 'remove' THEN
       -- Kept for the remover's undo ('restore' below); cart_write_settle() drops older ones.
       WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
