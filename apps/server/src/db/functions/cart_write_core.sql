@@ -18,6 +18,8 @@
 -- quantity, sharers, staple mark, added time) for the member who removed it, within the window
 -- the server passes in p_restore_seconds: re-adding the product instead would make the undoer its
 -- adder, and so its payer under the "by adder" split.
+-- p_context: the cart's lock and what a change is checked against, as cart_write_context() read
+-- it (a batch reads it once per cart and member, cart_write_batch()); NULL: read here.
 -- Each number has its own argument, named as the route names it: p_quantity (how many 'add' puts
 -- in), p_change (a step: +1 or -1), p_restore_seconds (restore's window); the others are NULL.
 -- A free line (no product, a name instead; added by the carts service through lock_session) is
