@@ -13,8 +13,8 @@ CREATE OR REPLACE FUNCTION cart_write(
 DECLARE
   r record;
 BEGIN
-  SELECT * INTO r FROM cart_write_core(p_op, p_cart, p_user, p_product, p_line, p_quantity,
-    p_change, p_restore_seconds, p_max, p_now, p_hidden);
+  r := cart_write_core(p_op, p_cart, p_user, p_product, p_line, p_quantity, p_change,
+    p_restore_seconds, p_max, p_now, p_hidden);
   verdict := r.verdict;
   product_stock := r.product_stock;
   already_in_cart := r.already_in_cart;

@@ -17,6 +17,12 @@ RETURNS TABLE (
 ) LANGUAGE plpgsql AS $$
 DECLARE
   w json;
+  -- A change of pass 1, its fields typed.
+  c record;
+  -- Pass 1's contexts (cart_write_context()), one per cart and member: their keys.
+  v_ctx_keys text[] := '{}';
+  v_ctxs cart_write_context[] := '{}';
+  k integer;
   n integer;
   -- cart_write_core()'s answer for the change at hand ('error' when pass 2 caught its failure).
   r record;
@@ -42,25 +48,49 @@ BEGIN
       v_carts := '{}'; v_verdicts := '{}'; v_stocks := '{}'; v_already := '{}';
       v_roles := '{}'; v_orders := '{}'; v_closes := '{}'; v_errors := '{}';
       v_landed_carts := '{}'; v_entries := '{}';
-      FOR w IN SELECT value FROM json_array_elements(p_writes) LOOP
+      -- Pass 1 reads the whole array in one go (each change's fields parsed once, not once per
+      -- field); pass 2 reads each change inside its own subtransaction (cart_write_json()), so
+      -- that even a malformed change fails alone.
+      FOR c IN SELECT * FROM json_to_recordset(CASE WHEN NOT v_apart THEN p_writes ELSE '[]' END)
+          AS x(op text, cart uuid, "user" uuid, product uuid, line uuid, quantity integer,
+            change integer, "restoreSeconds" integer, now timestamptz, "hiddenFrom" uuid[]) LOOP
         n := n + 1;
-        -- Only pass 2's call has a subtransaction of its own.
-        IF v_apart THEN
-          v_carts[n] := NULL;
-          BEGIN
-            v_carts[n] := (w->>'cart')::uuid;
-            SELECT * INTO r FROM cart_write_json(w, p_max);
-          EXCEPTION WHEN OTHERS THEN
-            v_errors[n] := SQLERRM;
-            SELECT 'error' AS verdict, NULL::integer AS product_stock,
-              NULL::integer AS already_in_cart, NULL::text AS role, NULL::integer AS order_number,
-              NULL::timestamptz AS closes_at, NULL::activity AS entry
-            INTO r;
-          END;
-        ELSE
+        v_carts[n] := c.cart;
+        -- A member's changes to a cart share its context, read (and the cart locked) at the first.
+        k := array_position(v_ctx_keys, c.cart::text || c."user"::text);
+        IF k IS NULL THEN
+          v_ctx_keys := v_ctx_keys || (c.cart::text || c."user"::text);
+          v_ctxs := v_ctxs || cart_write_context(c.cart, c."user");
+          k := cardinality(v_ctx_keys);
+        END IF;
+        -- An assignment, not a query: no executor round for the call.
+        r := cart_write_core(c.op, c.cart, c."user", c.product, c.line, c.quantity, c.change,
+          c."restoreSeconds", p_max, c.now, c."hiddenFrom", v_ctxs[k]);
+        v_verdicts[n] := r.verdict;
+        v_stocks[n] := r.product_stock;
+        v_already[n] := r.already_in_cart;
+        v_roles[n] := r.role;
+        v_orders[n] := r.order_number;
+        v_closes[n] := r.closes_at;
+        IF r.verdict IN ('ok', 'pending') THEN
+          v_landed_carts := v_landed_carts || c.cart;
+          v_entries := v_entries || r.entry;
+        END IF;
+      END LOOP;
+      FOR w IN SELECT value FROM json_array_elements(CASE WHEN v_apart THEN p_writes ELSE '[]' END)
+          LOOP
+        n := n + 1;
+        v_carts[n] := NULL;
+        BEGIN
           v_carts[n] := (w->>'cart')::uuid;
           SELECT * INTO r FROM cart_write_json(w, p_max);
-        END IF;
+        EXCEPTION WHEN OTHERS THEN
+          v_errors[n] := SQLERRM;
+          SELECT 'error' AS verdict, NULL::integer AS product_stock,
+            NULL::integer AS already_in_cart, NULL::text AS role, NULL::integer AS order_number,
+            NULL::timestamptz AS closes_at, NULL::activity AS entry
+          INTO r;
+        END;
         v_verdicts[n] := r.verdict;
         v_stocks[n] := r.product_stock;
         v_already[n] := r.already_in_cart;

@@ -18,6 +18,8 @@
 -- quantity, sharers, staple mark, added time) for the member who removed it, within the window
 -- the server passes in p_restore_seconds: re-adding the product instead would make the undoer its
 -- adder, and so its payer under the "by adder" split.
+-- p_context: the cart's lock and what a change is checked against, as cart_write_context() read
+-- it (a batch reads it once per cart and member, cart_write_batch()); NULL: read here.
 -- Each number has its own argument, named as the route names it: p_quantity (how many 'add' puts
 -- in), p_change (a step: +1 or -1), p_restore_seconds (restore's window); the others are NULL.
 -- A free line (no product, a name instead; added by the carts service through lock_session) is
@@ -38,13 +40,12 @@
 CREATE OR REPLACE FUNCTION cart_write_core(
   p_op text, p_cart uuid, p_user uuid, p_product uuid, p_line uuid, p_quantity integer,
   p_change integer, p_restore_seconds integer, p_max integer, p_now timestamptz,
-  p_hidden uuid[] DEFAULT NULL,
+  p_hidden uuid[] DEFAULT NULL, p_context cart_write_context DEFAULT NULL,
   OUT verdict text, OUT product_stock integer, OUT already_in_cart integer, OUT role text,
   OUT order_number integer, OUT closes_at timestamptz, OUT entry activity
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_status text;
-  v_session uuid;
+  v_ctx cart_write_context;
   v_stock integer;
   v_in_cart integer;
   v_own integer;
@@ -52,42 +53,30 @@ DECLARE
   v_line_owner uuid;
   v_line_quantity integer;
   v_line_product uuid;
-  v_actor_name text;
   v_product_name text;
   v_price integer;
   v_owner_name text;
   v_type text;
   v_details jsonb;
   v_removed removed_lines%ROWTYPE;
-  v_locked_at timestamptz;
-  v_budget integer;
-  v_budget_mode text;
   v_pending boolean := false;
   -- The line's private mark, which its activity entry carries (members it is hidden from).
   v_hidden uuid[] := '{}';
 BEGIN
-  -- Locking the cart row first makes changes to one cart apply one at a time (50 concurrent +1s
-  -- give +50). Each later statement reads what committed before the lock was granted (a new
-  -- snapshot per statement), so the role, the stock and the lines below are current.
-  SELECT c.status, c.session_id INTO v_status, v_session
-  FROM carts c
-  WHERE c.id = p_cart
-  FOR UPDATE;
-  -- The actor's name (for the activity entry) and the session's deadline come with the role: one
-  -- statement. Read after the cart's lock, which every deadline change takes first too. The
-  -- order's number only for a cart no longer active (it words the refusal).
-  SELECT m.role, u.name, d.closes_at, d.locked_at,
-         CASE WHEN v_status <> 'active' THEN (SELECT o.number FROM orders o WHERE o.session_id = v_session) END,
-         m.budget_cents, m.budget_mode
-  INTO role, v_actor_name, closes_at, v_locked_at, order_number, v_budget, v_budget_mode
-  FROM users u
-  LEFT JOIN session_members m ON m.session_id = v_session AND m.user_id = u.id
-  LEFT JOIN session_deadlines d ON d.session_id = v_session
-  WHERE u.id = p_user;
+  -- The cart's lock and what the change is checked against: a batch hands it in, read once for
+  -- the member's changes to the cart (cart_write_context()).
+  IF p_context IS NULL THEN
+    v_ctx := cart_write_context(p_cart, p_user);
+  ELSE
+    v_ctx := p_context;
+  END IF;
+  role := v_ctx.role;
+  closes_at := v_ctx.closes_at;
+  order_number := v_ctx.order_number;
 
   verdict := session_gate(
     CASE p_op WHEN 'add' THEN 'cart.add' WHEN 'clear' THEN 'cart.clear' ELSE 'cart.changeOwnLine' END,
-    role, v_status, order_number, closes_at, v_locked_at, p_now);
+    role, v_ctx.status, order_number, closes_at, v_ctx.locked_at, p_now);
   IF verdict <> 'ok' THEN
     RETURN;
   END IF;
@@ -100,11 +89,11 @@ BEGIN
       IF p_user = ANY(p_hidden) THEN
         verdict := 'hide_self'; RETURN;
       ELSIF EXISTS (SELECT 1 FROM session_members m, permission_of('cart.seePrivate') r
-          WHERE m.session_id = v_session AND m.user_id = ANY(p_hidden)
+          WHERE m.session_id = v_ctx.session_id AND m.user_id = ANY(p_hidden)
           AND m.role = ANY(r.roles)) THEN
         verdict := 'hide_creator'; RETURN;
       ELSIF (SELECT count(DISTINCT m.user_id) FROM session_members m
-          WHERE m.session_id = v_session AND m.user_id = ANY(p_hidden) AND m.role <> 'pending')
+          WHERE m.session_id = v_ctx.session_id AND m.user_id = ANY(p_hidden) AND m.role <> 'pending')
           < (SELECT count(DISTINCT h) FROM unnest(p_hidden) h) THEN
         verdict := 'hide_stranger'; RETURN;
       END IF;
@@ -141,26 +130,26 @@ BEGIN
       'quantity', p_quantity);
 
   ELSIF p_op IN ('step', 'remove') THEN
-    SELECT l.id, l.added_by, l.quantity, l.product_id, l.pending_at IS NOT NULL
-    INTO v_line, v_line_owner, v_line_quantity, v_line_product, v_pending
-    FROM cart_lines l
+    -- The line with its names (its product's or its own, its adder's) and private mark, for the
+    -- entry: one statement.
+    SELECT l.id, l.added_by, l.quantity, l.product_id, l.pending_at IS NOT NULL,
+      coalesce(p.name, l.name), u.name, l.hidden_from
+    INTO v_line, v_line_owner, v_line_quantity, v_line_product, v_pending, v_product_name,
+      v_owner_name, v_hidden
+    FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
     WHERE l.cart_id = p_cart
       AND ((l.id = p_line AND (l.product_id = p_product OR l.product_id IS NULL))
         OR (p_line IS NULL AND l.product_id = p_product AND l.added_by = p_user));
     IF v_line IS NULL THEN
       verdict := 'no_line'; RETURN;
-    ELSIF v_line_owner <> p_user AND session_gate('cart.changeAnyLine', role, v_status,
-        order_number, closes_at, v_locked_at, p_now) <> 'ok' THEN
+    ELSIF v_line_owner <> p_user AND session_gate('cart.changeAnyLine', role, v_ctx.status,
+        order_number, closes_at, v_ctx.locked_at, p_now) <> 'ok' THEN
       verdict := 'not_own'; RETURN;
     ELSIF p_op = 'step' AND v_line_owner <> p_user AND NOT EXISTS (
-      SELECT 1 FROM session_members m WHERE m.session_id = v_session
+      SELECT 1 FROM session_members m WHERE m.session_id = v_ctx.session_id
         AND m.user_id = v_line_owner AND m.role <> 'pending') THEN
       verdict := 'adder_left'; RETURN;
     END IF;
-    SELECT coalesce(p.name, l.name), u.name, l.hidden_from
-    INTO v_product_name, v_owner_name, v_hidden
-    FROM cart_lines l JOIN users u ON u.id = l.added_by LEFT JOIN products p ON p.id = l.product_id
-    WHERE l.id = v_line;
     IF p_op = 'remove' THEN
       -- Kept for the remover's undo ('restore' below); cart_write_settle() drops older ones.
       WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
@@ -222,11 +211,11 @@ BEGIN
       AND r.removed_at >= p_now - make_interval(secs => p_restore_seconds);
     IF v_removed.line_id IS NULL THEN
       verdict := 'no_removal'; RETURN;
-    ELSIF v_removed.added_by <> p_user AND session_gate('cart.changeAnyLine', role, v_status,
-        order_number, closes_at, v_locked_at, p_now) <> 'ok' THEN
+    ELSIF v_removed.added_by <> p_user AND session_gate('cart.changeAnyLine', role, v_ctx.status,
+        order_number, closes_at, v_ctx.locked_at, p_now) <> 'ok' THEN
       verdict := 'not_own'; RETURN;
     ELSIF v_removed.added_by <> p_user AND NOT EXISTS (
-      SELECT 1 FROM session_members m WHERE m.session_id = v_session
+      SELECT 1 FROM session_members m WHERE m.session_id = v_ctx.session_id
         AND m.user_id = v_removed.added_by AND m.role <> 'pending') THEN
       verdict := 'adder_left'; RETURN;
     END IF;
@@ -277,8 +266,8 @@ BEGIN
 
   -- "Ask first": more on a line of the member's own, past their budget, waits for approval.
   IF (p_op = 'add' OR (p_op = 'step' AND p_change = 1 AND v_line_owner = p_user))
-      AND v_budget_mode = 'ask' AND v_budget IS NOT NULL AND role <> 'creator'
-      AND (v_pending OR member_share_over(p_cart, p_user, v_budget)) THEN
+      AND v_ctx.budget_mode = 'ask' AND v_ctx.budget_cents IS NOT NULL AND role <> 'creator'
+      AND (v_pending OR member_share_over(p_cart, p_user, v_ctx.budget_cents)) THEN
     UPDATE cart_lines SET pending_at = coalesce(pending_at, p_now) WHERE id = v_line;
     v_pending := true;
   ELSE
@@ -288,10 +277,10 @@ BEGIN
   -- The activity log's entry, which the caller writes (cart_write_settle()) in this same
   -- transaction: every committed change has one. An entry about a private line is hidden from the
   -- same members as the line.
-  entry.session_id := v_session;
+  entry.session_id := v_ctx.session_id;
   entry.at := p_now;
   entry.actor_id := p_user;
-  entry.actor_name := v_actor_name;
+  entry.actor_name := v_ctx.actor_name;
   entry.type := v_type;
   entry.details := CASE WHEN v_pending THEN v_details || jsonb_build_object('pending', true)
     ELSE v_details END;
