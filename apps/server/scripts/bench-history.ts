@@ -18,6 +18,7 @@ import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase, type Database } from "../src/db/client.ts";
 import { CONNECTIONS, SECONDS, loadBenchEnv, report } from "./bench-load.ts";
+import { cpuMs } from "./bench-search.ts";
 import {
   benchNodeArgs,
   percentile,
@@ -43,6 +44,8 @@ interface Row {
   p95: number;
   p99: number;
   bareRps: number;
+  /** The server process's CPU time (user and system) per answer, in ms. */
+  cpuPerAnswer: number;
   failed: number;
 }
 
@@ -298,8 +301,11 @@ async function buildHistory(database: Database, group: Group) {
   );
 }
 
-/** autocannon at CONNECTIONS for SECONDS (after a 2 s warm-up), with p95 from every answer. */
-async function measureUrl(url: string, headers: Record<string, string> = {}) {
+/**
+ * autocannon at CONNECTIONS for SECONDS (after a 2 s warm-up), with p95 from every answer and,
+ * given the server's pid, its CPU time per answer (which holds on a busy machine, latency not).
+ */
+async function measureUrl(url: string, headers: Record<string, string> = {}, pid?: number) {
   const once = (duration: number) =>
     new Promise<{ result: autocannon.Result; times: number[] }>((resolve, reject) => {
       const times: number[] = [];
@@ -317,10 +323,13 @@ async function measureUrl(url: string, headers: Record<string, string> = {}) {
   const drained = () => fetch(url, { headers });
   await once(2);
   await drained();
+  const cpuBefore = pid === undefined ? 0 : await cpuMs(pid);
   const { result, times } = await once(SECONDS);
   await drained();
+  const cpu = pid === undefined ? 0 : await cpuMs(pid);
   times.sort((a, b) => a - b);
   return {
+    cpuPerAnswer: (cpu - cpuBefore) / (result.requests.total + 1),
     rps: result.requests.average,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -387,7 +396,7 @@ async function benchDatabase(name: string, env: Record<string, string>): Promise
     for (const [route, p] of routes) {
       if (only && !route.includes(only)) continue;
       const bareResult = await measureUrl(`http://127.0.0.1:${barePort}/bare`);
-      const result = await measureUrl(`${server.url}${p}`, auth);
+      const result = await measureUrl(`${server.url}${p}`, auth, server.child.pid);
       rows.push({ database: name, route, ...result, bareRps: bareResult.rps });
     }
     return rows;
@@ -439,11 +448,13 @@ console.info(
   `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route; one of a group of six with ${WEEKS} weekly orders of ${LINES} lines among ${USERS} accounts\n`,
 );
 const ms = (n: number) => (Number.isNaN(n) ? "—" : n.toFixed(1));
-console.info("| database | route | req/s | p50 ms | p95 ms | p99 ms | bare route req/s | errors |");
-console.info("|---|---|---|---|---|---|---|---|");
+console.info(
+  "| database | route | req/s | p50 ms | p95 ms | p99 ms | server CPU ms per answer | bare route req/s | errors |",
+);
+console.info("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${Math.round(r.bareRps)} | ${r.failed} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.cpuPerAnswer.toFixed(2)} | ${Math.round(r.bareRps)} | ${r.failed} |`,
   );
 }
 if (rows.some((r) => r.failed > 0)) {
