@@ -31,6 +31,15 @@ export interface OrderRef {
   version: number;
 }
 
+/** Refs read as one text, `id:version,…` (one row to read, however many orders). */
+export const refsOfText = (text: string | null | undefined): OrderRef[] =>
+  text
+    ? text.split(",").map((ref) => {
+        const at = ref.indexOf(":");
+        return { id: ref.slice(0, at), version: Number(ref.slice(at + 1)) };
+      })
+    : [];
+
 /** What lists filter on and the CSV of all orders writes, without parsing the JSON again. */
 export type OrderSummary = Pick<
   Order,
