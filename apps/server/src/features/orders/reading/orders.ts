@@ -7,8 +7,10 @@ import {
   type PageQuery,
 } from "@cartner/contract";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { executeRows } from "../../../db/client.ts";
 import { ledgerEntries, orderPayers, orderShares, orders } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
 import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
@@ -17,6 +19,7 @@ import { entriesOf } from "./entries.ts";
 import {
   jsonFor,
   pageOf,
+  refsOfText,
   viewsOf,
   type KeptView,
   type OrderRef,
@@ -27,7 +30,10 @@ import {
 const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
   where s.user_id = ${userId} union select o.id from ${orders} o where o.payee_id = ${userId})`;
 
-/** The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?). */
+/**
+ * The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?), read
+ * as one text: one row to read, however long the history.
+ */
 async function pageRefs(
   db: OrderDeps["db"],
   userId: string,
@@ -38,7 +44,12 @@ async function pageRefs(
         where o.id = ${query.cursor})`
     : undefined;
   const refs = db
-    .select({ id: orders.id, version: orders.version })
+    .select({
+      id: orders.id,
+      version: orders.version,
+      placedAt: orders.placedAt,
+      number: orders.number,
+    })
     .from(orders)
     .where(
       and(
@@ -49,7 +60,12 @@ async function pageRefs(
       ),
     )
     .orderBy(desc(orders.placedAt), desc(orders.number));
-  return query.limit === undefined ? refs : refs.limit(query.limit + 1);
+  const [found] = await executeRows<{ refs: string | null }>(
+    db,
+    sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
+      as refs from (${query.limit === undefined ? refs : refs.limit(query.limit + 1)}) q`,
+  );
+  return refsOfText(found?.refs);
 }
 
 /**
@@ -99,15 +115,22 @@ export async function listOrders(
 
 /**
  * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
- * page): one query for their ids and versions, then the kept views, those not kept loaded fifty
- * at a time, so other requests are answered between the loads.
+ * page), made into an answer by `make` and kept per reader and `variant` (the CSV's time zone)
+ * while the same orders are at the same versions: one query for their ids and versions, then the
+ * kept answer, or the kept views, those not kept loaded fifty at a time, so other requests are
+ * answered between the loads.
  */
-export async function allOrders(
+export async function allOrdersAnswer(
   deps: Pick<OrderDeps, "db">,
   userId: string,
-): Promise<OrderSummary[]> {
-  const views = await viewsOf(deps.db, await pageRefs(deps.db, userId, {}));
-  return views.map((v) => v.summary);
+  variant: string,
+  make: (orders: OrderSummary[]) => string,
+): Promise<EncodableBody> {
+  const refs = await pageRefs(deps.db, userId, {});
+  const made = refs.map((r) => `${r.id}:${r.version}`).join(",");
+  return keptAnswer(deps.db, "order_csv", `${userId} ${variant}`, made, async () =>
+    make((await viewsOf(deps.db, refs)).map((v) => v.summary)),
+  );
 }
 
 /**
