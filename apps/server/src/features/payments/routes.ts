@@ -31,11 +31,11 @@ export async function paymentRoutes(
     payInfo(deps, request.params.id, request.auth.user._id),
   );
 
-  // Kept per reader and time zone while their orders are at the same versions, compressed once.
+  // Kept per reader while their orders are at the same versions and their time zone is the
+  // same, compressed once (allOrdersAnswer reads the zone).
   route(app, "GET /api/orders/export.csv", async (request, reply) => {
     const userId = request.auth.user._id;
-    const timeZone = await deps.timeZoneOf(userId);
-    const csv = await allOrdersAnswer(deps, userId, timeZone, (orders) =>
+    const csv = await allOrdersAnswer(deps, userId, (orders, timeZone) =>
       ordersCsv(orders, userId, timeZone),
     );
     reply.header("content-disposition", 'attachment; filename="cartner-orders.csv"');

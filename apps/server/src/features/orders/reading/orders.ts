@@ -8,7 +8,7 @@ import {
 } from "@cartner/contract";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { executeRows } from "../../../db/client.ts";
-import { ledgerEntries, orderPayers, orderShares, orders } from "../../../db/schema.ts";
+import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
@@ -31,14 +31,14 @@ const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShar
   where s.user_id = ${userId} union select o.id from ${orders} o where o.payee_id = ${userId})`;
 
 /**
- * The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?), read
- * as one text: one row to read, however long the history.
+ * The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?), as
+ * one text (refsOfText reads it): one row to read, however long the history.
  */
-async function pageRefs(
+function refsText(
   db: OrderDeps["db"],
   userId: string,
   query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
-): Promise<OrderRef[]> {
+): SQL {
   const after = query.cursor
     ? sql`(${orders.placedAt}, ${orders.number}) < (select o.placed_at, o.number from ${orders} o
         where o.id = ${query.cursor})`
@@ -60,10 +60,18 @@ async function pageRefs(
       ),
     )
     .orderBy(desc(orders.placedAt), desc(orders.number));
+  return sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
+      from (${query.limit === undefined ? refs : refs.limit(query.limit + 1)}) q`;
+}
+
+async function pageRefs(
+  db: OrderDeps["db"],
+  userId: string,
+  query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
+): Promise<OrderRef[]> {
   const [found] = await executeRows<{ refs: string | null }>(
     db,
-    sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
-      as refs from (${query.limit === undefined ? refs : refs.limit(query.limit + 1)}) q`,
+    sql`select (${refsText(db, userId, query)}) as refs`,
   );
   return refsOfText(found?.refs);
 }
@@ -115,21 +123,29 @@ export async function listOrders(
 
 /**
  * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
- * page), made into an answer by `make` and kept per reader and `variant` (the CSV's time zone)
- * while the same orders are at the same versions: one query for their ids and versions, then the
- * kept answer, or the kept views, those not kept loaded fifty at a time, so other requests are
- * answered between the loads.
+ * page), made into an answer by `make` in the reader's time zone and kept per reader while the
+ * same orders are at the same versions and the zone is the same: one query for their ids and
+ * versions and the zone, then the kept answer, or the kept views, those not kept loaded fifty at
+ * a time, so other requests are answered between the loads.
  */
 export async function allOrdersAnswer(
   deps: Pick<OrderDeps, "db">,
   userId: string,
-  variant: string,
-  make: (orders: OrderSummary[]) => string,
+  make: (orders: OrderSummary[], timeZone: string) => string,
 ): Promise<EncodableBody> {
-  const refs = await pageRefs(deps.db, userId, {});
-  const made = refs.map((r) => `${r.id}:${r.version}`).join(",");
-  return keptAnswer(deps.db, "order_csv", `${userId} ${variant}`, made, async () =>
-    make((await viewsOf(deps.db, refs)).map((v) => v.summary)),
+  const { db } = deps;
+  const [found] = await executeRows<{ refs: string | null; timeZone: string | null }>(
+    db,
+    sql`select (${refsText(db, userId, {})}) as refs,
+      (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
+  );
+  const refs = refsOfText(found?.refs);
+  const timeZone = found?.timeZone ?? "UTC";
+  return keptAnswer(db, "order_csv", userId, `${timeZone} ${found?.refs ?? ""}`, async () =>
+    make(
+      (await viewsOf(db, refs)).map((v) => v.summary),
+      timeZone,
+    ),
   );
 }
 
