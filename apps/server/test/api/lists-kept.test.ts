@@ -1,7 +1,7 @@
 /**
- * The activity log and the notifications list are kept per reader and query (lib/kept-answers.ts)
- * while their light query reads the same: every change a reader must see is seen by the next read,
- * after a read that kept the answer from before it.
+ * The activity log, the notifications list and the CSV of all orders are kept per reader and
+ * query (lib/kept-answers.ts) while their light query reads the same: every change a reader must
+ * see is seen by the next read, after a read that kept the answer from before it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { group } from "../group-support.ts";
@@ -81,5 +81,22 @@ describe("the notifications list, kept", () => {
     const after = await list();
     expect(after.unread).toBe(0);
     expect(after.notifications.every((n) => n.readAt !== null)).toBe(true);
+  });
+});
+
+describe("the CSV of all orders, kept", () => {
+  it("follows the reader's time zone", async () => {
+    const g = await group(t, ["Ann", "Ben"] as const);
+    await g.add("Ben", "Cosy Knit Scarf", 1);
+    await g.checkout();
+    const csv = async () => (await g.as.Ben("GET", "/api/orders/export.csv")).body;
+    const utc = await csv();
+    expect(await csv()).toBe(utc);
+    expect(utc).toMatch(/T\d\d:\d\d:\d\dZ/);
+    const zone = await g.as.Ben("PUT", "/api/users/me/time-zone", { timeZone: "Asia/Tokyo" });
+    expect(zone.statusCode, zone.body).toBe(200);
+    const tokyo = await csv();
+    expect(tokyo).toMatch(/T\d\d:\d\d:\d\d\+09:00/);
+    expect(tokyo).not.toMatch(/T\d\d:\d\d:\d\dZ/);
   });
 });
