@@ -108,12 +108,16 @@ export async function openPartsBeyond(
 ): Promise<OpenPart[][]> {
   if (pairs.length === 0) return [];
   const asked = pairs.map(([a, b], i) => ({ i, a, b }));
+  // Per pair, the orders of both (each set from its indexes) less the caller's, read once.
   const rows = await executeRows<{ i: number; id: string; version: number | string }>(
     db,
-    sql`select pair.i, ${orders.id} as id, ${orders.version} as version
+    sql`with mine as materialized (
+        select ${orders.id} as id from ${orders} where ${ofReader(userId, withId)})
+      select pair.i, ${orders.id} as id, ${orders.version} as version
       from json_to_recordset(${JSON.stringify(asked)}::json) as pair(i int, a uuid, b uuid)
-      join ${orders} on ${orders.id} in ${concerning(sql`pair.a`)}
-        and ${orders.id} in ${concerning(sql`pair.b`)} and not ${ofReader(userId, withId)}`,
+      cross join lateral (${concerning(sql`pair.a`)} intersect ${concerning(sql`pair.b`)}
+        except select id from mine) both_of(id)
+      join ${orders} on ${orders.id} = both_of.id`,
   );
   const refs = [...new Map(rows.map((r) => [r.id, { id: r.id, version: Number(r.version) }]))];
   const made = await partsOf(
