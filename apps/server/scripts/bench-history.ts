@@ -14,10 +14,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase, type Database } from "../src/db/client.ts";
 import { CONNECTIONS, SECONDS, loadBenchEnv, report } from "./bench-load.ts";
+import { cpuMs } from "./bench-search.ts";
 import {
   benchNodeArgs,
   percentile,
@@ -43,6 +45,10 @@ interface Row {
   p95: number;
   p99: number;
   bareRps: number;
+  /** The server process's CPU time (user and system) per answer, in ms. */
+  cpuPerAnswer: number;
+  /** PostgreSQL's: its backends serving the bench's database (NaN on the embedded one). */
+  dbCpuPerAnswer: number;
   failed: number;
 }
 
@@ -298,8 +304,40 @@ async function buildHistory(database: Database, group: Group) {
   );
 }
 
-/** autocannon at CONNECTIONS for SECONDS (after a 2 s warm-up), with p95 from every answer. */
-async function measureUrl(url: string, headers: Record<string, string> = {}) {
+/**
+ * The CPU time so far (ms) of each PostgreSQL backend serving the database at `url` but this
+ * query's own (the server's pool; PostgreSQL runs on this machine).
+ */
+async function backendsCpu(url: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) cpu.set(pid, await cpuMs(pid).catch(() => 0));
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What the backends spent between two readings (a backend started meanwhile: all of it). */
+const spent = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+
+/**
+ * autocannon at CONNECTIONS for SECONDS (after a 2 s warm-up), with p95 from every answer and,
+ * given the server's pid, its CPU time per answer (which holds on a busy machine, latency not),
+ * and given its PostgreSQL database, the database's.
+ */
+async function measureUrl(
+  url: string,
+  headers: Record<string, string> = {},
+  pid?: number,
+  databaseUrl?: string,
+) {
   const once = (duration: number) =>
     new Promise<{ result: autocannon.Result; times: number[] }>((resolve, reject) => {
       const times: number[] = [];
@@ -317,10 +355,17 @@ async function measureUrl(url: string, headers: Record<string, string> = {}) {
   const drained = () => fetch(url, { headers });
   await once(2);
   await drained();
+  const cpuBefore = pid === undefined ? 0 : await cpuMs(pid);
+  const dbBefore = databaseUrl ? await backendsCpu(databaseUrl) : undefined;
   const { result, times } = await once(SECONDS);
   await drained();
+  const cpu = pid === undefined ? 0 : await cpuMs(pid);
+  const dbCpu = dbBefore && databaseUrl ? spent(dbBefore, await backendsCpu(databaseUrl)) : NaN;
+  const answers = result.requests.total + 1;
   times.sort((a, b) => a - b);
   return {
+    cpuPerAnswer: (cpu - cpuBefore) / answers,
+    dbCpuPerAnswer: dbCpu / answers,
     rps: result.requests.average,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -387,7 +432,12 @@ async function benchDatabase(name: string, env: Record<string, string>): Promise
     for (const [route, p] of routes) {
       if (only && !route.includes(only)) continue;
       const bareResult = await measureUrl(`http://127.0.0.1:${barePort}/bare`);
-      const result = await measureUrl(`${server.url}${p}`, auth);
+      const result = await measureUrl(
+        `${server.url}${p}`,
+        auth,
+        server.child.pid,
+        env.DATABASE_URL,
+      );
       rows.push({ database: name, route, ...result, bareRps: bareResult.rps });
     }
     return rows;
@@ -439,11 +489,14 @@ console.info(
   `\n${os.cpus().length} cores, ${os.cpus()[0]?.model}, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per route; one of a group of six with ${WEEKS} weekly orders of ${LINES} lines among ${USERS} accounts\n`,
 );
 const ms = (n: number) => (Number.isNaN(n) ? "—" : n.toFixed(1));
-console.info("| database | route | req/s | p50 ms | p95 ms | p99 ms | bare route req/s | errors |");
-console.info("|---|---|---|---|---|---|---|---|");
+const ms2 = (n: number) => (Number.isNaN(n) ? "—" : n.toFixed(2));
+console.info(
+  "| database | route | req/s | p50 ms | p95 ms | p99 ms | server CPU ms per answer | PostgreSQL CPU ms per answer | bare route req/s | errors |",
+);
+console.info("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.info(
-    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${Math.round(r.bareRps)} | ${r.failed} |`,
+    `| ${r.database} | ${r.route} | ${Math.round(r.rps)} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.cpuPerAnswer.toFixed(2)} | ${ms2(r.dbCpuPerAnswer)} | ${Math.round(r.bareRps)} | ${r.failed} |`,
   );
 }
 if (rows.some((r) => r.failed > 0)) {

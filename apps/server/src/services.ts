@@ -24,6 +24,7 @@ import {
 } from "./features/mail/mailer.ts";
 import { createEmailChannel } from "./features/mail/email-channel.ts";
 import { createMailQueue } from "./features/mail/queue.ts";
+import { keepAnswers } from "./lib/kept-answers.ts";
 import { checkout, keepOrders, sendOrderMail, type OrderDeps } from "./features/orders/index.ts";
 import type { PaymentDeps } from "./features/payments/index.ts";
 import type { Jobs } from "./features/jobs/index.ts";
@@ -224,9 +225,12 @@ export async function createServices(input: {
   const series: SeriesDeps = { db, clock, events, media, jobs: input.jobs };
   // Each instance works the queue; a series' next session starts once whichever claims it.
   await input.jobs.work("series.start", (job: SeriesStartJob) => startNextSession(series, job));
-  // Orders' views, open parts and list pages kept by version (decision 045): each read checks the
-  // version in the database, so they need no bus to stay true.
-  if (processCaches) keepOrders(db);
+  // Orders' views, open parts and list answers kept by version (decision 045): each read checks
+  // the versions in the database, so they need no bus to stay true.
+  if (processCaches) {
+    keepOrders(db);
+    keepAnswers(db);
+  }
   const orderDeps: OrderDeps = {
     db,
     clock,

@@ -51,7 +51,17 @@ export function encodedBody(cached: EncodableBody, encoding: ContentEncoding): B
  * contract when it was made), compressed when the client accepts it.
  */
 export function sendJson(request: FastifyRequest, reply: FastifyReply, kept: EncodableBody) {
-  reply.type("application/json; charset=utf-8").header("vary", "accept-encoding");
+  return sendBody(request, reply, kept, "application/json; charset=utf-8");
+}
+
+/** Sends a kept answer of any type as it is, compressed when the client accepts it. */
+export function sendBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kept: EncodableBody,
+  type: string,
+) {
+  reply.type(type).header("vary", "accept-encoding");
   const encoding = contentEncoding(kept, request.headers["accept-encoding"]);
   if (encoding) {
     return reply.header("content-encoding", encoding).send(encodedBody(kept, encoding));

@@ -8,7 +8,15 @@
  * The per-process caches: member reads, checked auth sessions, and the orders kept by version
  * (their views, open parts and list pages: features/orders/reading/kept.ts).
  */
-export type CacheName = "reads" | "auth_sessions" | "orders" | "order_parts" | "order_pages";
+export type CacheName =
+  | "reads"
+  | "auth_sessions"
+  | "orders"
+  | "order_parts"
+  | "order_pages"
+  | "activity_pages"
+  | "notification_pages"
+  | "order_csv";
 
 export const meter = {
   /** A lookup of a per-process cache: answered from it (hit) or not. */

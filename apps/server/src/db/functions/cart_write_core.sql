@@ -251,7 +251,7 @@ BEGIN
 
   ELSIF p_op = 'clear' THEN
     -- The counts are everyone's; a private line's are kept apart (`hidden`: whom it was hidden
-    -- from, its units) so the log's read takes them out for those members (listActivity()).
+    -- from, its units) so the log's read takes them out for those members (activityAnswer()).
     WITH gone AS (DELETE FROM cart_lines WHERE cart_id = p_cart RETURNING quantity, hidden_from)
     SELECT jsonb_build_object('lines', count(*), 'items', coalesce(sum(quantity), 0))
       || CASE WHEN bool_or(cardinality(hidden_from) > 0) THEN jsonb_build_object('hidden',

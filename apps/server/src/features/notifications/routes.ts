@@ -1,15 +1,17 @@
 import type { FastifyInstance } from "fastify";
+import { sendJson } from "../../lib/encoded-body.ts";
 import { route } from "../../lib/endpoint.ts";
 import type { NotificationDeps } from "./deps.ts";
-import { getPreferences, listNotifications, markRead, setPreferences } from "./service.ts";
+import { getPreferences, markRead, notificationsAnswer, setPreferences } from "./service.ts";
 
 /** The reader's notifications and their choices. */
 export async function notificationRoutes(
   app: FastifyInstance,
   deps: NotificationDeps,
 ): Promise<void> {
-  route(app, "GET /api/notifications", async (request) =>
-    listNotifications(deps, request.auth.user._id, request.query),
+  // Kept per reader and query, checked against the contract when made (service.ts).
+  route(app, "GET /api/notifications", async (request, reply) =>
+    sendJson(request, reply, await notificationsAnswer(deps, request.auth.user._id, request.query)),
   );
   route(app, "POST /api/notifications/read", async (request) =>
     markRead(deps, request.auth.user._id, request.body),

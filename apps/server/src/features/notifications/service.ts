@@ -8,13 +8,17 @@
  */
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
+  NotificationsResponseSchema,
   type MarkReadBody,
   type Notification,
   type NotificationPreferences,
 } from "@cartner/contract";
-import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import crypto from "node:crypto";
+import { executeRows } from "../../db/client.ts";
 import { cartLines, notificationPreferences, notifications } from "../../db/schema.ts";
+import type { EncodableBody } from "../../lib/encoded-body.ts";
+import { keptAnswer } from "../../lib/kept-answers.ts";
 import type { NotificationDeps } from "./deps.ts";
 import { readersOfEach, storeEach, text, type Reader, type Row } from "./store.ts";
 import type { Channel, NotifyInput, OutgoingNotice } from "./types.ts";
@@ -162,35 +166,62 @@ export async function unreadOf(
 }
 
 /**
- * The reader's notifications, newest first; `after`: those older than that one of theirs. A
- * request for approval says whether its line still waits, by a join on the line's key (rows
- * without a line join nothing), in the list's one query.
+ * The reader's notifications, newest first (`after`: those older than that one of theirs), and
+ * their unread count, as the JSON answer. One light query reads what an answer changes with: the
+ * count, and per row its id, its seq (a regrouped row takes a new one with its new text), whether
+ * it is read (read once, for good), its line and whether that line still waits. The answer is
+ * kept per reader and query (lib/kept-answers.ts) while that reads the same; else the rows are
+ * read whole, a request for approval joined to its line by the line's key.
  */
-export async function listNotifications(
+export async function notificationsAnswer(
   deps: Pick<NotificationDeps, "db">,
   userId: string,
   query: { after?: string | undefined; limit: number },
-): Promise<{ notifications: Notification[]; unread: number }> {
-  const older = query.after
-    ? sql`(${notifications.createdAt}, ${notifications.seq}) < (select created_at, seq from ${notifications} where id = ${query.after} and user_id = ${userId})`
-    : undefined;
-  const rows = await deps.db
-    .select({
-      row: notifications,
-      waiting: sql<boolean>`${cartLines.pendingAt} is not null`,
-    })
-    .from(notifications)
-    .leftJoin(
-      cartLines,
-      and(eq(cartLines.id, notifications.lineId), eq(cartLines.cartId, notifications.cartId)),
-    )
-    .where(and(eq(notifications.userId, userId), older))
-    .orderBy(desc(notifications.createdAt), desc(notifications.seq))
-    .limit(query.limit);
-  return {
-    notifications: rows.map((r) => toNotification(r.row, r.waiting)),
-    unread: await unreadOf(deps, userId),
-  };
+): Promise<EncodableBody> {
+  // Those older than `after` (a ranking of the reader's own rows), on both queries.
+  const older = (createdAt: SQL, seq: SQL) =>
+    query.after
+      ? sql`(${createdAt}, ${seq}) < (select created_at, seq from ${notifications}
+          where id = ${query.after} and user_id = ${userId})`
+      : sql`true`;
+  const [found] = await executeRows<{ unread: number | string; made: string }>(
+    deps.db,
+    sql`select (select count(*) from ${notifications}
+          where user_id = ${userId} and read_at is null) as unread,
+        (select coalesce(string_agg(concat_ws(':', p.id, p.seq, p.read, p.line_id, p.waiting),
+            ',' order by p.created_at desc, p.seq desc), '')
+          from (select n.id, n.seq, n.created_at, n.read_at is not null as read, n.line_id,
+              l.pending_at is not null as waiting
+            from ${notifications} n
+            left join ${cartLines} l on l.id = n.line_id and l.cart_id = n.cart_id
+            where n.user_id = ${userId} and ${older(sql`n.created_at`, sql`n.seq`)}
+            order by n.created_at desc, n.seq desc limit ${query.limit}) p) as made`,
+  );
+  const unread = Number(found?.unread ?? 0);
+  const key = `${userId} ${query.after ?? ""} ${query.limit}`;
+  const made = `${unread} ${found?.made ?? ""}`;
+  return keptAnswer(deps.db, "notification_pages", key, made, async () => {
+    const rows = await deps.db
+      .select({
+        row: notifications,
+        waiting: sql<boolean>`${cartLines.pendingAt} is not null`,
+      })
+      .from(notifications)
+      .leftJoin(
+        cartLines,
+        and(eq(cartLines.id, notifications.lineId), eq(cartLines.cartId, notifications.cartId)),
+      )
+      .where(
+        and(
+          eq(notifications.userId, userId),
+          older(sql`${notifications.createdAt}`, sql`${notifications.seq}`),
+        ),
+      )
+      .orderBy(desc(notifications.createdAt), desc(notifications.seq))
+      .limit(query.limit);
+    const answer = { notifications: rows.map((r) => toNotification(r.row, r.waiting)), unread };
+    return JSON.stringify(NotificationsResponseSchema.encode(answer));
+  });
 }
 
 /** Marks the reader's own notifications read (ids of others' change nothing). */

@@ -10,7 +10,7 @@ export type { OrderDeps } from "./deps.ts";
 export { checkout } from "./checkout/checkout.ts";
 export { sendOrderMail } from "./checkout/mail-jobs.ts";
 export { keepOrders } from "./reading/kept.ts";
-export { allOrders, getOrder, listOrders, orderEntries } from "./reading/orders.ts";
+export { allOrdersAnswer, getOrder, listOrders, orderEntries } from "./reading/orders.ts";
 export { orderOf, payersOf, sharesOf } from "./reading/view.ts";
 export { openOwed } from "./balances/open-parts.ts";
 export { unsettledShares } from "./balances/balances.ts";

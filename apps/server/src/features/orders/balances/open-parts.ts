@@ -6,10 +6,10 @@
  */
 import type { ShareStatus } from "@cartner/contract";
 import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../../../db/client.ts";
+import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
-import { partsOf } from "../reading/kept.ts";
+import { partsOf, refsOfText } from "../reading/kept.ts";
 import { payersFor } from "../reading/view.ts";
 import type { OrderRow, PayerRow } from "../rows.ts";
 
@@ -39,20 +39,27 @@ export const flowOf = (p: OpenPart) =>
     : { fromId: p.payerId, toId: p.debtorId, cents: -p.cents };
 
 /**
- * The orders that concern the user: payee, a member with a share, or a payer (ids only: a set
- * each index finds).
+ * The orders that concern the person: payee, a member with a share, or a payer (ids only: a set
+ * each index finds). `userId`: an id, or a column of the query around it.
  */
-const concerning = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
+const concerning = (userId: string | SQL): SQL => sql`(select s.order_id from ${orderShares} s
     where s.user_id = ${userId}
   union select o.id from ${orders} o where o.payee_id = ${userId}
   union select p.order_id from ${orderPayers} p where p.user_id = ${userId})`;
 
+/** The orders of the user's open parts (with `withId`: those that concern that person too). */
+const ofReader = (userId: string, withId?: string): SQL =>
+  withId
+    ? sql`(${orders.id} in ${concerning(userId)} and ${orders.id} in ${concerning(withId)})`
+    : sql`${orders.id} in ${concerning(userId)}`;
+
 /**
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
- * order first. One light query reads the orders' ids and versions; each order's open parts are
- * the ones kept at that version (reading/kept.ts), else made from its rows and book and kept: a
- * long history's settled orders cost a lookup each, and nothing is read twice. People are named
- * as they are now (one query for those in open parts), a deleted one as the order recorded them.
+ * order first. One light query reads the orders' ids and versions (as one text: one row to read,
+ * however long the history); each order's open parts are the ones kept at that version
+ * (reading/kept.ts), else made from its rows and book and kept: a long history's settled orders
+ * cost a lookup each, and nothing is read twice. People are named as they are now (one query for
+ * those in open parts), a deleted one as the order recorded them.
  */
 export async function openParts(
   db: Db | Tx,
@@ -61,17 +68,15 @@ export async function openParts(
   /** false: people as the orders recorded them (for amounts only; no query for names). */
   named = true,
 ): Promise<OpenPart[]> {
-  const refs = await db
-    .select({ id: orders.id, version: orders.version })
-    .from(orders)
-    .where(
-      and(
-        sql`${orders.id} in ${concerning(userId)}`,
-        withId ? sql`${orders.id} in ${concerning(withId)}` : undefined,
-      ),
-    )
-    .orderBy(orders.placedAt, orders.number);
-  const parts = (await partsOf(db, refs, (ids) => recordedParts(db, ids))).flat();
+  const [found] = await executeRows<{ refs: string | null }>(
+    db,
+    sql`select string_agg(${orders.id}::text || ':' || ${orders.version}, ','
+        order by ${orders.placedAt}, ${orders.number}) as refs
+      from ${orders} where ${ofReader(userId, withId)}`,
+  );
+  const parts = (
+    await partsOf(db, refsOfText(found?.refs), (ids) => recordedParts(db, ids))
+  ).flat();
   const people = [...new Set(parts.flatMap((p) => [p.debtorId, p.payerId]))];
   if (!named || people.length === 0) return parts;
   const current = new Map(
@@ -88,6 +93,40 @@ export async function openParts(
     debtorName: current.get(p.debtorId) ?? p.debtorName,
     payerName: current.get(p.payerId) ?? p.payerName,
   }));
+}
+
+/**
+ * For each pair of people: the open parts of the orders that concern both, but for the orders of
+ * `openParts(db, userId, withId)`, which the caller holds. People as the orders recorded them
+ * (amounts only). One query for all the pairs; in a group that shops together it finds none.
+ */
+export async function openPartsBeyond(
+  db: Db | Tx,
+  pairs: Array<[string, string]>,
+  userId: string,
+  withId?: string,
+): Promise<OpenPart[][]> {
+  if (pairs.length === 0) return [];
+  const asked = pairs.map(([a, b], i) => ({ i, a, b }));
+  // Per pair, the orders of both (each set from its indexes) less the caller's, read once.
+  const rows = await executeRows<{ i: number; id: string; version: number | string }>(
+    db,
+    sql`with mine as materialized (
+        select ${orders.id} as id from ${orders} where ${ofReader(userId, withId)})
+      select pair.i, ${orders.id} as id, ${orders.version} as version
+      from json_to_recordset(${JSON.stringify(asked)}::json) as pair(i int, a uuid, b uuid)
+      cross join lateral (${concerning(sql`pair.a`)} intersect ${concerning(sql`pair.b`)}
+        except select id from mine) both_of(id)
+      join ${orders} on ${orders.id} = both_of.id`,
+  );
+  const refs = [...new Map(rows.map((r) => [r.id, { id: r.id, version: Number(r.version) }]))];
+  const made = await partsOf(
+    db,
+    refs.map(([, ref]) => ref),
+    (ids) => recordedParts(db, ids),
+  );
+  const byId = new Map(refs.map(([id], i) => [id, made[i]!]));
+  return pairs.map((_, i) => rows.filter((r) => r.i === i).flatMap((r) => byId.get(r.id) ?? []));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { fromCents, settlePlan, type PlannedTransfer } from "@cartner/contract";
 import type { OrderDeps } from "../deps.ts";
-import { openBetween, openParts } from "./open-parts.ts";
+import { openBetween, openParts, openPartsBeyond } from "./open-parts.ts";
 
 /**
  * The settle plan: the fewest transfers over every open part of the caller's orders (with
@@ -28,20 +28,25 @@ export async function settlePlanFor(
     names.set(p.payerId, p.payerName);
   }
   const person = (id: string) => ({ _id: id, name: names.get(id) ?? "" });
-  return Promise.all(
-    settlePlan(nets).map(async (t) => ({
+  const plan = settlePlan(nets);
+  // What the transfer route would take: every part open between the two (recordTransfer reads
+  // the same). The caller's orders hold all of them when the caller is one of the two; between
+  // two others, some may be on orders beyond the caller's (their amounts only: no names are read
+  // for them), read for all such pairs at once.
+  const others = plan.filter((t) => t.from !== userId && t.to !== userId);
+  const beyond = await openPartsBeyond(
+    db,
+    others.map((t) => [t.from, t.to]),
+    userId,
+    withId,
+  );
+  return plan.map((t) => {
+    const more = beyond[others.indexOf(t)] ?? [];
+    return {
       from: person(t.from),
       to: person(t.to),
       amount: fromCents(t.cents),
-      // What the transfer route would take: every part open between the two (recordTransfer
-      // reads the same). The caller's orders hold all of them when the caller is one of the two;
-      // between two others, some may be on orders the caller is not in (their amounts only: no
-      // names are read for them).
-      recordable: openBetween(
-        t.from === userId || t.to === userId ? parts : await openParts(db, t.from, t.to, false),
-        t.from,
-        t.to,
-      ).matching.includes(t.cents),
-    })),
-  );
+      recordable: openBetween([...parts, ...more], t.from, t.to).matching.includes(t.cents),
+    };
+  });
 }

@@ -10,7 +10,8 @@
  *   made when first asked), and the few fields lists and the CSV read of it;
  * - parts: an order's open parts (open-parts.ts), what balances and the settle plan add up;
  * - pages: a reader's list answer, kept with the ids and versions it was made of, sent again while
- *   the same query finds the same orders at the same versions.
+ *   the same query finds the same orders at the same versions (lib/kept-answers.ts, kept with the
+ *   other lists' answers).
  *
  * Only reads outside a transaction keep anything: the store belongs to the app's database handle
  * (keepOrders, in src/services.ts), and a transaction's handle has none.
@@ -18,6 +19,7 @@
 import { OrderSchema, type Order } from "@cartner/contract";
 import type { Db, Tx } from "../../../db/client.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { meter } from "../../../lib/metrics.ts";
 import type { OpenPart } from "../balances/open-parts.ts";
 import { hasPrivate, orderSeenBy } from "./private.ts";
@@ -28,6 +30,15 @@ export interface OrderRef {
   id: string;
   version: number;
 }
+
+/** Refs read as one text, `id:version,…` (one row to read, however many orders). */
+export const refsOfText = (text: string | null | undefined): OrderRef[] =>
+  text
+    ? text.split(",").map((ref) => {
+        const at = ref.indexOf(":");
+        return { id: ref.slice(0, at), version: Number(ref.slice(at + 1)) };
+      })
+    : [];
 
 /** What lists filter on and the CSV of all orders writes, without parsing the JSON again. */
 export type OrderSummary = Pick<
@@ -55,26 +66,18 @@ interface KeptParts {
   parts: OpenPart[];
 }
 
-/** A list answer and the ids and versions it was made of. */
-export interface KeptPage extends EncodableBody {
-  made: string;
-}
-
-/** How much is kept: views and pages by characters of JSON, parts by orders. */
+/** How much is kept: views by characters of JSON, parts by orders. */
 export interface KeptLimits {
   viewChars: number;
-  pageChars: number;
   parts: number;
 }
 
 /**
  * 32 M characters of views hold about 2,500 orders of 40 lines (12.6 KB each) and far more small
- * ones; 32 M of pages about fifty first pages of such orders; an order's parts are a few hundred
- * bytes (none once settled).
+ * ones; an order's parts are a few hundred bytes (none once settled).
  */
 export const KEPT_LIMITS: KeptLimits = {
   viewChars: 32_000_000,
-  pageChars: 32_000_000,
   parts: 50_000,
 };
 
@@ -83,8 +86,6 @@ interface Store {
   views: Map<string, KeptView>;
   viewChars: number;
   parts: Map<string, KeptParts>;
-  pages: Map<string, KeptPage>;
-  pageChars: number;
 }
 
 const stores = new WeakMap<object, Store>();
@@ -96,8 +97,6 @@ export function keepOrders(db: Db, limits: KeptLimits = KEPT_LIMITS): void {
     views: new Map(),
     viewChars: 0,
     parts: new Map(),
-    pages: new Map(),
-    pageChars: 0,
   });
 }
 
@@ -222,35 +221,13 @@ export async function partsOf(
 
 /**
  * A list answer: the one kept under `key` when it was made of the same orders at the same
- * versions (`made`), else `make()`'s, kept.
+ * versions (`made`), else `make()`'s, kept (lib/kept-answers.ts).
  */
-export async function pageOf(
+export function pageOf(
   db: Db | Tx,
   key: string,
   made: string,
   make: () => Promise<string>,
 ): Promise<EncodableBody> {
-  const store = storeOf(db);
-  const kept = store?.pages.get(key);
-  if (store) meter.cacheLookup("order_pages", kept?.made === made);
-  if (store && kept && kept.made === made) {
-    store.pages.delete(key);
-    store.pages.set(key, kept);
-    return kept;
-  }
-  const page: KeptPage = { made, body: await make() };
-  if (!store) return page;
-  const old = store.pages.get(key);
-  if (old) {
-    store.pages.delete(key);
-    store.pageChars -= old.body.length * 2;
-  }
-  store.pages.set(key, page);
-  store.pageChars += page.body.length * 2;
-  for (const [oldest, p] of store.pages) {
-    if (store.pageChars <= store.limits.pageChars) break;
-    store.pages.delete(oldest);
-    store.pageChars -= p.body.length * 2;
-  }
-  return page;
+  return keptAnswer(db, "order_pages", key, made, make);
 }

@@ -7,8 +7,10 @@ import {
   type PageQuery,
 } from "@cartner/contract";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { ledgerEntries, orderPayers, orderShares, orders } from "../../../db/schema.ts";
+import { executeRows } from "../../../db/client.ts";
+import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
 import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
@@ -17,6 +19,7 @@ import { entriesOf } from "./entries.ts";
 import {
   jsonFor,
   pageOf,
+  refsOfText,
   viewsOf,
   type KeptView,
   type OrderRef,
@@ -27,18 +30,26 @@ import {
 const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
   where s.user_id = ${userId} union select o.id from ${orders} o where o.payee_id = ${userId})`;
 
-/** The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?). */
-async function pageRefs(
+/**
+ * The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?), as
+ * one text (refsOfText reads it): one row to read, however long the history.
+ */
+function refsText(
   db: OrderDeps["db"],
   userId: string,
   query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
-): Promise<OrderRef[]> {
+): SQL {
   const after = query.cursor
     ? sql`(${orders.placedAt}, ${orders.number}) < (select o.placed_at, o.number from ${orders} o
         where o.id = ${query.cursor})`
     : undefined;
   const refs = db
-    .select({ id: orders.id, version: orders.version })
+    .select({
+      id: orders.id,
+      version: orders.version,
+      placedAt: orders.placedAt,
+      number: orders.number,
+    })
     .from(orders)
     .where(
       and(
@@ -49,7 +60,20 @@ async function pageRefs(
       ),
     )
     .orderBy(desc(orders.placedAt), desc(orders.number));
-  return query.limit === undefined ? refs : refs.limit(query.limit + 1);
+  return sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
+      from (${query.limit === undefined ? refs : refs.limit(query.limit + 1)}) q`;
+}
+
+async function pageRefs(
+  db: OrderDeps["db"],
+  userId: string,
+  query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
+): Promise<OrderRef[]> {
+  const [found] = await executeRows<{ refs: string | null }>(
+    db,
+    sql`select (${refsText(db, userId, query)}) as refs`,
+  );
+  return refsOfText(found?.refs);
 }
 
 /**
@@ -99,15 +123,30 @@ export async function listOrders(
 
 /**
  * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
- * page): one query for their ids and versions, then the kept views, those not kept loaded fifty
- * at a time, so other requests are answered between the loads.
+ * page), made into an answer by `make` in the reader's time zone and kept per reader while the
+ * same orders are at the same versions and the zone is the same: one query for their ids and
+ * versions and the zone, then the kept answer, or the kept views, those not kept loaded fifty at
+ * a time, so other requests are answered between the loads.
  */
-export async function allOrders(
+export async function allOrdersAnswer(
   deps: Pick<OrderDeps, "db">,
   userId: string,
-): Promise<OrderSummary[]> {
-  const views = await viewsOf(deps.db, await pageRefs(deps.db, userId, {}));
-  return views.map((v) => v.summary);
+  make: (orders: OrderSummary[], timeZone: string) => string,
+): Promise<EncodableBody> {
+  const { db } = deps;
+  const [found] = await executeRows<{ refs: string | null; timeZone: string | null }>(
+    db,
+    sql`select (${refsText(db, userId, {})}) as refs,
+      (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
+  );
+  const refs = refsOfText(found?.refs);
+  const timeZone = found?.timeZone ?? "UTC";
+  return keptAnswer(db, "order_csv", userId, `${timeZone} ${found?.refs ?? ""}`, async () =>
+    make(
+      (await viewsOf(db, refs)).map((v) => v.summary),
+      timeZone,
+    ),
+  );
 }
 
 /**

@@ -4,10 +4,18 @@
  * write theirs inside `cart_write_core()` (db/functions); every other change uses `entry()` below in
  * its transaction, and its service publishes `activity.created` after commit.
  */
-import type { Activity, ActivityWrite } from "@cartner/contract";
-import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
+import {
+  ActivityResponseSchema,
+  type Activity,
+  type ActivityWrite,
+  type Role,
+} from "@cartner/contract";
+import { and, asc, inArray, sql, type SQL } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../../db/client.ts";
-import { activity, users } from "../../../db/schema.ts";
+import { activity, sessionMembers, users } from "../../../db/schema.ts";
+import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer } from "../../../lib/kept-answers.ts";
+import { requireAllowed } from "../../../lib/permissions.ts";
 import type { EventBus, Published } from "../../live/index.ts";
 
 /**
@@ -77,40 +85,59 @@ export function detailsAsSeenBy(type: string, details: unknown, readerId: string
 }
 
 /**
- * Entries after `after`, oldest first, as `readerId` sees them: none about a line hidden from
- * them (the caller checked the reader is a member).
+ * Entries after `after`, oldest first, as `readerId` sees them, as the JSON answer: none about a
+ * line hidden from them, and 404 unless they are a member (the permissions table's
+ * `session.read`). One light query reads the reader's role and the entries' seqs; the answer is
+ * kept per reader and query (lib/kept-answers.ts) with the seqs it was made of. An entry never
+ * changes but for whom it is hidden from, which the query's filter reads: the same seqs, the same
+ * answer.
  */
-export async function listActivity(
+export async function activityAnswer(
   db: Db,
   sessionId: string,
   readerId: string,
   after: number,
   limit: number,
-): Promise<{ events: Activity[]; nextSeq: number }> {
-  const rows = await db
-    .select()
-    .from(activity)
-    .where(
-      and(
-        eq(activity.sessionId, sessionId),
-        gt(activity.seq, after),
-        sql`not (${readerId}::uuid = any(${activity.hiddenFrom}))`,
-      ),
-    )
-    .orderBy(asc(activity.seq))
-    .limit(limit);
-  // Each row's details are its type's, as the contract shapes them: every entry is written
-  // through those types (record() here, cart_write_core() in SQL), and the activity tests parse
-  // what the server writes with the contract's ActivityEntrySchema.
-  const events = rows.map(
-    (r) =>
-      ({
-        ...detailsAsSeenBy(r.type, r.details, readerId),
-        seq: Number(r.seq),
-        at: r.at.toISOString(),
-        actor: { _id: r.actorId ?? "", name: r.actorName },
-        type: r.type,
-      }) as Activity,
+): Promise<EncodableBody> {
+  const [found] = await executeRows<{ role: Role; seqs: string }>(
+    db,
+    sql`select m.role, (select coalesce(string_agg(a.seq::text, ',' order by a.seq), '')
+        from (select seq from ${activity}
+          where session_id = m.session_id and seq > ${after}
+            and not (${readerId}::uuid = any(hidden_from))
+          order by seq limit ${limit}) a) as seqs
+      from ${sessionMembers} m where m.session_id = ${sessionId} and m.user_id = ${readerId}`,
   );
-  return { events, nextSeq: events.at(-1)?.seq ?? after };
+  requireAllowed(found?.role, "session.read", "Session not found");
+  const seqs = found!.seqs;
+  const key = `${readerId} ${sessionId} ${after} ${limit}`;
+  return keptAnswer(db, "activity_pages", key, seqs, async () => {
+    const rows = seqs
+      ? await db
+          .select()
+          .from(activity)
+          .where(
+            and(
+              inArray(activity.seq, seqs.split(",").map(Number)),
+              sql`not (${readerId}::uuid = any(${activity.hiddenFrom}))`,
+            ),
+          )
+          .orderBy(asc(activity.seq))
+      : [];
+    // Each row's details are its type's, as the contract shapes them: every entry is written
+    // through those types (record() here, cart_write_core() in SQL), and the answer is checked
+    // against the contract's schema once, here.
+    const events = rows.map(
+      (r) =>
+        ({
+          ...detailsAsSeenBy(r.type, r.details, readerId),
+          seq: Number(r.seq),
+          at: r.at.toISOString(),
+          actor: { _id: r.actorId ?? "", name: r.actorName },
+          type: r.type,
+        }) as Activity,
+    );
+    const nextSeq = events.at(-1)?.seq ?? after;
+    return JSON.stringify(ActivityResponseSchema.encode({ events, nextSeq }));
+  });
 }

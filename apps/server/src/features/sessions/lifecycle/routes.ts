@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { sendJson } from "../../../lib/encoded-body.ts";
 import { route } from "../../../lib/endpoint.ts";
 import type { ReadCache } from "../../../lib/read-cache.ts";
 import type { SessionDeps } from "../deps.ts";
@@ -48,13 +49,18 @@ export async function sessionRoutes(
     })),
   );
 
-  route(app, "GET /api/sessions/:id/activity", async (request) =>
-    activityOf(
-      deps,
-      request.params.id,
-      request.auth.user._id,
-      request.query.after,
-      request.query.limit,
+  // Kept per reader and query, checked against the contract when made (activity.ts).
+  route(app, "GET /api/sessions/:id/activity", async (request, reply) =>
+    sendJson(
+      request,
+      reply,
+      await activityOf(
+        deps,
+        request.params.id,
+        request.auth.user._id,
+        request.query.after,
+        request.query.limit,
+      ),
     ),
   );
 

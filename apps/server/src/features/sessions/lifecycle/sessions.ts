@@ -18,7 +18,7 @@ import type { Tx } from "../../../db/client.ts";
 import { cartLines, carts, products, sessionMembers, sessions, users } from "../../../db/schema.ts";
 import { conflict, isUniqueViolation } from "../../../lib/errors.ts";
 import { isMemberRole } from "../../../lib/permissions.ts";
-import { listActivity } from "./activity.ts";
+import { activityAnswer } from "./activity.ts";
 import { linesTakenEvents, takeLinesOf } from "../membership/leaving-lines.ts";
 import { newSessionCode } from "../codes.ts";
 import type { SessionDeps } from "../deps.ts";
@@ -329,14 +329,13 @@ export async function endSession(
   return { message: "Session ended", sessionId };
 }
 
-/** The activity log, to members (pending requesters and strangers get 404). */
-export async function activityOf(
+/** The activity log, to members (pending requesters and strangers get 404), as its JSON answer. */
+export function activityOf(
   deps: Pick<SessionDeps, "db">,
   sessionId: string,
   userId: string,
   after: number,
   limit: number,
 ) {
-  await accessSession(deps, sessionId, userId, "session.read");
-  return listActivity(deps.db, sessionId, userId, after, limit);
+  return activityAnswer(deps.db, sessionId, userId, after, limit);
 }

@@ -1,0 +1,72 @@
+/**
+ * Answers kept with what they were made of: a list's answer is made once and sent again (with its
+ * compressed forms, made once: encoded-body.ts) while the light query a request runs first finds
+ * the same rows at the same versions (`made`: their ids and whatever moves when they change).
+ * Nothing is invalidated by hand: a write anywhere changes what the next request's own query
+ * reads, on this instance or another.
+ *
+ * The store belongs to a database handle (the app's, once: keepAnswers in src/services.ts); a
+ * transaction's handle, or an app with the process caches off, keeps nothing. Bounded by
+ * characters, the least recently used dropped first.
+ */
+import type { EncodableBody } from "./encoded-body.ts";
+import { meter, type CacheName } from "./metrics.ts";
+
+interface KeptAnswer extends EncodableBody {
+  made: string;
+}
+
+interface Store {
+  chars: number;
+  limit: number;
+  answers: Map<string, KeptAnswer>;
+}
+
+/** About fifty first pages of 50 orders of 40 lines, or thousands of feeds and CSVs. */
+export const KEPT_ANSWER_CHARS = 32_000_000;
+
+const stores = new WeakMap<object, Store>();
+
+/** Keeps answers for reads through this database handle. */
+export function keepAnswers(db: object, limit = KEPT_ANSWER_CHARS): void {
+  stores.set(db, { chars: 0, limit, answers: new Map() });
+}
+
+const size = (a: KeptAnswer) => (a.body.length + a.made.length) * 2;
+
+/**
+ * The answer kept under `cache` and `key` when it was made of the same rows (`made`), else
+ * `make()`'s, kept.
+ */
+export async function keptAnswer(
+  db: object,
+  cache: CacheName,
+  key: string,
+  made: string,
+  make: () => Promise<string>,
+): Promise<EncodableBody> {
+  const store = stores.get(db);
+  const at = `${cache} ${key}`;
+  const kept = store?.answers.get(at);
+  if (store) meter.cacheLookup(cache, kept?.made === made);
+  if (store && kept && kept.made === made) {
+    store.answers.delete(at);
+    store.answers.set(at, kept);
+    return kept;
+  }
+  const answer: KeptAnswer = { made, body: await make() };
+  if (!store) return answer;
+  const old = store.answers.get(at);
+  if (old) {
+    store.answers.delete(at);
+    store.chars -= size(old);
+  }
+  store.answers.set(at, answer);
+  store.chars += size(answer);
+  for (const [oldest, a] of store.answers) {
+    if (store.chars <= store.limit) break;
+    store.answers.delete(oldest);
+    store.chars -= size(a);
+  }
+  return answer;
+}
