@@ -56,17 +56,33 @@ export async function keptAnswer(
   }
   const answer: KeptAnswer = { made, body: await make() };
   if (!store) return answer;
-  const old = store.answers.get(at);
-  if (old) {
-    store.answers.delete(at);
-    store.chars -= size(old);
-  }
-  store.answers.set(at, answer);
-  store.chars += size(answer);
-  for (const [oldest, a] of store.answers) {
-    if (store.chars <= store.limit) break;
-    store.answers.delete(oldest);
-    store.chars -= size(a);
-  }
+  store.chars = putBounded(store.answers, at, answer, store.chars, store.limit, size);
   return answer;
+}
+
+/**
+ * Puts `value` at `key` as the most recently used, then drops the least recently used until the
+ * values' sizes add up to `limit` or less; answers the new total.
+ */
+export function putBounded<V>(
+  map: Map<string, V>,
+  key: string,
+  value: V,
+  total: number,
+  limit: number,
+  sizeOf: (value: V) => number,
+): number {
+  const old = map.get(key);
+  if (old !== undefined) {
+    map.delete(key);
+    total -= sizeOf(old);
+  }
+  map.set(key, value);
+  total += sizeOf(value);
+  for (const [oldest, kept] of map) {
+    if (total <= limit) break;
+    map.delete(oldest);
+    total -= sizeOf(kept);
+  }
+  return total;
 }

@@ -19,7 +19,7 @@
 import { OrderSchema, type Order } from "@cartner/contract";
 import type { Db, Tx } from "../../../db/client.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
-import { keptAnswer } from "../../../lib/kept-answers.ts";
+import { keptAnswer, putBounded } from "../../../lib/kept-answers.ts";
 import { meter } from "../../../lib/metrics.ts";
 import type { OpenPart } from "../balances/open-parts.ts";
 import { hasPrivate, orderSeenBy } from "./private.ts";
@@ -114,18 +114,14 @@ function fresh<T extends { version: number }>(map: Map<string, T>, key: string, 
 const viewSize = (v: KeptView) => v.json.length * 2;
 
 function keepView(store: Store, id: string, view: KeptView): void {
-  const old = store.views.get(id);
-  if (old) {
-    store.views.delete(id);
-    store.viewChars -= viewSize(old);
-  }
-  store.views.set(id, view);
-  store.viewChars += viewSize(view);
-  for (const [oldest, v] of store.views) {
-    if (store.viewChars <= store.limits.viewChars) break;
-    store.views.delete(oldest);
-    store.viewChars -= viewSize(v);
-  }
+  store.viewChars = putBounded(
+    store.views,
+    id,
+    view,
+    store.viewChars,
+    store.limits.viewChars,
+    viewSize,
+  );
 }
 
 /** Orders are loaded this many at a time: a long history never holds the thread in one go. */
