@@ -116,13 +116,25 @@ export function rememberedContext(
   if (memory.sessionCacheMs <= 0) return undefined;
   const claims = auth.tokens.known(token);
   if (!claims || !memory.cacheUsable()) return undefined;
-  const cached = memory.live.get(claims.sid);
   const now = auth.clock.now().getTime();
-  if (!cached || cached.until <= now || cached.context.user._id !== claims.userId) return undefined;
+  const context = cachedContext(memory, claims, now);
+  if (!context) return undefined;
   const seen = memory.seenAt.get(claims.sid);
   if (seen === undefined || now - seen >= LAST_SEEN_EVERY_MS) return undefined;
   meter.cacheLookup("auth_sessions", true);
-  return cached.context;
+  return context;
+}
+
+/** The auth session's context remembered for these claims, if it is still within its time. */
+function cachedContext(
+  memory: AuthDeps["sessionCache"],
+  claims: { sid: string; userId: string },
+  now: number,
+): AuthContext | undefined {
+  const cached = memory.live.get(claims.sid);
+  return cached && cached.until > now && cached.context.user._id === claims.userId
+    ? cached.context
+    : undefined;
 }
 
 /** Resolves a bearer token to its user; a revoked, idle or too old auth session is refused. */
@@ -135,15 +147,11 @@ export async function authenticate(
   const claims = await tokens.verify(token);
   const caching = sessionCacheMs > 0 && cacheUsable();
   if (caching) {
-    const cached = memory.live.get(claims.sid);
-    if (
-      cached &&
-      cached.until > clock.now().getTime() &&
-      cached.context.user._id === claims.userId
-    ) {
+    const cached = cachedContext(memory, claims, clock.now().getTime());
+    if (cached) {
       meter.cacheLookup("auth_sessions", true);
       await markSeen(auth, claims.sid);
-      return cached.context;
+      return cached;
     }
     meter.cacheLookup("auth_sessions", false);
   }
