@@ -118,6 +118,17 @@ describe("an operator", () => {
 
   it("changes a price and the marketplace shows it at once; the log says who", async () => {
     const before = (await stored()).log.length;
+    const page = (etag?: string) =>
+      t.app.inject({
+        method: "GET",
+        url: "/api/products?limit=1",
+        headers: {
+          authorization: `Bearer ${memberToken}`,
+          ...(etag ? { "if-none-match": etag } : {}),
+        },
+      });
+    const oldEtag = (await page()).headers.etag as string;
+    expect((await page(oldEtag)).statusCode).toBe(304);
     const res = await operator("PATCH", `/api/catalog/products/${seeded!._id}`, {
       price: 7.25,
       stock: 12,
@@ -127,6 +138,12 @@ describe("an operator", () => {
     expect(res.json().product).toMatchObject({ price: 7.25, stock: 12, name: "Renamed product" });
     const market = (await member("GET", `/api/products/${seeded!._id}`)).json().product;
     expect(market).toMatchObject({ price: 7.25, stock: 12, name: "Renamed product" });
+    // A browser revalidating the list it holds gets the new one, never a 304 for the old.
+    const revalidated = await page(oldEtag);
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.json().products[0]).toMatchObject({ _id: seeded!._id, price: 7.25 });
+    expect(revalidated.headers.etag).not.toBe(oldEtag);
+    expect((await page(revalidated.headers.etag as string)).statusCode).toBe(304);
 
     const { log } = await stored();
     expect(log.length - before).toBe(3);

@@ -44,6 +44,8 @@ interface Entry {
   position: number;
   /** Its picture's file name (the key of the snapshot's images). */
   imageFile: string;
+  /** A 64-bit hash of its id and version, as two numbers: the snapshot's tag XORs them all. */
+  tag: [number, number];
 }
 
 interface Snapshot {
@@ -54,12 +56,32 @@ interface Snapshot {
   index: SearchIndex;
   /** Answers cached from this snapshot (a new snapshot starts with none). */
   answers: Map<string, CachedBody>;
+  /**
+   * What the snapshot holds, as the XOR of its products' tags: any product's change changes it,
+   * and every instance holding the same rows has the same one. A list answer is a function of the
+   * snapshot and the query, so its ETag is made from those two, not from hashing the body.
+   */
+  tag: [number, number];
 }
 
 /** Distinct list answers kept per snapshot; queries repeat a lot (a search typed letter by letter). */
 const MAX_CACHED_ANSWERS = 1000;
 
-const etagOf = (body: string) => `"${crypto.hash("sha1", body, "base64url").slice(0, 22)}"`;
+/** A 64-bit hash of a text, as two numbers. */
+function hash64(text: string): [number, number] {
+  const digest = crypto.hash("sha1", text, "buffer");
+  return [digest.readUInt32LE(0), digest.readUInt32LE(4)];
+}
+
+/** The XOR of tags (to add one to a snapshot's tag, or take one away). */
+const xor = (a: [number, number], b: [number, number]): [number, number] => [
+  (a[0] ^ b[0]) >>> 0,
+  (a[1] ^ b[1]) >>> 0,
+];
+
+/** A list answer's ETag: the snapshot's tag and the query's key. */
+const etagOf = (tag: [number, number], key: string) =>
+  `"${tag[0].toString(36)}.${tag[1].toString(36)}.${crypto.hash("sha1", key, "base64url").slice(0, 11)}"`;
 
 /** Whether the search would read two versions of a product the same (search-words.ts). */
 const sameIndexed = (a: IndexedProduct, b: IndexedProduct) =>
@@ -100,6 +122,7 @@ export function createCatalog(db: Db, media: Media) {
       version: row.version,
       position: row.position,
       imageFile: productImageFile(row.slug, row.imageHash),
+      tag: hash64(`${row.id} ${row.version}`),
     };
   }
 
@@ -127,6 +150,7 @@ export function createCatalog(db: Db, media: Media) {
         entries.map((e) => e.words),
       ),
       answers: new Map(),
+      tag: entries.reduce<[number, number]>((tag, entry) => xor(tag, entry.tag), [0, 0]),
     };
   }
 
@@ -185,8 +209,13 @@ export function createCatalog(db: Db, media: Media) {
     if (searchSame) {
       const place = new Map(old.entries.map((entry, doc) => [entry.product._id, doc]));
       const entries = [...old.entries];
-      for (const entry of fresh) entries[place.get(entry.product._id)!] = entry;
-      return { entries, byId, images, index: old.index, answers: new Map() };
+      let { tag } = old;
+      for (const entry of fresh) {
+        const at = place.get(entry.product._id)!;
+        tag = xor(xor(tag, entries[at]!.tag), entry.tag);
+        entries[at] = entry;
+      }
+      return { entries, byId, images, index: old.index, answers: new Map(), tag };
     }
     return snapshotOf([...byId.values()], images);
   }
@@ -283,7 +312,7 @@ export function createCatalog(db: Db, media: Media) {
       return (entry.json ??= JSON.stringify(entry.product));
     });
     const body = `{"products":[${json.join(",")}],"total":${total}}`;
-    const answer: CachedBody = { body, etag: etagOf(body) };
+    const answer: CachedBody = { body, etag: etagOf(snap.tag, key) };
     if (answers.size >= MAX_CACHED_ANSWERS) answers.clear();
     answers.set(key, answer);
     return answer;

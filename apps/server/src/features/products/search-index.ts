@@ -48,31 +48,25 @@ export interface SearchIndex {
   /** What each query word matches in the vocabulary, remembered (queries repeat their words). */
   wordMatches: Map<string, WordMatches>;
   /**
-   * Filters as masks, a byte per product (0xff: kept, 0: dropped) read four at a time, so that a
-   * scan drops what a query's filters drop with one AND per group of four products: those off sale
-   * ([0]) or on sale ([1]), those of each category (same index as `categories`), and scratch for a
-   * query wanting several categories.
+   * Filters as bitsets, a bit per product (set: kept), so that a query drops what its filters drop
+   * with one AND per 32 products: those off sale ([0]) or on sale ([1]), those of each category
+   * (same index as `categories`), and scratch for a query wanting several categories.
    */
-  saleMasks4: [Uint32Array, Uint32Array];
-  categoryMasks4: Uint32Array[];
-  categoriesMask4: Uint32Array;
+  saleBits: [Uint32Array, Uint32Array];
+  categoryBits: Uint32Array[];
+  categoriesBits: Uint32Array;
   /**
-   * Per-query scratch (queries run one at a time on the thread), padded to whole groups of four
-   * products: a scan reads four products' scores at once through the 32-bit views and skips
-   * groups that have none.
+   * Per-query scratch (queries run one at a time on the thread): each product's score and the
+   * current word's, and as bitsets the products every word so far matched (`candidates`) and those
+   * the current word matches, so that combining words and filtering costs a pass over bitsets and
+   * then work per match, never a pass over every product.
    */
   scores: Uint8Array;
-  scores4: Uint32Array;
   word: Uint8Array;
-  word4: Uint32Array;
-  /** The products a rare word scores, as they are found. */
-  touched: Uint32Array;
-  /** The matches that pass the filters, ascending, and their scores. */
-  matched: Uint32Array;
+  candidates: Uint32Array;
+  wordBits: Uint32Array;
+  /** The scores of a query's matches, in ascending order of product, as they are found. */
   matchedScores: Uint8Array;
-  /** Products stamped with the query's number are its matches (a sorted page walks its order). */
-  stamps: Uint32Array;
-  stamp: number;
   /** Matches of recent queries (by words and filters), oldest first, and their products' count. */
   remembered: Map<string, Matches>;
   rememberedSize: number;
@@ -183,37 +177,29 @@ export function buildIndex(
     },
     groups,
     wordMatches: new Map(),
-    saleMasks4: [maskOf(products, (p) => !p.available), maskOf(products, (p) => p.available)],
-    categoryMasks4: categories.map((name) => maskOf(products, (p) => p.category === name)),
-    categoriesMask4: new Uint32Array(Math.ceil(size / 4)),
-    ...scratch(size),
-    touched: new Uint32Array(size),
-    matched: new Uint32Array(size),
+    saleBits: [bitsOf(products, (p) => !p.available), bitsOf(products, (p) => p.available)],
+    categoryBits: categories.map((name) => bitsOf(products, (p) => p.category === name)),
+    categoriesBits: new Uint32Array(bitsetLength(size)),
+    scores: new Uint8Array(size),
+    word: new Uint8Array(size),
+    candidates: new Uint32Array(bitsetLength(size)),
+    wordBits: new Uint32Array(bitsetLength(size)),
     matchedScores: new Uint8Array(size),
-    stamps: new Uint32Array(size),
-    stamp: 0,
     remembered: new Map(),
     rememberedSize: 0,
   };
 }
 
-function scratch(size: number) {
-  const scores4 = new Uint32Array(Math.ceil(size / 4));
-  const word4 = new Uint32Array(scores4.length);
-  return {
-    scores: new Uint8Array(scores4.buffer),
-    scores4,
-    word: new Uint8Array(word4.buffer),
-    word4,
-  };
-}
+/** The 32-bit numbers a bitset of `size` products takes. */
+const bitsetLength = (size: number) => Math.ceil(size / 32);
 
-/** 0xff for each product that `keep` keeps, else 0 (padding too), viewed four at a time. */
-function maskOf(products: IndexedProduct[], keep: (p: IndexedProduct) => boolean): Uint32Array {
-  const mask = new Uint32Array(Math.ceil(products.length / 4));
-  const bytes = new Uint8Array(mask.buffer);
-  products.forEach((p, doc) => (bytes[doc] = keep(p) ? 0xff : 0));
-  return mask;
+/** A bit set for each product that `keep` keeps (product `doc` is bit doc % 32 of number doc / 32). */
+function bitsOf(products: IndexedProduct[], keep: (p: IndexedProduct) => boolean): Uint32Array {
+  const bits = new Uint32Array(bitsetLength(products.length));
+  products.forEach((p, doc) => {
+    if (keep(p)) bits[doc >>> 5]! |= 1 << (doc & 31);
+  });
+  return bits;
 }
 
 /**
@@ -227,10 +213,11 @@ export interface WordMatches {
   postings: number;
 }
 
-/** A query's matches that pass its filters, ascending, with their scores. */
+/** A query's matches that pass its filters: a bit per product, and their scores in order. */
 export interface Matches {
-  docs: Uint32Array;
+  bits: Uint32Array;
   scores: Uint8Array;
   /** How many matches have each score. */
   counts: Uint32Array;
+  total: number;
 }

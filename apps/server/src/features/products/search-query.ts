@@ -7,10 +7,10 @@ import { MAX_WORDS, score, TITLE_WORD } from "./search-score.ts";
 import { gtinKey, words } from "./search-words.ts";
 
 /**
- * Matches remembered per index, counted in products: a search is paged, re-sorted and typed on, so
- * the same words and filters come back; at most this many products' worth (about 5 bytes each).
+ * Matches remembered per index, in bytes (a bitset of the catalog and a byte per match each): a
+ * search is paged, re-sorted and typed on, so the same words and filters come back.
  */
-const MAX_REMEMBERED_MATCHES = 1_000_000;
+const MAX_REMEMBERED_BYTES = 5_000_000;
 
 /** The products of a query's page (indexes into the catalog's order) and how many match in all. */
 export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; total: number } {
@@ -26,12 +26,12 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
   const queryWords = words(text).slice(0, MAX_WORDS);
   if (queryWords.length === 0) return browse(index, q, end);
   const matches = rememberedMatches(index, queryWords, filters);
-  const total = matches.docs.length;
+  const { bits, scores, total } = matches;
   const last = Math.min(end, total);
   if (last <= q.offset) return { docs: [], total };
   if (q.sort === "relevance") {
     // Best score first, the catalog's order among equals: a stable counting sort by score that
-    // places only the page's products and those before it.
+    // places only the page's products and those before it, and stops once they are placed.
     const { counts } = matches;
     const place = new Uint32Array(counts.length);
     for (let s = counts.length - 2, before = counts[counts.length - 1]!; s >= 0; s--) {
@@ -39,28 +39,37 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
       before += counts[s]!;
     }
     const ranked = new Uint32Array(last);
-    for (let i = 0; i < total; i++) {
-      const at = place[matches.scores[i]!]!++;
-      if (at < last) ranked[at] = matches.docs[i]!;
+    let placed = 0;
+    let i = 0;
+    for (let w = 0; w < bits.length && placed < last; w++) {
+      for (let rest = bits[w]!; rest !== 0 && placed < last; rest ^= rest & -rest) {
+        const at = place[scores[i++]!]!++;
+        if (at >= last) continue;
+        ranked[at] = (w << 5) | (31 - Math.clz32(rest & -rest));
+        placed++;
+      }
     }
     return { docs: Array.from(ranked.subarray(q.offset)), total };
   }
   const order = index.orders[q.sort];
-  const rank = index.ranks[q.sort];
   if (total * SORT_SHARE < index.size) {
     // Few matches: their places in the pre-sorted order, sorted as numbers, read back.
-    const places = matches.docs.map((doc) => rank[doc]!).sort();
+    const rank = index.ranks[q.sort];
+    const places = new Uint32Array(total);
+    let n = 0;
+    for (let w = 0; w < bits.length; w++) {
+      for (let rest = bits[w]!; rest !== 0; rest ^= rest & -rest) {
+        places[n++] = rank[(w << 5) | (31 - Math.clz32(rest & -rest))]!;
+      }
+    }
+    places.sort();
     return { docs: Array.from(places.subarray(q.offset, last), (place) => order[place]!), total };
   }
-  // Many: the pre-sorted order walked until the page is full, each product tested by a stamp.
-  const { stamps } = index;
-  const stamp = (index.stamp = (index.stamp + 1) >>> 0 || 1);
-  if (stamp === 1) stamps.fill(0);
-  for (let i = 0; i < total; i++) stamps[matches.docs[i]!] = stamp;
+  // Many: the pre-sorted order walked until the page is full, each product tested by its bit.
   const docs: number[] = [];
   for (let place = 0, n = 0; n < last; place++) {
     const doc = order[place]!;
-    if (stamps[doc] !== stamp) continue;
+    if ((bits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
     if (n++ >= q.offset) docs.push(doc);
   }
   return { docs, total };
@@ -72,129 +81,69 @@ function rememberedMatches(index: SearchIndex, queryWords: string[], filters: Fi
   const { remembered } = index;
   const known = remembered.get(key);
   if (known) return known;
-  const found = matchesOf(index, queryWords, filters);
-  for (const [old, { docs }] of remembered) {
-    if (index.rememberedSize + found.docs.length <= MAX_REMEMBERED_MATCHES) break;
+  score(index, queryWords);
+  const found = scan(index, filters);
+  const bytes = found.bits.byteLength + found.scores.byteLength;
+  for (const [old, { bits, scores }] of remembered) {
+    if (index.rememberedSize + bytes <= MAX_REMEMBERED_BYTES) break;
     remembered.delete(old);
-    index.rememberedSize -= docs.length;
+    index.rememberedSize -= bits.byteLength + scores.byteLength;
   }
-  if (found.docs.length <= MAX_REMEMBERED_MATCHES) {
+  if (bytes <= MAX_REMEMBERED_BYTES) {
     remembered.set(key, found);
-    index.rememberedSize += found.docs.length;
+    index.rememberedSize += bytes;
   }
   return found;
 }
 
-function matchesOf(index: SearchIndex, queryWords: string[], filters: Filters): Matches {
-  const scored = score(index, queryWords);
-  const counts = new Uint32Array(TITLE_WORD * MAX_WORDS + 1);
-  const total =
-    "listed" in scored
-      ? pick(index, scored.listed, filters, counts)
-      : inPrice(index, filters, counts, scan(index, scored.scores4, filters, counts));
-  return {
-    docs: index.matched.slice(0, total),
-    scores: index.matchedScores.slice(0, total),
-    counts,
-  };
-}
-
-/** The listed products that pass the filters into index.matched, with their scores and counts. */
-function pick(index: SearchIndex, listed: Uint32Array, filters: Filters, counts: Uint32Array) {
-  const { scores, matched, matchedScores } = index;
-  let total = 0;
-  for (let i = 0; i < listed.length; i++) {
-    const doc = listed[i]!;
-    if (!passes(index, filters, doc)) continue;
-    const s = scores[doc]!;
-    matched[total] = doc;
-    matchedScores[total++] = s;
-    counts[s]!++;
-  }
-  return total;
-}
-
-/** Where each of a group's four products sits in its 32-bit number, as the platform lays bytes. */
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-const SHIFT_0 = LITTLE_ENDIAN ? 0 : 24;
-const SHIFT_1 = LITTLE_ENDIAN ? 8 : 16;
-const SHIFT_2 = LITTLE_ENDIAN ? 16 : 8;
-const SHIFT_3 = LITTLE_ENDIAN ? 24 : 0;
-
 /**
- * The products with a score in `scores4` (every product's, four a number) on the query's sale and
- * in its categories into index.matched, ascending, with their scores and counts; answers how many.
- * Sale and categories drop products four at a time by their masks.
+ * The scored candidates (index.candidates, index.scores) that pass the query's filters: sale and
+ * categories drop products 32 at a time by their bitsets, the price range each one left.
  */
-function scan(index: SearchIndex, scores4: Uint32Array, filters: Filters, counts: Uint32Array) {
-  const sale = index.saleMasks4[filters.available]!;
-  const wanted = categoriesMask(index, filters);
-  const { matched, matchedScores } = index;
+function scan(index: SearchIndex, filters: Filters): Matches {
+  const { candidates, scores, priceCents, matchedScores } = index;
+  const sale = index.saleBits[filters.available]!;
+  const wanted = categoriesBits(index, filters);
+  const { priced, min, max } = filters;
+  const bits = new Uint32Array(candidates.length);
+  const counts = new Uint32Array(TITLE_WORD * MAX_WORDS + 1);
   let total = 0;
-  // The group's four products written out, not looped over: V8 compiles a loop nested in a hot
-  // loop on the stack and throws that away on every exit to the outer loop, query after query.
-  for (let group = 0; group < scores4.length; group++) {
-    const onSale = scores4[group]! & sale[group]!;
-    const kept = wanted ? onSale & wanted[group]! : onSale;
-    if (kept === 0) continue;
-    const doc = group * 4;
-    total = take(matched, matchedScores, counts, doc, (kept >>> SHIFT_0) & 0xff, total);
-    total = take(matched, matchedScores, counts, doc + 1, (kept >>> SHIFT_1) & 0xff, total);
-    total = take(matched, matchedScores, counts, doc + 2, (kept >>> SHIFT_2) & 0xff, total);
-    total = take(matched, matchedScores, counts, doc + 3, (kept >>> SHIFT_3) & 0xff, total);
-  }
-  return total;
-}
-
-/** scan()'s step: a product with score `s` (0: none) taken as the `total`th match. */
-function take(
-  matched: Uint32Array,
-  matchedScores: Uint8Array,
-  counts: Uint32Array,
-  doc: number,
-  s: number,
-  total: number,
-) {
-  if (s === 0) return total;
-  matched[total] = doc;
-  matchedScores[total] = s;
-  counts[s]!++;
-  return total + 1;
-}
-
-/** The first `total` matches whose price is in the query's range, kept in place; how many. */
-function inPrice(index: SearchIndex, filters: Filters, counts: Uint32Array, total: number) {
-  if (!filters.priced) return total;
-  const { matched, matchedScores, priceCents } = index;
-  let kept = 0;
-  for (let i = 0; i < total; i++) {
-    const doc = matched[i]!;
-    const price = priceCents[doc]!;
-    if (price < filters.min || price > filters.max) counts[matchedScores[i]!]!--;
-    else {
-      matched[kept] = doc;
-      matchedScores[kept++] = matchedScores[i]!;
+  for (let w = 0; w < candidates.length; w++) {
+    let kept = candidates[w]! & sale[w]!;
+    if (wanted) kept &= wanted[w]!;
+    // The set bits lowest first: the products in ascending order.
+    for (let rest = kept; rest !== 0; rest ^= rest & -rest) {
+      const low = rest & -rest;
+      const doc = (w << 5) | (31 - Math.clz32(low));
+      if (priced && (priceCents[doc]! < min || priceCents[doc]! > max)) {
+        kept ^= low;
+        continue;
+      }
+      const s = scores[doc]!;
+      matchedScores[total++] = s;
+      counts[s]!++;
     }
+    bits[w] = kept;
   }
-  return kept;
+  return { bits, scores: matchedScores.slice(0, total), counts, total };
 }
 
 /**
- * The mask of the categories a query wants (search-index.ts), or undefined when it wants all; a
+ * The bitset of the categories a query wants (search-index.ts), or undefined when it wants all; a
  * category the catalog does not hold adds no product.
  */
-function categoriesMask(index: SearchIndex, filters: Filters): Uint32Array | undefined {
+function categoriesBits(index: SearchIndex, filters: Filters): Uint32Array | undefined {
   if (filters.categories === 0) return undefined;
-  const wanted = index.categoryMasks4.filter((_, id) => (filters.categories >> (id + 1)) & 1);
+  const wanted = index.categoryBits.filter((_, id) => (filters.categories >> (id + 1)) & 1);
   if (wanted.length === 1) return wanted[0];
-  const mask = index.categoriesMask4;
-  mask.fill(0);
-  for (const other of wanted) orInto(mask, other);
-  return mask;
+  const bits = index.categoriesBits;
+  bits.fill(0);
+  for (const other of wanted) orInto(bits, other);
+  return bits;
 }
 
-function orInto(mask: Uint32Array, other: Uint32Array) {
-  for (let group = 0; group < mask.length; group++) mask[group]! |= other[group]!;
+function orInto(bits: Uint32Array, other: Uint32Array) {
+  for (let w = 0; w < bits.length; w++) bits[w]! |= other[w]!;
 }
 
 /** Below one match in this many products, a sorted page sorts its matches' places. */

@@ -12,10 +12,7 @@ const TITLE_PREFIX = 6;
 const TITLE_TYPO = 4;
 const TEXT_PREFIX = 2;
 const TEXT_TYPO = 1;
-/**
- * Query words past this many are ignored: a product's score stays under 128 (8 × 8 = 64), which
- * the four-at-a-time sums below rely on (no byte carries into the next, no byte's top bit set).
- */
+/** Query words past this many are ignored: a product's score (8 × 8 = 64 at most) fits a byte. */
 export const MAX_WORDS = 8;
 /** A word this long or longer may have one typo. */
 const TYPO_MIN_LENGTH = 5;
@@ -75,134 +72,63 @@ function wordMatchesOf(index: SearchIndex, word: string): WordMatches {
 }
 
 /**
- * Scores `value` into `into` for each product of `list`: lists are marked lowest score first, so
- * the last written is the best (hot loop: typed arrays only).
+ * Scores into `into` the products holding a word the query word matches, and sets their bits in
+ * `bits` (hot loop: typed arrays only).
  */
-function put(into: Uint8Array, list: Uint32Array, value: number) {
-  for (let i = 0; i < list.length; i++) into[list[i]!] = value;
+function markBits(found: WordMatches, into: Uint8Array, bits: Uint32Array) {
+  for (let n = 0; n < found.lists.length; n++) {
+    putBits(into, bits, found.lists[n]!, found.values[n]!);
+  }
 }
 
-/**
- * As put(), and lists the products scored for the first time in `touched` from `count` on;
- * answers the new count.
- */
-function putListing(
-  into: Uint8Array,
-  list: Uint32Array,
-  value: number,
-  touched: Uint32Array,
-  count: number,
-) {
+/** Scores `value` into `into` for each product of `list`, setting its bit in `bits` too. */
+function putBits(into: Uint8Array, bits: Uint32Array, list: Uint32Array, value: number) {
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
-    if (into[doc] === 0) touched[count++] = doc;
     into[doc] = value;
-  }
-  return count;
-}
-
-/** Scores into `into` (all zero before) the products holding a word the query word matches. */
-function mark(found: WordMatches, into: Uint8Array) {
-  for (let n = 0; n < found.lists.length; n++) put(into, found.lists[n]!, found.values[n]!);
-}
-
-/** As mark(), listing the products it scores in index.touched; answers how many. */
-function markListing(index: SearchIndex, found: WordMatches, into: Uint8Array) {
-  let count = 0;
-  for (let n = 0; n < found.lists.length; n++) {
-    count = putListing(into, found.lists[n]!, found.values[n]!, index.touched, count);
-  }
-  return count;
-}
-
-/**
- * 0xff in each byte of `x` that is not 0, else 0 (every byte under 128): adding 0x7f sets a byte's
- * top bit exactly when it is not 0, with no carry into the next byte.
- */
-const nonZero = (x: number) => (((x + 0x7f7f7f7f) & 0x80808080) >>> 7) * 0xff;
-
-/**
- * Adds `word` to `scores` four products at a time, and keeps a sum only where both are not 0.
- * (Each loop is a function of its own: V8 optimizes it whole, rather than as a loop entered on
- * the stack of a function that then leaves it, which it compiles again and again.)
- */
-function addWhereBoth(scores4: Uint32Array, word4: Uint32Array) {
-  for (let group = 0; group < scores4.length; group++) {
-    const was = scores4[group]!;
-    if (was === 0) continue;
-    const s = word4[group]!;
-    scores4[group] = (was + s) & nonZero(was) & nonZero(s);
+    bits[doc >>> 5]! |= 1 << (doc & 31);
   }
 }
 
-/** Past this share of the catalog, a word's products are scanned in one pass instead of listed. */
-const DENSE_SHARE = 1 / 16;
+/**
+ * Keeps in `candidates` only the products `word` matched too, and adds the word's score to theirs:
+ * one AND per 32 products, then work per candidate left.
+ */
+function keepBoth(
+  candidates: Uint32Array,
+  wordBits: Uint32Array,
+  scores: Uint8Array,
+  word: Uint8Array,
+) {
+  for (let w = 0; w < candidates.length; w++) {
+    let both = candidates[w]! & wordBits[w]!;
+    candidates[w] = both;
+    while (both !== 0) {
+      const low = both & -both;
+      const doc = (w << 5) | (31 - Math.clz32(low));
+      scores[doc]! += word[doc]!;
+      both ^= low;
+    }
+  }
+}
 
 /**
- * A query's products and their scores (0: a word does not match): `listed`, the products a rare
- * word's postings name, ascending, with their scores in index.scores; or, when even the rarest word
- * is common, `scores4`: index.scores4, every product's score four a number.
+ * Scores the products for the query's words: index.candidates gets a bit per product that every
+ * word matches, and index.scores their scores (read only where a bit is set). The rarest word is
+ * marked first, and each further word narrows the bits with one AND per 32 products, so a query
+ * costs its words' postings and a few passes over bitsets, never a sort or a pass per product.
  */
-export type Scored = { listed: Uint32Array } | { scores4: Uint32Array };
-
-/**
- * Scores the products for the query's words. A rare first word lists only the products its
- * posting lists name; a common one scores the whole catalog in flat passes, over arrays used by
- * every query (and so in the processor's cache).
- */
-export function score(index: SearchIndex, queryWords: string[]): Scored {
-  const { scores, scores4, word: current, word4: current4 } = index;
-  // The rarest word first: it bounds the matches.
+export function score(index: SearchIndex, queryWords: string[]): void {
+  const { scores, word: current, candidates, wordBits } = index;
   const perWord = queryWords
     .map((word) => wordMatchesOf(index, word))
     .sort((a, b) => a.postings - b.postings);
-  if (perWord[0]!.postings > index.size * DENSE_SHARE) {
-    // The first word straight into the scores, then each further word into `current` and added
-    // four products at a time, kept only where both are not 0.
-    scores.fill(0);
-    mark(perWord[0]!, scores);
-    for (let n = 1; n < perWord.length; n++) {
-      current.fill(0);
-      mark(perWord[n]!, current);
-      addWhereBoth(scores4, current4);
-    }
-    if (perWord.length > 1) current.fill(0); // as the listing path expects to find it
-    return { scores4 };
+  candidates.fill(0);
+  markBits(perWord[0]!, scores, candidates);
+  for (let n = 1; n < perWord.length; n++) {
+    wordBits.fill(0);
+    markBits(perWord[n]!, current, wordBits);
+    keepBoth(candidates, wordBits, scores, current);
+    current.fill(0); // as the next word expects to find it
   }
-  // Rare: the products each word scores into `current`, listed; the first word's sorted are the
-  // candidates, and each further word keeps those it scores too.
-  let listed: Uint32Array | undefined;
-  for (const found of perWord) {
-    const count = markListing(index, found, current);
-    const touched = index.touched.subarray(0, count);
-    listed = listed
-      ? keepScored(listed, scores, current)
-      : firstScored(touched.sort(), scores, current);
-    clear(current, touched);
-  }
-  return { listed: listed! };
-}
-
-/** The first word's products (sorted), copied, with their scores. */
-function firstScored(sorted: Uint32Array, scores: Uint8Array, word: Uint8Array): Uint32Array {
-  for (let i = 0; i < sorted.length; i++) scores[sorted[i]!] = word[sorted[i]!]!;
-  return sorted.slice();
-}
-
-/** The listed products a further word scores too (kept in place), their scores added. */
-function keepScored(listed: Uint32Array, scores: Uint8Array, word: Uint8Array): Uint32Array {
-  let kept = 0;
-  for (let i = 0; i < listed.length; i++) {
-    const doc = listed[i]!;
-    const s = word[doc]!;
-    if (s === 0) continue;
-    listed[kept++] = doc;
-    scores[doc]! += s;
-  }
-  return listed.subarray(0, kept);
-}
-
-/** The word's scores back to 0 where `touched` says it scored. */
-function clear(word: Uint8Array, touched: Uint32Array) {
-  for (let i = 0; i < touched.length; i++) word[touched[i]!] = 0;
 }
