@@ -9,6 +9,7 @@
  * This file builds the index; search-query.ts answers queries from it.
  */
 import type { ProductSort } from "@cartner/contract";
+import { rememberedOf, type Remembered } from "./search-remembered.ts";
 import { gtinKey, type IndexedProduct, type ProductWords } from "./search-words.ts";
 
 export interface SearchQuery {
@@ -65,11 +66,13 @@ export interface SearchIndex {
   word: Uint8Array;
   candidates: Uint32Array;
   wordBits: Uint32Array;
-  /** The scores of a query's matches, in ascending order of product, as they are found. */
+  /** A query's matches as they are found (bitset, scores in ascending order of product), and
+   * its page's products as they are placed: scratch, copied when remembered. */
+  matchedBits: Uint32Array;
   matchedScores: Uint8Array;
-  /** Matches of recent queries (by words and filters), oldest first, and their products' count. */
-  remembered: Map<string, Matches>;
-  rememberedSize: number;
+  page: Uint32Array;
+  /** Matches of recent queries, by words and filters. */
+  remembered: Remembered;
 }
 
 export interface Group {
@@ -184,9 +187,10 @@ export function buildIndex(
     word: new Uint8Array(size),
     candidates: new Uint32Array(bitsetLength(size)),
     wordBits: new Uint32Array(bitsetLength(size)),
+    matchedBits: new Uint32Array(bitsetLength(size)),
     matchedScores: new Uint8Array(size),
-    remembered: new Map(),
-    rememberedSize: 0,
+    page: new Uint32Array(size),
+    remembered: rememberedOf(),
   };
 }
 

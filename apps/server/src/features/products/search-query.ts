@@ -4,13 +4,13 @@
  */
 import { groupKey, type Matches, type SearchIndex, type SearchQuery } from "./search-index.ts";
 import { MAX_WORDS, score, TITLE_WORD } from "./search-score.ts";
+import { recall, remember } from "./search-remembered.ts";
 import { gtinKey, words } from "./search-words.ts";
 
-/**
- * Matches remembered per index, in bytes (a bitset of the catalog and a byte per match each): a
- * search is paged, re-sorted and typed on, so the same words and filters come back.
- */
-const MAX_REMEMBERED_BYTES = 5_000_000;
+/** The scores a product can have (0 to 8 words × 8), and scratch per score reused by queries. */
+const SCORES = TITLE_WORD * MAX_WORDS + 1;
+const scratchCounts = new Uint32Array(SCORES);
+const scratchPlace = new Uint32Array(SCORES);
 
 /** The products of a query's page (indexes into the catalog's order) and how many match in all. */
 export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; total: number } {
@@ -33,12 +33,13 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
     // Best score first, the catalog's order among equals: a stable counting sort by score that
     // places only the page's products and those before it, and stops once they are placed.
     const { counts } = matches;
-    const place = new Uint32Array(counts.length);
-    for (let s = counts.length - 2, before = counts[counts.length - 1]!; s >= 0; s--) {
+    const place = scratchPlace;
+    place[SCORES - 1] = 0;
+    for (let s = SCORES - 2, before = counts[SCORES - 1]!; s >= 0; s--) {
       place[s] = before;
       before += counts[s]!;
     }
-    const ranked = new Uint32Array(last);
+    const ranked = index.page.subarray(0, last);
     let placed = 0;
     let i = 0;
     for (let w = 0; w < bits.length && placed < last; w++) {
@@ -55,7 +56,7 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
   if (total * SORT_SHARE < index.size) {
     // Few matches: their places in the pre-sorted order, sorted as numbers, read back.
     const rank = index.ranks[q.sort];
-    const places = new Uint32Array(total);
+    const places = index.page.subarray(0, total);
     let n = 0;
     for (let w = 0; w < bits.length; w++) {
       for (let rest = bits[w]!; rest !== 0; rest ^= rest & -rest) {
@@ -67,7 +68,7 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
   }
   // Many: the pre-sorted order walked until the page is full, each product tested by its bit.
   const docs: number[] = [];
-  for (let place = 0, n = 0; n < last; place++) {
+  for (let place = 0, n = 0; n < last && place < order.length; place++) {
     const doc = order[place]!;
     if ((bits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
     if (n++ >= q.offset) docs.push(doc);
@@ -78,35 +79,23 @@ export function query(index: SearchIndex, q: SearchQuery): { docs: number[]; tot
 /** The query's matches, remembered by its words and filters (not its sort or page). */
 function rememberedMatches(index: SearchIndex, queryWords: string[], filters: Filters): Matches {
   const key = `${queryWords.join(" ")}|${filters.available}|${filters.categories}|${filters.min}|${filters.max}`;
-  const { remembered } = index;
-  const known = remembered.get(key);
+  const known = recall(index.remembered, key);
   if (known) return known;
   score(index, queryWords);
-  const found = scan(index, filters);
-  const bytes = found.bits.byteLength + found.scores.byteLength;
-  for (const [old, { bits, scores }] of remembered) {
-    if (index.rememberedSize + bytes <= MAX_REMEMBERED_BYTES) break;
-    remembered.delete(old);
-    index.rememberedSize -= bits.byteLength + scores.byteLength;
-  }
-  if (bytes <= MAX_REMEMBERED_BYTES) {
-    remembered.set(key, found);
-    index.rememberedSize += bytes;
-  }
-  return found;
+  return remember(index.remembered, key, scan(index, filters));
 }
 
 /**
- * The scored candidates (index.candidates, index.scores) that pass the query's filters: sale and
- * categories drop products 32 at a time by their bitsets, the price range each one left.
+ * The scored candidates (index.candidates, index.scores) that pass the query's filters, in the
+ * index's scratch arrays: sale and categories drop products 32 at a time by their bitsets, the
+ * price range each one left.
  */
 function scan(index: SearchIndex, filters: Filters): Matches {
-  const { candidates, scores, priceCents, matchedScores } = index;
+  const { candidates, scores, priceCents, matchedScores, matchedBits: bits } = index;
   const sale = index.saleBits[filters.available]!;
   const wanted = categoriesBits(index, filters);
   const { priced, min, max } = filters;
-  const bits = new Uint32Array(candidates.length);
-  const counts = new Uint32Array(TITLE_WORD * MAX_WORDS + 1);
+  const counts = scratchCounts.fill(0);
   let total = 0;
   for (let w = 0; w < candidates.length; w++) {
     let kept = candidates[w]! & sale[w]!;
@@ -125,7 +114,7 @@ function scan(index: SearchIndex, filters: Filters): Matches {
     }
     bits[w] = kept;
   }
-  return { bits, scores: matchedScores.slice(0, total), counts, total };
+  return { bits, scores: matchedScores.subarray(0, total), counts, total };
 }
 
 /**
