@@ -7,7 +7,8 @@
  * copy of one of them made in SQL, its ids, times and sequence numbers moved (the ledger's
  * entries, the activity and the notifications with them). BENCH_SECONDS (default 10) sets the
  * duration per route; BENCH_DATABASE_URL also runs everything against PostgreSQL (in a fresh
- * database created there and dropped afterwards); BENCH_ONLY picks routes by name.
+ * database created there and dropped afterwards); BENCH_ONLY picks routes by name;
+ * BENCH_SERVER=<checkout>/apps/server/src/main.ts runs another checkout's server.
  */
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
@@ -390,7 +391,8 @@ async function withDatabase<T>(env: Record<string, string>, task: (db: Database)
 
 async function benchDatabase(name: string, env: Record<string, string>): Promise<Row[]> {
   const port = await freePort();
-  const first = await startServer({ port, env, inheritEnv: true, output: "show" });
+  const main = loadBenchEnv().BENCH_SERVER;
+  const first = await startServer({ port, env, inheritEnv: true, output: "show", main });
   let group: Group;
   try {
     group = await buildGroup(first.url);
@@ -406,6 +408,7 @@ async function benchDatabase(name: string, env: Record<string, string>): Promise
     inheritEnv: true,
     output: "show",
     nodeArgs: benchNodeArgs(),
+    main,
   });
   try {
     await waitFor(`http://127.0.0.1:${barePort}/bare`, bare);

@@ -233,6 +233,7 @@ export async function createServices(input: {
   }
   const orderDeps: OrderDeps = {
     db,
+    light: database.prepared,
     clock,
     events,
     jobs: input.jobs,

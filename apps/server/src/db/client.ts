@@ -32,6 +32,13 @@ export interface Database {
    * node-postgres parse them by default (json as objects, integers as numbers).
    */
   rows<T>(query: SQL): Promise<T[]>;
+  /**
+   * `rows`, for the light queries reads run on every request: on PostgreSQL a named prepared
+   * statement (named for its text), planned once per connection and then, when its plan does not
+   * depend on the values, not again; planning such a query costs PostgreSQL more than running it
+   * (a reader's orders: 1.5 ms against 0.6). On the embedded database, `rows`.
+   */
+  prepared<T>(query: SQL): Promise<T[]>;
   /** node-postgres's pool (PostgreSQL): its connection counts are metrics. */
   pool?: pg.Pool;
   /** Throws when the database cannot answer. */
@@ -46,6 +53,13 @@ export const migrationsFolder = path.resolve(
 
 /** Turns Drizzle's sql`` templates into text and parameters for the drivers' own query calls. */
 const dialect = new PgDialect();
+
+/**
+ * The prepared statements' names by text (Database.prepared): each connection prepares a name
+ * once. The light queries are a few shapes; past this many texts, statements go unnamed.
+ */
+const statementNames = new Map<string, string>();
+const MAX_PREPARED = 200;
 
 /**
  * Any number of instances may start at once; one of them migrates and applies the SQL functions
@@ -129,6 +143,15 @@ async function openPostgres(url: string, migrate: boolean): Promise<Database> {
       const { sql: text, params } = dialect.sqlToQuery(query);
       return (await pool.query(text, params)).rows as T[];
     },
+    prepared: async <T>(query: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      let name = statementNames.get(text);
+      if (name === undefined && statementNames.size < MAX_PREPARED) {
+        name = `light_${statementNames.size}`;
+        statementNames.set(text, name);
+      }
+      return (await pool.query({ name, text, values: params })).rows as T[];
+    },
     ping: async () => {
       await pool.query("select 1");
     },
@@ -165,14 +188,16 @@ async function openPglite(
     );
     await applyFunctions(db as unknown as Db);
   }
+  const rows = async <T>(query: SQL) => {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    return (await client.query<T>(text, params)).rows;
+  };
   return {
     db: db as unknown as Db,
     kind: "pglite",
     pglite: client,
-    rows: async <T>(query: SQL) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      return (await client.query<T>(text, params)).rows;
-    },
+    rows,
+    prepared: rows,
     ping: async () => {
       await client.query("select 1");
     },

@@ -14,6 +14,19 @@ import { meter, type CacheName } from "./metrics.ts";
 
 interface KeptAnswer extends EncodableBody {
   made: string;
+  /** What the next request's light query should read besides (MadeAnswer's `note`). */
+  note?: string;
+}
+
+/**
+ * An answer made, with what it was made of when making it found more than the light query read
+ * (`made`, else the light query's), and what the next light query should read besides (`note`:
+ * the people an answer names, whose names it then reads in the same query).
+ */
+export interface MadeAnswer {
+  body: string;
+  made?: string;
+  note?: string;
 }
 
 interface Store {
@@ -32,7 +45,12 @@ export function keepAnswers(db: object, limit = KEPT_ANSWER_CHARS): void {
   stores.set(db, { chars: 0, limit, answers: new Map() });
 }
 
-const size = (a: KeptAnswer) => (a.body.length + a.made.length) * 2;
+const size = (a: KeptAnswer) => (a.body.length + a.made.length + (a.note?.length ?? 0)) * 2;
+
+/** The note kept with the answer under `cache` and `key` (MadeAnswer), if one is kept. */
+export function keptNote(db: object, cache: CacheName, key: string): string | undefined {
+  return stores.get(db)?.answers.get(`${cache} ${key}`)?.note;
+}
 
 /**
  * The answer kept under `cache` and `key` when it was made of the same rows (`made`), else
@@ -43,7 +61,7 @@ export async function keptAnswer(
   cache: CacheName,
   key: string,
   made: string,
-  make: () => Promise<string>,
+  make: () => Promise<string | MadeAnswer>,
 ): Promise<EncodableBody> {
   const store = stores.get(db);
   const at = `${cache} ${key}`;
@@ -54,7 +72,11 @@ export async function keptAnswer(
     store.answers.set(at, kept);
     return kept;
   }
-  const answer: KeptAnswer = { made, body: await make() };
+  const madeNow = await make();
+  const answer: KeptAnswer =
+    typeof madeNow === "string"
+      ? { made, body: madeNow }
+      : { made: madeNow.made ?? made, body: madeNow.body, note: madeNow.note };
   if (!store) return answer;
   store.chars = putBounded(store.answers, at, answer, store.chars, store.limit, size);
   return answer;

@@ -16,7 +16,9 @@ export type CacheName =
   | "order_pages"
   | "activity_pages"
   | "notification_pages"
-  | "order_csv";
+  | "order_csv"
+  | "balances"
+  | "settle_plans";
 
 export const meter = {
   /** A lookup of a per-process cache: answered from it (hit) or not. */

@@ -52,7 +52,7 @@ const groupCommitBatchSize = new Histogram({
 const cacheLabels = ["cache"] as const;
 const cacheHits = new Counter({
   name: "cartner_cache_hits_total",
-  help: "Answers served from a per-process cache (reads: member reads; auth_sessions: checked auth sessions; orders, order_parts, order_pages, order_csv: orders kept by version; activity_pages, notification_pages: list answers kept by version)",
+  help: "Answers served from a per-process cache (reads: member reads; auth_sessions: checked auth sessions; orders, order_parts, order_pages, order_csv: orders kept by version; activity_pages, notification_pages, balances, settle_plans: list answers kept by version)",
   labelNames: cacheLabels,
   registers,
 });

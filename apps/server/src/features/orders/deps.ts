@@ -1,5 +1,6 @@
 /** What the orders functions need: built once in src/services.ts and passed to each call. */
-import type { Db } from "../../db/client.ts";
+import type { SQL } from "drizzle-orm";
+import { executeRows, type Database, type Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Jobs } from "../jobs/index.ts";
@@ -9,6 +10,12 @@ import type { NotificationDeps } from "../notifications/index.ts";
 
 export interface OrderDeps {
   db: Db;
+  /**
+   * The reads' light queries' statement call (Database.prepared: without Drizzle's parsers,
+   * cheaper on the embedded database; planned once per connection on PostgreSQL); without it they
+   * go through `db`.
+   */
+  light?: Database["prepared"];
   clock: Clock;
   events: Pick<EventBus, "publish">;
   /** The durable job queue: a series' next session is started by a job the checkout sends. */
@@ -22,3 +29,7 @@ export interface OrderDeps {
   /** The deployment's currency (CURRENCY): the notices' and mails' amounts. */
   currency: string;
 }
+
+/** A read's light query, through `light` when given (it reads text, booleans and numbers only). */
+export const lightRows = <T>(deps: Pick<OrderDeps, "db" | "light">, query: SQL): Promise<T[]> =>
+  deps.light ? deps.light<T>(query) : executeRows<T>(deps.db, query);

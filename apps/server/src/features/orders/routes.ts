@@ -4,8 +4,8 @@ import { sendJson } from "../../lib/encoded-body.ts";
 import { route } from "../../lib/endpoint.ts";
 import { adjust, dispute } from "./adjusting/adjust.ts";
 import { setPayers } from "./adjusting/set-payers.ts";
-import { balancesOf } from "./balances/balances.ts";
-import { settlePlanFor } from "./balances/settle-plan.ts";
+import { balancesAnswer } from "./balances/balances.ts";
+import { settlePlanAnswer } from "./balances/settle-plan.ts";
 import { recordTransfer } from "./balances/transfers.ts";
 import { checkout } from "./checkout/checkout.ts";
 import { resendMail } from "./checkout/mail-jobs.ts";
@@ -126,15 +126,20 @@ export async function orderRoutes(
     answer(request, await setPayers(deps, request.params.id, actorOf(request), request.body)),
   );
 
-  route(app, "GET /api/balances/settle-plan", async (request) => ({
-    transfers: await settlePlanFor(deps, request.auth.user._id, request.query.with),
-  }));
+  // Both answered as kept per reader (balances/), checked against the contract when made.
+  route(app, "GET /api/balances/settle-plan", async (request, reply) =>
+    sendJson(
+      request,
+      reply,
+      await settlePlanAnswer(deps, request.auth.user._id, request.query.with),
+    ),
+  );
 
   route(app, "POST /api/balances/transfers", async (request, reply) =>
     reply.code(201).send({ settled: await recordTransfer(deps, actorOf(request), request.body) }),
   );
 
-  route(app, "GET /api/balances", async (request) => ({
-    balances: await balancesOf(deps, request.auth.user._id),
-  }));
+  route(app, "GET /api/balances", async (request, reply) =>
+    sendJson(request, reply, await balancesAnswer(deps, request.auth.user._id)),
+  );
 }

@@ -2,10 +2,29 @@
  * Balances: the open parts (open-parts.ts) netted per person and order (what deleting an account
  * lists), and per person across orders (GET /api/balances).
  */
-import { fromCents, orderNumber, type Balance, type ShareStatus } from "@cartner/contract";
+import {
+  BalancesResponseSchema,
+  fromCents,
+  orderNumber,
+  type Balance,
+  type ShareStatus,
+} from "@cartner/contract";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import type { OrderDeps } from "../deps.ts";
-import { openParts } from "./open-parts.ts";
+import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
+import { lightRows, type OrderDeps } from "../deps.ts";
+import {
+  currentNames,
+  namesNow,
+  namesOfText,
+  openParts,
+  partsOfRefs,
+  peopleOf,
+  readerRefs,
+  renamed,
+  type OpenPart,
+} from "./open-parts.ts";
 
 /** A share not yet confirmed between the user and someone else, from the user's side. */
 export interface UnsettledRow {
@@ -27,8 +46,13 @@ export interface UnsettledRow {
  * first: what balances add up, and what deleting an account lists.
  */
 export async function unsettledShares(db: Db, userId: string): Promise<UnsettledRow[]> {
+  return unsettledOf(await openParts(db, userId), userId);
+}
+
+/** The parts the user is owed or owes, netted per person and order, newest first. */
+function unsettledOf(parts: OpenPart[], userId: string): UnsettledRow[] {
   const byKey = new Map<string, UnsettledRow>();
-  for (const p of await openParts(db, userId)) {
+  for (const p of parts) {
     const mine = p.debtorId === userId ? -1 : p.payerId === userId ? 1 : 0;
     if (mine === 0) continue;
     const otherId = mine < 0 ? p.payerId : p.debtorId;
@@ -66,7 +90,40 @@ export async function balancesOf(
   deps: Pick<OrderDeps, "db" | "media">,
   userId: string,
 ): Promise<Balance[]> {
-  const rows = await unsettledShares(deps.db, userId);
+  return balancesFrom(deps, unsettledOf(await openParts(deps.db, userId), userId));
+}
+
+/**
+ * GET /balances' answer, kept per reader (lib/kept-answers.ts) while one light query reads the
+ * same: the ids and versions of the reader's orders (what their open parts are made of,
+ * reading/kept.ts) and the current names of the people the kept answer names. A part that names
+ * someone else makes the answer again, with their names read then.
+ */
+export async function balancesAnswer(
+  deps: Pick<OrderDeps, "db" | "light" | "media">,
+  userId: string,
+): Promise<EncodableBody> {
+  const { db } = deps;
+  const people = keptNote(db, "balances", userId) ?? "{}";
+  const [found] = await lightRows<{ refs: string | null; names: string }>(
+    deps,
+    sql`select ${readerRefs(userId)} as refs, ${currentNames(people)} as names`,
+  );
+  const refs = found?.refs ?? "";
+  return keptAnswer(db, "balances", userId, `${refs} ${found!.names}`, async () => {
+    const parts = await partsOfRefs(db, refs);
+    const named = peopleOf(parts);
+    const names = named === people ? found!.names : await namesNow(db, named);
+    const balances = balancesFrom(deps, unsettledOf(renamed(parts, namesOfText(names)), userId));
+    return {
+      body: JSON.stringify(BalancesResponseSchema.encode({ balances })),
+      made: `${refs} ${names}`,
+      note: named,
+    };
+  });
+}
+
+function balancesFrom(deps: Pick<OrderDeps, "media">, rows: UnsettledRow[]): Balance[] {
   const byPerson = new Map<string, Balance & { cents: number }>();
   for (const r of rows) {
     const entry = byPerson.get(r.otherId) ?? {

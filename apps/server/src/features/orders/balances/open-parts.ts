@@ -5,7 +5,7 @@
  * account's deletion all read them here.
  */
 import type { ShareStatus } from "@cartner/contract";
-import { and, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
@@ -54,6 +54,55 @@ const ofReader = (userId: string, withId?: string): SQL =>
     : sql`${orders.id} in ${concerning(userId)}`;
 
 /**
+ * The ids and versions of the orders of the user's open parts (with `withId`: those that concern
+ * that person too), oldest first, as one text (refsOfText reads it): a scalar subquery, so a light
+ * query can read it with what else its answer is made of.
+ */
+export const readerRefs = (userId: string, withId?: string): SQL =>
+  sql`(select string_agg(${orders.id}::text || ':' || ${orders.version}, ','
+      order by ${orders.placedAt}, ${orders.number}) from ${orders}
+    where ${ofReader(userId, withId)})`;
+
+/** The people named in these parts, as a PostgreSQL array literal (sorted: the same set, the same text). */
+export const peopleOf = (parts: OpenPart[]): string =>
+  `{${[...new Set(parts.flatMap((p) => [p.debtorId, p.payerId]))].sort().join(",")}}`;
+
+/**
+ * The current names of these people (an array literal, peopleOf) but the deleted, as one text
+ * (namesOfText reads it): a scalar subquery.
+ */
+export const currentNames = (people: string): SQL =>
+  sql`(select coalesce(json_agg(json_build_array(u.id, u.name) order by u.id)::text, '[]')
+    from ${users} u where u.id = any(${people}::uuid[]) and u.deleted_at is null)`;
+
+export const namesOfText = (text: string): Map<string, string> =>
+  new Map(JSON.parse(text) as Array<[string, string]>);
+
+/** The current names of the people in these parts, as one text (currentNames). */
+export async function namesNow(db: Db | Tx, people: string): Promise<string> {
+  if (people === "{}") return "[]";
+  const [found] = await executeRows<{ names: string }>(
+    db,
+    sql`select ${currentNames(people)} as names`,
+  );
+  return found!.names;
+}
+
+/** The open parts of these orders (their ids and versions as readerRefs reads them). */
+export async function partsOfRefs(db: Db | Tx, refs: string | null | undefined) {
+  return (await partsOf(db, refsOfText(refs), (ids) => recordedParts(db, ids))).flat();
+}
+
+/** The parts with people named as they are now (`names`), a deleted one as the order recorded. */
+export const renamed = (parts: OpenPart[], names: Map<string, string>): OpenPart[] =>
+  // Kept parts are shared: renamed as copies.
+  parts.map((p) => ({
+    ...p,
+    debtorName: names.get(p.debtorId) ?? p.debtorName,
+    payerName: names.get(p.payerId) ?? p.payerName,
+  }));
+
+/**
  * The open parts of every order the user is part of (and, with `withId`, that person too), oldest
  * order first. One light query reads the orders' ids and versions (as one text: one row to read,
  * however long the history); each order's open parts are the ones kept at that version
@@ -70,29 +119,62 @@ export async function openParts(
 ): Promise<OpenPart[]> {
   const [found] = await executeRows<{ refs: string | null }>(
     db,
-    sql`select string_agg(${orders.id}::text || ':' || ${orders.version}, ','
-        order by ${orders.placedAt}, ${orders.number}) as refs
-      from ${orders} where ${ofReader(userId, withId)}`,
+    sql`select ${readerRefs(userId, withId)} as refs`,
   );
-  const parts = (
-    await partsOf(db, refsOfText(found?.refs), (ids) => recordedParts(db, ids))
-  ).flat();
-  const people = [...new Set(parts.flatMap((p) => [p.debtorId, p.payerId]))];
-  if (!named || people.length === 0) return parts;
-  const current = new Map(
-    (
-      await db
-        .select({ id: users.id, name: users.name })
-        .from(users)
-        .where(and(inArray(users.id, people), isNull(users.deletedAt)))
-    ).map((u) => [u.id, u.name]),
+  const parts = await partsOfRefs(db, found?.refs);
+  const people = peopleOf(parts);
+  if (!named || people === "{}") return parts;
+  return renamed(parts, namesOfText(await namesNow(db, people)));
+}
+
+/**
+ * For each pair of people (as a JSON text, pairsText), the orders that concern both but for the
+ * orders of `openParts(db, userId, withId)`, which the caller holds, as one text of
+ * `pair:id:version` (a scalar subquery; partsBeyond reads it). In a group that shops together it
+ * finds none.
+ */
+export function beyondRefs(pairs: string, userId: string, withId?: string): SQL {
+  if (pairs === "[]") return sql`''`;
+  // The orders of each person of the pairs less the caller's (each person's read once, from
+  // their indexes), then per pair those of both.
+  return sql`(with pair as (
+      select * from json_to_recordset(${pairs}::json) as pair(i int, a uuid, b uuid)),
+    mine as materialized (select ${orders.id} as id from ${orders} where ${ofReader(userId, withId)}),
+    theirs as (
+      select s.order_id as id, s.user_id as who from ${orderShares} s
+        where s.user_id in (select a from pair union select b from pair)
+      union select o.id, o.payee_id from ${orders} o
+        where o.payee_id in (select a from pair union select b from pair)
+      union select p.order_id, p.user_id from ${orderPayers} p
+        where p.user_id in (select a from pair union select b from pair)),
+    beyond as (select * from theirs where id not in (select id from mine))
+    select coalesce(string_agg(pair.i || ':' || o.id::text || ':' || o.version, ','
+        order by pair.i, o.id), '')
+    from pair join beyond x on x.who = pair.a join beyond y on y.id = x.id and y.who = pair.b
+    join ${orders} o on o.id = x.id)`;
+}
+
+/** The pairs as beyondRefs reads them. */
+export const pairsText = (pairs: Array<[string, string]>): string =>
+  JSON.stringify(pairs.map(([a, b], i) => ({ i, a, b })));
+
+/**
+ * For each pair, the open parts of the orders beyondRefs found (`refs`), people as the orders
+ * recorded them (amounts only).
+ */
+export async function partsBeyond(db: Db | Tx, pairs: number, refs: string): Promise<OpenPart[][]> {
+  const rows = refs
+    ? refs.split(",").map((r) => {
+        const [i, id, version] = r.split(":");
+        return { i: Number(i), id: id!, version: Number(version) };
+      })
+    : [];
+  const unique = [...new Map(rows.map((r) => [r.id, { id: r.id, version: r.version }])).values()];
+  const made = await partsOf(db, unique, (ids) => recordedParts(db, ids));
+  const byId = new Map(unique.map((ref, i) => [ref.id, made[i]!]));
+  return Array.from({ length: pairs }, (_, i) =>
+    rows.filter((r) => r.i === i).flatMap((r) => byId.get(r.id) ?? []),
   );
-  // Kept parts are shared: renamed as copies.
-  return parts.map((p) => ({
-    ...p,
-    debtorName: current.get(p.debtorId) ?? p.debtorName,
-    payerName: current.get(p.payerId) ?? p.payerName,
-  }));
 }
 
 /**
@@ -107,26 +189,11 @@ export async function openPartsBeyond(
   withId?: string,
 ): Promise<OpenPart[][]> {
   if (pairs.length === 0) return [];
-  const asked = pairs.map(([a, b], i) => ({ i, a, b }));
-  // Per pair, the orders of both (each set from its indexes) less the caller's, read once.
-  const rows = await executeRows<{ i: number; id: string; version: number | string }>(
+  const [found] = await executeRows<{ refs: string }>(
     db,
-    sql`with mine as materialized (
-        select ${orders.id} as id from ${orders} where ${ofReader(userId, withId)})
-      select pair.i, ${orders.id} as id, ${orders.version} as version
-      from json_to_recordset(${JSON.stringify(asked)}::json) as pair(i int, a uuid, b uuid)
-      cross join lateral (${concerning(sql`pair.a`)} intersect ${concerning(sql`pair.b`)}
-        except select id from mine) both_of(id)
-      join ${orders} on ${orders.id} = both_of.id`,
+    sql`select ${beyondRefs(pairsText(pairs), userId, withId)} as refs`,
   );
-  const refs = [...new Map(rows.map((r) => [r.id, { id: r.id, version: Number(r.version) }]))];
-  const made = await partsOf(
-    db,
-    refs.map(([, ref]) => ref),
-    (ids) => recordedParts(db, ids),
-  );
-  const byId = new Map(refs.map(([id], i) => [id, made[i]!]));
-  return pairs.map((_, i) => rows.filter((r) => r.i === i).flatMap((r) => byId.get(r.id) ?? []));
+  return partsBeyond(db, pairs.length, found!.refs);
 }
 
 /**

@@ -3,9 +3,39 @@
  * every open balance in the orders the caller is part of, each said recordable when a transfer of
  * that amount settles whole parts (transfers.ts records one).
  */
-import { fromCents, settlePlan, type PlannedTransfer } from "@cartner/contract";
-import type { OrderDeps } from "../deps.ts";
-import { openBetween, openParts, openPartsBeyond } from "./open-parts.ts";
+import {
+  SettlePlanResponseSchema,
+  fromCents,
+  settlePlan,
+  type PlannedTransfer,
+} from "@cartner/contract";
+import { sql } from "drizzle-orm";
+import { executeRows } from "../../../db/client.ts";
+import type { EncodableBody } from "../../../lib/encoded-body.ts";
+import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
+import { lightRows, type OrderDeps } from "../deps.ts";
+import {
+  beyondRefs,
+  currentNames,
+  namesNow,
+  namesOfText,
+  openBetween,
+  openParts,
+  openPartsBeyond,
+  pairsText,
+  partsBeyond,
+  partsOfRefs,
+  peopleOf,
+  readerRefs,
+  renamed,
+  type OpenPart,
+} from "./open-parts.ts";
+
+/** What a kept plan's next light query reads besides its orders: its people and pairs of others. */
+interface PlanNote {
+  people: string;
+  pairs: string;
+}
 
 /**
  * The settle plan: the fewest transfers over every open part of the caller's orders (with
@@ -16,8 +46,72 @@ export async function settlePlanFor(
   userId: string,
   withId?: string,
 ): Promise<PlannedTransfer[]> {
+  const parts = await openParts(deps.db, userId, withId);
+  return planOf(parts, userId, (pairs) => openPartsBeyond(deps.db, pairs, userId, withId));
+}
+
+/**
+ * GET /balances/settle-plan's answer, kept per reader and `withId` (lib/kept-answers.ts) while
+ * one light query reads the same: the ids and versions of the caller's orders, the current names
+ * of the people the kept plan names, and the orders beyond the caller's of its pairs of others
+ * with their versions. A plan that comes out with other people or pairs is made again with
+ * those read then.
+ */
+export async function settlePlanAnswer(
+  deps: Pick<OrderDeps, "db" | "light">,
+  userId: string,
+  withId?: string,
+): Promise<EncodableBody> {
   const { db } = deps;
-  const parts = await openParts(db, userId, withId);
+  const key = `${userId} ${withId ?? ""}`;
+  const noted = keptNote(db, "settle_plans", key);
+  const note: PlanNote = noted ? (JSON.parse(noted) as PlanNote) : { people: "{}", pairs: "[]" };
+  const [found] = await lightRows<{ refs: string | null; names: string; beyond: string }>(
+    deps,
+    sql`select ${readerRefs(userId, withId)} as refs, ${currentNames(note.people)} as names,
+      ${beyondRefs(note.pairs, userId, withId)} as beyond`,
+  );
+  const refs = found?.refs ?? "";
+  const made = (names: string, beyond: string) => `${refs} ${names} ${beyond}`;
+  return keptAnswer(db, "settle_plans", key, made(found!.names, found!.beyond), async () => {
+    const recorded = await partsOfRefs(db, refs);
+    const people = peopleOf(recorded);
+    const names = people === note.people ? found!.names : await namesNow(db, people);
+    let pairs = "[]";
+    let beyond = "";
+    const transfers = await planOf(
+      renamed(recorded, namesOfText(names)),
+      userId,
+      async (others) => {
+        pairs = pairsText(others);
+        if (pairs === note.pairs) beyond = found!.beyond;
+        else if (others.length > 0) {
+          const [read] = await executeRows<{ beyond: string }>(
+            db,
+            sql`select ${beyondRefs(pairs, userId, withId)} as beyond`,
+          );
+          beyond = read!.beyond;
+        }
+        return partsBeyond(db, others.length, beyond);
+      },
+    );
+    return {
+      body: JSON.stringify(SettlePlanResponseSchema.encode({ transfers })),
+      made: made(names, beyond),
+      note: JSON.stringify({ people, pairs } satisfies PlanNote),
+    };
+  });
+}
+
+/**
+ * The plan over these parts (named as they are now); `beyondOf` answers, per pair of others, the
+ * open parts between them on orders beyond the caller's.
+ */
+async function planOf(
+  parts: OpenPart[],
+  userId: string,
+  beyondOf: (pairs: Array<[string, string]>) => Promise<OpenPart[][]>,
+): Promise<PlannedTransfer[]> {
   const nets = new Map<string, number>();
   const names = new Map<string, string>();
   // A part is owed by its debtor to its payer; a credit (negative) the other way.
@@ -34,12 +128,7 @@ export async function settlePlanFor(
   // two others, some may be on orders beyond the caller's (their amounts only: no names are read
   // for them), read for all such pairs at once.
   const others = plan.filter((t) => t.from !== userId && t.to !== userId);
-  const beyond = await openPartsBeyond(
-    db,
-    others.map((t) => [t.from, t.to]),
-    userId,
-    withId,
-  );
+  const beyond = await beyondOf(others.map((t) => [t.from, t.to]));
   return plan.map((t) => {
     const more = beyond[others.indexOf(t)] ?? [];
     return {

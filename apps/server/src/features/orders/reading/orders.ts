@@ -6,15 +6,14 @@ import {
   type OrdersQuery,
   type PageQuery,
 } from "@cartner/contract";
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { executeRows } from "../../../db/client.ts";
+import { and, desc, inArray, sql, type SQL } from "drizzle-orm";
 import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
 import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
-import type { OrderDeps } from "../deps.ts";
+import { lightRows, type OrderDeps } from "../deps.ts";
 import { entriesOf } from "./entries.ts";
 import {
   jsonFor,
@@ -65,13 +64,13 @@ function refsText(
 }
 
 async function pageRefs(
-  db: OrderDeps["db"],
+  deps: Pick<OrderDeps, "db" | "light">,
   userId: string,
   query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
 ): Promise<OrderRef[]> {
-  const [found] = await executeRows<{ refs: string | null }>(
-    db,
-    sql`select (${refsText(db, userId, query)}) as refs`,
+  const [found] = await lightRows<{ refs: string | null }>(
+    deps,
+    sql`select (${refsText(deps.db, userId, query)}) as refs`,
   );
   return refsOfText(found?.refs);
 }
@@ -92,12 +91,12 @@ const toPayBy = (userId: string) => (v: KeptView) =>
  * orders where the reader's share is still unpaid (status "unpaid", never their own as payee).
  */
 export async function orderPage(
-  deps: Pick<OrderDeps, "db">,
+  deps: Pick<OrderDeps, "db" | "light">,
   userId: string,
   query: Pick<OrdersQuery, "sessionId" | "toPay"> & PageQuery,
 ): Promise<EncodableBody> {
   const { db } = deps;
-  const refs = await pageRefs(db, userId, query);
+  const refs = await pageRefs(deps, userId, query);
   const page = refs.slice(0, query.limit);
   const nextCursor = refs.length > query.limit ? page.at(-1)!.id : null;
   const key = `${userId} ${query.limit} ${query.cursor ?? ""} ${query.toPay ?? ""} ${query.sessionId?.join(",") ?? ""}`;
@@ -129,13 +128,13 @@ export async function listOrders(
  * a time, so other requests are answered between the loads.
  */
 export async function allOrdersAnswer(
-  deps: Pick<OrderDeps, "db">,
+  deps: Pick<OrderDeps, "db" | "light">,
   userId: string,
   make: (orders: OrderSummary[], timeZone: string) => string,
 ): Promise<EncodableBody> {
   const { db } = deps;
-  const [found] = await executeRows<{ refs: string | null; timeZone: string | null }>(
-    db,
+  const [found] = await lightRows<{ refs: string | null; timeZone: string | null }>(
+    deps,
     sql`select (${refsText(db, userId, {})}) as refs,
       (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
   );
@@ -167,21 +166,25 @@ function stillOwedBy(userId: string): SQL {
  * kept at that version, or built and kept.
  */
 export async function orderView(
-  deps: Pick<OrderDeps, "db">,
+  deps: Pick<OrderDeps, "db" | "light">,
   orderId: string,
   userId: string,
 ): Promise<KeptView> {
-  const [found] = await deps.db
-    .select({
-      version: orders.version,
-      payee: sql<boolean>`${orders.payeeId} = ${userId}`,
-      payer: sql<boolean>`exists (select 1 from ${orderPayers} p
-        where p.order_id = ${orders.id} and p.user_id = ${userId})`,
-      sharer: sql<boolean>`exists (select 1 from ${orderShares} s
-        where s.order_id = ${orders.id} and s.user_id = ${userId})`,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId));
+  const [found] = await lightRows<{
+    /** bigint: a string from the drivers' own calls. */
+    version: number | string;
+    payee: boolean | null;
+    payer: boolean;
+    sharer: boolean;
+  }>(
+    deps,
+    sql`select o.version, o.payee_id = ${userId} as payee,
+      exists (select 1 from ${orderPayers} p
+        where p.order_id = o.id and p.user_id = ${userId}) as payer,
+      exists (select 1 from ${orderShares} s
+        where s.order_id = o.id and s.user_id = ${userId}) as sharer
+    from ${orders} o where o.id = ${orderId}`,
+  );
   const role: OrderCaller | null = !found
     ? null
     : found.payee
@@ -192,7 +195,7 @@ export async function orderView(
           ? "sharer"
           : "stranger";
   requireAllowed(role, "order.read", "Order not found");
-  const [view] = await viewsOf(deps.db, [{ id: orderId, version: found!.version }]);
+  const [view] = await viewsOf(deps.db, [{ id: orderId, version: Number(found!.version) }]);
   if (!view) throw notFound("Order not found");
   return view;
 }
