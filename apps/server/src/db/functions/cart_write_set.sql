@@ -47,9 +47,10 @@ BEGIN
     v_users := v_users || c."user";
     v_ctxs := v_ctxs || cart_write_context(c.cart, c."user");
   END LOOP;
-  -- "Ask first" decides on the member's share after their earlier changes: one at a time.
+  -- "Ask first" decides on the member's share after their earlier changes: one at a time (the
+  -- condition cart_write_core() asks before member_share_over()).
   IF EXISTS (SELECT 1 FROM unnest(v_ctxs) k
-      WHERE k.budget_mode = 'ask' AND k.budget_cents IS NOT NULL) THEN
+      WHERE k.budget_mode = 'ask' AND k.budget_cents IS NOT NULL AND k.role <> 'creator') THEN
     RETURN;
   END IF;
   RETURN QUERY
