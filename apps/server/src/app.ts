@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
+import { encodeSharedOnce } from "./lib/shared-answer.ts";
 import { openDatabase, type Database } from "./db/client.ts";
 import { authRoutes } from "./features/auth/index.ts";
 import { installBackupSocket } from "./features/backup/socket.ts";
@@ -132,7 +133,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = createFastify(config);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // A batch's shared cart answers are encoded once per route (lib/shared-answer.ts).
+  app.setSerializerCompiler<Parameters<typeof serializerCompiler>[0]["schema"]>((route) =>
+    encodeSharedOnce(serializerCompiler(route)),
+  );
   installAnswerHeaders(app, config);
   await registerTracing(app, config.otel, overrides.spanExporter);
   installErrorHandling(app);

@@ -39,10 +39,46 @@ DECLARE
   v_entries activity[];
   v_view_carts uuid[] := '{}';
   v_emit boolean[] := '{}';
+  -- A row of cart_write_set(), and the activity entry made of it.
+  s record;
+  e activity;
 BEGIN
+  -- Pass 0: a batch of independent adds and removals as a set (cart_write_set(): a statement for
+  -- the batch, not several per change), in one subtransaction. Any other batch it answers with no
+  -- rows, and a failure in it (a bug) rolls it back: both leave the batch to the passes below.
+  n := 0;
+  v_carts := '{}'; v_verdicts := '{}'; v_stocks := '{}'; v_already := '{}';
+  v_roles := '{}'; v_orders := '{}'; v_closes := '{}'; v_errors := '{}';
+  v_landed_carts := '{}'; v_entries := '{}';
+  BEGIN
+    FOR s IN SELECT * FROM cart_write_set(p_writes, p_max) LOOP
+      n := n + 1;
+      v_carts[n] := s.cart;
+      v_verdicts[n] := s.verdict;
+      v_stocks[n] := s.product_stock;
+      v_already[n] := s.already_in_cart;
+      v_roles[n] := s.role;
+      v_orders[n] := s.order_number;
+      v_closes[n] := s.closes_at;
+      IF s.verdict = 'ok' THEN
+        e.session_id := s.session_id;
+        e.at := s.at;
+        e.actor_id := s.actor_id;
+        e.actor_name := s.actor_name;
+        e.type := s.type;
+        e.details := s.details;
+        e.line_id := s.line_id;
+        e.hidden_from := s.hidden_from;
+        v_landed_carts := v_landed_carts || s.cart;
+        v_entries := v_entries || e;
+      END IF;
+    END LOOP;
+  EXCEPTION WHEN OTHERS THEN
+    n := 0;
+  END;
   -- Pass 1 (v_apart false): every change in one subtransaction. Pass 2, only after a failure in
   -- pass 1 (whose changes are all rolled back): a subtransaction per change.
-  FOREACH v_apart IN ARRAY ARRAY[false, true] LOOP
+  FOREACH v_apart IN ARRAY (CASE WHEN n > 0 THEN '{}' ELSE ARRAY[false, true] END) LOOP
     BEGIN
       n := 0;
       v_carts := '{}'; v_verdicts := '{}'; v_stocks := '{}'; v_already := '{}';

@@ -8,6 +8,7 @@ import {
 import { sql } from "drizzle-orm";
 import { conflict, notFound } from "../../lib/errors.ts";
 import type { Media } from "../../lib/media.ts";
+import { shareAnswer } from "../../lib/shared-answer.ts";
 import { gateRefusal } from "../../lib/permissions.ts";
 import { announceActivity } from "../sessions/index.ts";
 import type { CartDeps } from "./deps.ts";
@@ -164,7 +165,7 @@ function answerOf(view: CartView, readerId: string, media: Media, now: Date): Ca
   let byReader = answered.get(view);
   if (!byReader) answered.set(view, (byReader = new Map()));
   let cart = byReader.get(readerId);
-  if (!cart) byReader.set(readerId, (cart = cartOf(view, readerId, media, now)));
+  if (!cart) byReader.set(readerId, (cart = shareAnswer(cartOf(view, readerId, media, now))));
   return cart;
 }
 
