@@ -1,4 +1,3 @@
-import { useDeferredValue, useMemo } from "react";
 import { useParams } from "../../lib/router.tsx";
 import { Download, FileSpreadsheet, PackageCheck, ShoppingBag, Users } from "lucide-react";
 import { creditOwedBy, isSettled, type Order } from "@cartner/contract";
@@ -65,16 +64,8 @@ const BELOW_THE_FOLD = "[contain-intrinsic-size:auto_24rem] [content-visibility:
 export function OrderPage() {
   const { id = "" } = useParams();
   const query = useOrder(id);
-  // The order arriving is drawn as a background update, which React renders in short slices: as
-  // an ordinary update the whole page (shares, payers, items, history) was one long task on a
-  // phone, and the page stayed unresponsive until it was on screen. Only the first drawing waits:
-  // an order already in the cache when the page opens (from My Orders) is drawn at once, and once
-  // the order is on screen every change to it (a payment, a live update) shows at once as before.
-  const current = useMemo(() => query.data && { id, order: query.data }, [id, query.data]);
-  const deferred = useDeferredValue(current);
-  const order = deferred?.id === id ? current?.order : undefined;
   let body;
-  if (order) body = <OrderView order={order} />;
+  if (query.data) body = <OrderView order={query.data} />;
   else if (query.isError && isNotFound(query.error)) body = <OrderNotFound />;
   else if (query.isError) {
     body = (
@@ -86,13 +77,13 @@ export function OrderPage() {
       />
     );
   } else body = <CartSkeleton label="Loading the order…" sections={1} />;
-  const loading = !order && !query.isError;
+  const loading = !query.data && !query.isError;
   return (
     // While the order loads the page keeps a screen's height, as the page's loading spinner does:
     // a short skeleton brought the footer up into view and the order pushed it down again, which
     // moved the screen twice (a layout shift of 0.5 on a phone).
     <Container className={cn("flex flex-col gap-5 py-6 sm:py-8", loading && "min-h-dvh")}>
-      <title>{order ? `${order.number} — Cartner` : "Order — Cartner"}</title>
+      <title>{query.data ? `${query.data.number} — Cartner` : "Order — Cartner"}</title>
       <PageLinks
         links={[
           { to: "/orders", label: "My Orders" },
