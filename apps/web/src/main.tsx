@@ -7,6 +7,8 @@ import "./styles/index.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
+import { earlyDataPaths } from "./app/early-data.ts";
+import { startEarlyGets } from "./lib/api.ts";
 import { getToken } from "./lib/storage.ts";
 
 const container = document.getElementById("root");
@@ -26,6 +28,8 @@ const app = (
 // layout is complete before the page's heavier first render starts.
 if (getToken() !== null) {
   void import("./app/signed-in.tsx");
+  // The page's own data, asked for now rather than once its chunk has loaded and rendered.
+  startEarlyGets(earlyDataPaths(location.pathname, location.search));
 }
 
 if (container.firstElementChild && getToken() === null) {

@@ -234,10 +234,57 @@ async function sendOnce(path: string, options: RequestOptions, token: string | n
   }
 }
 
+/*
+ * Early reads. A signed-in page opened directly (a link, a reload) needs its data before anything
+ * else, but its request only went out once its chunk had loaded and React had rendered it: on a
+ * slow phone that is after the entry, React, the signed-in layout's chunks and the page's own.
+ * The app's start asks for that data at once (app/early-data.ts); the page's own first call for
+ * the same path and token then takes the answer on its way instead of asking again. Taken once,
+ * and only while fresh: a later visit asks the server as before.
+ */
+const EARLY_MAX_AGE_MS = 10_000;
+const early = new Map<string, { token: string; at: number; response: Promise<Response> }>();
+
+/** Starts the signed-in user's GETs of these paths now (nothing when signed out or offline). */
+export function startEarlyGets(paths: readonly string[]): void {
+  const token = getToken();
+  if (!token || (typeof navigator !== "undefined" && !navigator.onLine)) return;
+  for (const path of paths) {
+    const response = send(path, {}, token);
+    // A failure is the taker's to handle; one nobody takes must not be reported as unhandled.
+    response.catch(() => undefined);
+    early.set(path, { token, at: Date.now(), response });
+  }
+}
+
+/**
+ * Drops the early answers not taken yet. The live connection calls it when it is ready: an answer
+ * asked for before then may miss a change the connection will not repeat, and a page taking it
+ * afterwards would not be refreshed by the connection's catch-up (which refetches what is loaded).
+ */
+export function forgetEarlyGets(): void {
+  early.clear();
+}
+
+/** The answer to an early GET of this path with this token, once, while it is fresh. */
+function takeEarlyGet(path: string, options: RequestOptions, token: string | null) {
+  const found = early.get(path);
+  if (!found) return undefined;
+  early.delete(path);
+  const plainGet =
+    (options.method ?? "GET") === "GET" &&
+    options.body === undefined &&
+    options.headers === undefined &&
+    options.responseType !== "blob";
+  if (!plainGet || found.token !== token || Date.now() - found.at > EARLY_MAX_AGE_MS) return;
+  return found.response;
+}
+
 /** fetch for our JSON API: Bearer token, error parsing, one refresh-and-retry on an expired token. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const token = options.auth === false ? null : getToken();
-  const response = await sendOnce(path, options, token);
+  const response =
+    (await takeEarlyGet(path, options, token)) ?? (await sendOnce(path, options, token));
   if (response.ok) return handle<T>(response, options.responseType);
 
   const error = toApiError(response, await readBody(response));

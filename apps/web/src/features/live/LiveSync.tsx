@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { refreshAccessToken } from "../../lib/api.ts";
+import { forgetEarlyGets, refreshAccessToken } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth-store.ts";
 import { getToken } from "../../lib/storage.ts";
 import { liveUrl, startLiveClient } from "./live-client.ts";
@@ -25,6 +25,7 @@ export function LiveSync(): null {
       refreshToken: refreshAccessToken,
       onStatus: setLiveStatus,
       onReady: () => {
+        forgetEarlyGets();
         versions.reset();
         invalidateAllLive(client);
       },

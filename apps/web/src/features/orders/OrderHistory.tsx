@@ -16,7 +16,7 @@ import { entryText } from "./entry-text.ts";
  * The order's book, oldest first: every debt, payment, settlement and correction between two of
  * its people, as every figure on the page is summed from it. Live with the order.
  */
-export function OrderHistory({ order }: { order: Order }) {
+export function OrderHistory({ order, className }: { order: Order; className?: string }) {
   const entries = useOrderEntries(order._id);
   let body;
   // A claim waits until an entry confirms or voids it.
@@ -62,6 +62,7 @@ export function OrderHistory({ order }: { order: Order }) {
       title="History"
       icon={History}
       description="Every amount owed, paid and settled on this order, oldest first."
+      className={className}
     >
       {body}
     </Panel>
