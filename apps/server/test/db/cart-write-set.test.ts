@@ -3,7 +3,7 @@
  * cart_write_batch()): every change answers, and leaves in the cart, the removed lines, the
  * activity log and the session's version, exactly what the same changes made one at a time
  * (cart_write()) do; each refusal stays that change's own. Two sessions made alike, one written
- * each way (PGlite and PostgreSQL).
+ * each way (PGlite and PostgreSQL). A removed line is kept for Undo with every column, either way.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -197,5 +197,94 @@ describe("a batch of independent adds and removals as a set", () => {
       sql`select * from cart_write_batch(${JSON.stringify(batch)}::json, ${MAX}::integer)`,
     );
     expect(rows.map((r) => r.verdict)).toEqual(["ok", "ok"]);
+  });
+});
+
+/**
+ * What keep_removed_lines() copies of a line: every column cart_lines and removed_lines share,
+ * each set here to a value its default would not give, so that a column the copy misses shows. A
+ * column added to both tables fails the list's check until it is set here too.
+ */
+const KEPT_COLUMNS = [
+  "acknowledged_price_cents",
+  "added_at",
+  "added_by",
+  "added_price_cents",
+  "cart_id",
+  "hidden_from",
+  "name",
+  "note",
+  "pending_at",
+  "product_id",
+  "quantity",
+  "shared_with",
+  "staple",
+  "substitute",
+  "unit_price_cents",
+];
+
+describe("a removed line kept for Undo", () => {
+  it("keeps every column, from the set and from a change alone", async () => {
+    const { f } = await prepared();
+    const ann = f.people.creator.userId;
+    const ben = f.people.participant.userId;
+    const free = await f.as.participant("POST", `/api/carts/${f.cartId}/free-lines`, {
+      name: "Birthday candles",
+      estimatedPrice: 1.25,
+    });
+    expect(free.statusCode, free.body).toBe(200);
+    const at = new Date().toISOString();
+    await t.database.rows(sql`update cart_lines set note = 'ripe ones', substitute = 'none',
+      staple = true, shared_with = ${`{${ann},${ben}}`}::uuid[],
+      acknowledged_price_cents = coalesce(added_price_cents, 0) + 7,
+      hidden_from = ${`{${f.people.viewer.userId}}`}::uuid[],
+      pending_at = ${at}::timestamptz - interval '1 minute',
+      added_at = added_at - interval '1 day'
+      where cart_id = ${f.cartId}`);
+    const lines = await t.database.rows<{ line: Record<string, unknown> }>(
+      sql`select to_jsonb(l) as line from cart_lines l where cart_id = ${f.cartId}`,
+    );
+    const annLine = await lineId(f, "creator", products[2]!.id);
+    const benLine = await lineId(f, "participant", products[6]!.id);
+    const freeLine = lines.find((l) => l.line.product_id === null)!.line.id as string;
+
+    const set = [
+      { op: "remove", cart: f.cartId, user: ann, product: products[2]!.id, line: annLine, now: at },
+      { op: "remove", cart: f.cartId, user: ann, product: null, line: freeLine, now: at },
+    ];
+    const setRows = await t.database.rows<{ verdict: string }>(
+      sql`select * from cart_write_set(${JSON.stringify(set)}::json, ${MAX}::integer)`,
+    );
+    expect(setRows.map((r) => r.verdict)).toEqual(["ok", "ok"]);
+    const [alone] = await t.database.rows<{ verdict: string }>(sql`
+      select * from cart_write('remove'::text, ${f.cartId}::uuid, ${ben}::uuid,
+        ${products[6]!.id}::uuid, null::uuid, null::integer, null::integer, null::integer,
+        ${MAX}::integer, ${at}::timestamptz)`);
+    expect(alone!.verdict).toBe("ok");
+
+    const kept = await t.database.rows<{ line: Record<string, unknown> }>(
+      sql`select to_jsonb(r) as line from removed_lines r where cart_id = ${f.cartId}`,
+    );
+    const removedBy = new Map([
+      [annLine, ann],
+      [freeLine, ann],
+      [benLine, ben],
+    ]);
+    expect(kept.map((k) => k.line.line_id).sort()).toEqual([...removedBy.keys()].sort());
+    for (const { line: k } of kept) {
+      const line = lines.find((l) => l.line.id === k.line_id)!.line;
+      const shared = Object.keys(k).filter((c) => c in line);
+      expect(shared.sort()).toEqual(KEPT_COLUMNS);
+      expect(
+        Object.keys(k)
+          .filter((c) => !(c in line))
+          .sort(),
+      ).toEqual(["line_id", "removed_at", "removed_by"]);
+      for (const c of KEPT_COLUMNS) expect(k[c], c).toEqual(line[c]);
+      expect(k.removed_by).toBe(removedBy.get(k.line_id as string));
+      expect(new Date(k.removed_at as string).toISOString()).toBe(at);
+    }
+    const freeKept = kept.find((k) => k.line.line_id === freeLine)!.line;
+    expect([freeKept.name, freeKept.unit_price_cents]).toEqual(["Birthday candles", 125]);
   });
 });

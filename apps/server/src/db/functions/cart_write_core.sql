@@ -14,10 +14,10 @@
 -- writes a batch's entries, the carts' updated_at and the sessions' versions once per batch.
 -- Applied with CREATE OR REPLACE after the migrations on every start (src/db/functions.ts): edit
 -- the body here, no migration needed. A new signature needs a migration that drops the old one.
--- A removed line is kept in removed_lines so that 'restore' can put it back exactly (id, adder,
--- quantity, sharers, staple mark, added time) for the member who removed it, within the window
--- the server passes in p_restore_seconds: re-adding the product instead would make the undoer its
--- adder, and so its payer under the "by adder" split.
+-- A removed line is kept in removed_lines (keep_removed_lines()) so that 'restore' can put it
+-- back exactly (id, adder, quantity, sharers, staple mark, added time) for the member who
+-- removed it, within the window the server passes in p_restore_seconds: re-adding the product
+-- instead would make the undoer its adder, and so its payer under the "by adder" split.
 -- p_context: the cart's lock and what a change is checked against, as cart_write_context() read
 -- it (a batch reads it once per cart and member, cart_write_batch()); NULL: read here.
 -- Each number has its own argument, named as the route names it: p_quantity (how many 'add' puts
@@ -59,6 +59,7 @@ DECLARE
   v_type text;
   v_details jsonb;
   v_removed removed_lines%ROWTYPE;
+  v_gone cart_lines%ROWTYPE;
   v_pending boolean := false;
   -- The line's private mark, which its activity entry carries (members it is hidden from).
   v_hidden uuid[] := '{}';
@@ -151,25 +152,11 @@ BEGIN
       verdict := 'adder_left'; RETURN;
     END IF;
     IF p_op = 'remove' THEN
-      -- Kept for the remover's undo ('restore' below); cart_write_settle() drops older ones.
-      WITH gone AS (DELETE FROM cart_lines WHERE id = v_line RETURNING *)
-      INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity,
-        added_price_cents, acknowledged_price_cents, shared_with, staple, added_at, removed_by,
-        removed_at, name, unit_price_cents, note, substitute, pending_at, hidden_from)
-      SELECT id, cart_id, product_id, added_by, quantity, added_price_cents,
-        acknowledged_price_cents, shared_with, staple, added_at, p_user, p_now, name,
-        CASE WHEN product_id IS NULL THEN unit_price_cents END, note, substitute, pending_at,
-        hidden_from
-      FROM gone
-      ON CONFLICT (line_id) DO UPDATE SET quantity = excluded.quantity,
-        added_price_cents = excluded.added_price_cents,
-        acknowledged_price_cents = excluded.acknowledged_price_cents,
-        shared_with = excluded.shared_with, staple = excluded.staple,
-        hidden_from = excluded.hidden_from,
-        name = excluded.name, unit_price_cents = excluded.unit_price_cents,
-        note = excluded.note, substitute = excluded.substitute,
-        pending_at = excluded.pending_at, removed_by = excluded.removed_by,
-        removed_at = excluded.removed_at;
+      -- Kept for the remover's undo ('restore' below): keep_removed_lines().
+      DELETE FROM cart_lines l WHERE l.id = v_line RETURNING l.* INTO v_gone;
+      IF FOUND THEN
+        PERFORM keep_removed_lines(ARRAY[v_gone], ARRAY[p_user], ARRAY[p_now]);
+      END IF;
       v_type := 'item.removed';
       v_details := jsonb_build_object('productId', v_line_product, 'product', v_product_name,
         'quantity', v_line_quantity, 'lineOf', v_owner_name);

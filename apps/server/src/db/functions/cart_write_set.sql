@@ -122,28 +122,15 @@ BEGIN
   gone AS (
     DELETE FROM cart_lines l USING checked k
     WHERE l.id = k.line_id AND k.op = 'remove' AND k.verdict = 'ok'
-    RETURNING l.*, k.usr AS removed_by, k.now AS removed_at
+    RETURNING l AS line, k.usr AS removed_by, k.now AS removed_at
   ),
-  -- Kept for the remover's undo ('restore' in cart_write_core()); cart_write_settle() drops
-  -- older ones.
+  -- Kept for the remover's undo (keep_removed_lines(), handed the deleted rows: it does not see
+  -- this statement's DELETE). A CTE that only selects runs only where the statement reads it:
+  -- the answer below joins its one row (an aggregate's, even with no removal).
   kept AS (
-    INSERT INTO removed_lines (line_id, cart_id, product_id, added_by, quantity,
-      added_price_cents, acknowledged_price_cents, shared_with, staple, added_at, removed_by,
-      removed_at, name, unit_price_cents, note, substitute, pending_at, hidden_from)
-    SELECT g.id, g.cart_id, g.product_id, g.added_by, g.quantity, g.added_price_cents,
-      g.acknowledged_price_cents, g.shared_with, g.staple, g.added_at, g.removed_by,
-      g.removed_at, g.name, CASE WHEN g.product_id IS NULL THEN g.unit_price_cents END, g.note,
-      g.substitute, g.pending_at, g.hidden_from
+    SELECT keep_removed_lines(array_agg(g.line), array_agg(g.removed_by),
+      array_agg(g.removed_at)) AS lines
     FROM gone g
-    ON CONFLICT (line_id) DO UPDATE SET quantity = excluded.quantity,
-      added_price_cents = excluded.added_price_cents,
-      acknowledged_price_cents = excluded.acknowledged_price_cents,
-      shared_with = excluded.shared_with, staple = excluded.staple,
-      hidden_from = excluded.hidden_from,
-      name = excluded.name, unit_price_cents = excluded.unit_price_cents,
-      note = excluded.note, substitute = excluded.substitute,
-      pending_at = excluded.pending_at, removed_by = excluded.removed_by,
-      removed_at = excluded.removed_at
   )
   SELECT k.n, k.cart, k.verdict,
     CASE WHEN k.verdict = 'stock' THEN k.stock END,
@@ -158,6 +145,7 @@ BEGIN
     END,
     coalesce(a.id, k.line_id), coalesce(a.hidden_from, k.hidden_from)
   FROM checked k
+  CROSS JOIN kept
   LEFT JOIN added a ON k.op = 'add' AND a.cart_id = k.cart AND a.product_id = k.product
     AND a.added_by = k.usr
   ORDER BY k.n;
