@@ -151,13 +151,8 @@ describe("My Orders from its indexes", () => {
   it("pages a long history across every way into an order and every tie, as one list", async () => {
     for (const name of ["Cat", "Dan", "Ben", "Ann"] as const) {
       const whole = listOf(name);
-      const all = (await g.as[name]("GET", "/api/orders?limit=100")).json();
-      expect(
-        all.orders.map((o: { _id: string }) => o._id),
-        name,
-      ).toEqual(whole);
-      expect(all.nextCursor).toBeNull();
-      for (const limit of name === "Cat" ? [1, 2, 5, 11] : [7]) {
+      expect(whole.length, name).toBeGreaterThan(40);
+      for (const limit of name === "Cat" ? [1, 2, 5, 11, 100] : [7, 100]) {
         const paged = await walk(g.as[name], limit);
         expect(paged.ids, `${name} by ${limit}`).toEqual(whole);
         expect(paged.sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
