@@ -118,8 +118,9 @@ export const orders = pgTable(
       .notNull()
       .default(sql`nextval('order_versions')`),
   },
-  // The payee's orders newest first, as My Orders pages them (its user_id prefix serves every
-  // lookup by payee alone).
+  // The payee's orders newest first, as My Orders pages them (its payee_id prefix serves every
+  // lookup by payee alone). NULLS FIRST is what a plain DESC sorts by, so the index is the
+  // query's order; Drizzle's desc() alone would write NULLS LAST.
   (t) => [
     index("orders_payee_placed_idx").on(
       t.payeeId,
