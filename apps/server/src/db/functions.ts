@@ -156,6 +156,20 @@ const TRIGGERS = [
     table: "order_payers",
     function: "order_part_touch",
   },
+  // A share or payer row carries its order's sort key, copied as it is inserted: My Orders
+  // pages a person's orders from the rows' indexes (features/orders/reading/orders.ts).
+  {
+    name: "order_shares_sort_key",
+    when: "BEFORE INSERT",
+    table: "order_shares",
+    function: "order_sort_key",
+  },
+  {
+    name: "order_payers_sort_key",
+    when: "BEFORE INSERT",
+    table: "order_payers",
+    function: "order_sort_key",
+  },
   // The book is append-only: an entry is only ever inserted.
   {
     name: "ledger_entries_touch",

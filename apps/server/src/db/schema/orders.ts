@@ -118,8 +118,33 @@ export const orders = pgTable(
       .notNull()
       .default(sql`nextval('order_versions')`),
   },
-  (t) => [index("orders_payee_idx").on(t.payeeId)],
+  // The payee's orders newest first, as My Orders pages them (its payee_id prefix serves every
+  // lookup by payee alone). NULLS FIRST is what a plain DESC sorts by, so the index is the
+  // query's order; Drizzle's desc() alone would write NULLS LAST.
+  (t) => [
+    index("orders_payee_placed_idx").on(
+      t.payeeId,
+      t.placedAt.desc().nullsFirst(),
+      t.number.desc().nullsFirst(),
+    ),
+  ],
 );
+
+/**
+ * The order's sort key (placed_at, number), copied onto each share and payer row as it is
+ * inserted (order_sort_key() in src/db/functions): My Orders reads a page of a person's orders
+ * newest first from an index, never their whole history. An order's placed_at and number never
+ * change after checkout, so the copies never go stale.
+ */
+const sortKey = {
+  placedAt: timestamp("placed_at", { withTimezone: true })
+    .notNull()
+    // Set by the trigger, never by the insert: left out, it is "default" (null), then the copy.
+    .$defaultFn(() => sql`default`),
+  orderNumber: integer("order_number")
+    .notNull()
+    .$defaultFn(() => sql`default`),
+};
 
 /**
  * One member's share of an order: the split's figures (adjusted), and whether the checkout mail
@@ -143,10 +168,15 @@ export const orderShares = pgTable(
     originalTotalCents: integer("original_total_cents"),
     /** The checkout mail to this member: it never undoes the order; the payee may resend. */
     mail: text("mail", { enum: MAIL_STATUSES }).notNull().default("pending"),
+    ...sortKey,
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.userId] }),
-    index("order_shares_user_idx").on(t.userId),
+    index("order_shares_user_placed_idx").on(
+      t.userId,
+      t.placedAt.desc().nullsFirst(),
+      t.orderNumber.desc().nullsFirst(),
+    ),
   ],
 );
 
@@ -167,9 +197,14 @@ export const orderPayers = pgTable(
     amountCents: integer("amount_cents").notNull(),
     /** The order the payee listed them in (the rounding's order, so it never changes). */
     position: integer("position").notNull(),
+    ...sortKey,
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.userId] }),
-    index("order_payers_user_idx").on(t.userId),
+    index("order_payers_user_placed_idx").on(
+      t.userId,
+      t.placedAt.desc().nullsFirst(),
+      t.orderNumber.desc().nullsFirst(),
+    ),
   ],
 );

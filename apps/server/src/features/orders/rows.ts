@@ -6,8 +6,12 @@
 import type { orderPayers, orderShares, orders } from "../../db/schema.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
-export type ShareRow = typeof orderShares.$inferSelect & { accountDeleted?: boolean };
-export type PayerRow = typeof orderPayers.$inferSelect;
+/** The order's sort key copied onto its share and payer rows: My Orders' indexes', no one else's. */
+type SortKey = "placedAt" | "orderNumber";
+export type ShareRow = Omit<typeof orderShares.$inferSelect, SortKey> & {
+  accountDeleted?: boolean;
+};
+export type PayerRow = Omit<typeof orderPayers.$inferSelect, SortKey>;
 
 /** People an order concerns: its payee and everyone with a share. */
 export function peopleOf(row: OrderRow, shares: Pick<ShareRow, "userId">[]): string[] {

@@ -6,7 +6,7 @@ import {
   type OrdersQuery,
   type PageQuery,
 } from "@cartner/contract";
-import { and, desc, inArray, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { ledgerEntries, orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer } from "../../../lib/kept-answers.ts";
@@ -25,52 +25,87 @@ import {
   type OrderSummary,
 } from "./kept.ts";
 
-/** The orders the user is the payee of or has a share in (ids only: a set an index finds). */
+/**
+ * The orders the user is the payee of or has a share in (ids only: a set an index finds), for the
+ * CSV of all of them.
+ */
 const mineIds = (userId: string): SQL => sql`(select s.order_id from ${orderShares} s
   where s.user_id = ${userId} union select o.id from ${orders} o where o.payee_id = ${userId})`;
 
+type PageRefsQuery = Pick<OrdersQuery, "sessionId" | "toPay"> & PageQuery;
+
+/** Ids and versions as one text, newest first, of rows with id, version, placed_at, number. */
+const refsOf = (rows: SQL): SQL =>
+  sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
+    from (${rows}) q`;
+
 /**
- * The query's orders as ids and versions, newest first (`limit` + 1 of them: is there more?), as
- * one text (refsOfText reads it): one row to read, however long the history.
+ * Every order of the user, newest first, as ids and versions in one text (refsOfText reads it):
+ * all of them, whatever the history (the CSV of all orders).
  */
-function refsText(
-  db: OrderDeps["db"],
-  userId: string,
-  query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
-): SQL {
-  const after = query.cursor
-    ? sql`(${orders.placedAt}, ${orders.number}) < (select o.placed_at, o.number from ${orders} o
-        where o.id = ${query.cursor})`
-    : undefined;
-  const refs = db
-    .select({
-      id: orders.id,
-      version: orders.version,
-      placedAt: orders.placedAt,
-      number: orders.number,
-    })
-    .from(orders)
-    .where(
-      and(
-        sql`${orders.id} in ${mineIds(userId)}`,
-        after,
-        query.sessionId ? inArray(orders.sessionId, query.sessionId) : undefined,
-        query.toPay ? stillOwedBy(userId) : undefined,
-      ),
-    )
-    .orderBy(desc(orders.placedAt), desc(orders.number));
-  return sql`select string_agg(q.id::text || ':' || q.version, ',' order by q.placed_at desc, q.number desc)
-      from (${query.limit === undefined ? refs : refs.limit(query.limit + 1)}) q`;
+function allRefsText(userId: string): SQL {
+  return refsOf(sql`select o.id, o.version, o.placed_at, o.number from ${orders} o
+    where o.id in ${mineIds(userId)}`);
+}
+
+/**
+ * A page of the query's orders as ids and versions, newest first (`limit` + 1 of them: is there
+ * more?), as one text (refsOfText reads it). It reads about a page of rows, whatever the history:
+ * each way of being in an order (a share, the payee, a payer) is an index on (person, placed_at
+ * desc, number desc), the shares' and payers' rows carrying their order's sort key, so each branch
+ * reads its first `limit` + 1 after the cursor in order and stops; the union of those holds the
+ * page's. The cursor is the last order read: the page goes on strictly after its (placed_at,
+ * number), which no two orders share (number is unique), so orders placed at the same time page
+ * by number. With `sessionId` (a few sessions, one order each), those orders are read instead.
+ */
+function pageRefsText(userId: string, query: PageRefsQuery): SQL {
+  const n = query.limit + 1;
+  const cursorAt = sql`(select c.placed_at from ${orders} c where c.id = ${query.cursor ?? null})`;
+  const cursorNumber = sql`(select c.number from ${orders} c where c.id = ${query.cursor ?? null})`;
+  // Two scalars, not one row subquery: a row comparison of columns with values is what an index
+  // scan starts from.
+  const after = (at: SQL, number: SQL) =>
+    query.cursor ? sql`and (${at}, ${number}) < (${cursorAt}, ${cursorNumber})` : sql``;
+  const owed = (orderId: SQL) => (query.toPay ? sql`and ${stillOwedBy(userId, orderId)}` : sql``);
+  if (query.sessionId) {
+    return refsOf(sql`select o.id, o.version, o.placed_at, o.number from ${orders} o
+      where o.session_id in (${sql.join(
+        query.sessionId.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+        and (o.payee_id = ${userId}
+          or exists (select 1 from ${orderShares} s where s.order_id = o.id and s.user_id = ${userId})
+          or exists (select 1 from ${orderPayers} p where p.order_id = o.id and p.user_id = ${userId}))
+        ${after(sql`o.placed_at`, sql`o.number`)} ${owed(sql`o.id`)}
+      order by o.placed_at desc, o.number desc limit ${n}`);
+  }
+  return refsOf(sql`select o.id, o.version, o.placed_at, o.number from (
+      select k.id, k.placed_at, k.number from (
+        (select s.order_id as id, s.placed_at, s.order_number as number from ${orderShares} s
+          where s.user_id = ${userId} ${after(sql`s.placed_at`, sql`s.order_number`)}
+            ${owed(sql`s.order_id`)}
+          order by s.placed_at desc, s.order_number desc limit ${n})
+        union
+        (select o.id, o.placed_at, o.number from ${orders} o
+          where o.payee_id = ${userId} ${after(sql`o.placed_at`, sql`o.number`)} ${owed(sql`o.id`)}
+          order by o.placed_at desc, o.number desc limit ${n})
+        union
+        (select p.order_id, p.placed_at, p.order_number from ${orderPayers} p
+          where p.user_id = ${userId} ${after(sql`p.placed_at`, sql`p.order_number`)}
+            ${owed(sql`p.order_id`)}
+          order by p.placed_at desc, p.order_number desc limit ${n})
+      ) k order by k.placed_at desc, k.number desc limit ${n}
+    ) k join ${orders} o on o.id = k.id`);
 }
 
 async function pageRefs(
   deps: Pick<OrderDeps, "db" | "light">,
   userId: string,
-  query: Pick<OrdersQuery, "sessionId" | "toPay"> & Partial<PageQuery>,
+  query: PageRefsQuery,
 ): Promise<OrderRef[]> {
   const [found] = await lightRows<{ refs: string | null }>(
     deps,
-    sql`select (${refsText(deps.db, userId, query)}) as refs`,
+    sql`select (${pageRefsText(userId, query)}) as refs`,
   );
   return refsOfText(found?.refs);
 }
@@ -84,11 +119,12 @@ const toPayBy = (userId: string) => (v: KeptView) =>
   v.summary.split.some((s) => s.userId === userId && s.status === "unpaid");
 
 /**
- * A page of the orders the user is the payee of or has a share in, newest first, as the JSON
- * answer: only the page's ids and versions are read; each order's view is the one kept at that
- * version, or built and kept (kept.ts), whatever the history. The answer itself is kept for the
- * reader and query while it is made of the same orders at the same versions. `toPay` keeps the
- * orders where the reader's share is still unpaid (status "unpaid", never their own as payee).
+ * A page of the orders the user is the payee of, a payer of or has a share in, newest first, as
+ * the JSON answer: only the page's ids and versions are read; each order's view is the one kept
+ * at that version, or built and kept (kept.ts), whatever the history. The answer itself is kept
+ * for the reader and query while it is made of the same orders at the same versions. `toPay`
+ * keeps the orders where the reader's share is still unpaid (status "unpaid", never their own as
+ * payee).
  */
 export async function orderPage(
   deps: Pick<OrderDeps, "db" | "light">,
@@ -135,7 +171,7 @@ export async function allOrdersAnswer(
   const { db } = deps;
   const [found] = await lightRows<{ refs: string | null; timeZone: string | null }>(
     deps,
-    sql`select (${refsText(db, userId, {})}) as refs,
+    sql`select (${allRefsText(userId)}) as refs,
       (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
   );
   const refs = refsOfText(found?.refs);
@@ -152,9 +188,9 @@ export async function allOrdersAnswer(
  * The orders on which `userId` owes someone by the posted entries (claims waiting to be
  * confirmed do not pay): a cheap first cut, exact per counterparty, that the book then decides.
  */
-function stillOwedBy(userId: string): SQL {
+function stillOwedBy(userId: string, orderId: SQL): SQL {
   return sql`exists (select 1 from ${ledgerEntries} e
-    where e.order_id = ${orders.id} and not e.pending
+    where e.order_id = ${orderId} and not e.pending
       and (e.from_id = ${userId} or e.to_id = ${userId})
     group by case when e.from_id = ${userId} then e.to_id else e.from_id end
     having sum(case when e.from_id = ${userId} then e.amount_cents else -e.amount_cents end) > 0)`;
