@@ -67,6 +67,13 @@ function pageRefsText(userId: string, query: PageRefsQuery): SQL {
   const after = (at: SQL, number: SQL) =>
     query.cursor ? sql`and (${at}, ${number}) < (${cursorAt}, ${cursorNumber})` : sql``;
   const owed = (orderId: SQL) => (query.toPay ? sql`and ${stillOwedBy(userId, orderId)}` : sql``);
+  // The reader's share rows or payer rows, each carrying its order's sort key, a page from their
+  // (user_id, placed_at, order_number) index.
+  const memberRows = (rows: typeof orderShares | typeof orderPayers) =>
+    sql`(select r.order_id as id, r.placed_at, r.order_number as number from ${rows} r
+      where r.user_id = ${userId} ${after(sql`r.placed_at`, sql`r.order_number`)}
+        ${owed(sql`r.order_id`)}
+      order by r.placed_at desc, r.order_number desc limit ${n})`;
   if (query.sessionId) {
     return refsOf(sql`select o.id, o.version, o.placed_at, o.number from ${orders} o
       where o.session_id in (${sql.join(
@@ -81,19 +88,13 @@ function pageRefsText(userId: string, query: PageRefsQuery): SQL {
   }
   return refsOf(sql`select o.id, o.version, o.placed_at, o.number from (
       select k.id, k.placed_at, k.number from (
-        (select s.order_id as id, s.placed_at, s.order_number as number from ${orderShares} s
-          where s.user_id = ${userId} ${after(sql`s.placed_at`, sql`s.order_number`)}
-            ${owed(sql`s.order_id`)}
-          order by s.placed_at desc, s.order_number desc limit ${n})
+        ${memberRows(orderShares)}
         union
         (select o.id, o.placed_at, o.number from ${orders} o
           where o.payee_id = ${userId} ${after(sql`o.placed_at`, sql`o.number`)} ${owed(sql`o.id`)}
           order by o.placed_at desc, o.number desc limit ${n})
         union
-        (select p.order_id, p.placed_at, p.order_number from ${orderPayers} p
-          where p.user_id = ${userId} ${after(sql`p.placed_at`, sql`p.order_number`)}
-            ${owed(sql`p.order_id`)}
-          order by p.placed_at desc, p.order_number desc limit ${n})
+        ${memberRows(orderPayers)}
       ) k order by k.placed_at desc, k.number desc limit ${n}
     ) k join ${orders} o on o.id = k.id`);
 }
