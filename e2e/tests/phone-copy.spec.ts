@@ -131,6 +131,11 @@ test("on a phone: a waiting request on My Cart, toasts off the header, (you) in 
   await ben.context.grantPermissions(["notifications"], { origin: BASE_URL });
   await ben.page.goto("/notifications");
   const device = ben.page.getByRole("region", { name: "Notifications on this device" });
+  // Subscribing waits for the service worker, which first stores the app for offline use: on a
+  // busy machine that alone can take longer than the app waits before it says to reload.
+  await ben.page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
   await device.getByRole("button", { name: "Turn on" }).click();
   const refused = ben.page
     .locator(".Toastify__toast")
