@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { SERVE_NODE_ARGS } from "../apps/server/scripts/server-process.ts";
 import { chromiumPath } from "../scripts/lib/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -19,7 +20,7 @@ const eurDataDir = process.env.CARTNER_E2E_EUR_DATA_DIR;
 
 /** One server under test: the production build on `port`, its own database, its own currency. */
 const server = (port: number, baseUrl: string, dir: string, currency: string) => ({
-  command: "node ../apps/server/src/main.ts",
+  command: ["node", ...SERVE_NODE_ARGS, "../apps/server/src/main.ts"].join(" "),
   url: `${baseUrl}/api/conhealth`,
   reuseExistingServer: false,
   // The server logs only warnings and errors here: show them, so a 500 explains itself.

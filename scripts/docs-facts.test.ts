@@ -6,12 +6,14 @@
  * - docs/ARCHITECTURE.md names every schema file and every lib module of the server, so a newcomer
  *   finds each in it;
  * - the facts it states about error bodies hold in the code that makes them;
- * - docs/configuration.md names every variable the server's config reads.
+ * - docs/configuration.md names every variable the server's config reads;
+ * - `npm run serve` starts the server with the Node options the benchmarks and tests start it with.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SERVE_NODE_ARGS } from "../apps/server/scripts/server-process.ts";
 
 const repo = path.resolve(import.meta.dirname, "..");
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
@@ -80,5 +82,13 @@ describe("docs/configuration.md", () => {
     expect(variables.length).toBeGreaterThan(20);
     const documented = read("docs/configuration.md");
     expect(variables.filter((v) => !documented.includes(`\`${v}\``))).toEqual([]);
+  });
+});
+
+describe("npm run serve", () => {
+  it("starts the server with the Node options the benchmarks and tests start it with", () => {
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.serve).toBe(["node", ...SERVE_NODE_ARGS, "apps/server/src/main.ts"].join(" "));
   });
 });
