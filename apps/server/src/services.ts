@@ -160,6 +160,7 @@ export async function createServices(input: {
   const channels = { push: pushChannel, email: emailChannel };
   const notifications: NotificationDeps = {
     db,
+    light: database.prepared,
     clock,
     events,
     log: app.log,
@@ -171,6 +172,7 @@ export async function createServices(input: {
   // Sessions, their members, invites, links and settings: one deps object for the feature.
   const sessions: SessionDeps = {
     db,
+    light: database.prepared,
     clock,
     events,
     media,

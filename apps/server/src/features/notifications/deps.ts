@@ -4,7 +4,7 @@
  * `later()` and `tellCartChange()`.
  */
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { TrackJob } from "../../plugins/mail-jobs.ts";
 import type { EventBus } from "../live/index.ts";
@@ -26,6 +26,8 @@ export function createNoticeState(): NoticeState {
 
 export interface NotificationDeps {
   db: Db;
+  /** The list's light query's call (Database.prepared); without it, `db`. */
+  light?: Database["prepared"] | undefined;
   clock: Clock;
   events: Pick<EventBus, "publish">;
   log: FastifyBaseLogger;

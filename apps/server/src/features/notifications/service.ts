@@ -15,7 +15,7 @@ import {
 } from "@cartner/contract";
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import crypto from "node:crypto";
-import { executeRows } from "../../db/client.ts";
+import { lightRows } from "../../db/client.ts";
 import { cartLines, notificationPreferences, notifications } from "../../db/schema.ts";
 import type { EncodableBody } from "../../lib/encoded-body.ts";
 import { keptAnswer } from "../../lib/kept-answers.ts";
@@ -174,7 +174,7 @@ export async function unreadOf(
  * read whole, a request for approval joined to its line by the line's key.
  */
 export async function notificationsAnswer(
-  deps: Pick<NotificationDeps, "db">,
+  deps: Pick<NotificationDeps, "db" | "light">,
   userId: string,
   query: { after?: string | undefined; limit: number },
 ): Promise<EncodableBody> {
@@ -184,8 +184,8 @@ export async function notificationsAnswer(
       ? sql`(${createdAt}, ${seq}) < (select created_at, seq from ${notifications}
           where id = ${query.after} and user_id = ${userId})`
       : sql`true`;
-  const [found] = await executeRows<{ unread: number | string; made: string }>(
-    deps.db,
+  const [found] = await lightRows<{ unread: number | string; made: string }>(
+    deps,
     sql`select (select count(*) from ${notifications}
           where user_id = ${userId} and read_at is null) as unread,
         (select coalesce(string_agg(concat_ws(':', p.id, p.seq, p.read, p.line_id, p.waiting),

@@ -1,6 +1,5 @@
 /** What the orders functions need: built once in src/services.ts and passed to each call. */
-import type { SQL } from "drizzle-orm";
-import { executeRows, type Database, type Db } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Jobs } from "../jobs/index.ts";
@@ -29,7 +28,3 @@ export interface OrderDeps {
   /** The deployment's currency (CURRENCY): the notices' and mails' amounts. */
   currency: string;
 }
-
-/** A read's light query, through `light` when given (it reads text, booleans and numbers only). */
-export const lightRows = <T>(deps: Pick<OrderDeps, "db" | "light">, query: SQL): Promise<T[]> =>
-  deps.light ? deps.light<T>(query) : executeRows<T>(deps.db, query);

@@ -3,7 +3,7 @@
  * `src/services.ts`. A function that needs little takes a Pick of it, so other features (series,
  * deadlines) and tests call it with what they have.
  */
-import type { Db } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Media } from "../../lib/media.ts";
 import type { Mailer, MailQueue } from "../mail/index.ts";
@@ -12,6 +12,8 @@ import type { EventBus } from "../live/index.ts";
 
 export interface SessionDeps {
   db: Db;
+  /** The activity feed's light query's call (Database.prepared); without it, `db`. */
+  light?: Database["prepared"] | undefined;
   clock: Clock;
   /** Told of every committed change (never of a rolled-back one). */
   events: Pick<EventBus, "publish">;

@@ -10,10 +10,10 @@ import {
   type ShareStatus,
 } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
-import { lightRows, type OrderDeps } from "../deps.ts";
+import { lightRows, type Db } from "../../../db/client.ts";
+import type { OrderDeps } from "../deps.ts";
 import {
   currentNames,
   namesNow,

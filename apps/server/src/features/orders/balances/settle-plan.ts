@@ -10,10 +10,10 @@ import {
   type PlannedTransfer,
 } from "@cartner/contract";
 import { sql } from "drizzle-orm";
-import { executeRows } from "../../../db/client.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
-import { lightRows, type OrderDeps } from "../deps.ts";
+import { executeRows, lightRows } from "../../../db/client.ts";
+import type { OrderDeps } from "../deps.ts";
 import {
   beyondRefs,
   currentNames,

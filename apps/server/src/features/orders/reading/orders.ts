@@ -13,7 +13,8 @@ import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
 import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
-import { lightRows, type OrderDeps } from "../deps.ts";
+import { lightRows } from "../../../db/client.ts";
+import type { OrderDeps } from "../deps.ts";
 import { entriesOf } from "./entries.ts";
 import {
   jsonFor,

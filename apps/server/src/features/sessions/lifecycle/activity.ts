@@ -11,7 +11,8 @@ import {
   type Role,
 } from "@cartner/contract";
 import { and, asc, inArray, sql, type SQL } from "drizzle-orm";
-import { executeRows, type Db, type Tx } from "../../../db/client.ts";
+import { executeRows, lightRows, type Db, type Tx } from "../../../db/client.ts";
+import type { SessionDeps } from "../deps.ts";
 import { activity, sessionMembers, users } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer } from "../../../lib/kept-answers.ts";
@@ -93,14 +94,14 @@ export function detailsAsSeenBy(type: string, details: unknown, readerId: string
  * answer.
  */
 export async function activityAnswer(
-  db: Db,
+  { db, light }: Pick<SessionDeps, "db" | "light">,
   sessionId: string,
   readerId: string,
   after: number,
   limit: number,
 ): Promise<EncodableBody> {
-  const [found] = await executeRows<{ role: Role; seqs: string }>(
-    db,
+  const [found] = await lightRows<{ role: Role; seqs: string }>(
+    { db, light },
     sql`select m.role, (select coalesce(string_agg(a.seq::text, ',' order by a.seq), '')
         from (select seq from ${activity}
           where session_id = m.session_id and seq > ${after}

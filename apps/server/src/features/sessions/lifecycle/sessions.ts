@@ -337,5 +337,5 @@ export function activityOf(
   after: number,
   limit: number,
 ) {
-  return activityAnswer(deps.db, sessionId, userId, after, limit);
+  return activityAnswer(deps, sessionId, userId, after, limit);
 }
