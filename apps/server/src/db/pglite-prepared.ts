@@ -13,13 +13,15 @@ import { parse, protocol, type PGlite } from "@electric-sql/pglite";
  */
 export function pglitePrepared(client: PGlite, maxStatements: number) {
   const statements = new Map<string, { name: string; paramTypes: number[] }>();
+  // Names never reused: one whose Parse worked but whose Describe failed still exists.
+  let made = 0;
   const { serialize } = protocol;
 
   const send = async (message: Uint8Array) =>
     (await client.execProtocol(message, { syncToFs: false })).messages;
 
   async function prepare(text: string) {
-    const name = `light_${statements.size}`;
+    const name = `light_${made++}`;
     await send(serialize.parse({ name, text }));
     const described = await send(serialize.describe({ type: "S", name }));
     const parameters = described.find(
@@ -53,7 +55,7 @@ export function pglitePrepared(client: PGlite, maxStatements: number) {
         } finally {
           messages.push(...(await send(serialize.sync())));
         }
-        return parse.parseResults(messages, client.parsers)[0]!.rows as T[];
+        return (parse.parseResults(messages, client.parsers)[0]?.rows ?? []) as T[];
       }),
     );
   };
