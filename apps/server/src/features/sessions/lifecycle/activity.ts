@@ -94,14 +94,15 @@ export function detailsAsSeenBy(type: string, details: unknown, readerId: string
  * answer.
  */
 export async function activityAnswer(
-  { db, light }: Pick<SessionDeps, "db" | "light">,
+  deps: Pick<SessionDeps, "db" | "light">,
   sessionId: string,
   readerId: string,
   after: number,
   limit: number,
 ): Promise<EncodableBody> {
+  const { db } = deps;
   const [found] = await lightRows<{ role: Role; seqs: string }>(
-    { db, light },
+    deps,
     sql`select m.role, (select coalesce(string_agg(a.seq::text, ',' order by a.seq), '')
         from (select seq from ${activity}
           where session_id = m.session_id and seq > ${after}
