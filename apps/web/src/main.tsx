@@ -7,8 +7,9 @@ import "./styles/index.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
-import { earlyDataPaths } from "./app/early-data.ts";
+import { earlyDataPaths, showsDatesFirst } from "./app/early-data.ts";
 import { startEarlyGets } from "./lib/api.ts";
+import { prepareFormatters } from "./lib/format.ts";
 import { getToken } from "./lib/storage.ts";
 
 const container = document.getElementById("root");
@@ -30,6 +31,8 @@ if (getToken() !== null) {
   void import("./app/signed-in.tsx");
   // The page's own data, asked for now rather than once its chunk has loaded and rendered.
   startEarlyGets(earlyDataPaths(location.pathname, location.search));
+  // The locale's data, loaded while those requests are out and before the first paint.
+  prepareFormatters(showsDatesFirst(location.pathname));
 }
 
 if (container.firstElementChild && getToken() === null) {

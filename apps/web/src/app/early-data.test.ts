@@ -4,7 +4,7 @@ import { fetchOrder, fetchOrderEntries } from "../api/orders.ts";
 import { productPagesQuery } from "../api/products.ts";
 import { filtersToQuery, parseFilters } from "../features/products/filters.ts";
 import { apiRequest, forgetEarlyGets, startEarlyGets } from "../lib/api.ts";
-import { earlyDataPaths } from "./early-data.ts";
+import { earlyDataPaths, showsDatesFirst } from "./early-data.ts";
 
 const user = { _id: "u-1", name: "Ada Lovelace", email: "ada@example.com" };
 
@@ -84,5 +84,13 @@ describe("early data", () => {
     vi.setSystemTime(Date.now() + 11_000);
     await expect(apiRequest("/api/orders/o-1")).resolves.toEqual({ n: 6 });
     expect(fetchMock).toHaveBeenCalledTimes(6);
+  });
+});
+
+describe("showsDatesFirst", () => {
+  it("is true for an order's page (its history has dates) and false for the marketplace", () => {
+    expect(showsDatesFirst("/orders/o-1")).toBe(true);
+    expect(showsDatesFirst("/products")).toBe(false);
+    expect(showsDatesFirst("/orders")).toBe(false);
   });
 });

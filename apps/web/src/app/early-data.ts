@@ -17,3 +17,8 @@ export function earlyDataPaths(pathname: string, search: string): string[] {
   if (pathname === "/products" && search === "") return ["/api/products?limit=60&offset=0"];
   return [];
 }
+
+/** Whether a signed-in page opened directly shows dates in its first view (an order's history). */
+export function showsDatesFirst(pathname: string): boolean {
+  return pathname.startsWith("/orders/");
+}

@@ -17,9 +17,9 @@ import { useProductFilters } from "./use-product-filters.ts";
 
 export const LOAD_ERROR_FALLBACK = "Check your connection and try again.";
 
-// The page's first Intl formatter loads the locale's data (about 70 ms on Lighthouse's throttled
-// phone). Done in a task of its own as soon as this chunk has run, while the list is usually still
-// on its way, rather than inside the render of the first cards.
+// The grid's count and rating formatters, made in a task of their own as soon as this chunk has
+// run, while the list is usually still on its way, rather than inside the render of the first
+// cards (the locale's data is loaded by then: prepareFormatters in the entry).
 if (typeof window !== "undefined") setTimeout(prepareGridFormatters, 0);
 
 function resultSummary(total: number, q: string): string {
