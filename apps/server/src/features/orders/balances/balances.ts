@@ -9,7 +9,7 @@ import {
   type Balance,
   type ShareStatus,
 } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
 import { lightRows, type Db } from "../../../db/client.ts";
@@ -94,6 +94,10 @@ export async function balancesOf(
   return balancesFrom(deps, unsettledOf(await openParts(deps.db, userId), userId));
 }
 
+/** Balances' light query: the reader's marks and the current names of `people` (idsText). */
+export const balancesLight = (userId: string, people: string): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(people)} as names`;
+
 /**
  * GET /balances' answer, kept per reader (lib/kept-answers.ts) while one light query reads the
  * same: the reader's marks (reading/kept.ts: moved by every write of one of their orders, and by
@@ -110,7 +114,7 @@ export async function balancesAnswer(
   const people = keptNote(db, "balances", userId) ?? "{}";
   const [found] = await lightRows<{ marks: string; names: string }>(
     deps,
-    sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(people)} as names`,
+    balancesLight(userId, people),
   );
   const { marks } = found!;
   return keptAnswer(db, "balances", userId, `${marks} ${found!.names}`, async () => {

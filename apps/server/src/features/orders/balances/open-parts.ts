@@ -57,7 +57,7 @@ const ofReader = (userId: string, withId?: string): SQL =>
  * The ids and versions of the orders of the user's open parts (with `withId`: those that concern
  * that person too), oldest first, as one text (refsOfText reads it): a scalar subquery.
  */
-const readerRefs = (userId: string, withId?: string): SQL =>
+export const readerRefs = (userId: string, withId?: string): SQL =>
   sql`(select string_agg(${orders.id}::text || ':' || ${orders.version}, ','
       order by ${orders.placedAt}, ${orders.number}) from ${orders}
     where ${ofReader(userId, withId)})`;

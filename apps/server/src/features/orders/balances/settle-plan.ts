@@ -9,7 +9,7 @@ import {
   settlePlan,
   type PlannedTransfer,
 } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
 import { executeRows, lightRows } from "../../../db/client.ts";
@@ -36,10 +36,15 @@ import {
  * What a kept plan's next light query reads besides the caller's marks: the current names of its
  * people, and the marks of the people of its pairs of others (an array literal each, idsText).
  */
-interface PlanNote {
+export interface PlanNote {
   people: string;
   others: string;
 }
+
+/** The settle plan's light query: the caller's marks, then what its kept plan's note names. */
+export const settlePlanLight = (userId: string, note: PlanNote): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(note.people)} as names,
+    ${marksOf(note.others)} as others`;
 
 /**
  * The settle plan: the fewest transfers over every open part of the caller's orders (with
@@ -73,8 +78,7 @@ export async function settlePlanAnswer(
   const note: PlanNote = noted ? (JSON.parse(noted) as PlanNote) : { people: "{}", others: "{}" };
   const [found] = await lightRows<{ marks: string; names: string; others: string }>(
     deps,
-    sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(note.people)} as names,
-      ${marksOf(note.others)} as others`,
+    settlePlanLight(userId, note),
   );
   const made = (names: string, others: string) => `${found!.marks} ${names} ${others}`;
   return keptAnswer(db, "settle_plans", key, made(found!.names, found!.others), async () => {

@@ -46,7 +46,7 @@ const refsOf = (rows: SQL): SQL =>
  * Every order of the user, newest first, as ids and versions in one text (refsOfText reads it):
  * all of them, whatever the history (the CSV of all orders).
  */
-function allRefsText(userId: string): SQL {
+export function allRefsText(userId: string): SQL {
   return refsOf(sql`select o.id, o.version, o.placed_at, o.number from ${orders} o
     where o.id in ${mineIds(userId)}`);
 }
@@ -160,6 +160,11 @@ export async function listOrders(
   };
 }
 
+/** The CSV of all orders' light query: the reader's marks and time zone. */
+export const allOrdersLight = (userId: string): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks,
+    (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`;
+
 /**
  * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
  * page), made into an answer by `make` in the reader's time zone and kept per reader while their
@@ -176,8 +181,7 @@ export async function allOrdersAnswer(
   const { db } = deps;
   const [found] = await lightRows<{ marks: string; timeZone: string | null }>(
     deps,
-    sql`select ${marksOf(idsText([userId]))} as marks,
-      (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
+    allOrdersLight(userId),
   );
   const timeZone = found?.timeZone ?? "UTC";
   return keptAnswer(db, "order_csv", userId, `${timeZone} ${found!.marks}`, async () => {
