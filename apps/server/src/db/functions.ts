@@ -144,6 +144,15 @@ const TRIGGERS = [
   // Every write to what an order's view shows moves the order's version in the same transaction:
   // the servers keep each order's view keyed by it (features/orders/reading/kept.ts).
   { name: "orders_touch", when: "BEFORE UPDATE", table: "orders", function: "order_touch" },
+  // ...and marks everyone on the order once per transaction: balances, the settle plan and the
+  // CSV of all orders are kept while their people's marks read the same (decision 061). The
+  // shares' and payers' triggers below mark whoever they add or take off.
+  {
+    name: "orders_mark",
+    when: "AFTER INSERT OR UPDATE OR DELETE",
+    table: "orders",
+    function: "order_people_mark",
+  },
   {
     name: "order_shares_touch",
     when: "AFTER INSERT OR UPDATE OR DELETE",

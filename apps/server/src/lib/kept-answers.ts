@@ -1,7 +1,8 @@
 /**
  * Answers kept with what they were made of: a list's answer is made once and sent again (with its
  * compressed forms, made once: encoded-body.ts) while the light query a request runs first finds
- * the same rows at the same versions (`made`: their ids and whatever moves when they change).
+ * the same rows at the same versions (`made`: their ids and whatever moves when they change, or
+ * the marks of the people they concern: features/orders/reading/kept.ts).
  * Nothing is invalidated by hand: a write anywhere changes what the next request's own query
  * reads, on this instance or another.
  *

@@ -208,3 +208,23 @@ export const orderPayers = pgTable(
     ),
   ],
 );
+
+/**
+ * A mark for a person, written in the writing transaction by every write that moves the version
+ * of an order they are on (or takes them off one): the order's row, its shares, payers and book
+ * (order_people_mark(), order_part_touch(), order_mark() in src/db/functions). Balances, the settle
+ * plan and the CSV of all orders are kept while the sum of their people's weights is the same
+ * (docs/decisions/061-person-marks.md): a writer only inserts, and folds the person's older marks
+ * it can lock without waiting into its own (their weights added), so the sum grows by one per
+ * committed writer whatever the order of commits, and a person has about one row. No foreign
+ * key: a mark outlives nothing, and a key would lock the user's row on every write of an order.
+ */
+export const orderMarks = pgTable(
+  "order_marks",
+  {
+    personId: uuid("person_id").notNull(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
+    weight: bigint("weight", { mode: "number" }).notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.id] })],
+);

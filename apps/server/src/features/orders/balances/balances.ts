@@ -9,11 +9,12 @@ import {
   type Balance,
   type ShareStatus,
 } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
 import { lightRows, type Db } from "../../../db/client.ts";
 import type { OrderDeps } from "../deps.ts";
+import { idsText, marksOf } from "../reading/kept.ts";
 import {
   currentNames,
   namesNow,
@@ -21,7 +22,7 @@ import {
   openParts,
   partsOfRefs,
   peopleOf,
-  readerRefs,
+  readerRefsNow,
   renamed,
   type OpenPart,
 } from "./open-parts.ts";
@@ -93,11 +94,17 @@ export async function balancesOf(
   return balancesFrom(deps, unsettledOf(await openParts(deps.db, userId), userId));
 }
 
+/** Balances' light query: the reader's marks and the current names of `people` (idsText). */
+export const balancesLight = (userId: string, people: string): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(people)} as names`;
+
 /**
  * GET /balances' answer, kept per reader (lib/kept-answers.ts) while one light query reads the
- * same: the ids and versions of the reader's orders (what their open parts are made of,
- * reading/kept.ts) and the current names of the people the kept answer names. A part that names
- * someone else makes the answer again, with their names read then.
+ * same: the reader's marks (reading/kept.ts: moved by every write of one of their orders, and by
+ * being added to or taken off one) and the current names of the people the kept answer names. The
+ * answer is made from the ids and versions of the reader's orders read after the marks, so it is
+ * never older than they are. A part that names someone else makes the answer again, with their
+ * names read then.
  */
 export async function balancesAnswer(
   deps: Pick<OrderDeps, "db" | "light" | "media">,
@@ -105,19 +112,19 @@ export async function balancesAnswer(
 ): Promise<EncodableBody> {
   const { db } = deps;
   const people = keptNote(db, "balances", userId) ?? "{}";
-  const [found] = await lightRows<{ refs: string | null; names: string }>(
+  const [found] = await lightRows<{ marks: string; names: string }>(
     deps,
-    sql`select ${readerRefs(userId)} as refs, ${currentNames(people)} as names`,
+    balancesLight(userId, people),
   );
-  const refs = found?.refs ?? "";
-  return keptAnswer(db, "balances", userId, `${refs} ${found!.names}`, async () => {
-    const parts = await partsOfRefs(db, refs);
+  const { marks } = found!;
+  return keptAnswer(db, "balances", userId, `${marks} ${found!.names}`, async () => {
+    const parts = await partsOfRefs(db, await readerRefsNow(db, userId));
     const named = peopleOf(parts);
     const names = named === people ? found!.names : await namesNow(db, named);
     const balances = balancesFrom(deps, unsettledOf(renamed(parts, namesOfText(names)), userId));
     return {
       body: JSON.stringify(BalancesResponseSchema.encode({ balances })),
-      made: `${refs} ${names}`,
+      made: `${marks} ${names}`,
       note: named,
     };
   });

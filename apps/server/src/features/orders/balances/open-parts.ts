@@ -9,7 +9,7 @@ import { inArray, sql, type SQL } from "drizzle-orm";
 import { executeRows, type Db, type Tx } from "../../../db/client.ts";
 import { orderPayers, orderShares, orders, users } from "../../../db/schema.ts";
 import { bookJson, pairsOfJson, pairsOfOrders, shareBook, type Pair } from "../../ledger/index.ts";
-import { partsOf, refsOfText } from "../reading/kept.ts";
+import { idsText, partsOf, refsOfText } from "../reading/kept.ts";
 import { payersFor } from "../reading/view.ts";
 import type { OrderRow, PayerRow } from "../rows.ts";
 
@@ -55,17 +55,25 @@ const ofReader = (userId: string, withId?: string): SQL =>
 
 /**
  * The ids and versions of the orders of the user's open parts (with `withId`: those that concern
- * that person too), oldest first, as one text (refsOfText reads it): a scalar subquery, so a light
- * query can read it with what else its answer is made of.
+ * that person too), oldest first, as one text (refsOfText reads it): a scalar subquery.
  */
 export const readerRefs = (userId: string, withId?: string): SQL =>
   sql`(select string_agg(${orders.id}::text || ':' || ${orders.version}, ','
       order by ${orders.placedAt}, ${orders.number}) from ${orders}
     where ${ofReader(userId, withId)})`;
 
-/** The people named in these parts, as a PostgreSQL array literal (sorted: the same set, the same text). */
+/** readerRefs, read now (partsOfRefs takes them). */
+export async function readerRefsNow(db: Db | Tx, userId: string, withId?: string) {
+  const [found] = await executeRows<{ refs: string | null }>(
+    db,
+    sql`select ${readerRefs(userId, withId)} as refs`,
+  );
+  return found?.refs ?? "";
+}
+
+/** The people named in these parts, as a PostgreSQL array literal (idsText). */
 export const peopleOf = (parts: OpenPart[]): string =>
-  `{${[...new Set(parts.flatMap((p) => [p.debtorId, p.payerId]))].sort().join(",")}}`;
+  idsText(parts.flatMap((p) => [p.debtorId, p.payerId]));
 
 /**
  * The current names of these people (an array literal, peopleOf) but the deleted, as one text
@@ -117,11 +125,7 @@ export async function openParts(
   /** false: people as the orders recorded them (for amounts only; no query for names). */
   named = true,
 ): Promise<OpenPart[]> {
-  const [found] = await executeRows<{ refs: string | null }>(
-    db,
-    sql`select ${readerRefs(userId, withId)} as refs`,
-  );
-  const parts = await partsOfRefs(db, found?.refs);
+  const parts = await partsOfRefs(db, await readerRefsNow(db, userId, withId));
   const people = peopleOf(parts);
   if (!named || people === "{}") return parts;
   return renamed(parts, namesOfText(await namesNow(db, people)));

@@ -9,11 +9,12 @@ import {
   settlePlan,
   type PlannedTransfer,
 } from "@cartner/contract";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, keptNote } from "../../../lib/kept-answers.ts";
 import { executeRows, lightRows } from "../../../db/client.ts";
 import type { OrderDeps } from "../deps.ts";
+import { idsText, marksOf } from "../reading/kept.ts";
 import {
   beyondRefs,
   currentNames,
@@ -26,16 +27,24 @@ import {
   partsBeyond,
   partsOfRefs,
   peopleOf,
-  readerRefs,
+  readerRefsNow,
   renamed,
   type OpenPart,
 } from "./open-parts.ts";
 
-/** What a kept plan's next light query reads besides its orders: its people and pairs of others. */
-interface PlanNote {
+/**
+ * What a kept plan's next light query reads besides the caller's marks: the current names of its
+ * people, and the marks of the people of its pairs of others (an array literal each, idsText).
+ */
+export interface PlanNote {
   people: string;
-  pairs: string;
+  others: string;
 }
+
+/** The settle plan's light query: the caller's marks, then what its kept plan's note names. */
+export const settlePlanLight = (userId: string, note: PlanNote): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks, ${currentNames(note.people)} as names,
+    ${marksOf(note.others)} as others`;
 
 /**
  * The settle plan: the fewest transfers over every open part of the caller's orders (with
@@ -52,10 +61,11 @@ export async function settlePlanFor(
 
 /**
  * GET /balances/settle-plan's answer, kept per reader and `withId` (lib/kept-answers.ts) while
- * one light query reads the same: the ids and versions of the caller's orders, the current names
- * of the people the kept plan names, and the orders beyond the caller's of its pairs of others
- * with their versions. A plan that comes out with other people or pairs is made again with
- * those read then.
+ * one light query reads the same: the caller's marks (reading/kept.ts), the current names of the
+ * people the kept plan names, and the marks of the people of its pairs of others (their orders
+ * beyond the caller's: every write of one marks both). Each part of the plan is made from rows
+ * read after the marks that stand for them, or in the same statement, so it is never older than
+ * they are. A plan that comes out with other people or pairs is made again with those read then.
  */
 export async function settlePlanAnswer(
   deps: Pick<OrderDeps, "db" | "light">,
@@ -65,40 +75,34 @@ export async function settlePlanAnswer(
   const { db } = deps;
   const key = `${userId} ${withId ?? ""}`;
   const noted = keptNote(db, "settle_plans", key);
-  const note: PlanNote = noted ? (JSON.parse(noted) as PlanNote) : { people: "{}", pairs: "[]" };
-  const [found] = await lightRows<{ refs: string | null; names: string; beyond: string }>(
+  const note: PlanNote = noted ? (JSON.parse(noted) as PlanNote) : { people: "{}", others: "{}" };
+  const [found] = await lightRows<{ marks: string; names: string; others: string }>(
     deps,
-    sql`select ${readerRefs(userId, withId)} as refs, ${currentNames(note.people)} as names,
-      ${beyondRefs(note.pairs, userId, withId)} as beyond`,
+    settlePlanLight(userId, note),
   );
-  const refs = found?.refs ?? "";
-  const made = (names: string, beyond: string) => `${refs} ${names} ${beyond}`;
-  return keptAnswer(db, "settle_plans", key, made(found!.names, found!.beyond), async () => {
-    const recorded = await partsOfRefs(db, refs);
+  const made = (names: string, others: string) => `${found!.marks} ${names} ${others}`;
+  return keptAnswer(db, "settle_plans", key, made(found!.names, found!.others), async () => {
+    const recorded = await partsOfRefs(db, await readerRefsNow(db, userId, withId));
     const people = peopleOf(recorded);
     const names = people === note.people ? found!.names : await namesNow(db, people);
-    let pairs = "[]";
-    let beyond = "";
-    const transfers = await planOf(
-      renamed(recorded, namesOfText(names)),
-      userId,
-      async (others) => {
-        pairs = pairsText(others);
-        if (pairs === note.pairs) beyond = found!.beyond;
-        else if (others.length > 0) {
-          const [read] = await executeRows<{ beyond: string }>(
-            db,
-            sql`select ${beyondRefs(pairs, userId, withId)} as beyond`,
-          );
-          beyond = read!.beyond;
-        }
-        return partsBeyond(db, others.length, beyond);
-      },
-    );
+    let others = "{}";
+    let othersMarks = "0";
+    const transfers = await planOf(renamed(recorded, namesOfText(names)), userId, async (pairs) => {
+      if (pairs.length === 0) return [];
+      others = idsText(pairs.flat());
+      // The pairs' orders beyond the caller's and their people's marks, in one statement.
+      const [read] = await executeRows<{ beyond: string; marks: string }>(
+        db,
+        sql`select ${beyondRefs(pairsText(pairs), userId, withId)} as beyond,
+            ${marksOf(others)} as marks`,
+      );
+      othersMarks = read!.marks;
+      return partsBeyond(db, pairs.length, read!.beyond);
+    });
     return {
       body: JSON.stringify(SettlePlanResponseSchema.encode({ transfers })),
-      made: made(names, beyond),
-      note: JSON.stringify({ people, pairs } satisfies PlanNote),
+      made: made(names, othersMarks),
+      note: JSON.stringify({ people, others } satisfies PlanNote),
     };
   });
 }

@@ -17,7 +17,9 @@
  * (keepOrders, in src/services.ts), and a transaction's handle has none.
  */
 import { OrderSchema, type Order } from "@cartner/contract";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client.ts";
+import { orderMarks } from "../../../db/schema.ts";
 import type { EncodableBody } from "../../../lib/encoded-body.ts";
 import { keptAnswer, putBounded } from "../../../lib/kept-answers.ts";
 import { meter } from "../../../lib/metrics.ts";
@@ -39,6 +41,20 @@ export const refsOfText = (text: string | null | undefined): OrderRef[] =>
         return { id: ref.slice(0, at), version: Number(ref.slice(at + 1)) };
       })
     : [];
+
+/** These ids as a PostgreSQL array literal (sorted: the same set, the same text). */
+export const idsText = (ids: Iterable<string>): string => `{${[...new Set(ids)].sort().join(",")}}`;
+
+/**
+ * The sum of the weights of these people's marks (an array literal, idsText), as text: a
+ * scalar subquery, an index lookup per person (docs/decisions/061-person-marks.md). It grows by
+ * one with every committed transaction that wrote an order one of them is on or took them off one,
+ * whatever order those commit in, and never shrinks: the same sum, no such write since it was
+ * read. Balances, the settle plan and the CSV of all orders are kept while it reads the same.
+ */
+export const marksOf = (people: string): SQL =>
+  sql`(select coalesce(sum(m.weight), 0)::text from ${orderMarks} m
+    where m.person_id = any(${people}::uuid[]))`;
 
 /** What lists filter on and the CSV of all orders writes, without parsing the JSON again. */
 export type OrderSummary = Pick<

@@ -13,11 +13,13 @@ import { keptAnswer } from "../../../lib/kept-answers.ts";
 import { notFound } from "../../../lib/errors.ts";
 import { requireAllowed } from "../../../lib/permissions.ts";
 import { access } from "../access.ts";
-import { lightRows } from "../../../db/client.ts";
+import { executeRows, lightRows } from "../../../db/client.ts";
 import type { OrderDeps } from "../deps.ts";
 import { entriesOf } from "./entries.ts";
 import {
+  idsText,
   jsonFor,
+  marksOf,
   pageOf,
   refsOfText,
   viewsOf,
@@ -44,7 +46,7 @@ const refsOf = (rows: SQL): SQL =>
  * Every order of the user, newest first, as ids and versions in one text (refsOfText reads it):
  * all of them, whatever the history (the CSV of all orders).
  */
-function allRefsText(userId: string): SQL {
+export function allRefsText(userId: string): SQL {
   return refsOf(sql`select o.id, o.version, o.placed_at, o.number from ${orders} o
     where o.id in ${mineIds(userId)}`);
 }
@@ -158,12 +160,18 @@ export async function listOrders(
   };
 }
 
+/** The CSV of all orders' light query: the reader's marks and time zone. */
+export const allOrdersLight = (userId: string): SQL =>
+  sql`select ${marksOf(idsText([userId]))} as marks,
+    (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`;
+
 /**
  * Every order of the user, newest first, as the CSV of all of them reads it (a download, not a
- * page), made into an answer by `make` in the reader's time zone and kept per reader while the
- * same orders are at the same versions and the zone is the same: one query for their ids and
- * versions and the zone, then the kept answer, or the kept views, those not kept loaded fifty at
- * a time, so other requests are answered between the loads.
+ * page), made into an answer by `make` in the reader's time zone and kept per reader while their
+ * marks (kept.ts: moved by every write of one of their orders, and by being added to or taken off
+ * one) and their zone read the same: one light query for both, then the kept answer; else the
+ * orders' ids and versions, read after the marks, and their kept views, those not kept loaded
+ * fifty at a time, so other requests are answered between the loads.
  */
 export async function allOrdersAnswer(
   deps: Pick<OrderDeps, "db" | "light">,
@@ -171,19 +179,22 @@ export async function allOrdersAnswer(
   make: (orders: OrderSummary[], timeZone: string) => string,
 ): Promise<EncodableBody> {
   const { db } = deps;
-  const [found] = await lightRows<{ refs: string | null; timeZone: string | null }>(
+  const [found] = await lightRows<{ marks: string; timeZone: string | null }>(
     deps,
-    sql`select (${allRefsText(userId)}) as refs,
-      (select u.time_zone from ${users} u where u.id = ${userId}) as "timeZone"`,
+    allOrdersLight(userId),
   );
-  const refs = refsOfText(found?.refs);
   const timeZone = found?.timeZone ?? "UTC";
-  return keptAnswer(db, "order_csv", userId, `${timeZone} ${found?.refs ?? ""}`, async () =>
-    make(
-      (await viewsOf(db, refs)).map((v) => v.summary),
+  return keptAnswer(db, "order_csv", userId, `${timeZone} ${found!.marks}`, async () => {
+    const [read] = await executeRows<{ refs: string | null }>(
+      db,
+      sql`select (${allRefsText(userId)}) as refs`,
+    );
+    const views = await viewsOf(db, refsOfText(read?.refs));
+    return make(
+      views.map((v) => v.summary),
       timeZone,
-    ),
-  );
+    );
+  });
 }
 
 /**
