@@ -54,6 +54,7 @@ export default defineConfig(async () => {
             "test/api/stock-two-instances.test.ts",
             "test/api/look-two-instances.test.ts",
             "test/api/orders-kept-two-instances.test.ts",
+            "test/db/order-marks-concurrent.test.ts",
             // The embedded database's live bus is in-process: it has no connection to lose.
             "test/api/health-bus.test.ts",
             // An import into the embedded database waits for the server to stop.
