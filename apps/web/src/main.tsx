@@ -31,8 +31,10 @@ if (getToken() !== null) {
   void import("./app/signed-in.tsx");
   // The page's own data, asked for now rather than once its chunk has loaded and rendered.
   startEarlyGets(earlyDataPaths(location.pathname, location.search));
-  // The locale's data, loaded while those requests are out and before the first paint.
-  prepareFormatters(showsDatesFirst(location.pathname));
+  // The locale's data, loaded while those requests are out and before the first paint: only where
+  // nothing is painted yet (/ and /login arrive as HTML already on screen, and need no formatter
+  // to start).
+  if (!container.firstElementChild) prepareFormatters(showsDatesFirst(location.pathname));
 }
 
 if (container.firstElementChild && getToken() === null) {
